@@ -1,0 +1,57 @@
+import { collectIssues, describe } from '../messages/collect-issues.js';
+import { ValidationError, type ValidationIssue } from '../messages/validation-error.js';
+import { CALL_TYPES, callSchemas, type CallType } from './schemas.js';
+import type { Call } from './types.js';
+
+const CALL_SET: ReadonlySet<string> = new Set(CALL_TYPES);
+
+/** Options of `callIssues` and `parseCall`. */
+export interface CallCheckOptions {
+  /** JSON path prefix in the issues, e.g. `$.batch[3]`. Default `$`. */
+  path?: string;
+  /** The call type when the value carries none (the URL said it). */
+  type?: CallType;
+}
+
+/**
+ * Lists every problem of a call (seed §2.3 required fields): userId or anonymousId on identify,
+ * track, page, screen and group; `event` on track; `groupId` on group; `userId` and `previousId` on
+ * alias. Page accepts anonymousId alone, as the tracking API does.
+ *
+ * @example
+ * callIssues({ type: 'track', userId: 'u1' }); // [{ path: '$.event', message: 'is required' }]
+ */
+export function callIssues(value: unknown, options: CallCheckOptions = {}): ValidationIssue[] {
+  const base = options.path ?? '$';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return [{ path: base, message: `must be a JSON object (got ${describe(value)})` }];
+  }
+  const v = value as Record<string, unknown>;
+  const type = v.type ?? options.type;
+  if (typeof type !== 'string' || !CALL_SET.has(type)) {
+    return [{ path: `${base}.type`, message: `must be one of ${CALL_TYPES.join(', ')} (got ${describe(type)})` }];
+  }
+  const issues = collectIssues(callSchemas[type as CallType], value, base);
+  const hasId = (k: string) => typeof v[k] === 'string' && (v[k] as string).length > 0;
+  if (type === 'alias') {
+    if (!hasId('userId') && !issues.some((i) => i.path === `${base}.userId`))
+      issues.push({ path: `${base}.userId`, message: 'is required on alias: the new identifier' });
+  } else if (!hasId('userId') && !hasId('anonymousId')) {
+    issues.push({ path: `${base}.userId`, message: 'userId or anonymousId is required' });
+  }
+  return issues;
+}
+
+/**
+ * Validates a call and returns it typed (with `type` filled in); throws a `ValidationError`
+ * listing every problem.
+ *
+ * @example
+ * const call = parseCall({ userId: 'u1', event: 'Signed Up' }, { type: 'track' });
+ */
+export function parseCall(value: unknown, options: CallCheckOptions = {}): Call {
+  const issues = callIssues(value, options);
+  if (issues.length > 0) throw new ValidationError(issues, 'call');
+  const v = value as Record<string, unknown>;
+  return (v.type ? v : { ...v, type: options.type }) as Call;
+}

@@ -1,0 +1,29 @@
+// @hookgate/core — messages, signatures and the runtime-neutral receiver.
+
+export * from './messages/schemas.js';
+export * from './messages/types.js';
+export * from './messages/timestamp.js';
+export * from './messages/validation-error.js';
+export * from './messages/parse-message.js';
+export * from './messages/json-schema.js';
+export * from './messages/fixtures.js';
+
+export * from './calls/schemas.js';
+export * from './calls/types.js';
+export * from './calls/integrations.js';
+export * from './calls/parse-call.js';
+
+export * from './signatures/body-forms.js';
+export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';
+export * from './signatures/sign.js';
+export * from './signatures/verify.js';
+export * from './signatures/explain-mismatch.js';
+
+export * from './receiver/headers.js';
+export * from './receiver/read-body.js';
+export * from './receiver/idempotency-store.js';
+export * from './receiver/responses.js';
+export * from './receiver/options.js';
+export * from './receiver/dedupe-key.js';
+export * from './receiver/create-receiver.js';
+export * from './receiver/node-listener.js';

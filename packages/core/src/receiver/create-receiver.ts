@@ -1,0 +1,345 @@
+import { messageIssues } from '../messages/parse-message.js';
+import type { WebhookMessage } from '../messages/types.js';
+import { explainMismatch } from '../signatures/explain-mismatch.js';
+import { nodeCrypto } from '../signatures/node-crypto.js';
+import type { Secret } from '../signatures/sign.js';
+import { verify, verifyAsync, type VerifyResult } from '../signatures/verify.js';
+import { dedupeKey } from './dedupe-key.js';
+import { getHeader } from './headers.js';
+import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
+import {
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_IN_FLIGHT_TTL_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  SENDER_TIMEOUT_MS,
+  type HandlerContext,
+  type MessageHandler,
+  type ReceiverInput,
+  type ReceiverLogger,
+  type ReceiverOptions,
+  type Verification,
+} from './options.js';
+import { BodyTooLargeError, readBody } from './read-body.js';
+import { receiverResponse, type ReceiverResponse } from './responses.js';
+
+/** The outcome of `accept`: an answer to send now, or a verified message to hand to a handler. */
+export type AcceptResult<TExtra = {}> =
+  | { kind: 'response'; response: ReceiverResponse }
+  | {
+      kind: 'message';
+      message: WebhookMessage;
+      context: HandlerContext<TExtra>;
+      /** Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for the retry. */
+      settle(outcome: 'handled' | 'failed'): Promise<void>;
+      /** Fires the handler's `AbortSignal`. */
+      abort(reason?: unknown): void;
+    };
+
+/** A runtime-neutral webhook receiver: verifies, validates, dedupes, runs handlers, answers. */
+export interface Receiver<TExtra = {}> {
+  /** Runs the whole status table over one request and returns the answer. */
+  handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse>;
+  /** Verification, validation and dedupe only; for adapters that hand the message to their own chain. */
+  accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>>;
+  /** A Fetch handler: `Bun.serve({ fetch: receiver.fetch })`, `Deno.serve(receiver.fetch)`, Workers. */
+  fetch(request: Request, context?: TExtra): Promise<Response>;
+  /** Resolves when every handler still running in the background has finished (for shutdown). */
+  drain(): Promise<void>;
+  readonly maxBodyBytes: number;
+  readonly deadlineMs: number;
+  readonly mode: 'handle' | 'acknowledge';
+}
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
+const DEADLINE = Symbol('deadline');
+
+/** Thrown into a handler's `AbortSignal` at the deadline. */
+export class DeadlineExceededError extends Error {
+  override readonly name = 'DeadlineExceededError';
+  constructor(readonly deadlineMs: number) {
+    super(`The handler did not finish within ${deadlineMs} ms; the sender was answered 503 and will retry.`);
+  }
+}
+
+/** Shortens a signature for logs: never log a signature or a secret in full. */
+export function redact(value: string): string {
+  return value.length <= 8 ? '…' : `${value.slice(0, 6)}…(${value.length} chars)`;
+}
+
+function envDebug(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return /(^|,)\s*hookgate/.test(env?.DEBUG ?? '');
+}
+
+function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secret[] | null; deadlineMs: number; maxBodyBytes: number } {
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  if (!Number.isInteger(deadlineMs) || deadlineMs < 1 || deadlineMs >= SENDER_TIMEOUT_MS) {
+    throw new RangeError(
+      `deadlineMs must be a whole number of milliseconds from 1 to ${SENDER_TIMEOUT_MS - 1} (the sender gives up at ${SENDER_TIMEOUT_MS} ms); got ${options.deadlineMs}.`,
+    );
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new RangeError(`maxBodyBytes must be a whole number of bytes above 0; got ${options.maxBodyBytes}.`);
+  }
+  if (options.mode !== undefined && options.mode !== 'handle' && options.mode !== 'acknowledge') {
+    throw new TypeError(`mode must be 'handle' or 'acknowledge'; got ${JSON.stringify(options.mode)}.`);
+  }
+  if (options.insecureSkipVerification === true) return { secrets: null, deadlineMs, maxBodyBytes };
+  const list = options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret];
+  if (list.length === 0) {
+    throw new TypeError(
+      'secret is required: pass the Webhooks destination\'s sharedSecret (or several, during a rotation). ' +
+        'To accept unsigned requests anyway, set insecureSkipVerification: true.',
+    );
+  }
+  list.forEach((s: unknown, i: number) => {
+    if (!(typeof s === 'string' || s instanceof Uint8Array) || s.length === 0) {
+      throw new TypeError(`secret${list.length > 1 ? `[${i}]` : ''} must be a non-empty string; check the environment variable that holds it.`);
+    }
+  });
+  return { secrets: list as readonly Secret[], deadlineMs, maxBodyBytes };
+}
+
+/**
+ * Creates a receiver for the Webhooks destination: one status table for every framework and runtime.
+ *
+ * @example
+ * import { createReceiver } from '@hookgate/core';
+ * const receiver = createReceiver({
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   on: {
+ *     track: (msg) => console.log(msg.event),
+ *     alias: (msg) => console.log(msg['Previous ID'], '→', msg['User ID']),
+ *   },
+ * });
+ * Bun.serve({ port: 3000, fetch: receiver.fetch });
+ */
+export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra> {
+  const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);
+  const mode = options.mode ?? 'handle';
+  const debug = options.debug ?? envDebug();
+  const logger: ReceiverLogger = options.logger ?? {
+    warn: (line) => console.warn(line),
+    debug: (line) => console.debug(line),
+  };
+  const onError =
+    options.onError ??
+    ((error: unknown, info) => {
+      const what = info.message ? `${info.message.type} message` : 'message';
+      logger.warn(`[hookgate] ${info.phase} failure for a ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    });
+  const dedupe = options.dedupe === false ? null : (options.dedupe ?? {});
+  const store: IdempotencyStore | null = dedupe ? (dedupe.store ?? new MemoryIdempotencyStore()) : null;
+  const ttlMs = (dedupe && dedupe.ttlMs) ?? DEFAULT_DEDUPE_TTL_MS;
+  const inFlightTtlMs = (dedupe && dedupe.inFlightTtlMs) ?? DEFAULT_IN_FLIGHT_TTL_MS;
+  const useSync = options.crypto !== 'web' && nodeCrypto() !== null;
+  const background = new Set<Promise<unknown>>();
+
+  if (secrets === null) {
+    logger.warn('[hookgate] insecureSkipVerification is on: this receiver accepts unsigned, unverified requests.');
+  }
+
+  const track = (p: Promise<unknown>) => {
+    background.add(p);
+    void p.finally(() => background.delete(p));
+  };
+
+  const pickHandler = (message: WebhookMessage): MessageHandler<WebhookMessage, TExtra> | undefined =>
+    (options.on?.[message.type] as MessageHandler<WebhookMessage, TExtra> | undefined) ?? options.onMessage;
+
+  const explain = (signature: string, raw: string | Uint8Array | undefined, result: VerifyResult) => {
+    if (!debug || result.ok) return;
+    const head = `[hookgate] signature ${result.reason} (X-Signature ${redact(signature)}): ${result.message}`;
+    if (raw === undefined) {
+      logger.warn(`${head} The raw body was not available (a body parser ran first), so only re-serializations were tried; mount hookgate before body parsers to verify the exact bytes.`);
+      return;
+    }
+    const findings = explainMismatch(raw);
+    const lines = findings.slice(0, 10).map((f) => `  ${f.path} [${f.cause}] ${f.message}`);
+    logger.warn(
+      findings.length === 0
+        ? `${head} The body round-trips through JSON unchanged, so the secret is the likely difference (check for a rotated or mistyped secret).`
+        : `${head} Where the raw body and its JSON.stringify form differ:\n${lines.join('\n')}`,
+    );
+  };
+
+  /** The checks that need no body: method, content type, declared length. */
+  function precheck(method: string, headers: ReceiverInput['headers']): ReceiverResponse | undefined {
+    if (method.toUpperCase() !== 'POST') {
+      return receiverResponse('method_not_allowed', `The sender only POSTs; ${method} is not allowed.`);
+    }
+    const contentType = getHeader(headers, 'content-type');
+    if (typeof contentType !== 'string' || !JSON_CONTENT_TYPE.test(contentType)) {
+      return receiverResponse(
+        'unsupported_media_type',
+        `Content-Type must be application/json; got ${typeof contentType === 'string' ? JSON.stringify(contentType) : 'none'}.`,
+      );
+    }
+    const declared = Number(getHeader(headers, 'content-length'));
+    if (Number.isFinite(declared) && declared > maxBodyBytes) {
+      return receiverResponse('payload_too_large', `The body is larger than the limit of ${maxBodyBytes} bytes.`);
+    }
+    return undefined;
+  }
+
+  async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
+    const respond = (code: Parameters<typeof receiverResponse>[0], message: string, extra?: Record<string, unknown>) =>
+      ({ kind: 'response', response: receiverResponse(code, message, extra) }) as const;
+    const receivedAt = new Date();
+    const refused = precheck(input.method, input.headers);
+    if (refused) return { kind: 'response', response: refused };
+    const raw = input.rawBody;
+    const rawSize = raw === undefined ? undefined : typeof raw === 'string' ? new TextEncoder().encode(raw).byteLength : raw.byteLength;
+    if ((rawSize ?? 0) > maxBodyBytes) {
+      return respond('payload_too_large', `The body is larger than the limit of ${maxBodyBytes} bytes.`);
+    }
+    const hasParsed = input.parsedBody !== undefined;
+    if (raw === undefined && !hasParsed) {
+      return respond('invalid_json', 'The request has no body.');
+    }
+
+    // 1. Signature, before the body is trusted in any way.
+    let verification: Verification = { form: 'unsigned', secretIndex: -1 };
+    const signature = getHeader(input.headers, 'x-signature');
+    if (secrets !== null) {
+      if (signature === undefined || signature === '') {
+        return respond('missing_signature', 'The X-Signature header is missing; the request is not signed.');
+      }
+      const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms };
+      const result = useSync ? verify(verifyInput) : await verifyAsync(verifyInput);
+      if (!result.ok) {
+        explain(typeof signature === 'string' ? signature : String(signature), raw, result);
+        return respond(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
+      }
+      verification = { form: result.form, secretIndex: result.secretIndex };
+    }
+
+    // 2. The body: JSON, then a valid message.
+    let value: unknown = input.parsedBody;
+    if (raw !== undefined && !hasParsed) {
+      try {
+        const text = typeof raw === 'string' ? raw : new TextDecoder('utf-8', { fatal: true }).decode(raw);
+        value = JSON.parse(text);
+      } catch (e) {
+        return respond('invalid_json', `The body is not valid JSON: ${(e as Error).message}`);
+      }
+    }
+    const issues = messageIssues(value, { strictTimestamps: options.strictTimestamps });
+    if (issues.length > 0) {
+      return respond('invalid_message', `The body is not a valid webhook message: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
+    }
+    const message = value as WebhookMessage;
+
+    // 3. Dedupe: claim the message, or answer for the earlier delivery.
+    let key: string | undefined;
+    if (store) {
+      key = await dedupeKey(message, raw ?? JSON.stringify(value));
+      let claim;
+      try {
+        claim = await store.claim(key, inFlightTtlMs);
+      } catch (error) {
+        onError(error, { message, dedupeKey: key, phase: 'store' });
+        return respond('store_unavailable', 'The dedupe store is unavailable; the sender will retry.');
+      }
+      if (claim === 'done') return respond('duplicate', 'Already handled; not run again.', { duplicate: true });
+      if (claim === 'in-flight') return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
+    }
+
+    const controller = new AbortController();
+    const headers = input.headers;
+    const context = {
+      ...(input.context as TExtra),
+      signal: controller.signal,
+      dedupeKey: key,
+      verification,
+      receivedAt,
+      header: (name: string) => {
+        const v = getHeader(headers, name);
+        return Array.isArray(v) ? v.join(', ') : (v as string | undefined);
+      },
+    } as HandlerContext<TExtra>;
+    const settle = async (outcome: 'handled' | 'failed') => {
+      if (!store || key === undefined) return;
+      try {
+        if (outcome === 'handled') await store.complete(key, ttlMs);
+        else await store.release(key);
+      } catch (error) {
+        onError(error, { message, dedupeKey: key, phase: 'store' });
+      }
+    };
+    return { kind: 'message', message, context, settle, abort: (reason) => controller.abort(reason) };
+  }
+
+  async function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
+    const started = Date.now();
+    const accepted = await accept(input);
+    if (accepted.kind === 'response') return accepted.response;
+    const { message, context, settle } = accepted;
+    const handler = pickHandler(message);
+    if (!handler) {
+      await settle('handled');
+      return receiverResponse('unhandled', `No handler for ${message.type} messages; acknowledged.`, { handled: false });
+    }
+    const run = (async () => handler(message, context))();
+    const finishInBackground = () =>
+      track(
+        run.then(
+          () => settle('handled'),
+          async (error) => {
+            await settle('failed');
+            onError(error, { message, dedupeKey: context.dedupeKey, phase: 'background' });
+          },
+        ),
+      );
+    if (mode === 'acknowledge') {
+      finishInBackground();
+      return receiverResponse('ok', 'Verified; handling in the background.', { acknowledged: true });
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<typeof DEADLINE>((resolve) => {
+      timer = setTimeout(() => resolve(DEADLINE), Math.max(0, deadlineMs - (Date.now() - started)));
+    });
+    const outcome = await Promise.race([run.then(() => 'ok' as const, (error: unknown) => ({ error })), deadline]);
+    clearTimeout(timer);
+    if (outcome === 'ok') {
+      await settle('handled');
+      return receiverResponse('ok', 'Handled.');
+    }
+    if (outcome === DEADLINE) {
+      accepted.abort(new DeadlineExceededError(deadlineMs));
+      finishInBackground();
+      return receiverResponse('deadline_exceeded', `The handler did not finish within ${deadlineMs} ms; the sender will retry.`);
+    }
+    await settle('failed');
+    onError(outcome.error, { message, dedupeKey: context.dedupeKey, phase: 'handler' });
+    return receiverResponse('handler_error', 'The handler failed; the sender will retry.');
+  }
+
+  async function fetchHandler(request: Request, context?: TExtra): Promise<Response> {
+    const toResponse = (r: ReceiverResponse) => new Response(r.body, { status: r.status, headers: r.headers });
+    const refused = precheck(request.method, request.headers);
+    if (refused) return toResponse(refused);
+    let rawBody: Uint8Array;
+    try {
+      rawBody = await readBody(request.body, maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return toResponse(receiverResponse('payload_too_large', error.message));
+      throw error;
+    }
+    return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context }));
+  }
+
+  return {
+    handle,
+    accept,
+    fetch: fetchHandler,
+    drain: async () => {
+      while (background.size > 0) await Promise.allSettled([...background]);
+    },
+    maxBodyBytes,
+    deadlineMs,
+    mode,
+  };
+}

@@ -1,0 +1,19 @@
+/** Request headers in any common shape: a Fetch `Headers`, or Node's `IncomingHttpHeaders` (lowercase keys). */
+export type HeadersLike =
+  | { get(name: string): string | null }
+  | Record<string, string | readonly string[] | undefined>;
+
+/**
+ * Reads one header (case-insensitive) from any header shape. A repeated header comes back as an
+ * array (so that a duplicated `X-Signature` is refused, not half-read).
+ */
+export function getHeader(headers: HeadersLike, name: string): string | readonly string[] | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') {
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  }
+  const record = headers as Record<string, string | readonly string[] | undefined>;
+  const lower = name.toLowerCase();
+  if (lower in record) return record[lower];
+  for (const key of Object.keys(record)) if (key.toLowerCase() === lower) return record[key];
+  return undefined;
+}

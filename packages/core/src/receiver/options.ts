@@ -1,0 +1,117 @@
+import type { MessageType } from '../messages/schemas.js';
+import type { MessageOf, WebhookMessage } from '../messages/types.js';
+import type { SignatureForm } from '../signatures/body-forms.js';
+import type { Secret } from '../signatures/sign.js';
+import type { HeadersLike } from './headers.js';
+import type { IdempotencyStore } from './idempotency-store.js';
+
+/** How the signature of a handled message was checked. */
+export type Verification = { form: SignatureForm; secretIndex: number } | { form: 'unsigned'; secretIndex: -1 };
+
+/** What every handler receives beside the message. `TExtra` is what an adapter adds (e.g. `req`). */
+export type HandlerContext<TExtra = {}> = {
+  /** Fires at the deadline (mode `handle`): stop work the sender will no longer wait for. */
+  signal: AbortSignal;
+  /** The dedupe key (`messageId`, else a hash of the body), or `undefined` when dedupe is off. */
+  dedupeKey: string | undefined;
+  /** Which body form and which secret verified the signature. */
+  verification: Verification;
+  /** When the request reached the receiver. */
+  receivedAt: Date;
+  /** Reads a request header (case-insensitive). */
+  header(name: string): string | undefined;
+} & TExtra;
+
+/** A handler for one message type. Throwing answers 500 (the sender retries). */
+export type MessageHandler<M, TExtra = {}> = (message: M, context: HandlerContext<TExtra>) => unknown;
+
+/** Handlers per message type; each receives its message already narrowed. */
+export type MessageHandlers<TExtra = {}> = {
+  [T in MessageType]?: MessageHandler<MessageOf<T>, TExtra>;
+};
+
+/** Where the receiver's warnings and debug lines go. Never receives a secret or a whole signature. */
+export interface ReceiverLogger {
+  warn(line: string): void;
+  debug?(line: string): void;
+}
+
+/** Details passed to `onError` with a handler's failure. */
+export interface ReceiverErrorInfo {
+  message?: WebhookMessage;
+  dedupeKey?: string | undefined;
+  /** `handler` (mode handle), `background` (acknowledged first, or finished after the deadline), `store`. */
+  phase: 'handler' | 'background' | 'store';
+}
+
+/** Options of `createReceiver`. */
+export interface ReceiverOptions<TExtra = {}> {
+  /** The shared secret, or several during a rotation (the first is current). Required unless `insecureSkipVerification`. */
+  secret?: Secret | readonly Secret[];
+  /**
+   * Accept unsigned requests without checking anything. Off by default: a receiver without a secret
+   * refuses to start. Only for local experiments; a warning is logged at creation.
+   */
+  insecureSkipVerification?: boolean;
+  /** Handlers per message type, each narrowed (`on: { track(msg) { msg.event } }`). */
+  on?: MessageHandlers<TExtra>;
+  /** Catch-all: runs for a type without its own handler in `on`. */
+  onMessage?: MessageHandler<WebhookMessage, TExtra>;
+  /**
+   * `handle` (default): run the handler, then answer (200, or 500 if it threw, or 503 at the deadline).
+   * `acknowledge`: answer 200 right after verification and run the handler in the background,
+   * reporting failures to `onError` (the sender will not retry those).
+   */
+  mode?: 'handle' | 'acknowledge';
+  /** Milliseconds before the receiver answers 503 for a still-running handler. Default 4000; 1 to 4999. */
+  deadlineMs?: number;
+  /** Largest accepted body in bytes (413 above). Default 1 MiB, well above the 32 KB call limit. */
+  maxBodyBytes?: number;
+  /** Dedupe of retried deliveries; `false` turns it off. Default: in memory, 5 h. */
+  dedupe?: false | DedupeOptions;
+  /** Body forms tried by verification, in order. Default raw, stringify, sorted. */
+  signatureForms?: readonly SignatureForm[];
+  /** Require the sender's exact UTC-with-milliseconds timestamps. Default false. */
+  strictTimestamps?: boolean;
+  /** Called with every handler failure (also in the background). Default: logs the error. */
+  onError?: (error: unknown, info: ReceiverErrorInfo) => void;
+  /** Explain signature mismatches in the log. Default: on when `DEBUG` names `hookgate`. */
+  debug?: boolean;
+  /** Where warnings and debug lines go. Default: `console.warn` / `console.debug`. */
+  logger?: ReceiverLogger;
+  /** `auto` (default): sync `node:crypto` where present, else Web Crypto. `web` forces Web Crypto. */
+  crypto?: 'auto' | 'web';
+}
+
+/** Dedupe settings. */
+export interface DedupeOptions {
+  /** The store; default a `MemoryIdempotencyStore`. Use a shared store on several instances. */
+  store?: IdempotencyStore;
+  /** How long a handled key is remembered. Default 5 h (the sender retries for at most 4 h). */
+  ttlMs?: number;
+  /** How long a claim of a message being handled lasts if its instance dies. Default 60 s. */
+  inFlightTtlMs?: number;
+}
+
+/** What an adapter passes to `handle` / `accept`. */
+export interface ReceiverInput<TExtra = {}> {
+  method: string;
+  headers: HeadersLike;
+  /** The body bytes as received: give them whenever the framework still has them. */
+  rawBody?: Uint8Array | string;
+  /** The body a JSON parser already produced (e.g. after `express.json()`). */
+  parsedBody?: unknown;
+  /** What the adapter adds to each handler's context (e.g. `{ req, res }`). */
+  context?: TExtra;
+}
+
+/** Default deadline: well inside the sender's 5 s budget. */
+export const DEFAULT_DEADLINE_MS = 4000;
+/** The sender's budget: no deadline may reach it. */
+export const SENDER_TIMEOUT_MS = 5000;
+/** Default body limit (1 MiB). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Default dedupe memory: 5 h, beyond the sender's 4 h retry window. */
+export const DEFAULT_DEDUPE_TTL_MS = 5 * 60 * 60 * 1000;
+/** Default lifetime of an in-flight claim. */
+export const DEFAULT_IN_FLIGHT_TTL_MS = 60_000;

@@ -1,0 +1,60 @@
+/** Thrown by `readBody` when a body exceeds the limit; the receiver answers 413. */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+  constructor(readonly limit: number) {
+    super(`The request body is larger than the limit of ${limit} bytes.`);
+  }
+}
+
+/**
+ * Reads a body stream (a Node `IncomingMessage`, a Fetch `ReadableStream`, any async iterable of
+ * byte chunks) into one `Uint8Array`, stopping with `BodyTooLargeError` past `limit` bytes. Chunks are
+ * joined as bytes, never decoded one by one, so multibyte characters split across chunks survive.
+ *
+ * @example
+ * const raw = await readBody(req, receiver.maxBodyBytes); // Node http
+ * const raw = await readBody(request.body!, 1_000_000);  // Fetch
+ */
+export async function readBody(
+  source: AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array> | null | undefined,
+  limit: number,
+): Promise<Uint8Array> {
+  if (!source) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const iterable: AsyncIterable<Uint8Array | string> =
+    Symbol.asyncIterator in (source as object)
+      ? (source as AsyncIterable<Uint8Array | string>)
+      : streamToIterable(source as ReadableStream<Uint8Array>);
+  for await (const chunk of iterable) {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > limit) {
+      const destroy = (source as { destroy?: () => void }).destroy;
+      if (typeof destroy === 'function') destroy.call(source);
+      throw new BodyTooLargeError(limit);
+    }
+    chunks.push(bytes);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+async function* streamToIterable(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,52 @@
+import { toBytes, toHex, type BodyInput } from './bytes.js';
+import { requireNodeCrypto } from './node-crypto.js';
+
+/** The header the sender puts the signature in. Lowercase, as Node and fetch present header names. */
+export const SIGNATURE_HEADER = 'x-signature';
+
+/** A shared secret: a string (its UTF-8 bytes) or raw bytes. */
+export type Secret = string | Uint8Array;
+
+/**
+ * Signs a body as the sender does (seed §5): lowercase hex HMAC-SHA1 keyed with the shared secret,
+ * over the body's UTF-8 bytes. Sync, on `node:crypto` (Node, Bun, Deno).
+ *
+ * @example
+ * const body = JSON.stringify(message);
+ * headers['X-Signature'] = sign(body, process.env.WEBHOOK_SECRET!);
+ */
+export function sign(body: BodyInput, secret: Secret): string {
+  const { createHmac } = requireNodeCrypto('sign');
+  return createHmac('sha1', secret).update(typeof body === 'string' ? body : toBytes(body)).digest('hex');
+}
+
+const keyCache = new Map<string, Promise<CryptoKey>>();
+
+/** Imports (and caches, per secret) a Web Crypto HMAC-SHA1 key. */
+export function webCryptoKey(secret: Secret): Promise<CryptoKey> {
+  const cacheKey = typeof secret === 'string' ? `s:${secret}` : undefined;
+  const hit = cacheKey ? keyCache.get(cacheKey) : undefined;
+  if (hit) return hit;
+  const key = crypto.subtle.importKey('raw', toBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
+  if (cacheKey) {
+    if (keyCache.size > 64) keyCache.clear();
+    keyCache.set(cacheKey, key);
+  }
+  return key;
+}
+
+/** The raw HMAC-SHA1 digest bytes over a body, with Web Crypto. */
+export async function hmacSha1Web(body: BodyInput, secret: Secret): Promise<Uint8Array> {
+  const key = await webCryptoKey(secret);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, toBytes(body) as BufferSource));
+}
+
+/**
+ * Signs a body with Web Crypto (Workers, browsers, Deno, Bun): same result as `sign`, asynchronously.
+ *
+ * @example
+ * const signature = await signAsync(JSON.stringify(message), env.WEBHOOK_SECRET);
+ */
+export async function signAsync(body: BodyInput, secret: Secret): Promise<string> {
+  return toHex(await hmacSha1Web(body, secret));
+}
