@@ -14,7 +14,7 @@ export interface ValidationIssue {
  * catch (e) { if (e instanceof ValidationError) console.log(e.issues); }
  */
 export class ValidationError extends Error {
-  override readonly name = 'ValidationError';
+  override readonly name: string = 'ValidationError';
   constructor(
     readonly issues: ValidationIssue[],
     what = 'message',
