@@ -21,6 +21,7 @@ export function collectIssues(schema: TSchema, value: unknown, base = '$'): Vali
       message = `must be ${error.schema.description} (got ${JSON.stringify(error.value)})`;
     else if (error.type === ValueErrorType.String) message = `must be a string (got ${describe(error.value)})`;
     else if (error.type === ValueErrorType.Object) message = `must be an object (got ${describe(error.value)})`;
+    else if (error.type === ValueErrorType.Never) message = `must be ${error.schema.description ?? 'absent'}`;
     // A required property that is missing also reports "expected string" for the same path.
     const key = `${path}`;
     if (seen.has(key)) continue;
@@ -35,7 +36,18 @@ export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value === undefined) return 'nothing';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+  switch (typeof value) {
+    case 'object':
+      return 'an object';
+    case 'string':
+      return `string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`;
+    case 'number':
+    case 'boolean':
+      return `${typeof value} ${String(value)}`;
+    default:
+      // bigint, symbol, function: JSON.stringify would throw or say nothing.
+      return `a ${typeof value}`;
+  }
 }
 
 export { childPath };

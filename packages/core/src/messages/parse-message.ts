@@ -36,11 +36,7 @@ export function messageIssues(value: unknown, options: ParseMessageOptions = {})
     ];
   }
   const schemas = options.strictTimestamps ? strictMessageSchemas : messageSchemas;
-  const issues = collectIssues(schemas[type as MessageType], value);
-  if (type === 'alias' && 'userId' in value) {
-    issues.push({ path: '$.userId', message: 'must be absent on alias: the new id is in "User ID"' });
-  }
-  return issues;
+  return collectIssues(schemas[type as MessageType], value);
 }
 
 function toValue(input: unknown): unknown {

@@ -55,6 +55,9 @@ function buildMessageSchemas<T extends TString>(timestamp: T) {
       context: Type.Optional(ContextSchema),
       'Previous ID': Str,
       'User ID': Str,
+      // No userId on alias (seed §2.2): in the schema itself, so the types, the validator and the
+      // exported JSON Schema (`"not": {}`) all say so.
+      userId: Type.Optional(Type.Never({ description: 'absent on alias: the new id is in "User ID"' })),
     }),
     group: obj('group', {
       ...common,

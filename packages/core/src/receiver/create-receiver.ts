@@ -4,6 +4,7 @@ import { explainMismatch } from '../signatures/explain-mismatch.js';
 import { nodeCrypto } from '../signatures/node-crypto.js';
 import type { Secret } from '../signatures/sign.js';
 import { verify, verifyAsync, type VerifyResult } from '../signatures/verify.js';
+import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { dedupeKey } from './dedupe-key.js';
 import { getHeader } from './headers.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
@@ -36,12 +37,27 @@ export type AcceptResult<TExtra = {}> =
       abort(reason?: unknown): void;
     };
 
+/** A verified message that `accept` handed over, to run with `run` (or settle by hand). */
+export type AcceptedMessage<TExtra = {}> = Extract<AcceptResult<TExtra>, { kind: 'message' }>;
+
 /** A runtime-neutral webhook receiver: verifies, validates, dedupes, runs handlers, answers. */
 export interface Receiver<TExtra = {}> {
   /** Runs the whole status table over one request and returns the answer. */
   handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse>;
   /** Verification, validation and dedupe only; for adapters that hand the message to their own chain. */
   accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>>;
+  /**
+   * The checks that need no body (method, content type, declared length): the answer to send at
+   * once, or `undefined` to go on and read the body. Lets an adapter skip reading bodies it refuses.
+   */
+  precheck(method: string, headers: ReceiverInput['headers']): ReceiverResponse | undefined;
+  /**
+   * Runs `handler` for a message from `accept` exactly as `handle` runs the configured handlers:
+   * under the mode and the deadline, settling the dedupe claim, reporting failures to `onError`.
+   * Returns the answer (200, 500, or 503 at the deadline). For adapters whose "handler" is the rest
+   * of the framework's chain (Express `next()`, Hono `await next()`, a Fastify route after a hook).
+   */
+  run(accepted: AcceptedMessage<TExtra>, handler: MessageHandler<WebhookMessage, TExtra>): Promise<ReceiverResponse>;
   /** A Fetch handler: `Bun.serve({ fetch: receiver.fetch })`, `Deno.serve(receiver.fetch)`, Workers. */
   fetch(request: Request, context?: TExtra): Promise<Response>;
   /** Resolves when every handler still running in the background has finished (for shutdown). */
@@ -86,6 +102,11 @@ function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secre
   if (options.mode !== undefined && options.mode !== 'handle' && options.mode !== 'acknowledge') {
     throw new TypeError(`mode must be 'handle' or 'acknowledge'; got ${JSON.stringify(options.mode)}.`);
   }
+  if (options.crypto !== undefined && options.crypto !== 'auto' && options.crypto !== 'web') {
+    throw new TypeError(`crypto must be 'auto' or 'web'; got ${JSON.stringify(options.crypto)}.`);
+  }
+  checkSignatureForms(options.signatureForms);
+  checkDedupe(options.dedupe);
   if (options.insecureSkipVerification === true) return { secrets: null, deadlineMs, maxBodyBytes };
   const list = options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret];
   if (list.length === 0) {
@@ -100,6 +121,36 @@ function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secre
     }
   });
   return { secrets: list as readonly Secret[], deadlineMs, maxBodyBytes };
+}
+
+function checkSignatureForms(forms: unknown): void {
+  if (forms === undefined) return;
+  if (!Array.isArray(forms) || forms.length === 0) {
+    throw new TypeError(`signatureForms must list at least one of ${SIGNATURE_FORMS.join(', ')}; got ${JSON.stringify(forms)}.`);
+  }
+  forms.forEach((f: unknown, i) => {
+    if (!SIGNATURE_FORMS.includes(f as SignatureForm)) {
+      throw new TypeError(`signatureForms[${i}] must be one of ${SIGNATURE_FORMS.join(', ')}; got ${JSON.stringify(f)}.`);
+    }
+  });
+}
+
+function checkDedupe(dedupe: unknown): void {
+  if (dedupe === undefined || dedupe === false) return;
+  if (typeof dedupe !== 'object' || dedupe === null) {
+    throw new TypeError(`dedupe must be false or an object { store?, ttlMs?, inFlightTtlMs? }; got ${JSON.stringify(dedupe)}.`);
+  }
+  const d = dedupe as Record<string, unknown>;
+  for (const name of ['ttlMs', 'inFlightTtlMs'] as const) {
+    const v = d[name];
+    if (v !== undefined && !(Number.isInteger(v) && (v as number) > 0)) {
+      throw new RangeError(`dedupe.${name} must be a whole number of milliseconds above 0; got ${String(v)}.`);
+    }
+  }
+  const store = d.store as Record<string, unknown> | undefined;
+  if (store !== undefined && !(store && ['claim', 'complete', 'release'].every((m) => typeof store[m] === 'function'))) {
+    throw new TypeError('dedupe.store must have claim, complete and release methods (see IdempotencyStore), or be left out for the in-memory store.');
+  }
 }
 
 /**
@@ -152,6 +203,10 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   const explain = (signature: string, raw: string | Uint8Array | undefined, result: VerifyResult) => {
     if (!debug || result.ok) return;
     const head = `[hookgate] signature ${result.reason} (X-Signature ${redact(signature)}): ${result.message}`;
+    if (result.reason !== 'mismatch') {
+      logger.warn(head); // malformed: the header is the problem, not the body
+      return;
+    }
     if (raw === undefined) {
       logger.warn(`${head} The raw body was not available (a body parser ran first), so only re-serializations were tried; mount hookgate before body parsers to verify the exact bytes.`);
       return;
@@ -273,15 +328,23 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   }
 
   async function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
-    const started = Date.now();
     const accepted = await accept(input);
     if (accepted.kind === 'response') return accepted.response;
-    const { message, context, settle } = accepted;
-    const handler = pickHandler(message);
+    const handler = pickHandler(accepted.message);
     if (!handler) {
-      await settle('handled');
-      return receiverResponse('unhandled', `No handler for ${message.type} messages; acknowledged.`, { handled: false });
+      await accepted.settle('handled');
+      return receiverResponse('unhandled', `No handler for ${accepted.message.type} messages; acknowledged.`, { handled: false });
     }
+    return runAccepted(accepted, handler);
+  }
+
+  async function runAccepted(
+    accepted: AcceptedMessage<TExtra>,
+    handler: MessageHandler<WebhookMessage, TExtra>,
+  ): Promise<ReceiverResponse> {
+    const { message, context, settle } = accepted;
+    // The deadline counts from when the request reached the receiver, like `handle`'s.
+    const started = context.receivedAt.getTime();
     const run = (async () => handler(message, context))();
     const finishInBackground = () =>
       track(
@@ -334,6 +397,8 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   return {
     handle,
     accept,
+    precheck,
+    run: runAccepted,
     fetch: fetchHandler,
     drain: async () => {
       while (background.size > 0) await Promise.allSettled([...background]);

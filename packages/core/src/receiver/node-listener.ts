@@ -8,6 +8,39 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   headers: Record<string, string | string[] | undefined>;
   /** Set by body parsers that ran before (Express, Connect). */
   body?: unknown;
+  /** Stream methods used to discard the rest of a body over the limit (present on `IncomingMessage`). */
+  resume?(): unknown;
+  once?(event: string, listener: () => void): unknown;
+  removeListener?(event: string, listener: () => void): unknown;
+  readableEnded?: boolean;
+}
+
+/** How long a body over the limit is read and thrown away before the 413 goes out. */
+const DISCARD_WAIT_MS = 1000;
+
+/**
+ * Reads and drops the rest of a request body (bounded in time), so that the client, still sending,
+ * reads the 413 instead of a connection reset.
+ */
+function discardRest(req: NodeRequestLike): Promise<void> {
+  if (req.readableEnded || typeof req.resume !== 'function' || typeof req.once !== 'function') return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const events = ['end', 'close', 'error'] as const;
+    const done = () => {
+      clearTimeout(timer);
+      for (const e of events) req.removeListener?.(e, done);
+      resolve();
+    };
+    const timer = setTimeout(done, DISCARD_WAIT_MS);
+    for (const e of events) req.once!(e, done);
+    req.resume!();
+  });
+}
+
+/** The 413 answer for Node: the connection is closed after it, since the body was not read to its end. */
+function tooLarge(message: string): ReceiverResponse {
+  const response = receiverResponse('payload_too_large', message);
+  return { ...response, headers: { ...response.headers, connection: 'close' } };
 }
 
 /** The parts of Node's `ServerResponse` the listener uses. */
@@ -41,10 +74,18 @@ function byteLength(s: string): number {
  * if ('status' in body) return writeNodeResponse(res, body);
  */
 export async function readNodeBody(req: NodeRequestLike, receiver: Pick<Receiver, 'maxBodyBytes'>): Promise<Uint8Array | ReceiverResponse> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > receiver.maxBodyBytes) {
+    await discardRest(req);
+    return tooLarge(new BodyTooLargeError(receiver.maxBodyBytes).message);
+  }
   try {
     return await readBody(req, receiver.maxBodyBytes);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return receiverResponse('payload_too_large', error.message);
+    if (error instanceof BodyTooLargeError) {
+      await discardRest(req);
+      return tooLarge(error.message);
+    }
     throw error;
   }
 }

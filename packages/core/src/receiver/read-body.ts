@@ -22,18 +22,19 @@ export async function readBody(
   if (!source) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
+  // A Node stream is read through `iterator({ destroyOnReturn: false })`: stopping at the limit must
+  // not destroy the socket, or the client sees a reset instead of the 413 (see readNodeBody).
+  const nodeIterator = (source as { iterator?: (o: { destroyOnReturn: boolean }) => AsyncIterable<Uint8Array | string> }).iterator;
   const iterable: AsyncIterable<Uint8Array | string> =
-    Symbol.asyncIterator in (source as object)
-      ? (source as AsyncIterable<Uint8Array | string>)
-      : streamToIterable(source as ReadableStream<Uint8Array>);
+    typeof nodeIterator === 'function'
+      ? nodeIterator.call(source, { destroyOnReturn: false })
+      : Symbol.asyncIterator in (source as object)
+        ? (source as AsyncIterable<Uint8Array | string>)
+        : streamToIterable(source as ReadableStream<Uint8Array>);
   for await (const chunk of iterable) {
     const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
     size += bytes.byteLength;
-    if (size > limit) {
-      const destroy = (source as { destroy?: () => void }).destroy;
-      if (typeof destroy === 'function') destroy.call(source);
-      throw new BodyTooLargeError(limit);
-    }
+    if (size > limit) throw new BodyTooLargeError(limit);
     chunks.push(bytes);
   }
   if (chunks.length === 1) return chunks[0] as Uint8Array;

@@ -10,13 +10,27 @@ export type SignatureForm = 'raw' | 'stringify' | 'sorted';
 /** Every form, in the order they are tried. */
 export const SIGNATURE_FORMS: readonly SignatureForm[] = ['raw', 'stringify', 'sorted'];
 
+/**
+ * The key-sorted JSON text of a value: the `sorted` form that `verify` tries last. The sender
+ * emulator uses it for its `serialization: 'sorted'` option, so both sides agree byte for byte.
+ *
+ * @example
+ * sortedJson({ b: 1, a: { d: 2, c: 3 } }); // '{"a":{"c":3,"d":2},"b":1}'
+ */
+export function sortedJson(value: unknown): string {
+  return stableStringify(value);
+}
+
 const NOT_JSON = Symbol('not-json');
+const NOT_MADE = Symbol('not-made');
 
 /** Lazily computes each re-serialized form of a body, once. Never throws. */
 export class BodyForms {
   private parsed: unknown = NOT_JSON;
   private parsedKnown: boolean;
-  private readonly texts = new Map<SignatureForm, string | undefined>();
+  // Two fields rather than a Map: one BodyForms is made per verification, on the hot path.
+  private stringified: string | undefined | typeof NOT_MADE = NOT_MADE;
+  private sorted: string | undefined | typeof NOT_MADE = NOT_MADE;
 
   constructor(
     readonly raw: string | Uint8Array | undefined,
@@ -43,7 +57,8 @@ export class BodyForms {
 
   /** The text of a re-serialized form, or `undefined` where it cannot be made (no body, not JSON). */
   text(form: Exclude<SignatureForm, 'raw'>): string | undefined {
-    if (this.texts.has(form)) return this.texts.get(form);
+    const made = form === 'stringify' ? this.stringified : this.sorted;
+    if (made !== NOT_MADE) return made;
     const value = this.parsedValue();
     let out: string | undefined;
     if (value !== NOT_JSON && value !== undefined) {
@@ -53,7 +68,8 @@ export class BodyForms {
         out = undefined; // BigInt, cycles: no such form.
       }
     }
-    this.texts.set(form, out);
+    if (form === 'stringify') this.stringified = out;
+    else this.sorted = out;
     return out;
   }
 }

@@ -24,6 +24,45 @@ export function fromHex(hex: string): Uint8Array {
   return out;
 }
 
+/** The value of one hex digit's char code (either case), or -1. */
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48; // 0-9
+  const lower = c | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1; // a-f, A-F
+}
+
+const isBlank = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * Decodes a header holding exactly `byteLength` bytes in hex (either case; spaces, tabs and line
+ * breaks around it ignored) in one pass, or gives `undefined` for anything else. No regex, no
+ * intermediate strings: this runs on every verification.
+ */
+export function decodeHexHeader(text: string, byteLength: number): Uint8Array | undefined {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isBlank(text.charCodeAt(start))) start++;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+  if (end - start !== byteLength * 2) return undefined;
+  const out = new Uint8Array(byteLength);
+  for (let i = 0; i < byteLength; i++) {
+    const hi = hexDigit(text.charCodeAt(start + 2 * i));
+    const lo = hexDigit(text.charCodeAt(start + 2 * i + 1));
+    if (hi < 0 || lo < 0) return undefined;
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+/** How many characters a header holds once the blanks around it are left out. */
+export function trimmedLength(text: string): number {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isBlank(text.charCodeAt(start))) start++;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+  return end - start;
+}
+
 /**
  * Compares two byte arrays in time that depends only on their length, never on where they differ.
  * Uses `crypto.timingSafeEqual` when given it.

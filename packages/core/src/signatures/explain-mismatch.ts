@@ -31,6 +31,7 @@ export interface MismatchFinding {
 
 const MAX_FINDINGS = 50;
 const INTEGER_KEY = /^(?:0|[1-9]\d*)$/;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**
  * Explains why a signature over the raw body would fail when checked over `JSON.stringify(JSON.parse(raw))`:
@@ -59,7 +60,8 @@ export function explainMismatch(rawBody: string | Uint8Array): MismatchFinding[]
     if (scanner.i < text.length) throw new SyntaxError('unexpected text after the JSON value');
   } catch (e) {
     if (!(e instanceof FindingsFull)) {
-      scanner.out.push(finding('$', 'invalid-json', scanner.i, text.slice(scanner.i, scanner.i + 20), `The body is not valid JSON at offset ${scanner.i}: ${(e as Error).message}.`));
+      // Not JSON: there is no re-serialization to compare with, so this is the only finding.
+      return [finding('$', 'invalid-json', scanner.i, text.slice(scanner.i, scanner.i + 20), `The body is not valid JSON at offset ${scanner.i}: ${(e as Error).message}.`)];
     }
   }
   return scanner.out;
@@ -86,9 +88,11 @@ class Scanner {
   skipWs(edge = false): void {
     const start = this.i;
     while (this.i < this.s.length && ' \t\n\r'.includes(this.s[this.i] as string)) this.i++;
-    if (this.i > start && !edge && !this.sawWhitespace) {
+    if (this.i > start && !this.sawWhitespace) {
       this.sawWhitespace = true;
-      this.add(finding('$', 'whitespace', start, this.s.slice(start, this.i), 'The body has whitespace between tokens (pretty-printed); JSON.stringify writes none. Verify the raw bytes, not a re-serialization.', ''));
+      // Whitespace around the value counts too: a trailing newline alone breaks a re-serialized check.
+      const where = edge ? 'whitespace before or after the JSON value (a trailing newline, say)' : 'whitespace between tokens (pretty-printed)';
+      this.add(finding('$', 'whitespace', start, this.s.slice(start, this.i), `The body has ${where}; JSON.stringify writes none. Verify the raw bytes, not a re-serialization.`, ''));
     }
   }
 
@@ -211,7 +215,8 @@ class Scanner {
   }
 
   private number(path: string): void {
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.s.slice(this.i, this.i + 400));
+    NUMBER.lastIndex = this.i; // sticky: matches at i, however long the number is
+    const m = NUMBER.exec(this.s);
     if (!m) throw new SyntaxError('unexpected character');
     const raw = m[0];
     const start = this.i;

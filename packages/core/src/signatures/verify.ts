@@ -1,5 +1,6 @@
 import { BodyForms, SIGNATURE_FORMS, type SignatureForm } from './body-forms.js';
-import { constantTimeEqual, fromHex, toBytes, type BodyInput } from './bytes.js';
+import { constantTimeEqual, decodeHexHeader, toBytes, trimmedLength, type BodyInput } from './bytes.js';
+import { nodeHmacKey } from './hmac-key.js';
 import { requireNodeCrypto } from './node-crypto.js';
 import { hmacSha1Web, type Secret } from './sign.js';
 
@@ -26,17 +27,18 @@ export type VerifyResult =
   | { ok: false; reason: VerifyFailureReason; message: string };
 
 /** A signature is 40 hex digits (20 bytes of SHA-1). Uppercase is accepted: hex case carries no secret. */
-const SIGNATURE_SHAPE = /^[0-9a-fA-F]{40}$/;
+const SIGNATURE_BYTES = 20;
 
 type Prepared =
   | { ok: false; result: VerifyResult }
-  | { ok: true; expected: string; secrets: readonly Secret[]; forms: BodyForms; order: readonly SignatureForm[] };
+  | { ok: true; given: Uint8Array; secrets: readonly Secret[]; forms: BodyForms; order: readonly SignatureForm[] };
+
+/** A failed preparation. Module level, not a closure: `prepare` runs on every verification. */
+function fail(reason: VerifyFailureReason, message: string): Prepared {
+  return { ok: false, result: { ok: false, reason, message } };
+}
 
 function prepare(input: VerifyInput): Prepared {
-  const fail = (reason: VerifyFailureReason, message: string): Prepared => ({
-    ok: false,
-    result: { ok: false, reason, message },
-  });
   const { signature } = input;
   if (signature === undefined || signature === null || signature === '') {
     return fail('missing', 'No X-Signature header: the request is not signed.');
@@ -44,30 +46,52 @@ function prepare(input: VerifyInput): Prepared {
   if (typeof signature !== 'string') {
     return fail('malformed', 'X-Signature must be one header holding 40 hex digits.');
   }
-  const expected = signature.trim();
-  if (!SIGNATURE_SHAPE.test(expected)) {
-    return fail('malformed', `X-Signature must be 40 hex digits (HMAC-SHA1); got ${expected.length} characters.`);
+  const given = decodeHexHeader(signature, SIGNATURE_BYTES);
+  if (given === undefined) {
+    return fail('malformed', `X-Signature must be 40 hex digits (HMAC-SHA1); got ${trimmedLength(signature)} characters.`);
   }
   const secrets = (Array.isArray(input.secret) ? input.secret : [input.secret]) as readonly Secret[];
-  if (secrets.length === 0 || secrets.some((s) => s === undefined || s === null || s.length === 0)) {
-    return fail('mismatch', 'No usable secret was configured.');
+  if (!allUsable(secrets)) {
+    return fail('mismatch', 'No usable secret was configured: each secret must be a non-empty string or Uint8Array.');
   }
+  const raw = rawForm(input.rawBody);
   const hasParsed = 'parsedBody' in input && input.parsedBody !== undefined;
-  if (input.rawBody === undefined && !hasParsed) {
+  if (raw === undefined && !hasParsed) {
     return fail('mismatch', 'There is no body to verify.');
   }
-  const raw = input.rawBody === undefined ? undefined : typeof input.rawBody === 'string' ? input.rawBody : toBytes(input.rawBody);
   return {
     ok: true,
-    expected: expected.toLowerCase(),
+    given,
     secrets,
     forms: new BodyForms(raw, input.parsedBody, hasParsed),
     order: input.forms ?? SIGNATURE_FORMS,
   };
 }
 
+/**
+ * Only non-empty strings and bytes are keys: anything else (a number, an object from an untyped
+ * caller) must not become a key of zero bytes under Web Crypto while node:crypto refuses it.
+ */
+function allUsable(secrets: readonly unknown[]): boolean {
+  if (secrets.length === 0) return false;
+  for (let i = 0; i < secrets.length; i++) {
+    const s = secrets[i];
+    if (!(typeof s === 'string' || s instanceof Uint8Array) || s.length === 0) return false;
+  }
+  return true;
+}
+
+/** The raw body as text or bytes; anything that is not a string, bytes or an ArrayBuffer counts as absent. */
+function rawForm(body: unknown): string | Uint8Array | undefined {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return toBytes(body);
+  return undefined;
+}
+
 function formText(p: Extract<Prepared, { ok: true }>, form: SignatureForm): string | Uint8Array | undefined {
-  return form === 'raw' ? p.forms.raw : p.forms.text(form);
+  if (form === 'raw') return p.forms.raw;
+  if (form === 'stringify' || form === 'sorted') return p.forms.text(form);
+  return undefined; // an unknown form name (untyped callers) is no form at all
 }
 
 const MISMATCH: VerifyResult = {
@@ -88,14 +112,15 @@ const MISMATCH: VerifyResult = {
 export function verify(input: VerifyInput): VerifyResult {
   const p = prepare(input);
   if (!p.ok) return p.result;
-  const { createHmac, timingSafeEqual } = requireNodeCrypto('verify');
-  const given = fromHexFast(p.expected);
+  const crypto = requireNodeCrypto('verify');
+  const { createHmac, timingSafeEqual } = crypto;
+  const given = p.given;
   for (const form of p.order) {
     const body = formText(p, form);
     if (body === undefined) continue;
     for (let i = 0; i < p.secrets.length; i++) {
       try {
-        const digest = createHmac('sha1', p.secrets[i] as Secret).update(body).digest();
+        const digest = createHmac('sha1', nodeHmacKey(crypto, p.secrets[i] as Secret)).update(body).digest();
         if (constantTimeEqual(digest, given, timingSafeEqual)) return { ok: true, form, secretIndex: i };
       } catch {
         // A secret node:crypto refuses (wrong type from untyped callers) is simply not a match.
@@ -115,7 +140,7 @@ export function verify(input: VerifyInput): VerifyResult {
 export async function verifyAsync(input: VerifyInput): Promise<VerifyResult> {
   const p = prepare(input);
   if (!p.ok) return p.result;
-  const given = fromHex(p.expected);
+  const given = p.given;
   for (const form of p.order) {
     const body = formText(p, form);
     if (body === undefined) continue;
@@ -129,10 +154,4 @@ export async function verifyAsync(input: VerifyInput): Promise<VerifyResult> {
     }
   }
   return MISMATCH;
-}
-
-const NodeBuffer = (globalThis as { Buffer?: { from(s: string, enc: string): Uint8Array } }).Buffer;
-
-function fromHexFast(hex: string): Uint8Array {
-  return NodeBuffer ? NodeBuffer.from(hex, 'hex') : fromHex(hex);
 }

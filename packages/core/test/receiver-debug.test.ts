@@ -1,0 +1,100 @@
+// Debug mode: a signature mismatch is explained in the log (where the raw body and its re-serialization
+// differ), and no log line ever holds the secret or a whole signature.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createReceiver, fixtures } from '../src/index.js';
+import { SECRET, hmac, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+
+let srv: ServedReceiver | undefined;
+const savedDebug = process.env.DEBUG;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+  if (savedDebug === undefined) delete process.env.DEBUG;
+  else process.env.DEBUG = savedDebug;
+});
+
+async function debugReceiver(debug?: boolean) {
+  const lines: string[] = [];
+  const logger = { warn: (l: string) => void lines.push(l), debug: (l: string) => void lines.push(l) };
+  srv = await serveReceiver({ secret: SECRET, ...(debug === undefined ? {} : { debug }), logger, onMessage: () => {} });
+  return lines;
+}
+
+/** A body as a PHP encoder might write it: escaped slashes and a 1.0, which JSON.stringify rewrites. */
+const phpBody = `{"version":1,"type":"track","userId":"u1","timestamp":"2026-11-21T12:00:00.000Z","event":"Viewed","properties":{"price":1.0,"url":"https:\\/\\/shop.example\\/p"}}`;
+
+describe('debug mode', () => {
+  it('explains where the raw body and its re-serialization differ, naming JSON paths and causes', async () => {
+    const lines = await debugReceiver(true);
+    const signature = hmac(phpBody, 'a-rotated-secret');
+    const a = await send(srv!.url, phpBody, { signature });
+    expect(a.status).toBe(401);
+    expect(lines).toHaveLength(1);
+    const log = lines[0]!;
+    expect(log).toContain('signature mismatch');
+    expect(log).toContain('$.properties.price [number-format]');
+    expect(log).toContain('$.properties.url [escaped-slash]');
+    expect(log).toContain(signature.slice(0, 6));
+    expect(log).not.toContain(signature);
+    expect(log).not.toContain(signature.slice(0, 12));
+    expect(log).not.toContain(SECRET);
+  });
+
+  it('blames the secret when the body round-trips unchanged', async () => {
+    const lines = await debugReceiver(true);
+    const body = JSON.stringify(fixtures.track);
+    await send(srv!.url, body, { secret: 'whsec_other' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('secret is the likely difference');
+    expect(lines[0]).not.toContain(hmac(body, 'whsec_other'));
+  });
+
+  it('for a malformed signature, names the header problem and does not analyse the body', async () => {
+    const lines = await debugReceiver(true);
+    await send(srv!.url, phpBody, { signature: `${'ab'.repeat(20)}xx` });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('signature malformed');
+    expect(lines[0]).toContain('40 hex digits');
+    expect(lines[0]).not.toContain('[number-format]');
+    expect(lines[0]).not.toContain('ab'.repeat(20));
+  });
+
+  it('says so when only a parsed body was given (a body parser ran first)', async () => {
+    const lines: string[] = [];
+    const receiver = createReceiver({ secret: SECRET, debug: true, logger: { warn: (l) => void lines.push(l) }, onMessage: () => {} });
+    const r = await receiver.handle({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac('{"x":1}') },
+      parsedBody: fixtures.track,
+    });
+    expect(r.status).toBe(401);
+    expect(lines[0]).toContain('raw body was not available');
+    expect(lines[0]).toContain('before body parsers');
+  });
+
+  it('is off by default: a mismatch logs nothing', async () => {
+    delete process.env.DEBUG;
+    const lines = await debugReceiver();
+    expect((await send(srv!.url, phpBody, { secret: 'other' })).status).toBe(401);
+    expect(lines).toEqual([]);
+  });
+
+  it('turns on with DEBUG=hookgate (also in a list)', async () => {
+    process.env.DEBUG = 'express:*,hookgate';
+    const lines = await debugReceiver();
+    await send(srv!.url, phpBody, { secret: 'other' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('[number-format]');
+  });
+
+  it('never logs the secret, whatever fails', async () => {
+    const lines = await debugReceiver(true);
+    const bodies = [phpBody, JSON.stringify(fixtures.alias), '{"a":1}\n', 'not json'];
+    for (const body of bodies) {
+      await send(srv!.url, body, { secret: 'nope' });
+      await send(srv!.url, body, { signature: 'zz' });
+    }
+    expect(lines.length).toBe(bodies.length * 2);
+    for (const l of lines) expect(l).not.toContain(SECRET);
+  });
+});

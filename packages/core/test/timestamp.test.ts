@@ -1,0 +1,49 @@
+// normalizeTimestamp: any accepted ISO 8601 form (Go's `+0000` included) to the sender's UTC-with-ms form.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ISO_8601_TIMESTAMP, UTC_MILLIS_TIMESTAMP, normalizeTimestamp } from '../src/index.js';
+
+describe('normalizeTimestamp', () => {
+  it.each([
+    ['2009-11-10T23:00:00+0000', '2009-11-10T23:00:00.000Z'],
+    ['2009-11-10T23:00:00-0000', '2009-11-10T23:00:00.000Z'],
+    ['2009-11-10T23:00:00+0130', '2009-11-10T21:30:00.000Z'],
+    ['2009-11-10T23:00:00-05:00', '2009-11-11T04:00:00.000Z'],
+    ['2009-11-10T23:00Z', '2009-11-10T23:00:00.000Z'],
+    ['2009-11-10T23:00:00.5Z', '2009-11-10T23:00:00.500Z'],
+    ['2009-11-10T23:00:00.123456789Z', '2009-11-10T23:00:00.123Z'],
+    ['2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z'],
+  ])('%s → %s', (input, expected) => {
+    expect(normalizeTimestamp(input)).toBe(expected);
+  });
+
+  it('takes Dates and epoch milliseconds', () => {
+    expect(normalizeTimestamp(new Date(Date.UTC(2020, 0, 2, 3, 4, 5, 6)))).toBe('2020-01-02T03:04:05.006Z');
+    expect(normalizeTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
+  });
+
+  it.each([['yesterday'], ['2009-11-10'], ['2009-11-10T23:00:00'], ['2009-13-10T23:00:00Z'], [''], [Number.NaN], [Infinity], [new Date('x')]])(
+    'gives undefined for %j',
+    (input) => {
+      expect(normalizeTimestamp(input as string)).toBeUndefined();
+    },
+  );
+
+  it('always emits the strict form, equal to the same instant', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1971-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }), fc.integer({ min: -14 * 60, max: 14 * 60 }), (date, offsetMin) => {
+        // Write the instant in Go's form with an offset, then normalize it back.
+        const local = new Date(date.getTime() + offsetMin * 60_000);
+        const sign = offsetMin < 0 ? '-' : '+';
+        const abs = Math.abs(offsetMin);
+        const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+        const text = `${local.toISOString().slice(0, 23)}${zone}`;
+        expect(text).toMatch(ISO_8601_TIMESTAMP);
+        const out = normalizeTimestamp(text)!;
+        expect(out).toMatch(UTC_MILLIS_TIMESTAMP);
+        expect(Date.parse(out)).toBe(date.getTime());
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
