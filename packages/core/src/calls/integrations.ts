@@ -1,6 +1,10 @@
 /**
  * Per-destination switches carried by a call (seed §4.3): destination name → on/off (or settings).
  * `All: false` turns every destination off unless its own key is `true`. Keys are case sensitive.
+ *
+ * @example
+ * const integrations: Integrations = { All: false, Webhooks: true, Mixpanel: true };
+ * isDestinationEnabled(integrations); // true
  */
 export interface Integrations {
   All?: boolean;
@@ -8,7 +12,13 @@ export interface Integrations {
   [destination: string]: unknown;
 }
 
-/** The name of this destination in an integrations object. Case sensitive: `webhooks` is another destination. */
+/**
+ * The name of this destination in an integrations object. Case sensitive: `webhooks` is another destination.
+ *
+ * @example
+ * const onlyWebhooks: Integrations = { All: false, [WEBHOOKS_DESTINATION]: true };
+ * isDestinationEnabled(onlyWebhooks, WEBHOOKS_DESTINATION); // true
+ */
 export const WEBHOOKS_DESTINATION = 'Webhooks';
 
 /**

@@ -5,7 +5,13 @@ import type { Call } from './types.js';
 
 const CALL_SET: ReadonlySet<string> = new Set(CALL_TYPES);
 
-/** Options of `callIssues` and `parseCall`. */
+/**
+ * Options of `callIssues` and `parseCall`.
+ *
+ * @example
+ * const issues = batch.flatMap((call, i) => callIssues(call, { path: `$.batch[${i}]` }));
+ * const track = parseCall(body, { type: 'track' }); // the URL said track
+ */
 export interface CallCheckOptions {
   /** JSON path prefix in the issues, e.g. `$.batch[3]`. Default `$`. */
   path?: string;

@@ -1,10 +1,21 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { IsoTimestampSchema } from '../messages/timestamp.js';
 
-/** The call types clients send to the service's tracking API. */
+/**
+ * The call types clients send to the service's tracking API.
+ *
+ * @example
+ * const routes = CALL_TYPES.map((type) => `/v1/${type}`); // ['/v1/identify', '/v1/track', ...]
+ */
 export const CALL_TYPES = ['identify', 'track', 'page', 'screen', 'group', 'alias'] as const;
 
-/** One of the call types a client sends. */
+/**
+ * One of the call types a client sends.
+ *
+ * @example
+ * const type: CallType = 'track';
+ * const call = parseCall({ userId: 'u1', event: 'Signed Up' }, { type });
+ */
 export type CallType = (typeof CALL_TYPES)[number];
 
 const Str = Type.String();
@@ -22,7 +33,13 @@ const common = {
 const obj = <P extends Record<string, TSchema>>(type: string, props: P) =>
   Type.Object(props, { $id: `https://hookgate.dev/schemas/call-${type}.json`, title: `${type} call` });
 
-/** TypeBox schemas of every call a client sends (shapes of the tracking HTTP API; seed §2.3). */
+/**
+ * TypeBox schemas of every call a client sends (shapes of the tracking HTTP API; seed §2.3).
+ *
+ * @example
+ * import { Value } from '@sinclair/typebox/value';
+ * Value.Check(callSchemas.track, { userId: 'u1', event: 'Signed Up' }); // true
+ */
 export const callSchemas = {
   identify: obj('identify', { ...common, type: Type.Optional(Type.Literal('identify')), traits: Type.Optional(AnyObject) }),
   track: obj('track', {

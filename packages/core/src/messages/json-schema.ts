@@ -1,6 +1,12 @@
 import { MESSAGE_TYPES, messageSchemas, type MessageType } from './schemas.js';
 
-/** A plain JSON Schema document (draft 2020-12 compatible). */
+/**
+ * A plain JSON Schema document (draft 2020-12 compatible).
+ *
+ * @example
+ * const schema: JsonSchema = messageJsonSchemas.track;
+ * console.log(schema.title); // 'track'
+ */
 export type JsonSchema = Record<string, unknown>;
 
 function plain(schema: object): JsonSchema {

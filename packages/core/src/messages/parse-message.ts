@@ -3,7 +3,13 @@ import { MESSAGE_TYPES, messageSchemas, strictMessageSchemas, type MessageType }
 import type { MessageOf, WebhookMessage } from './types.js';
 import { ValidationError, type ValidationIssue } from './validation-error.js';
 
-/** Options of `parseMessage` and `safeParseMessage`. */
+/**
+ * Options of `parseMessage` and `safeParseMessage`.
+ *
+ * @example
+ * const options: ParseMessageOptions = { strictTimestamps: true };
+ * const msg = parseMessage(body, options);
+ */
 export interface ParseMessageOptions {
   /**
    * Require the sender's exact timestamp form (UTC with milliseconds). Default `false`: any ISO 8601
@@ -13,12 +19,25 @@ export interface ParseMessageOptions {
   strictTimestamps?: boolean;
 }
 
-/** The result of `safeParseMessage`: the typed message, or every problem found. */
+/**
+ * The result of `safeParseMessage`: the typed message, or every problem found.
+ *
+ * @example
+ * const result: SafeParseResult<WebhookMessage> = safeParseMessage(body);
+ * if (result.success) console.log(result.data.type);
+ * else console.error(result.error.issues);
+ */
 export type SafeParseResult<T> = { success: true; data: T } | { success: false; error: ValidationError };
 
 const TYPE_SET: ReadonlySet<string> = new Set(MESSAGE_TYPES);
 
-/** Lists every problem of a value as a webhook message, or returns an empty list when it is valid. */
+/**
+ * Lists every problem of a value as a webhook message, or returns an empty list when it is valid.
+ *
+ * @example
+ * messageIssues({ version: 1, type: 'track', userId: 'u1', timestamp: '2026-01-01T00:00:00.000Z' });
+ * // [{ path: '$.event', message: 'is required' }]
+ */
 export function messageIssues(value: unknown, options: ParseMessageOptions = {}): ValidationIssue[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return [{ path: '$', message: `must be a JSON object (got ${describe(value)})` }];

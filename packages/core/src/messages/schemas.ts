@@ -1,16 +1,34 @@
 import { Type, type TSchema, type TString } from '@sinclair/typebox';
 import { IsoTimestampSchema, StrictTimestampSchema } from './timestamp.js';
 
-/** The seven message types the Webhooks destination delivers (seed §2.2). */
+/**
+ * The seven message types the Webhooks destination delivers (seed §2.2).
+ *
+ * @example
+ * const handled = Object.fromEntries(MESSAGE_TYPES.map((type) => [type, 0]));
+ * // { page: 0, screen: 0, identify: 0, track: 0, alias: 0, group: 0, delete: 0 }
+ */
 export const MESSAGE_TYPES = ['page', 'screen', 'identify', 'track', 'alias', 'group', 'delete'] as const;
 
-/** One of the seven delivered message types. */
+/**
+ * One of the seven delivered message types.
+ *
+ * @example
+ * const ignored: MessageType[] = ['page', 'screen'];
+ * const wanted = (type: MessageType) => !ignored.includes(type);
+ */
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 const Str = Type.String();
 const AnyObject = Type.Record(Type.String(), Type.Unknown());
 
-/** The context object: arbitrary keys; the screen shape (device, os, app) is typed where given. */
+/**
+ * The context object: arbitrary keys; the screen shape (device, os, app) is typed where given.
+ *
+ * @example
+ * import { Value } from '@sinclair/typebox/value';
+ * Value.Check(ContextSchema, { os: { name: 'iOS', version: '17.1' }, ip: '203.0.113.7' }); // true
+ */
 export const ContextSchema = Type.Object(
   {
     device: Type.Optional(Type.Object({ model: Type.Optional(Str), type: Type.Optional(Str) })),
@@ -22,7 +40,13 @@ export const ContextSchema = Type.Object(
   { description: 'Device, IP and similar information. Only the screen shape is given by the service.' },
 );
 
-/** Page properties: the recognized keys are strings; custom keys are allowed. */
+/**
+ * Page properties: the recognized keys are strings; custom keys are allowed.
+ *
+ * @example
+ * import { Value } from '@sinclair/typebox/value';
+ * Value.Check(PagePropertiesSchema, { url: 'https://app.example.com/pricing', title: 'Pricing' }); // true
+ */
 export const PagePropertiesSchema = Type.Object({
   path: Type.Optional(Str),
   referrer: Type.Optional(Str),
@@ -69,8 +93,21 @@ function buildMessageSchemas<T extends TString>(timestamp: T) {
   } as const;
 }
 
-/** TypeBox schemas of every message type, accepting any ISO 8601 timestamp. */
+/**
+ * TypeBox schemas of every message type, accepting any ISO 8601 timestamp.
+ *
+ * @example
+ * import { Value } from '@sinclair/typebox/value';
+ * const value: unknown = JSON.parse(body);
+ * if (Value.Check(messageSchemas.track, value)) console.log(value.event);
+ */
 export const messageSchemas = buildMessageSchemas(IsoTimestampSchema);
 
-/** TypeBox schemas of every message type, requiring the sender's exact UTC-with-milliseconds timestamps. */
+/**
+ * TypeBox schemas of every message type, requiring the sender's exact UTC-with-milliseconds timestamps.
+ *
+ * @example
+ * import { Value } from '@sinclair/typebox/value';
+ * Value.Check(strictMessageSchemas.track, { ...fixtures.track, timestamp: '2026-01-01T00:00:00Z' }); // false: no milliseconds
+ */
 export const strictMessageSchemas = buildMessageSchemas(StrictTimestampSchema);

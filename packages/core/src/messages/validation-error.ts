@@ -1,4 +1,10 @@
-/** One problem found in a value, located by a JSON path such as `$.properties.url` or `$["Previous ID"]`. */
+/**
+ * One problem found in a value, located by a JSON path such as `$.properties.url` or `$["Previous ID"]`.
+ *
+ * @example
+ * const issue: ValidationIssue = { path: '$.event', message: 'is required' };
+ * console.log(`${issue.path}: ${issue.message}`);
+ */
 export interface ValidationIssue {
   /** JSON path of the offending field (`$` is the whole value). */
   path: string;
@@ -25,7 +31,12 @@ export class ValidationError extends Error {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** Turns a JSON pointer (`/a/0/Previous ID`) into a JSON path (`$.a[0]["Previous ID"]`). */
+/**
+ * Turns a JSON pointer (`/a/0/Previous ID`) into a JSON path (`$.a[0]["Previous ID"]`).
+ *
+ * @example
+ * pointerToPath('/properties/items/0/Previous ID'); // '$.properties.items[0]["Previous ID"]'
+ */
 export function pointerToPath(pointer: string): string {
   if (pointer === '' || pointer === '/') return '$';
   let out = '$';
@@ -38,7 +49,13 @@ export function pointerToPath(pointer: string): string {
   return out;
 }
 
-/** Appends a key to a JSON path. */
+/**
+ * Appends a key to a JSON path.
+ *
+ * @example
+ * childPath('$', 'Previous ID'); // '$["Previous ID"]'
+ * childPath('$.batch', 3); // '$.batch[3]'
+ */
 export function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;

@@ -24,7 +24,14 @@ import {
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { receiverResponse, type ReceiverResponse } from './responses.js';
 
-/** The outcome of `accept`: an answer to send now, or a verified message to hand to a handler. */
+/**
+ * The outcome of `accept`: an answer to send now, or a verified message to hand to a handler.
+ *
+ * @example
+ * const result: AcceptResult = await receiver.accept({ method: 'POST', headers, rawBody });
+ * if (result.kind === 'response') return result.response;
+ * return receiver.run(result, (msg) => console.log(msg.type));
+ */
 export type AcceptResult<TExtra = {}> =
   | { kind: 'response'; response: ReceiverResponse }
   | {
@@ -37,10 +44,25 @@ export type AcceptResult<TExtra = {}> =
       abort(reason?: unknown): void;
     };
 
-/** A verified message that `accept` handed over, to run with `run` (or settle by hand). */
+/**
+ * A verified message that `accept` handed over, to run with `run` (or settle by hand).
+ *
+ * @example
+ * async function enqueue(accepted: AcceptedMessage) {
+ *   try { await queue.push(accepted.message); await accepted.settle('handled'); }
+ *   catch (error) { await accepted.settle('failed'); throw error; }
+ * }
+ */
 export type AcceptedMessage<TExtra = {}> = Extract<AcceptResult<TExtra>, { kind: 'message' }>;
 
-/** A runtime-neutral webhook receiver: verifies, validates, dedupes, runs handlers, answers. */
+/**
+ * A runtime-neutral webhook receiver: verifies, validates, dedupes, runs handlers, answers.
+ *
+ * @example
+ * const receiver: Receiver = createReceiver({ secret, onMessage: (msg) => console.log(msg.type) });
+ * Bun.serve({ port: 3000, fetch: (request) => receiver.fetch(request) });
+ * process.on('SIGTERM', () => void receiver.drain().then(() => process.exit(0)));
+ */
 export interface Receiver<TExtra = {}> {
   /** Runs the whole status table over one request and returns the answer. */
   handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse>;
@@ -70,7 +92,16 @@ export interface Receiver<TExtra = {}> {
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
 const DEADLINE = Symbol('deadline');
 
-/** Thrown into a handler's `AbortSignal` at the deadline. */
+/**
+ * Thrown into a handler's `AbortSignal` at the deadline.
+ *
+ * @example
+ * const onTrack: MessageHandler<TrackMessage> = async (msg, { signal }) => {
+ *   signal.addEventListener('abort', () => {
+ *     if (signal.reason instanceof DeadlineExceededError) console.warn(`${msg.event}: stopped after ${signal.reason.deadlineMs} ms`);
+ *   });
+ * };
+ */
 export class DeadlineExceededError extends Error {
   override readonly name = 'DeadlineExceededError';
   constructor(readonly deadlineMs: number) {
@@ -78,7 +109,12 @@ export class DeadlineExceededError extends Error {
   }
 }
 
-/** Shortens a signature for logs: never log a signature or a secret in full. */
+/**
+ * Shortens a signature for logs: never log a signature or a secret in full.
+ *
+ * @example
+ * redact('3b5d5c3712955042212b173f8a3b2f4b1e4f8c3a'); // '3b5d5c…(40 chars)'
+ */
 export function redact(value: string): string {
   return value.length <= 8 ? '…' : `${value.slice(0, 6)}…(${value.length} chars)`;
 }
@@ -302,11 +338,23 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
       if (claim === 'in-flight') return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
     }
 
-    const controller = new AbortController();
+    // The AbortController is made when `signal` is first read: most handlers never read it, and one
+    // per request costs more than the rest of this bookkeeping. An abort before that is kept.
+    let controller: AbortController | undefined;
+    let abortedWith: { reason: unknown } | undefined;
+    const signal = (): AbortSignal => {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (abortedWith) controller.abort(abortedWith.reason);
+      }
+      return controller.signal;
+    };
     const headers = input.headers;
     const context = {
       ...(input.context as TExtra),
-      signal: controller.signal,
+      get signal() {
+        return signal();
+      },
       dedupeKey: key,
       verification,
       receivedAt,
@@ -324,7 +372,11 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
         onError(error, { message, dedupeKey: key, phase: 'store' });
       }
     };
-    return { kind: 'message', message, context, settle, abort: (reason) => controller.abort(reason) };
+    const abort = (reason?: unknown) => {
+      if (controller !== undefined) controller.abort(reason);
+      else abortedWith ??= { reason };
+    };
+    return { kind: 'message', message, context, settle, abort };
   }
 
   async function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
@@ -345,7 +397,21 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     const { message, context, settle } = accepted;
     // The deadline counts from when the request reached the receiver, like `handle`'s.
     const started = context.receivedAt.getTime();
-    const run = (async () => handler(message, context))();
+    let returned: unknown;
+    try {
+      returned = handler(message, context);
+    } catch (error) {
+      returned = Promise.reject(error);
+    }
+    // A handler that returned no promise has finished: no deadline can fire before it did, so the
+    // answer needs no timer (the same answer the race below would give, without its cost).
+    const pending =
+      returned !== null && (typeof returned === 'object' || typeof returned === 'function') && typeof (returned as PromiseLike<unknown>).then === 'function';
+    if (!pending && mode === 'handle') {
+      await settle('handled');
+      return receiverResponse('ok', 'Handled.');
+    }
+    const run = Promise.resolve(returned);
     const finishInBackground = () =>
       track(
         run.then(

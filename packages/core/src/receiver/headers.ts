@@ -1,4 +1,10 @@
-/** Request headers in any common shape: a Fetch `Headers`, or Node's `IncomingHttpHeaders` (lowercase keys). */
+/**
+ * Request headers in any common shape: a Fetch `Headers`, or Node's `IncomingHttpHeaders` (lowercase keys).
+ *
+ * @example
+ * const headers: HeadersLike = { 'content-type': 'application/json', 'x-signature': sign(body, secret) };
+ * const response = await receiver.handle({ method: 'POST', headers, rawBody: body });
+ */
 export type HeadersLike =
   | { get(name: string): string | null }
   | Record<string, string | readonly string[] | undefined>;
@@ -6,6 +12,10 @@ export type HeadersLike =
 /**
  * Reads one header (case-insensitive) from any header shape. A repeated header comes back as an
  * array (so that a duplicated `X-Signature` is refused, not half-read).
+ *
+ * @example
+ * getHeader(req.headers, 'X-Signature'); // Node: found under 'x-signature'
+ * getHeader(request.headers, 'content-type'); // Fetch Headers
  */
 export function getHeader(headers: HeadersLike, name: string): string | readonly string[] | undefined {
   if (typeof (headers as { get?: unknown }).get === 'function') {

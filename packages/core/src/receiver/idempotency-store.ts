@@ -1,7 +1,20 @@
-/** A value, or a promise of it: in-memory stores answer at once, shared stores over the network. */
+/**
+ * A value, or a promise of it: in-memory stores answer at once, shared stores over the network.
+ *
+ * @example
+ * const claimed = new Set<string>();
+ * const release = (key: string): Awaitable<void> => { claimed.delete(key); }; // sync is fine
+ * await release('id:m1');
+ */
 export type Awaitable<T> = T | Promise<T>;
 
-/** What a claim found: the caller should handle it, someone is handling it now, or it is done. */
+/**
+ * What a claim found: the caller should handle it, someone is handling it now, or it is done.
+ *
+ * @example
+ * const result: ClaimResult = await store.claim('id:m1', 60_000);
+ * if (result === 'done') console.log('already handled: answer 200 without running it');
+ */
 export type ClaimResult = 'claimed' | 'in-flight' | 'done';
 
 /**
@@ -22,7 +35,14 @@ export interface IdempotencyStore {
   release(key: string): Awaitable<void>;
 }
 
-/** Options of `MemoryIdempotencyStore`. */
+/**
+ * Options of `MemoryIdempotencyStore`.
+ *
+ * @example
+ * let now = 0; // a test clock
+ * const options: MemoryIdempotencyStoreOptions = { maxEntries: 1_000, now: () => now };
+ * const store = new MemoryIdempotencyStore(options);
+ */
 export interface MemoryIdempotencyStoreOptions {
   /** Most keys kept; the oldest are forgotten first. Default 100,000. */
   maxEntries?: number;

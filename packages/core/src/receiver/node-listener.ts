@@ -2,7 +2,17 @@ import type { Receiver } from './create-receiver.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { receiverResponse, type ReceiverResponse } from './responses.js';
 
-/** The parts of Node's `IncomingMessage` the listener uses. */
+/**
+ * The parts of Node's `IncomingMessage` the listener uses.
+ *
+ * @example
+ * import http from 'node:http';
+ * http.createServer(async (req: NodeRequestLike, res: NodeResponseLike) => {
+ *   const body = await readNodeBody(req, receiver);
+ *   if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body);
+ *   writeNodeResponse(res, await receiver.handle({ method: req.method ?? 'POST', headers: req.headers, rawBody: body }));
+ * });
+ */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   method?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
@@ -43,7 +53,13 @@ function tooLarge(message: string): ReceiverResponse {
   return { ...response, headers: { ...response.headers, connection: 'close' } };
 }
 
-/** The parts of Node's `ServerResponse` the listener uses. */
+/**
+ * The parts of Node's `ServerResponse` the listener uses.
+ *
+ * @example
+ * const res: NodeResponseLike = { writeHead: (status, headers) => console.log(status, headers), end: (body) => console.log(body) };
+ * writeNodeResponse(res, receiverResponse('ok', 'Handled.')); // a stand-in response, for tests
+ */
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body?: string): unknown;

@@ -5,10 +5,23 @@ import type { Secret } from '../signatures/sign.js';
 import type { HeadersLike } from './headers.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 
-/** How the signature of a handled message was checked. */
+/**
+ * How the signature of a handled message was checked.
+ *
+ * @example
+ * const describe = (v: Verification) =>
+ *   v.form === 'unsigned' ? 'not verified' : `${v.form} body, secret #${v.secretIndex}`;
+ */
 export type Verification = { form: SignatureForm; secretIndex: number } | { form: 'unsigned'; secretIndex: -1 };
 
-/** What every handler receives beside the message. `TExtra` is what an adapter adds (e.g. `req`). */
+/**
+ * What every handler receives beside the message. `TExtra` is what an adapter adds (e.g. `req`).
+ *
+ * @example
+ * async function onTrack(msg: TrackMessage, ctx: HandlerContext) {
+ *   await fetch('https://api.example.com/events', { method: 'POST', body: JSON.stringify(msg), signal: ctx.signal });
+ * }
+ */
 export type HandlerContext<TExtra = {}> = {
   /** Fires at the deadline (mode `handle`): stop work the sender will no longer wait for. */
   signal: AbortSignal;
@@ -22,21 +35,49 @@ export type HandlerContext<TExtra = {}> = {
   header(name: string): string | undefined;
 } & TExtra;
 
-/** A handler for one message type. Throwing answers 500 (the sender retries). */
+/**
+ * A handler for one message type. Throwing answers 500 (the sender retries).
+ *
+ * @example
+ * const onTrack: MessageHandler<TrackMessage> = (msg, ctx) => console.log(msg.event, ctx.dedupeKey);
+ * createReceiver({ secret, on: { track: onTrack } });
+ */
 export type MessageHandler<M, TExtra = {}> = (message: M, context: HandlerContext<TExtra>) => unknown;
 
-/** Handlers per message type; each receives its message already narrowed. */
+/**
+ * Handlers per message type; each receives its message already narrowed.
+ *
+ * @example
+ * const on: MessageHandlers = {
+ *   track: (msg) => console.log(msg.event),
+ *   delete: (msg) => console.log('erase', msg.userId),
+ * };
+ * createReceiver({ secret, on });
+ */
 export type MessageHandlers<TExtra = {}> = {
   [T in MessageType]?: MessageHandler<MessageOf<T>, TExtra>;
 };
 
-/** Where the receiver's warnings and debug lines go. Never receives a secret or a whole signature. */
+/**
+ * Where the receiver's warnings and debug lines go. Never receives a secret or a whole signature.
+ *
+ * @example
+ * const logger: ReceiverLogger = { warn: (line) => process.stderr.write(`${line}\n`) };
+ * createReceiver({ secret, logger, debug: true });
+ */
 export interface ReceiverLogger {
   warn(line: string): void;
   debug?(line: string): void;
 }
 
-/** Details passed to `onError` with a handler's failure. */
+/**
+ * Details passed to `onError` with a handler's failure.
+ *
+ * @example
+ * const onError = (error: unknown, info: ReceiverErrorInfo) =>
+ *   console.error(`${info.phase} failure`, info.message?.type, info.dedupeKey, error);
+ * createReceiver({ secret, onError });
+ */
 export interface ReceiverErrorInfo {
   message?: WebhookMessage;
   dedupeKey?: string | undefined;
@@ -44,7 +85,16 @@ export interface ReceiverErrorInfo {
   phase: 'handler' | 'background' | 'store';
 }
 
-/** Options of `createReceiver`. */
+/**
+ * Options of `createReceiver`.
+ *
+ * @example
+ * const options: ReceiverOptions = {
+ *   secret: [process.env.WEBHOOK_SECRET!, process.env.OLD_WEBHOOK_SECRET!],
+ *   onMessage: (msg) => console.log(msg.type),
+ * };
+ * const receiver = createReceiver(options);
+ */
 export interface ReceiverOptions<TExtra = {}> {
   /** The shared secret, or several during a rotation (the first is current). Required unless `insecureSkipVerification`. */
   secret?: Secret | readonly Secret[];
@@ -83,7 +133,13 @@ export interface ReceiverOptions<TExtra = {}> {
   crypto?: 'auto' | 'web';
 }
 
-/** Dedupe settings. */
+/**
+ * Dedupe settings.
+ *
+ * @example
+ * const dedupe: DedupeOptions = { store: new MemoryIdempotencyStore(), ttlMs: 6 * 60 * 60 * 1000 };
+ * createReceiver({ secret, dedupe });
+ */
 export interface DedupeOptions {
   /** The store; default a `MemoryIdempotencyStore`. Use a shared store on several instances. */
   store?: IdempotencyStore;
@@ -93,7 +149,13 @@ export interface DedupeOptions {
   inFlightTtlMs?: number;
 }
 
-/** What an adapter passes to `handle` / `accept`. */
+/**
+ * What an adapter passes to `handle` / `accept`.
+ *
+ * @example
+ * const input: ReceiverInput = { method: 'POST', headers: req.headers, rawBody: await readBody(req, receiver.maxBodyBytes) };
+ * writeNodeResponse(res, await receiver.handle(input));
+ */
 export interface ReceiverInput<TExtra = {}> {
   method: string;
   headers: HeadersLike;
@@ -105,13 +167,39 @@ export interface ReceiverInput<TExtra = {}> {
   context?: TExtra;
 }
 
-/** Default deadline: well inside the sender's 5 s budget. */
+/**
+ * Default deadline: well inside the sender's 5 s budget.
+ *
+ * @example
+ * // Give downstream calls less time than the receiver's deadline, so they fail before its 503.
+ * const signal = AbortSignal.timeout(DEFAULT_DEADLINE_MS - 500);
+ */
 export const DEFAULT_DEADLINE_MS = 4000;
-/** The sender's budget: no deadline may reach it. */
+/**
+ * The sender's budget: no deadline may reach it.
+ *
+ * @example
+ * createReceiver({ secret, deadlineMs: SENDER_TIMEOUT_MS - 500 }); // deadlineMs must stay below it
+ */
 export const SENDER_TIMEOUT_MS = 5000;
-/** Default body limit (1 MiB). */
+/**
+ * Default body limit (1 MiB).
+ *
+ * @example
+ * const raw = await readBody(request.body, DEFAULT_MAX_BODY_BYTES);
+ */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** Default dedupe memory: 5 h, beyond the sender's 4 h retry window. */
+/**
+ * Default dedupe memory: 5 h, beyond the sender's 4 h retry window.
+ *
+ * @example
+ * createReceiver({ secret, dedupe: { store, ttlMs: 2 * DEFAULT_DEDUPE_TTL_MS } });
+ */
 export const DEFAULT_DEDUPE_TTL_MS = 5 * 60 * 60 * 1000;
-/** Default lifetime of an in-flight claim. */
+/**
+ * Default lifetime of an in-flight claim.
+ *
+ * @example
+ * const state = await store.claim('id:m1', DEFAULT_IN_FLIGHT_TTL_MS);
+ */
 export const DEFAULT_IN_FLIGHT_TTL_MS = 60_000;

@@ -1,4 +1,10 @@
-/** Thrown by `readBody` when a body exceeds the limit; the receiver answers 413. */
+/**
+ * Thrown by `readBody` when a body exceeds the limit; the receiver answers 413.
+ *
+ * @example
+ * try { await readBody(request.body, 1_000_000); }
+ * catch (e) { if (e instanceof BodyTooLargeError) console.warn(`over ${e.limit} bytes: answer 413`); }
+ */
 export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError';
   constructor(readonly limit: number) {

@@ -1,4 +1,10 @@
-/** Stable codes in the receiver's JSON answers; each maps to one status of the status table. */
+/**
+ * Stable codes in the receiver's JSON answers; each maps to one status of the status table.
+ *
+ * @example
+ * RECEIVER_CODES.invalid_signature; // 401
+ * const retried = (code: ReceiverCode) => RECEIVER_CODES[code] >= 500; // the sender retries 5xx
+ */
 export const RECEIVER_CODES = {
   ok: 200,
   duplicate: 200,
@@ -16,10 +22,22 @@ export const RECEIVER_CODES = {
   store_unavailable: 503,
 } as const;
 
-/** One of the receiver's answer codes. */
+/**
+ * One of the receiver's answer codes.
+ *
+ * @example
+ * const code: ReceiverCode = (await receiver.handle(input)).code;
+ * if (code === 'invalid_signature') console.warn('check the shared secret');
+ */
 export type ReceiverCode = keyof typeof RECEIVER_CODES;
 
-/** What the receiver answers: a status, headers, and a JSON body text. */
+/**
+ * What the receiver answers: a status, headers, and a JSON body text.
+ *
+ * @example
+ * const r: ReceiverResponse = await receiver.handle({ method: 'POST', headers: request.headers, rawBody });
+ * return new Response(r.body, { status: r.status, headers: r.headers });
+ */
 export interface ReceiverResponse {
   status: number;
   headers: Record<string, string>;
@@ -30,7 +48,13 @@ export interface ReceiverResponse {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Builds the receiver's JSON answer for a code. */
+/**
+ * Builds the receiver's JSON answer for a code.
+ *
+ * @example
+ * receiverResponse('invalid_message', 'The body is not a valid webhook message.');
+ * // { status: 400, code: 'invalid_message', headers: { 'content-type': ... }, body: '{"ok":false,...}' }
+ */
 export function receiverResponse(code: ReceiverCode, message: string, extra: Record<string, unknown> = {}): ReceiverResponse {
   const status = RECEIVER_CODES[code];
   const ok = status < 300;

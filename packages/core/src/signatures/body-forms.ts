@@ -4,10 +4,20 @@ import stableStringify from 'fast-json-stable-stringify';
  * The body forms a signature is checked against, in order:
  * `raw` — the bytes as received; `stringify` — `JSON.stringify` of the parsed body (the seed's
  * method, and what the sender signs); `sorted` — a key-sorted re-serialization.
+ *
+ * @example
+ * const forms: SignatureForm[] = ['raw']; // only the exact bytes as received
+ * const receiver = createReceiver({ secret, signatureForms: forms });
  */
 export type SignatureForm = 'raw' | 'stringify' | 'sorted';
 
-/** Every form, in the order they are tried. */
+/**
+ * Every form, in the order they are tried.
+ *
+ * @example
+ * const forms = SIGNATURE_FORMS.filter((form) => form !== 'sorted'); // ['raw', 'stringify']
+ * const result = verify({ signature, secret, rawBody, forms });
+ */
 export const SIGNATURE_FORMS: readonly SignatureForm[] = ['raw', 'stringify', 'sorted'];
 
 /**
@@ -24,7 +34,14 @@ export function sortedJson(value: unknown): string {
 const NOT_JSON = Symbol('not-json');
 const NOT_MADE = Symbol('not-made');
 
-/** Lazily computes each re-serialized form of a body, once. Never throws. */
+/**
+ * Lazily computes each re-serialized form of a body, once. Never throws.
+ *
+ * @example
+ * const forms = new BodyForms('{ "b": 1, "a": 2 }', undefined, false);
+ * forms.text('stringify'); // '{"b":1,"a":2}'
+ * forms.text('sorted'); // '{"a":2,"b":1}'
+ */
 export class BodyForms {
   private parsed: unknown = NOT_JSON;
   private parsedKnown: boolean;

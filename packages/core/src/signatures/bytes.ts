@@ -1,6 +1,12 @@
 const encoder = new TextEncoder();
 
-/** A body as bytes, a string (its UTF-8 bytes are meant) or an `ArrayBuffer`. */
+/**
+ * A body as bytes, a string (its UTF-8 bytes are meant) or an `ArrayBuffer`.
+ *
+ * @example
+ * const body: BodyInput = await request.arrayBuffer();
+ * const signature = await signAsync(body, secret);
+ */
 export type BodyInput = string | Uint8Array | ArrayBuffer;
 
 /** UTF-8 bytes of a body. */
@@ -66,6 +72,11 @@ export function trimmedLength(text: string): number {
 /**
  * Compares two byte arrays in time that depends only on their length, never on where they differ.
  * Uses `crypto.timingSafeEqual` when given it.
+ *
+ * @example
+ * import { timingSafeEqual } from 'node:crypto';
+ * constantTimeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
+ * constantTimeEqual(expected, given, timingSafeEqual); // node:crypto's comparison
  */
 export function constantTimeEqual(
   a: Uint8Array,

@@ -1,6 +1,12 @@
 import { childPath } from '../messages/validation-error.js';
 
-/** Why a raw body and its `JSON.stringify` re-serialization differ at one place. */
+/**
+ * Why a raw body and its `JSON.stringify` re-serialization differ at one place.
+ *
+ * @example
+ * const causes = new Set<MismatchCause>(explainMismatch(rawBody).map((f) => f.cause));
+ * if (causes.has('big-integer')) console.warn('send ids beyond 2^53 as strings');
+ */
 export type MismatchCause =
   | 'whitespace'
   | 'number-format'
@@ -14,7 +20,13 @@ export type MismatchCause =
   | 'invalid-json'
   | 'invalid-utf8';
 
-/** One place where the raw body would not survive a JSON round trip byte for byte. */
+/**
+ * One place where the raw body would not survive a JSON round trip byte for byte.
+ *
+ * @example
+ * const findings: MismatchFinding[] = explainMismatch('{"price":1.0}');
+ * for (const f of findings) console.warn(`${f.path} [${f.cause}] ${f.message}`);
+ */
 export interface MismatchFinding {
   /** JSON path of the value, e.g. `$.properties.price`. */
   path: string;

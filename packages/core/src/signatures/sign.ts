@@ -1,10 +1,23 @@
 import { toBytes, toHex, type BodyInput } from './bytes.js';
 import { requireNodeCrypto } from './node-crypto.js';
 
-/** The header the sender puts the signature in. Lowercase, as Node and fetch present header names. */
+/**
+ * The header the sender puts the signature in. Lowercase, as Node and fetch present header names.
+ *
+ * @example
+ * const signature = request.headers.get(SIGNATURE_HEADER);
+ * const result = await verifyAsync({ signature, secret, rawBody: await request.arrayBuffer() });
+ */
 export const SIGNATURE_HEADER = 'x-signature';
 
-/** A shared secret: a string (its UTF-8 bytes) or raw bytes. */
+/**
+ * A shared secret: a string (its UTF-8 bytes) or raw bytes.
+ *
+ * @example
+ * const current: Secret = process.env.WEBHOOK_SECRET!;
+ * const previous: Secret = new TextEncoder().encode(process.env.OLD_WEBHOOK_SECRET!);
+ * verify({ signature, secret: [current, previous], rawBody });
+ */
 export type Secret = string | Uint8Array;
 
 /**
@@ -22,7 +35,13 @@ export function sign(body: BodyInput, secret: Secret): string {
 
 const keyCache = new Map<string, Promise<CryptoKey>>();
 
-/** Imports (and caches, per secret) a Web Crypto HMAC-SHA1 key. */
+/**
+ * Imports (and caches, per secret) a Web Crypto HMAC-SHA1 key.
+ *
+ * @example
+ * const key = await webCryptoKey(secret);
+ * const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(body));
+ */
 export function webCryptoKey(secret: Secret): Promise<CryptoKey> {
   const cacheKey = typeof secret === 'string' ? `s:${secret}` : undefined;
   const hit = cacheKey ? keyCache.get(cacheKey) : undefined;
@@ -35,7 +54,13 @@ export function webCryptoKey(secret: Secret): Promise<CryptoKey> {
   return key;
 }
 
-/** The raw HMAC-SHA1 digest bytes over a body, with Web Crypto. */
+/**
+ * The raw HMAC-SHA1 digest bytes over a body, with Web Crypto.
+ *
+ * @example
+ * const digest = await hmacSha1Web(body, secret);
+ * digest.length; // 20
+ */
 export async function hmacSha1Web(body: BodyInput, secret: Secret): Promise<Uint8Array> {
   const key = await webCryptoKey(secret);
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, toBytes(body) as BufferSource));

@@ -4,7 +4,13 @@ import { nodeHmacKey } from './hmac-key.js';
 import { requireNodeCrypto } from './node-crypto.js';
 import { hmacSha1Web, type Secret } from './sign.js';
 
-/** What `verify` and `verifyAsync` take. */
+/**
+ * What `verify` and `verifyAsync` take.
+ *
+ * @example
+ * const input: VerifyInput = { signature: req.headers['x-signature'], secret: [current, previous], rawBody };
+ * const result = verify(input);
+ */
 export interface VerifyInput {
   /** The `X-Signature` header value as received (undefined, an array of repeats, anything). */
   signature: unknown;
@@ -18,10 +24,24 @@ export interface VerifyInput {
   forms?: readonly SignatureForm[];
 }
 
-/** Why a signature did not verify. */
+/**
+ * Why a signature did not verify.
+ *
+ * @example
+ * const failures: Record<VerifyFailureReason, number> = { missing: 0, malformed: 0, mismatch: 0 };
+ * const result = verify({ signature, secret, rawBody });
+ * if (!result.ok) failures[result.reason]++;
+ */
 export type VerifyFailureReason = 'missing' | 'malformed' | 'mismatch';
 
-/** The outcome of a verification: which form and which secret matched, or why none did. */
+/**
+ * The outcome of a verification: which form and which secret matched, or why none did.
+ *
+ * @example
+ * const result: VerifyResult = verify({ signature, secret, rawBody });
+ * if (result.ok) console.log(`${result.form} body, secret #${result.secretIndex}`);
+ * else console.warn(result.reason, result.message);
+ */
 export type VerifyResult =
   | { ok: true; form: SignatureForm; secretIndex: number }
   | { ok: false; reason: VerifyFailureReason; message: string };
