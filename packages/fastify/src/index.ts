@@ -1,1 +1,11 @@
-export {};
+// @hookgate/fastify — the Fastify plugin for the Webhooks destination.
+import './augment.js';
+
+export { hookgate } from './hookgate-plugin.js';
+export { webhookRoute, type WebhookRoute } from './webhook-route.js';
+export { hookgateRawBody, keepRawJsonBodies, rawBodyOf, type RawBodyOptions } from './raw-body-parser.js';
+export { answerForFastifyError } from './fastify-errors.js';
+export { sendAnswer } from './send-answer.js';
+export { decorateWebhookRequest } from './decorate-request.js';
+export type { FastifyExtra, HookgatePluginOptions, WebhookRouteOptions } from './options.js';
+export { RouteFailedError } from './route-failed-error.js';

@@ -1,1 +1,6 @@
-export {};
+// @hookgate/hono — Hono middleware for the Webhooks destination (Node, Bun, Deno, Workers).
+
+export { hookgate, type HookgateMiddleware } from './hookgate-middleware.js';
+export type { HonoExtra, HookgateEnv, HookgateHonoOptions, HookgateVariables } from './options.js';
+export { readHonoBody, type HonoBody } from './read-hono-body.js';
+export { RouteFailedError } from './route-failed-error.js';

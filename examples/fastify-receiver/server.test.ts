@@ -1,0 +1,5 @@
+// The example keeps the shared example contract (start() and the one-command script).
+import { describeExample } from '../../test/adapters/example-contract.js';
+import { start } from './server.js';
+
+describeExample('fastify-receiver', start, 3001);

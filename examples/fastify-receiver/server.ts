@@ -1,0 +1,102 @@
+// A webhook receiver on Fastify 5 with @hookgate/fastify.
+//   pnpm example:fastify        (or: node --import tsx examples/fastify-receiver/server.ts)
+// PORT (default 3001), HOST (default 127.0.0.1), WEBHOOK_SECRET (default: a fresh random secret).
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import Fastify from 'fastify';
+import type { WebhookMessage } from '@hookgate/core';
+import { hookgate } from '@hookgate/fastify';
+
+/** Options of `start`. */
+export interface StartOptions {
+  /** Port to listen on; 0 picks a free one. Default 3001. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** The shared secret, or several during a rotation (the first is current). Default: a fresh random one. */
+  secret?: string | string[];
+  /** Log one line per message. Default false. */
+  log?: boolean;
+}
+
+/** A running example receiver. */
+export interface RunningReceiver {
+  /** The full webhook URL, e.g. http://127.0.0.1:3001/webhooks. */
+  url: string;
+  /** The current secret (to configure the sender with). */
+  secret: string;
+  /** The messages the handlers ran for, in order. */
+  seen: WebhookMessage[];
+  /** Stops listening after the handlers still running have finished (Fastify's onClose). */
+  close(): Promise<void>;
+}
+
+/** One log line for a message. */
+function describe(msg: WebhookMessage): string {
+  switch (msg.type) {
+    case 'track':
+      return `track    ${msg.userId} "${msg.event}"`;
+    case 'alias':
+      return `alias    ${msg['Previous ID']} → ${msg['User ID']}`;
+    case 'group':
+      return `group    ${msg.userId} joined ${msg.groupId}`;
+    case 'screen':
+      return `screen   ${msg.userId} ${msg.name}`;
+    case 'page':
+      return `page     ${msg.userId} ${msg.properties?.path ?? ''}`;
+    default:
+      return `${msg.type.padEnd(8)} ${msg.userId}`;
+  }
+}
+
+/**
+ * Starts the Fastify example receiver.
+ *
+ * @example
+ * const rx = await start({ port: 0, secret: 'my-secret' });
+ * console.log(rx.url); // http://127.0.0.1:PORT/webhooks
+ */
+export async function start(options: StartOptions = {}): Promise<RunningReceiver> {
+  const secrets = options.secret === undefined ? [randomBytes(24).toString('hex')] : [options.secret].flat();
+  const seen: WebhookMessage[] = [];
+  const record = (msg: WebhookMessage) => {
+    seen.push(msg);
+    if (options.log) console.log(`${new Date().toISOString()}  ${describe(msg)}`);
+  };
+
+  const app = Fastify();
+  await app.register(hookgate, {
+    path: '/webhooks',
+    secret: secrets,
+    // Typed handlers per message type; onMessage catches the types without their own.
+    on: {
+      track: (msg) => record(msg),
+      identify: (msg) => record(msg),
+      alias: (msg) => record(msg),
+    },
+    onMessage: (msg) => record(msg),
+  });
+  await app.listen({ port: options.port ?? 3001, host: options.host ?? '127.0.0.1' });
+  const { address, port } = app.server.address() as AddressInfo;
+  return { url: `http://${address}:${port}/webhooks`, secret: secrets[0]!, seen, close: () => app.close() };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rx = await start({
+    port: Number(process.env.PORT ?? 3001),
+    host: process.env.HOST ?? '127.0.0.1',
+    secret: process.env.WEBHOOK_SECRET || undefined,
+    log: true,
+  });
+  console.log('hookgate Fastify receiver');
+  console.log(`  URL:    ${rx.url}`);
+  console.log(`  Secret: ${rx.secret}${process.env.WEBHOOK_SECRET ? ' (from WEBHOOK_SECRET)' : ' (generated; set WEBHOOK_SECRET to choose one)'}`);
+  console.log('  Send a signed message:');
+  console.log(`    BODY='{"version":1,"type":"track","userId":"u1","event":"Signed Up","timestamp":"2026-01-01T00:00:00.000Z"}'`);
+  console.log(`    curl -i ${rx.url} -H 'content-type: application/json' \\`);
+  console.log(`      -H "x-signature: $(printf %s "$BODY" | openssl dgst -sha1 -hmac '${rx.secret}' | sed 's/^.* //')" -d "$BODY"`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void rx.close().then(() => process.exit(0)));
+  }
+}

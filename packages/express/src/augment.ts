@@ -1,0 +1,20 @@
+// Declares `req.webhook` and `req.webhookContext` on Express's Request (module augmentation).
+import type { HandlerContext, WebhookMessage } from '@hookgate/core';
+import type { ExpressExtra } from './options.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /**
+       * The verified webhook message, set by `hookgate()` (pass-through use) before the next handler.
+       * Narrow it on `type`: `if (req.webhook?.type === 'track') req.webhook.event`.
+       */
+      webhook?: WebhookMessage;
+      /** The message's handler context: `signal` fires at the deadline; `verification`, `dedupeKey`. */
+      webhookContext?: HandlerContext<ExpressExtra>;
+    }
+  }
+}
+
+export {};

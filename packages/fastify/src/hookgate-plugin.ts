@@ -1,0 +1,71 @@
+import { createReceiver } from '@hookgate/core';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { decorateWebhookRequest } from './decorate-request.js';
+import { answerForFastifyError } from './fastify-errors.js';
+import type { FastifyExtra, HookgatePluginOptions } from './options.js';
+import { keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
+import { sendAnswer } from './send-answer.js';
+
+function pathsOf(path: HookgatePluginOptions['path']): string[] {
+  const list = path === undefined ? ['/webhooks'] : typeof path === 'string' ? [path] : [...path];
+  if (list.length === 0 || list.some((p) => typeof p !== 'string' || !p.startsWith('/'))) {
+    throw new TypeError(`path must be a route path starting with "/" (or a non-empty list of them); got ${JSON.stringify(path)}.`);
+  }
+  return list;
+}
+
+async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptions): Promise<void> {
+  const { path, ...receiverOptions } = options;
+  if (receiverOptions.on === undefined && receiverOptions.onMessage === undefined) {
+    throw new TypeError(
+      'The hookgate plugin registers its own route and needs handlers: give `on` (per message type) or `onMessage`. ' +
+        'To verify on a route of your own, use webhookRoute() instead.',
+    );
+  }
+  const paths = pathsOf(path);
+  const receiver = createReceiver<FastifyExtra>(receiverOptions);
+  // Decorations escape the plugin (fastify-plugin), so every route can read request.webhook.
+  decorateWebhookRequest(app);
+  // Nothing is lost on shutdown: app.close() waits for handlers still running in the background.
+  app.addHook('onClose', async () => {
+    await receiver.drain();
+  });
+  // The raw-body parser and the error mapping stay inside this encapsulated child context: other
+  // routes keep Fastify's default parser and error handler.
+  await app.register(async (scope) => {
+    keepRawJsonBodies(scope, { bodyLimit: receiver.maxBodyBytes, anyType: true });
+    scope.setErrorHandler((error, _request, reply) => sendAnswer(reply, answerForFastifyError(error as { statusCode?: number; message?: string })));
+    for (const url of paths) {
+      scope.all(url, { bodyLimit: receiver.maxBodyBytes }, async (request, reply) => {
+        const answer = await receiver.handle({
+          method: request.method,
+          headers: request.headers,
+          rawBody: rawBodyOf(request),
+          parsedBody: request.body,
+          context: { request, reply },
+        });
+        return sendAnswer(reply, answer);
+      });
+    }
+  });
+}
+
+/**
+ * The Fastify plugin: registers the webhook route(s) (default `/webhooks`) in an encapsulated
+ * context whose JSON parser keeps the raw bytes (Fastify's body limit and prototype-poisoning
+ * protection stay on, mapped to 413 / 400), runs your `on` / `onMessage` handlers under the status
+ * table, and declares `request.webhook` app-wide. Wrapped with fastify-plugin.
+ *
+ * @example
+ * import Fastify from 'fastify';
+ * import { hookgate } from '@hookgate/fastify';
+ *
+ * const app = Fastify();
+ * await app.register(hookgate, {
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   on: { track: (msg) => console.log(msg.event), alias: (msg) => console.log(msg['Previous ID']) },
+ * });
+ * await app.listen({ port: 3001 });
+ */
+export const hookgate = fp<HookgatePluginOptions>(hookgatePlugin, { fastify: '5.x', name: '@hookgate/fastify' });

@@ -1,0 +1,76 @@
+import { createReceiver, type Receiver, type ReceiverResponse } from '@hookgate/core';
+import type { MiddlewareHandler } from 'hono';
+import type { HonoExtra, HookgateEnv, HookgateHonoOptions } from './options.js';
+import { readHonoBody } from './read-hono-body.js';
+import { RouteFailedError } from './route-failed-error.js';
+
+/**
+ * The middleware, with its receiver (for `drain()` on shutdown).
+ *
+ * @example
+ * const mw: HookgateMiddleware = hookgate({ secret, mode: 'acknowledge', onMessage });
+ * process.on('SIGTERM', async () => { await mw.receiver.drain(); process.exit(0); });
+ */
+export type HookgateMiddleware = MiddlewareHandler<HookgateEnv> & {
+  /** The core receiver behind the middleware: `await mw.receiver.drain()` before exiting. */
+  readonly receiver: Receiver<HonoExtra>;
+};
+
+function toResponse(answer: ReceiverResponse): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * Hono middleware that verifies and validates webhook deliveries with core's receiver, on Node,
+ * Bun, Deno and Workers. With `on` / `onMessage` it answers by itself; without them it stores the
+ * message in `c.get('webhook')` and runs the rest of the chain under the deadline.
+ *
+ * @example
+ * import { Hono } from 'hono';
+ * import { hookgate } from '@hookgate/hono';
+ *
+ * const app = new Hono();
+ * // Handlers given: the middleware answers (200, 401, 400, 413, 415, 405, 500, 503).
+ * app.all('/webhooks', hookgate({ secret: process.env.WEBHOOK_SECRET!, on: { track: (msg) => console.log(msg.event) } }));
+ * // Or pass-through: the route answers, the message is typed in the context.
+ * app.all('/events', hookgate({ secret: process.env.WEBHOOK_SECRET! }), (c) => {
+ *   const msg = c.get('webhook');
+ *   return c.json({ type: msg.type });
+ * });
+ */
+export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
+  const receiver = createReceiver<HonoExtra>(options);
+  const passThrough = options.on === undefined && options.onMessage === undefined;
+  if (passThrough && receiver.mode === 'acknowledge') {
+    throw new TypeError(
+      "mode: 'acknowledge' needs handlers in `on` or `onMessage`: without them the route after hookgate answers, " +
+        'so there is nothing to run in the background. Give handlers, or leave mode at its default.',
+    );
+  }
+
+  const middleware: MiddlewareHandler<HookgateEnv> = async (c, next) => {
+    const request = c.req.raw;
+    const refused = receiver.precheck(request.method, request.headers);
+    if (refused) return toResponse(refused);
+    const body = await readHonoBody(c.req, receiver.maxBodyBytes);
+    if ('status' in body) return toResponse(body);
+    const input = { method: request.method, headers: request.headers, ...body, context: { c } };
+    if (!passThrough) return toResponse(await receiver.handle(input));
+
+    const accepted = await receiver.accept(input);
+    if (accepted.kind === 'response') return toResponse(accepted.response);
+    c.set('webhook', accepted.message);
+    c.set('webhookContext', accepted.context);
+    const answer = await receiver.run(accepted, async () => {
+      await next();
+      if (c.error) throw c.error;
+      if (c.finalized && !c.res.ok) throw new RouteFailedError(c.res.status);
+    });
+    // The route's own answer stands (its error handler's and Hono's 404 too); the receiver answers
+    // only when the route has not answered: at the deadline, or when it returned no response.
+    if (c.finalized && answer.code !== 'deadline_exceeded') return;
+    c.res = toResponse(answer);
+    return c.res;
+  };
+  return Object.assign(middleware, { receiver });
+}

@@ -1,0 +1,48 @@
+import type { HandlerContext, ReceiverOptions, WebhookMessage } from '@hookgate/core';
+import type { Context } from 'hono';
+
+/**
+ * What the Hono middleware adds to every handler's context: the request's Hono context `c`.
+ *
+ * @example
+ * hookgate({ secret, on: { track: (msg, { c }) => console.log(c.req.path, msg.event) } });
+ */
+export interface HonoExtra {
+  /** The Hono context of the request being handled. */
+  c: Context;
+}
+
+/**
+ * Options of `hookgate()` for Hono: core's `ReceiverOptions` (secret, on/onMessage, mode, deadlineMs,
+ * maxBodyBytes, dedupe, crypto, …), whose handlers also receive `{ c }`.
+ *
+ * @example
+ * const options: HookgateHonoOptions = { secret: [current, previous], deadlineMs: 3000 };
+ */
+export type HookgateHonoOptions = ReceiverOptions<HonoExtra>;
+
+/**
+ * The context variables the middleware sets before `next()`: `c.get('webhook')` is the verified
+ * message, `c.get('webhookContext')` its handler context (deadline `signal`, `verification`, …).
+ *
+ * @example
+ * const msg: HookgateVariables['webhook'] = c.get('webhook');
+ */
+export interface HookgateVariables {
+  /** The verified, validated message, discriminated on `type`. */
+  webhook: WebhookMessage;
+  /** The message's handler context: `signal` fires at the deadline, `verification`, `dedupeKey`, `c`. */
+  webhookContext: HandlerContext<HonoExtra>;
+}
+
+/**
+ * The Hono `Env` of routes behind the middleware; `app.post(path, hookgate(o), (c) => c.get('webhook'))`
+ * infers it, or declare it: `new Hono<HookgateEnv>()`.
+ *
+ * @example
+ * const app = new Hono<HookgateEnv>();
+ * app.post('/webhooks', (c) => c.text(c.get('webhook').type));
+ */
+export interface HookgateEnv {
+  Variables: HookgateVariables;
+}

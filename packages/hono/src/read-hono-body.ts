@@ -1,0 +1,48 @@
+import { BodyTooLargeError, readBody, receiverResponse, type ReceiverInput, type ReceiverResponse } from '@hookgate/core';
+import type { HonoRequest } from 'hono';
+
+/**
+ * The body part of core's `ReceiverInput`: raw bytes or text, or a value parsed earlier.
+ *
+ * @example
+ * const body: HonoBody = { rawBody: new Uint8Array(await c.req.arrayBuffer()) };
+ */
+export type HonoBody = Pick<ReceiverInput, 'rawBody' | 'parsedBody'>;
+
+type Cache = { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string>; json?: Promise<unknown> };
+
+/**
+ * Reads a Hono request's body once, under `limit` bytes (413 answer above it), and leaves it in
+ * Hono's body cache so that a later `c.req.json()` / `c.req.text()` still works. A body an earlier
+ * middleware already read is taken from that cache instead of the spent stream. Call it after the
+ * receiver's `precheck`, which refuses a declared `Content-Length` over the limit.
+ *
+ * @example
+ * const body = await readHonoBody(c.req, receiver.maxBodyBytes);
+ * if ('status' in body) return new Response(body.body, { status: body.status });
+ */
+export async function readHonoBody(req: HonoRequest, limit: number): Promise<HonoBody | ReceiverResponse> {
+  const cache = req.bodyCache as Cache;
+  if (cache.arrayBuffer) return { rawBody: new Uint8Array(await cache.arrayBuffer) };
+  if (cache.text) return { rawBody: await cache.text };
+  if (cache.json) return { parsedBody: await cache.json };
+  // With a Content-Length (checked against the limit before this is called), the runtime's HTTP
+  // parser stops the body at that length, so the runtime's own reader is safe and fastest; and it
+  // fills Hono's cache itself. Without one (chunked), the body is read here, counting bytes.
+  if (req.header('content-length') !== undefined) {
+    const bytes = new Uint8Array(await req.arrayBuffer());
+    if (bytes.byteLength > limit) return receiverResponse('payload_too_large', new BodyTooLargeError(limit).message);
+    return { rawBody: bytes };
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(req.raw.body, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return receiverResponse('payload_too_large', error.message);
+    throw error;
+  }
+  const exact =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+  cache.arrayBuffer = Promise.resolve(exact);
+  return { rawBody: bytes };
+}

@@ -1,0 +1,16 @@
+// The core conformance target: core's `fetch` handler per scenario, no framework at all.
+import { createReceiver } from '@hookgate/core';
+import { Recorder, SCENARIO_NAMES, type ScenarioName } from '../conformance-scenarios.js';
+
+/** A Fetch handler routing `/webhooks/<scenario>` to core's `receiver.fetch` and `/_seen` to the recorder. */
+export function buildCoreFetch(recorder: Recorder): (request: Request) => Promise<Response> {
+  const receivers = new Map(
+    SCENARIO_NAMES.map((s) => [s, createReceiver({ ...recorder.options(s), on: recorder.on(s) })] as const),
+  );
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/_seen') return Response.json(recorder.report());
+    const receiver = receivers.get(pathname.replace(/^\/webhooks\//, '') as ScenarioName);
+    return receiver ? receiver.fetch(request) : new Response('not found', { status: 404 });
+  };
+}
