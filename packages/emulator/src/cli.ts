@@ -1,2 +1,7 @@
 #!/usr/bin/env node
-export {};
+// The `hookgate` bin: serve, send, fixtures, sign, conformance. See `hookgate --help`.
+import { main } from './cli/main.js';
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,4 +1,5 @@
 import { toBytes, toHex, type BodyInput } from './bytes.js';
+import { nodeHmacKey } from './hmac-key.js';
 import { requireNodeCrypto } from './node-crypto.js';
 
 /**
@@ -29,8 +30,11 @@ export type Secret = string | Uint8Array;
  * headers['X-Signature'] = sign(body, process.env.WEBHOOK_SECRET!);
  */
 export function sign(body: BodyInput, secret: Secret): string {
-  const { createHmac } = requireNodeCrypto('sign');
-  return createHmac('sha1', secret).update(typeof body === 'string' ? body : toBytes(body)).digest('hex');
+  const crypto = requireNodeCrypto('sign');
+  return crypto
+    .createHmac('sha1', nodeHmacKey(crypto, secret))
+    .update(typeof body === 'string' ? body : toBytes(body))
+    .digest('hex');
 }
 
 const keyCache = new Map<string, Promise<CryptoKey>>();

@@ -1,0 +1,50 @@
+/** Where a body's bytes are: `slab[start, start + length)`. */
+export interface StoredBody {
+  readonly slab: Buffer;
+  readonly start: number;
+  readonly length: number;
+}
+
+/** Size of one arena slab. */
+const SLAB_BYTES = 1 << 20;
+/** Bodies larger than this get a buffer of their own. */
+const LARGE_BODY = SLAB_BYTES >> 3;
+
+/**
+ * Keeps message bodies as UTF-8 bytes packed in 1 MB slabs. The delivery log keeps every body for
+ * the emulator's life, so packing them costs nothing in reuse and saves a separate allocation (and
+ * its bookkeeping) per message: with 100,000 bodies waiting for a retry that is tens of MB.
+ *
+ * @example
+ * const arena = new BodyArena();
+ * const { slab, start, length } = arena.store('{"type":"track"}');
+ * slab.toString('utf8', start, start + length); // '{"type":"track"}'
+ */
+export class BodyArena {
+  #slab: Buffer = Buffer.allocUnsafeSlow(0);
+  #offset = 0;
+
+  /** Copies a body's UTF-8 bytes into the arena and says where they are. */
+  store(text: string): StoredBody {
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes: when that much room is left, encode once, in place.
+    if (text.length * 3 <= this.#slab.length - this.#offset) return this.#append(text);
+    const length = Buffer.byteLength(text, 'utf8');
+    if (length > LARGE_BODY) {
+      const own = Buffer.allocUnsafeSlow(length);
+      own.write(text, 'utf8');
+      return { slab: own, start: 0, length };
+    }
+    if (length > this.#slab.length - this.#offset) {
+      this.#slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.#offset = 0;
+    }
+    return this.#append(text);
+  }
+
+  #append(text: string): StoredBody {
+    const start = this.#offset;
+    const length = this.#slab.write(text, start, 'utf8');
+    this.#offset = start + length;
+    return { slab: this.#slab, start, length };
+  }
+}

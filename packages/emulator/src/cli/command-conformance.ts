@@ -1,0 +1,74 @@
+import { formatConformanceReport } from '../conformance/format-report.js';
+import { CONFORMANCE_DEFAULTS, runConformance } from '../conformance/run-conformance.js';
+import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
+import { wantsColor } from './terminal-style.js';
+import { EXIT, UsageError } from './usage-error.js';
+
+/** Usage of `hookgate conformance`. */
+export const CONFORMANCE_HELP = `Usage: hookgate conformance URL --secret S [--json] [options]
+
+Runs the receiver conformance suite against a webhook URL: real signed (and deliberately broken)
+requests, a table of cases with the observed status and time. Exit code 1 when any MUST case fails.
+
+MUST    every message type signed correctly -> 2xx within 5 s; missing signature, wrong signature,
+        wrong secret, tampered body -> 4xx and not counted as delivered; a duplicate delivery -> 2xx
+SHOULD  malformed JSON -> 400; wrong content type -> 415; oversize body -> 413; bodies signed over
+        bytes JSON.stringify would not reproduce (1.0, \\u00E9, \\/, integer-like keys) -> 2xx;
+        answers well under 5 s
+
+Options:
+  --secret S             the receiver's shared secret (or set HOOKGATE_SECRET)
+  --json                 print the report as JSON instead of a table
+  --header 'K: V'        a static header sent with every request (repeatable)
+  --timeout-ms N         wait this long for each answer (default ${CONFORMANCE_DEFAULTS.timeoutMs})
+  --quick-ms N           "well under 5 s" means within this (default ${CONFORMANCE_DEFAULTS.quickMs})
+  --oversize-bytes N     size of the oversize body (default ${CONFORMANCE_DEFAULTS.oversizeBytes})
+  -h, --help             this help
+
+Examples:
+  hookgate conformance http://127.0.0.1:3000/webhooks --secret s3cret
+  HOOKGATE_SECRET=s3cret hookgate conformance https://staging.example.com/hooks --json > report.json
+`;
+
+/**
+ * `hookgate conformance URL --secret S [--json]`: runs the suite and prints a table (or JSON).
+ *
+ * @example
+ * process.exitCode = await runConformanceCommand(['http://127.0.0.1:3000/webhooks', '--secret', 's3cret']);
+ */
+export async function runConformanceCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    'conformance',
+    argv,
+    {
+      secret: { type: 'string' },
+      json: { type: 'boolean' },
+      header: { type: 'string', multiple: true },
+      'timeout-ms': { type: 'string' },
+      'quick-ms': { type: 'string' },
+      'oversize-bytes': { type: 'string' },
+    },
+    true,
+  );
+  if (values.help) {
+    process.stdout.write(CONFORMANCE_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError('conformance', positionals.length === 0 ? 'give the receiver URL, e.g. http://127.0.0.1:3000/webhooks.' : `takes one URL (got ${positionals.join(' ')}).`);
+  }
+  const url = positionals[0] as string;
+  if (!/^https?:\/\/./i.test(url)) throw new UsageError('conformance', `URL must be a full http(s) URL (got ${JSON.stringify(url)}).`);
+  const secret = secretFlag(values.secret);
+  if (secret === undefined) throw new UsageError('conformance', '--secret is required (or set HOOKGATE_SECRET).');
+  const report = await runConformance({
+    url,
+    secret,
+    headers: headerFlags('conformance', values.header),
+    timeoutMs: intFlag('conformance', '--timeout-ms', values['timeout-ms'], 1, 600_000),
+    quickMs: intFlag('conformance', '--quick-ms', values['quick-ms'], 1, 600_000),
+    oversizeBytes: intFlag('conformance', '--oversize-bytes', values['oversize-bytes'], 1, 1024 * 1024 * 1024),
+  });
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatConformanceReport(report, { color: wantsColor(process.stdout) })}\n`);
+  return report.ok ? EXIT.ok : EXIT.failure;
+}

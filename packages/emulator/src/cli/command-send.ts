@@ -1,0 +1,118 @@
+import { fixture, MESSAGE_TYPES, messageIssues, sign, type MessageType } from '@hookgate/core';
+import { probe } from '../conformance/http-probe.js';
+import { CONFORMANCE_USER_AGENT } from '../conformance/run-conformance.js';
+import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
+import { readDataArg } from './read-input.js';
+import { painter, statusStyle, wantsColor } from './terminal-style.js';
+import { EXIT, UsageError } from './usage-error.js';
+
+/** Usage of `hookgate send`. */
+export const SEND_HELP = `Usage: hookgate send <type> --to URL [--secret S] [--data file.json|-] [options]
+
+Delivers one message to a receiver as the sender does (POST, User-Agent ${CONFORMANCE_USER_AGENT},
+Content-Type application/json, X-Signature over the exact bytes sent, one attempt, no redirects) and
+prints the receiver's answer. Exit code 0 only on a 2xx answer.
+
+The message is the fixture of <type> with the current time as its timestamp, or the JSON given by
+--data (checked against the message shapes; its type must be <type>). The body sent is
+JSON.stringify of the message, as the sender serializes it.
+
+Types: ${MESSAGE_TYPES.join(', ')}
+
+Options:
+  --to URL           the receiver's webhook URL (required)
+  --secret S         sign with this shared secret (or set HOOKGATE_SECRET); unsigned without one
+  --data PATH        the message as JSON: a file, or - for stdin
+  --header 'K: V'    a static header (repeatable)
+  --timeout-ms N     wait this long for the answer (default 5000, the sender's budget)
+  -h, --help         this help
+
+Examples:
+  hookgate send track --to http://127.0.0.1:3000/webhooks --secret s3cret
+  echo '{"type":"identify","version":1,"userId":"u1","timestamp":"2026-01-01T00:00:00.000Z"}' | hookgate send identify --to http://127.0.0.1:3000/webhooks --data -
+`;
+
+/**
+ * `hookgate send <type> --to URL`: delivers one signed message and prints the answer.
+ *
+ * @example
+ * process.exitCode = await runSend(['track', '--to', 'http://127.0.0.1:3000/webhooks', '--secret', 's3cret']);
+ */
+export async function runSend(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    'send',
+    argv,
+    {
+      to: { type: 'string' },
+      secret: { type: 'string' },
+      data: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      'timeout-ms': { type: 'string' },
+    },
+    true,
+  );
+  if (values.help) {
+    process.stdout.write(SEND_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError('send', positionals.length === 0 ? `give the message type: one of ${MESSAGE_TYPES.join(', ')}.` : `takes one type (got ${positionals.join(' ')}).`);
+  }
+  const type = positionals[0] as string;
+  if (!(MESSAGE_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError('send', `unknown type ${JSON.stringify(type)}; choose one of ${MESSAGE_TYPES.join(', ')}.`);
+  }
+  if (values.to === undefined) throw new UsageError('send', '--to is required: the receiver URL to deliver to.');
+  let url: URL;
+  try {
+    url = new URL(values.to);
+  } catch {
+    throw new UsageError('send', `--to must be a full http(s) URL (got ${JSON.stringify(values.to)}).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('send', `--to must use http or https (got ${JSON.stringify(url.protocol)}).`);
+  const headers = headerFlags('send', values.header);
+  const timeoutMs = intFlag('send', '--timeout-ms', values['timeout-ms'], 1, 600_000) ?? 5000;
+  const secret = secretFlag(values.secret);
+
+  let message: unknown;
+  if (values.data !== undefined) {
+    let text: string;
+    try {
+      text = (await readDataArg(values.data)).toString('utf8');
+    } catch (error) {
+      throw new UsageError('send', `--data ${values.data}: ${(error as Error).message}`);
+    }
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError('send', `--data ${values.data} is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof message === 'object' && message !== null && !Array.isArray(message) && !('type' in message)) {
+      message = { ...message, type };
+    }
+    const issues = messageIssues(message);
+    const given = (message as { type?: unknown } | null)?.type;
+    if (given !== undefined && given !== type) {
+      throw new UsageError('send', `--data holds a ${JSON.stringify(given)} message, not ${type}; make them agree.`);
+    }
+    if (issues.length > 0) {
+      throw new UsageError('send', `--data is not a valid ${type} message:\n${issues.map((i) => `  ${i.path} ${i.message}`).join('\n')}`);
+    }
+  } else {
+    message = fixture(type as MessageType, { timestamp: new Date().toISOString() });
+  }
+
+  const body = JSON.stringify(message);
+  const requestHeaders: Record<string, string> = { ...headers, 'user-agent': CONFORMANCE_USER_AGENT, 'content-type': 'application/json' };
+  if (secret !== undefined) requestHeaders['x-signature'] = sign(body, secret);
+  const paint = painter(wantsColor(process.stdout));
+  process.stdout.write(`→ POST ${url.href}  ${type}, ${Buffer.byteLength(body)} bytes, ${secret === undefined ? 'unsigned (no --secret)' : 'signed'}\n`);
+  const result = await probe({ url, headers: requestHeaders, body, timeoutMs });
+  if (result.kind === 'failure') {
+    process.stdout.write(`${paint('red', '← no answer')} after ${result.durationMs} ms: ${result.error}\n`);
+    return EXIT.failure;
+  }
+  process.stdout.write(`${paint(statusStyle(result.status), `← ${result.status}`)} in ${result.durationMs} ms\n`);
+  if (result.body.length > 0) process.stdout.write(`${result.body}\n`);
+  return result.status >= 200 && result.status < 300 ? EXIT.ok : EXIT.failure;
+}

@@ -1,0 +1,144 @@
+import { createEmulator } from '../emulator.js';
+import { listenIntake } from '../intake/intake-server.js';
+import { formatAttemptLine, formatSummary } from './serve-summary.js';
+import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
+import { painter, wantsColor } from './terminal-style.js';
+import { EXIT, UsageError } from './usage-error.js';
+
+/** Defaults of `hookgate serve`. */
+export const SERVE_DEFAULTS = Object.freeze({ port: 8080, host: '127.0.0.1', writeKey: 'hookgate-dev', drainMs: 3000 });
+
+/** Usage of `hookgate serve`. */
+export const SERVE_HELP = `Usage: hookgate serve --endpoint URL [--endpoint URL...] [options]
+
+Runs the intake (the tracking HTTP API: POST /v1/identify|track|page|screen|group|alias|batch|import)
+and the delivery engine: every call accepted is delivered to the endpoints as the Webhooks destination
+does (signed, 5 s deadline, retries of 5xx for up to 4 h). One log line per attempt; on Ctrl-C it
+stops taking calls, lets deliveries in flight finish (up to --drain-ms), and prints a summary per
+endpoint, listing every message not delivered.
+
+Options:
+  --endpoint URL     a webhook URL to deliver to (repeatable, 1 to 5)
+  --secret S         sign every request with this shared secret (or set HOOKGATE_SECRET); unsigned without
+  --header 'K: V'    a static header sent to every endpoint (repeatable, up to 5)
+  --port N           the intake's port (default ${SERVE_DEFAULTS.port}; 0 picks a free one)
+  --host H           the interface to bind (default ${SERVE_DEFAULTS.host}; 0.0.0.0 exposes it to the network)
+  --write-key K      the write key clients must send (default ${SERVE_DEFAULTS.writeKey})
+  --timeout-ms N     how long each endpoint has to answer (default 5000, the sender's budget)
+  --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
+  -h, --help         this help
+
+Examples:
+  hookgate serve --endpoint http://127.0.0.1:3000/webhooks --secret s3cret
+  curl -u hookgate-dev: -H 'content-type: application/json' \\
+    -d '{"userId":"u1","event":"Signed Up"}' http://127.0.0.1:8080/v1/track
+`;
+
+/**
+ * `hookgate serve`: intake + delivery with a live log, until SIGINT/SIGTERM; then a summary, exit 0.
+ *
+ * @example
+ * process.exitCode = await runServe(['--endpoint', 'http://127.0.0.1:3000/webhooks', '--secret', 's3cret']);
+ */
+export async function runServe(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs(
+    'serve',
+    argv,
+    {
+      endpoint: { type: 'string', multiple: true },
+      secret: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'write-key': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'drain-ms': { type: 'string' },
+    },
+    false,
+  );
+  if (values.help) {
+    process.stdout.write(SERVE_HELP);
+    return EXIT.ok;
+  }
+  const endpoints = values.endpoint ?? [];
+  if (endpoints.length === 0) throw new UsageError('serve', '--endpoint is required: the webhook URL to deliver to (repeat it for up to 5).');
+  if (endpoints.length > 5) throw new UsageError('serve', `at most 5 --endpoint (seed §8); got ${endpoints.length}.`);
+  for (const url of endpoints) {
+    if (!/^https?:\/\/./i.test(url)) throw new UsageError('serve', `--endpoint must be a full http(s) URL (got ${JSON.stringify(url)}).`);
+  }
+  const headers = headerFlags('serve', values.header);
+  if (Object.keys(headers).length > 5) throw new UsageError('serve', `at most 5 --header (seed §8); got ${Object.keys(headers).length}.`);
+  const port = intFlag('serve', '--port', values.port, 0, 65535) ?? SERVE_DEFAULTS.port;
+  const host = values.host ?? SERVE_DEFAULTS.host;
+  const writeKey = values['write-key'] ?? SERVE_DEFAULTS.writeKey;
+  if (writeKey.length === 0) throw new UsageError('serve', '--write-key must not be empty.');
+  const timeoutMs = intFlag('serve', '--timeout-ms', values['timeout-ms'], 1, 600_000);
+  const drainMs = intFlag('serve', '--drain-ms', values['drain-ms'], 0, 600_000) ?? SERVE_DEFAULTS.drainMs;
+  const secret = secretFlag(values.secret);
+
+  let emulator: ReturnType<typeof createEmulator>;
+  try {
+    emulator = createEmulator({
+      sources: [
+        {
+          writeKey,
+          name: 'hookgate serve',
+          webhooks: {
+            enabled: true,
+            endpoints: endpoints.map((url) => (Object.keys(headers).length > 0 ? { url, headers } : { url })),
+            ...(secret !== undefined ? { sharedSecret: secret } : {}),
+          },
+        },
+      ],
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
+  } catch (error) {
+    throw new UsageError('serve', (error as Error).message);
+  }
+  let intake;
+  try {
+    intake = await listenIntake(emulator, { port, host });
+  } catch (error) {
+    await emulator.close();
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UsageError('serve', `port ${port} on ${host} is in use; pick another with --port (0 picks a free one).`);
+    throw error;
+  }
+
+  const color = wantsColor(process.stdout);
+  const paint = painter(color);
+  emulator.on('attempt', (attempt, record) => process.stdout.write(`${formatAttemptLine(attempt, record, color)}\n`));
+  process.stdout.write(
+    [
+      `${paint('bold', 'hookgate')} intake listening on ${paint('cyan', intake.url)}`,
+      `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body)`,
+      `  endpoints   ${endpoints.join(', ')}`,
+      `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
+      `  inspect     ${intake.url}/_hookgate/deliveries`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  const force = () => {
+    process.stderr.write('Second signal: exiting without waiting.\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', force);
+  process.once('SIGTERM', force);
+  const inFlight = emulator.deliveries.filter((r) => r.state === 'pending').length;
+  process.stdout.write(`\n${signal}: no more calls taken; ${inFlight > 0 ? `waiting up to ${drainMs} ms for ${inFlight} pending deliver${inFlight === 1 ? 'y' : 'ies'}` : 'nothing pending'}.\n`);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, drainMs);
+  });
+  await Promise.race([intake.close().then(() => emulator.drain()), deadline]);
+  clearTimeout(timer);
+  const { pending } = await emulator.close();
+  process.stdout.write(`${formatSummary(emulator.deliveries, endpoints, pending, color)}\n`);
+  return EXIT.ok;
+}

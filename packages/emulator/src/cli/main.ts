@@ -1,0 +1,59 @@
+import { runConformanceCommand, CONFORMANCE_HELP } from './command-conformance.js';
+import { FIXTURES_HELP, runFixtures } from './command-fixtures.js';
+import { runSend, SEND_HELP } from './command-send.js';
+import { runServe, SERVE_HELP } from './command-serve.js';
+import { runSign, SIGN_HELP } from './command-sign.js';
+import { EXIT, UsageError } from './usage-error.js';
+
+/** The commands of the `hookgate` CLI, each with its runner and usage. */
+export const COMMANDS = {
+  serve: { run: runServe, help: SERVE_HELP, summary: 'run the intake and deliver every call to your endpoints, with a live log' },
+  send: { run: runSend, help: SEND_HELP, summary: 'deliver one signed message to a receiver and print its answer' },
+  fixtures: { run: runFixtures, help: FIXTURES_HELP, summary: 'print the fixture of one message type, or of all' },
+  sign: { run: runSign, help: SIGN_HELP, summary: 'print the X-Signature of the body on stdin' },
+  conformance: { run: runConformanceCommand, help: CONFORMANCE_HELP, summary: 'check a receiver against the sender\'s contract' },
+} as const;
+
+/** Usage of `hookgate` itself. */
+export const MAIN_HELP = `Usage: hookgate <command> [options]
+
+The sender side of the Webhooks destination, on your machine.
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
+  .join('\n')}
+
+Run "hookgate <command> --help" for a command's options. Exit codes: 0 success, 1 failure
+(a non-2xx answer, a MUST failure), 2 a usage error.
+`;
+
+/**
+ * Runs the CLI over `argv` (without the node and script paths) and resolves with the exit code.
+ * Usage errors are printed to stderr with exit code 2.
+ *
+ * @example
+ * process.exitCode = await main(process.argv.slice(2));
+ */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      process.stdout.write(MAIN_HELP);
+      return name === undefined ? EXIT.usage : EXIT.ok;
+    }
+    const command = (COMMANDS as Record<string, (typeof COMMANDS)[keyof typeof COMMANDS]>)[name];
+    if (!command) {
+      process.stderr.write(`hookgate: unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(', ')}.\nRun "hookgate --help" for the usage.\n`);
+      return EXIT.usage;
+    }
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`hookgate ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failure;
+  }
+}

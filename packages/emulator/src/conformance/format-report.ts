@@ -1,0 +1,52 @@
+import { styleText } from 'node:util';
+import type { ConformanceReport } from './conformance-types.js';
+
+/** Options of `formatConformanceReport`. @example formatConformanceReport(report, { color: true }); */
+export interface FormatReportOptions {
+  /** Colour PASS/FAIL with ANSI escapes. Default false. */
+  color?: boolean;
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+/**
+ * Renders a conformance report as a plain-text table (one row per case) followed by a verdict line.
+ *
+ * @example
+ * console.log(formatConformanceReport(await runConformance({ url, secret }), { color: process.stdout.isTTY }));
+ */
+export function formatConformanceReport(report: ConformanceReport, options: FormatReportOptions = {}): string {
+  const paint = (format: Parameters<typeof styleText>[0], text: string) => (options.color ? styleText(format, text, { validateStream: false }) : text);
+  const header = ['result', 'level', 'case', 'expected', 'status', 'time'];
+  const rows = report.cases.map((c) => [
+    c.passed ? 'PASS' : 'FAIL',
+    c.level,
+    c.id,
+    c.expected,
+    c.status === null ? '-' : String(c.status),
+    `${Math.round(c.durationMs)} ms`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i] as number)).join('  ').trimEnd();
+  const out: string[] = [`Receiver conformance: ${report.url}`, '', line(header), line(widths.map((w) => '-'.repeat(w)))];
+  report.cases.forEach((c, i) => {
+    const cells = rows[i] as string[];
+    const text = line(cells);
+    const verdict = cells[0] as string;
+    const painted = c.passed ? paint('green', verdict) : paint(c.level === 'MUST' ? 'red' : 'yellow', verdict);
+    out.push(painted + text.slice(verdict.length));
+  });
+  const failures = report.cases.filter((c) => !c.passed);
+  if (failures.length > 0) {
+    out.push('', 'Failures:');
+    for (const c of failures) out.push(`  ${c.level} ${c.id}: ${c.detail}`);
+  }
+  const { passed, mustFailed, shouldFailed } = report.counts;
+  const verdict = report.ok
+    ? `${passed}/${report.cases.length} passed; no MUST failure${shouldFailed > 0 ? `, ${shouldFailed} SHOULD failure${shouldFailed === 1 ? '' : 's'}` : ''}.`
+    : `${mustFailed} MUST failure${mustFailed === 1 ? '' : 's'}, ${shouldFailed} SHOULD failure${shouldFailed === 1 ? '' : 's'}: the sender's deliveries to this receiver are not safe.`;
+  out.push('', paint(report.ok ? 'green' : 'red', verdict), `(${report.durationMs} ms)`);
+  return out.join('\n');
+}

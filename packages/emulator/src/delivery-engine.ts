@@ -1,0 +1,372 @@
+import type { ClockTimer } from './clock.js';
+import { redactSignature, redactUrl, type DebugLog } from './debug-log.js';
+import { LoggedAttempt, type AttemptError, type LoggedDelivery } from './delivery-record.js';
+import type { EventHub } from './events.js';
+import { AgentPool, sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
+import type { ResolvedOptions } from './options.js';
+import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
+import { backoffDelay, retryAfterMs } from './retry-schedule.js';
+import { requestHeaders } from './request-headers.js';
+import type { ResolvedEndpoint } from './source-settings.js';
+
+/**
+ * The reason given to every record still pending when `close()` runs.
+ *
+ * @example
+ * const { pending } = await emulator.close();
+ * pending.every((r) => r.reason === CLOSED_REASON); // true
+ */
+export const CLOSED_REASON = 'emulator closed before delivery';
+
+/** A record's delivery state inside the engine. */
+interface Job {
+  readonly record: LoggedDelivery;
+  readonly endpoints: readonly ResolvedEndpoint[];
+  /** Bit i set: endpoint i is still worth another round (at most 5 endpoints, so a number does). */
+  retryable: number;
+  /** Per endpoint: the last error (created on the first error). */
+  lastError: Array<AttemptError | undefined> | undefined;
+  round: number;
+  /** Attempts of the current round not yet ended (queued or in flight). */
+  inRound: number;
+  /** Largest Retry-After (ms) seen in the current round. */
+  retryAfter: number;
+  timer: ClockTimer | undefined;
+}
+
+interface Queued {
+  job: Job;
+  index: number;
+}
+
+/** One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order. */
+interface Lane {
+  active: number;
+  queue: Array<Queued | undefined>;
+  head: number;
+}
+
+/** A request in flight, with its deadline on the emulator's clock. */
+interface InFlight {
+  handle: AttemptHandle;
+  readonly deadlineMs: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Formats a duration for a reason: `4 h`, `90 s`, `250 ms`. */
+export function formatDuration(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
+}
+
+/**
+ * The delivery engine: rounds of attempts to every still-retryable endpoint, in parallel (at most
+ * `concurrency` in flight per endpoint, so a hanging endpoint does not hold up the others); the
+ * first 2xx delivers the record; otherwise the next round follows after a randomized exponential
+ * backoff, until the retry window closes or every endpoint failed for good. Deadlines and retry
+ * timers run on the emulator's clock.
+ *
+ * @example
+ * const engine = new DeliveryEngine(options, events, undefined);
+ * engine.deliver(record, source.endpoints);
+ * await engine.whenIdle();
+ */
+export class DeliveryEngine {
+  readonly #options: ResolvedOptions;
+  readonly #events: EventHub;
+  readonly #log: DebugLog | undefined;
+  readonly #agents: AgentPool;
+  readonly #jobs = new Map<string, Job>();
+  readonly #lanes = new Map<string, Lane>();
+  /** Requests in flight, oldest first: with one `timeoutMs` for all, also earliest deadline first. */
+  readonly #inFlight = new Set<InFlight>();
+  /** One clock timer watches every deadline: it is set for the oldest request in flight. */
+  #deadlineTimer: ClockTimer | undefined;
+  /** Attempts queued or in flight (a delivered record's first-round attempts to the others included). */
+  #outstanding = 0;
+  #idleWaiters: Array<() => void> = [];
+  #closed = false;
+
+  constructor(options: ResolvedOptions, events: EventHub, log: DebugLog | undefined) {
+    this.#options = options;
+    this.#events = events;
+    this.#log = log;
+    this.#agents = new AgentPool(options.tls);
+  }
+
+  /** Records not yet delivered, failed or filtered. */
+  get pendingCount(): number {
+    return this.#jobs.size;
+  }
+
+  /** Whether no record is pending and no attempt is queued or in flight. */
+  get idle(): boolean {
+    return this.#jobs.size === 0 && this.#outstanding === 0;
+  }
+
+  /** Starts delivering a pending record: its first round goes to every endpoint now. */
+  deliver(record: LoggedDelivery, endpoints: readonly ResolvedEndpoint[]): void {
+    const job: Job = {
+      record,
+      endpoints,
+      retryable: (1 << endpoints.length) - 1,
+      lastError: undefined,
+      round: 0,
+      inRound: 0,
+      retryAfter: 0,
+      timer: undefined,
+    };
+    this.#jobs.set(record.id, job);
+    this.#startRound(job);
+  }
+
+  /** Resolves when `idle` (real time; a manual clock must be moved by the caller). */
+  whenIdle(): Promise<void> {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * Stops everything: timers cleared, in-flight requests aborted (recorded as `aborted` attempts),
+   * queued attempts dropped, and every pending record marked failed with `CLOSED_REASON` and
+   * emitted as `failed`. Returns those records.
+   */
+  close(): LoggedDelivery[] {
+    this.#closed = true;
+    const { clock } = this.#options;
+    for (const job of this.#jobs.values()) if (job.timer) clock.clearTimer(job.timer);
+    for (const a of [...this.#inFlight]) a.handle.abort({ code: 'aborted', message: 'close() ended the request' });
+    if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
+    for (const lane of this.#lanes.values()) this.#outstanding -= lane.queue.length - lane.head;
+    this.#lanes.clear();
+    const pending = [...this.#jobs.values()].map((j) => j.record);
+    for (const job of [...this.#jobs.values()]) this.#fail(job, CLOSED_REASON);
+    this.#agents.destroy();
+    this.#checkIdle();
+    return pending;
+  }
+
+  #checkIdle(): void {
+    if (!this.idle || this.#idleWaiters.length === 0) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** The retry timers' callback: one function for every job (no closure per pending message). */
+  readonly #onRetryDue = (job: Job): void => this.#startRound(job);
+
+  #startRound(job: Job): void {
+    job.timer = undefined;
+    job.record.nextAttemptMs = undefined;
+    job.round++;
+    job.retryAfter = 0;
+    for (let i = 0; i < job.endpoints.length; i++) {
+      if (!(job.retryable & (1 << i))) continue;
+      job.inRound++;
+      this.#outstanding++;
+      const lane = this.#lane((job.endpoints[i] as ResolvedEndpoint).url);
+      lane.queue.push({ job, index: i });
+      this.#dispatch(lane);
+    }
+  }
+
+  #lane(url: string): Lane {
+    let lane = this.#lanes.get(url);
+    if (!lane) {
+      lane = { active: 0, queue: [], head: 0 };
+      this.#lanes.set(url, lane);
+    }
+    return lane;
+  }
+
+  #dispatch(lane: Lane): void {
+    const limit = this.#options.concurrency;
+    while (lane.active < limit && lane.head < lane.queue.length && !this.#closed) {
+      const next = lane.queue[lane.head] as Queued;
+      lane.queue[lane.head++] = undefined;
+      lane.active++;
+      this.#send(next.job, next.index, lane);
+    }
+    if (lane.head === lane.queue.length) {
+      lane.queue = [];
+      lane.head = 0;
+    } else if (lane.head > 1024 && lane.head * 2 > lane.queue.length) {
+      lane.queue = lane.queue.slice(lane.head);
+      lane.head = 0;
+    }
+  }
+
+  #send(job: Job, index: number, lane: Lane): void {
+    const { clock } = this.#options;
+    const record = job.record;
+    const endpoint = job.endpoints[index] as ResolvedEndpoint;
+    const startMs = clock.now();
+    if (record.firstAttemptMs === undefined) record.firstAttemptMs = startMs;
+    const body = record.bodyBytes;
+    const headers = requestHeaders(this.#options.userAgent, endpoint.headers, body.length, record.signature);
+    const round = job.round;
+    const release = clock.beginIo();
+    const entry: InFlight = { handle: undefined as unknown as AttemptHandle, deadlineMs: startMs + this.#options.timeoutMs };
+    let settled = false;
+    entry.handle = sendAttempt(endpoint.parsed, this.#agents.get(endpoint.parsed), headers, body, (result) => {
+      settled = true;
+      if (this.#inFlight.delete(entry) && this.#inFlight.size === 0) this.#stopDeadlineTimer();
+      lane.active--;
+      this.#outstanding--;
+      try {
+        this.#ended(job, index, round, startMs, result);
+        this.#dispatch(lane);
+      } finally {
+        this.#checkIdle();
+        release();
+      }
+    });
+    // The callback may already have run (a synchronous error): then nothing is in flight.
+    if (!settled) {
+      this.#inFlight.add(entry);
+      if (this.#deadlineTimer === undefined) this.#armDeadlineTimer(entry.deadlineMs);
+    }
+  }
+
+  #armDeadlineTimer(deadlineMs: number): void {
+    const { clock } = this.#options;
+    this.#deadlineTimer = clock.setTimer(() => {
+      this.#deadlineTimer = undefined;
+      this.#expireDeadlines();
+    }, deadlineMs - clock.now());
+  }
+
+  #stopDeadlineTimer(): void {
+    if (this.#deadlineTimer) this.#options.clock.clearTimer(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
+  }
+
+  /** Times out every request whose deadline passed, then watches the next one. */
+  #expireDeadlines(): void {
+    const now = this.#options.clock.now();
+    const timeout: AttemptError = Object.freeze({ code: 'timeout', message: `no answer within ${this.#options.timeoutMs} ms (timeoutMs)` });
+    for (const entry of this.#inFlight) {
+      if (entry.deadlineMs > now) {
+        // The oldest request still in flight has the earliest deadline (a send made while expiring
+        // may have set the timer for its own, later deadline).
+        this.#stopDeadlineTimer();
+        this.#armDeadlineTimer(entry.deadlineMs);
+        return;
+      }
+      entry.handle.abort(timeout); // removes the entry from #inFlight
+    }
+  }
+
+  #ended(
+    job: Job,
+    index: number,
+    round: number,
+    startMs: number,
+    result: AttemptResult,
+  ): void {
+    const record = job.record;
+    const endpoint = job.endpoints[index] as ResolvedEndpoint;
+    const policy = this.#options.responsePolicy;
+    const verdict: Verdict = result.error
+      ? classifyError(result.error, policy)
+      : classifyStatus(result.status ?? 0, result.statusText, result.responseHeaders?.location, policy);
+    const error = verdict.outcome === 'delivered' ? undefined : verdict.error;
+    const attempt = new LoggedAttempt({
+      record,
+      endpoint,
+      userAgent: this.#options.userAgent,
+      round,
+      atMs: startMs,
+      status: result.status,
+      responseHeaders: result.responseHeaders,
+      responseBody: result.responseBody,
+      durationMs: result.durationMs,
+      error,
+      outcome: verdict.outcome,
+    });
+    if (error) {
+      (job.lastError ??= new Array(job.endpoints.length))[index] = error;
+      if (verdict.outcome === 'fail') job.retryable &= ~(1 << index);
+      else if (policy.honorRetryAfter && (result.status === 429 || result.status === 503)) {
+        const wait = retryAfterMs(result.responseHeaders?.['retry-after'], this.#options.clock.now());
+        if (wait !== undefined) job.retryAfter = Math.max(job.retryAfter, wait);
+      }
+    }
+    record.attempts.push(attempt);
+    this.#logAttempt(record, attempt, endpoint.parsed);
+    this.#events.emit('attempt', attempt, record);
+    if (verdict.outcome === 'delivered' && record.state === 'pending') {
+      record.state = 'delivered';
+      record.deliveredTo = endpoint.url;
+      this.#finish(job);
+      this.#events.emit('delivered', record);
+    }
+    job.inRound--;
+    if (job.inRound === 0) this.#roundEnded(job);
+  }
+
+  #roundEnded(job: Job): void {
+    if (job.record.state !== 'pending' || this.#closed) return;
+    if (job.retryable === 0) {
+      this.#fail(job, `every endpoint failed for good: ${this.#lastErrors(job)}`);
+      return;
+    }
+    const { clock, retry } = this.#options;
+    const delay = Math.max(backoffDelay(job.round, retry), job.retryAfter);
+    const now = clock.now();
+    const first = job.record.firstAttemptMs ?? now;
+    if (now + delay - first > retry.windowMs) {
+      this.#fail(
+        job,
+        `gave up: the next retry would start more than ${formatDuration(retry.windowMs)} after the first attempt (retry.windowMs); ` +
+          `${job.round} round(s), last error: ${this.#lastErrors(job)}`,
+      );
+      return;
+    }
+    job.record.nextAttemptMs = now + delay;
+    job.timer = clock.setTimer(this.#onRetryDue, delay, job);
+  }
+
+  #lastErrors(job: Job): string {
+    return job.endpoints
+      .map((e, i) => {
+        const err = job.lastError?.[i];
+        return `${redactUrl(e.parsed)} → ${err ? `${err.code}: ${err.message}` : 'no error'}`;
+      })
+      .join('; ');
+  }
+
+  #fail(job: Job, reason: string): void {
+    const record = job.record;
+    if (record.state !== 'pending') return;
+    record.state = 'failed';
+    record.reason = reason;
+    this.#finish(job);
+    this.#log?.(`${iso(this.#options.clock.now())} ${record.id} ${record.type} failed: ${reason}`);
+    this.#events.emit('failed', record);
+  }
+
+  #finish(job: Job): void {
+    if (job.timer) this.#options.clock.clearTimer(job.timer);
+    job.timer = undefined;
+    job.record.nextAttemptMs = undefined;
+    this.#jobs.delete(job.record.id);
+    this.#checkIdle();
+  }
+
+  #logAttempt(record: LoggedDelivery, a: LoggedAttempt, url: URL): void {
+    if (!this.#log) return;
+    const answer = !a.error
+      ? `${a.status}`
+      : a.error.code === 'http'
+        ? a.error.message
+        : `${a.status !== undefined ? `${a.status} ` : ''}${a.error.code}: ${a.error.message}`;
+    const sig = record.signature ? ` sig=${redactSignature(record.signature)}` : '';
+    this.#log(`${a.at} ${record.id} ${record.type} round ${a.round} POST ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`);
+  }
+}

@@ -1,0 +1,343 @@
+import type { MessageType, WebhookMessage } from '@hookgate/core';
+import type { StoredBody } from './body-arena.js';
+import { requestHeaders } from './request-headers.js';
+import type { ResolvedEndpoint } from './source-settings.js';
+
+/**
+ * Where a delivery record stands. `filtered` records were never sent; `reason` says why.
+ *
+ * @example
+ * const open = emulator.deliveries.filter((r) => r.state === ('pending' satisfies DeliveryState));
+ */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'filtered';
+
+/**
+ * Why an attempt did not succeed: `timeout` (no answer within `timeoutMs`), `connection` (refused,
+ * reset, unreachable, DNS), `tls` (untrusted or self-signed certificate: no request was sent),
+ * `redirect` (a 3xx, never followed), `http` (any other non-2xx status), `protocol` (a malformed
+ * answer), `aborted` (`close()` ended it).
+ *
+ * @example
+ * const retried: AttemptErrorCode[] = ['timeout', 'connection'];
+ */
+export type AttemptErrorCode = 'timeout' | 'connection' | 'tls' | 'redirect' | 'http' | 'protocol' | 'aborted';
+
+/**
+ * The error of a failed attempt.
+ *
+ * @example
+ * if (attempt.error?.code === 'timeout') console.log(attempt.error.message);
+ */
+export interface AttemptError {
+  /** The kind of failure. */
+  code: AttemptErrorCode;
+  /** A readable explanation, e.g. `500 Internal Server Error` or `ECONNRESET: socket hang up`. */
+  message: string;
+  /** The system error code when there is one, e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`. */
+  cause?: string;
+}
+
+/**
+ * One HTTP request to one endpoint (seed §6: each delivery to an endpoint is one event).
+ *
+ * @example
+ * emulator.on('attempt', (attempt) => console.log(attempt.endpoint, attempt.status ?? attempt.error?.code));
+ */
+export interface Attempt {
+  /** The id of the delivery record this attempt belongs to. */
+  readonly recordId: string;
+  /** The endpoint URL. */
+  readonly endpoint: string;
+  /** 1 for the first round (every endpoint), 2 for the first retry round, ... */
+  readonly round: number;
+  /** When the request started, ISO 8601 UTC on the emulator's clock. */
+  readonly at: string;
+  /** The request headers exactly as sent (the signature in full: this is your test's evidence). Frozen. */
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  /** The request body: the exact bytes sent, as UTF-8 text. */
+  readonly body: string;
+  /** The answer's status, when an answer came. */
+  readonly status?: number;
+  /** Response headers of interest (`retry-after`, `location`), when an answer came. */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
+  /** Up to the first 1 KB of the answer's body. */
+  readonly responseBody?: string;
+  /** Real milliseconds from the request's start to its end (answer read, error, or timeout). */
+  readonly durationMs: number;
+  /** What went wrong; absent on a 2xx. */
+  readonly error?: AttemptError;
+  /** What the attempt led to for this endpoint: delivered, retry in a later round, or given up. */
+  readonly outcome: 'delivered' | 'retry' | 'fail';
+}
+
+/**
+ * One message the emulator received (or synthesized: deletions, audience syncs) and its
+ * delivery, with every attempt. `emulator.deliveries` lists them oldest first.
+ *
+ * @example
+ * const record = emulator.track({ userId: 'u1', event: 'Signed Up' });
+ * await emulator.drain();
+ * if (record.state === 'failed') console.log(record.reason, record.attempts.at(-1)?.error);
+ */
+export interface DeliveryRecord {
+  /** Unique within the emulator, e.g. `dlv_42`. */
+  readonly id: string;
+  /** pending → delivered | failed; or filtered from the start. */
+  readonly state: DeliveryState;
+  /** The message type. */
+  readonly type: MessageType;
+  /** The source's write key. */
+  readonly writeKey: string;
+  /** The source's name, when it has one. */
+  readonly sourceName?: string;
+  /** What produced the record: a received call, a deletion, an audience or computed-trait sync, a replay. */
+  readonly origin: 'call' | 'delete' | 'audience' | 'computed-trait' | 'replay';
+  /**
+   * The message (seed §2.2 shape), parsed from `body` on first read, so it is exactly what was sent;
+   * absent only when no message could be built (see `reason`).
+   */
+  readonly message?: WebhookMessage;
+  /** The exact bytes sent, as UTF-8 text (`''` when no message could be built). */
+  readonly body: string;
+  /** The `X-Signature` value, when the source has a shared secret. */
+  readonly signature?: string;
+  /** When the emulator received the call, ISO 8601 UTC on its clock. */
+  readonly receivedAt: string;
+  /** When the first attempt started. */
+  readonly firstAttemptAt?: string;
+  /** When the next retry round is due, while one is scheduled. */
+  readonly nextAttemptAt?: string;
+  /** Every attempt, in the order they ended. */
+  readonly attempts: readonly Attempt[];
+  /** Why the record is failed or filtered. */
+  readonly reason?: string;
+  /** The endpoint whose 2xx made the record delivered. */
+  readonly deliveredTo?: string;
+  /** The id of the record this one replays. */
+  readonly replayOf?: string;
+}
+
+/**
+ * What `close()` reports: the records that had not finished. They are now `failed` with the reason
+ * `emulator closed before delivery`, and were emitted as `failed`.
+ *
+ * @example
+ * const { pending } = await emulator.close();
+ * if (pending.length) console.warn(`${pending.length} messages were not delivered`);
+ */
+export interface CloseReport {
+  pending: DeliveryRecord[];
+}
+
+/**
+ * An empty array with room for one element. `[]` grows to 16 slots on its first `push`; most
+ * records have a single attempt, and 100,000 of them waiting for a retry would carry 13 MB of
+ * empty slots.
+ */
+function oneSlotArray<T>(): T[] {
+  const a: T[] = [undefined as T];
+  a.pop();
+  return a;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+/** What the emulator knows when it creates a record. */
+export interface RecordInit {
+  id: string;
+  state: 'pending' | 'filtered';
+  type: MessageType;
+  writeKey: string;
+  sourceName: string | undefined;
+  origin: DeliveryRecord['origin'];
+  /** Where the body's UTF-8 bytes are (length 0 when no message could be built). */
+  body: StoredBody;
+  signature: string | undefined;
+  receivedMs: number;
+  reason: string | undefined;
+  replayOf: string | undefined;
+}
+
+/**
+ * The emulator's record. Compact on purpose (100,000 records waiting for a retry fit in 300 MB): the
+ * body is kept once, as the UTF-8 bytes that are sent (half the memory of a JavaScript string with
+ * any non-Latin-1 character, and no re-encoding per attempt); times are numbers; `body` and
+ * `message` are decoded when read.
+ * The engine changes it through its methods; to users it is the read-only `DeliveryRecord`.
+ */
+export class LoggedDelivery implements DeliveryRecord {
+  readonly id: string;
+  state: DeliveryState;
+  readonly type: MessageType;
+  readonly writeKey: string;
+  readonly sourceName: string | undefined;
+  readonly origin: DeliveryRecord['origin'];
+  readonly #slab: Buffer;
+  readonly #start: number;
+  readonly #length: number;
+  readonly signature: string | undefined;
+  readonly attempts: LoggedAttempt[] = oneSlotArray();
+  reason: string | undefined;
+  deliveredTo: string | undefined = undefined;
+  readonly replayOf: string | undefined;
+  readonly receivedMs: number;
+  firstAttemptMs: number | undefined = undefined;
+  nextAttemptMs: number | undefined = undefined;
+  #message: WebhookMessage | undefined = undefined;
+
+  constructor(init: RecordInit) {
+    this.id = init.id;
+    this.state = init.state;
+    this.type = init.type;
+    this.writeKey = init.writeKey;
+    this.sourceName = init.sourceName;
+    this.origin = init.origin;
+    this.#slab = init.body.slab;
+    this.#start = init.body.start;
+    this.#length = init.body.length;
+    this.signature = init.signature;
+    this.reason = init.reason;
+    this.replayOf = init.replayOf;
+    this.receivedMs = init.receivedMs;
+  }
+
+  /** Where the body's bytes are kept. */
+  get stored(): StoredBody {
+    return { slab: this.#slab, start: this.#start, length: this.#length };
+  }
+
+  /** The body's bytes (a view, made on each read). */
+  get bodyBytes(): Buffer {
+    return this.#slab.subarray(this.#start, this.#start + this.#length);
+  }
+
+  get body(): string {
+    return this.#slab.toString('utf8', this.#start, this.#start + this.#length);
+  }
+
+  get message(): WebhookMessage | undefined {
+    if (this.#message === undefined && this.#length > 0) this.#message = JSON.parse(this.body) as WebhookMessage;
+    return this.#message;
+  }
+
+  get receivedAt(): string {
+    return iso(this.receivedMs) as string;
+  }
+
+  get firstAttemptAt(): string | undefined {
+    return iso(this.firstAttemptMs);
+  }
+
+  get nextAttemptAt(): string | undefined {
+    return iso(this.nextAttemptMs);
+  }
+
+  /** A plain object with every field, for `JSON.stringify` and logs. */
+  toJSON(): Record<string, unknown> {
+    return {
+      id: this.id,
+      state: this.state,
+      type: this.type,
+      writeKey: this.writeKey,
+      sourceName: this.sourceName,
+      origin: this.origin,
+      message: this.message,
+      body: this.body,
+      signature: this.signature,
+      receivedAt: this.receivedAt,
+      firstAttemptAt: this.firstAttemptAt,
+      nextAttemptAt: this.nextAttemptAt,
+      attempts: this.attempts.map((a) => a.toJSON()),
+      reason: this.reason,
+      deliveredTo: this.deliveredTo,
+      replayOf: this.replayOf,
+    };
+  }
+}
+
+/** What the engine knows when an attempt ends. */
+export interface AttemptInit {
+  record: LoggedDelivery;
+  endpoint: ResolvedEndpoint;
+  userAgent: string;
+  round: number;
+  atMs: number;
+  status: number | undefined;
+  responseHeaders: Readonly<Record<string, string>> | undefined;
+  responseBody: string | undefined;
+  durationMs: number;
+  error: AttemptError | undefined;
+  outcome: Attempt['outcome'];
+}
+
+/**
+ * The emulator's attempt: the `Attempt` fields, compact: its start time is a number, and its body
+ * and request headers are rebuilt from its record and endpoint when read (they are the same bytes
+ * and headers that were sent).
+ */
+export class LoggedAttempt implements Attempt {
+  readonly #record: LoggedDelivery;
+  readonly #endpoint: ResolvedEndpoint;
+  readonly #userAgent: string;
+  readonly round: number;
+  readonly atMs: number;
+  readonly status: number | undefined;
+  readonly responseHeaders: Readonly<Record<string, string>> | undefined;
+  readonly responseBody: string | undefined;
+  readonly durationMs: number;
+  readonly error: AttemptError | undefined;
+  readonly outcome: Attempt['outcome'];
+
+  constructor(init: AttemptInit) {
+    this.#record = init.record;
+    this.#endpoint = init.endpoint;
+    this.#userAgent = init.userAgent;
+    this.round = init.round;
+    this.atMs = init.atMs;
+    this.status = init.status;
+    this.responseHeaders = init.responseHeaders;
+    this.responseBody = init.responseBody;
+    this.durationMs = init.durationMs;
+    this.error = init.error;
+    this.outcome = init.outcome;
+  }
+
+  get recordId(): string {
+    return this.#record.id;
+  }
+
+  get endpoint(): string {
+    return this.#endpoint.url;
+  }
+
+  get at(): string {
+    return iso(this.atMs) as string;
+  }
+
+  get body(): string {
+    return this.#record.body;
+  }
+
+  get requestHeaders(): Readonly<Record<string, string>> {
+    const r = this.#record;
+    return Object.freeze(requestHeaders(this.#userAgent, this.#endpoint.headers, r.stored.length, r.signature));
+  }
+
+  /** A plain object with every field, for `JSON.stringify` and logs. */
+  toJSON(): Record<string, unknown> {
+    return {
+      recordId: this.recordId,
+      endpoint: this.endpoint,
+      round: this.round,
+      at: this.at,
+      requestHeaders: this.requestHeaders,
+      body: this.body,
+      status: this.status,
+      responseHeaders: this.responseHeaders,
+      responseBody: this.responseBody,
+      durationMs: this.durationMs,
+      error: this.error,
+      outcome: this.outcome,
+    };
+  }
+}

@@ -1,0 +1,115 @@
+import { MESSAGE_TYPES, redact, SIGNATURE_HEADER } from '@hookgate/core';
+import type { DeliveryRecord } from '../delivery-record.js';
+import type { IntakeEngine } from './intake-engine.js';
+import { intakeError, jsonResponse, type IntakeResponse } from './intake-response.js';
+
+/** The delivery states a listing can be filtered on. */
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'filtered'] as const;
+
+/** Default and largest number of deliveries in one listing. */
+export const DELIVERY_LIST_LIMIT = { default: 100, max: 1000 } as const;
+
+/** A parsed `GET /_hookgate/deliveries` query. */
+export interface DeliveryQuery {
+  state?: (typeof DELIVERY_STATES)[number];
+  type?: (typeof MESSAGE_TYPES)[number];
+  limit: number;
+}
+
+/** Replaces every signature (`X-Signature` headers, a record's `signature`) by a shortened form: never show one in full. */
+function redactSignatures(key: string, value: unknown): unknown {
+  if (typeof value === 'string' && (key.toLowerCase() === SIGNATURE_HEADER || key === 'signature')) return redact(value);
+  return value;
+}
+
+/**
+ * Reads `state`, `type` and `limit` from a deliveries query string; names the bad parameter otherwise.
+ *
+ * @example
+ * parseDeliveryQuery(new URLSearchParams('state=failed&type=track')); // { ok: true, query: { state: 'failed', type: 'track', limit: 100 } }
+ */
+export function parseDeliveryQuery(params: URLSearchParams): { ok: true; query: DeliveryQuery } | { ok: false; response: IntakeResponse } {
+  const bad = (name: string, message: string) => ({
+    ok: false as const,
+    response: intakeError('invalid_query', `Query parameter ${name} ${message}.`, [{ path: name, message }]),
+  });
+  const query: DeliveryQuery = { limit: DELIVERY_LIST_LIMIT.default };
+  for (const name of params.keys()) {
+    if (name !== 'state' && name !== 'type' && name !== 'limit') {
+      return bad(name, 'is not known; filter with state, type and limit');
+    }
+  }
+  const state = params.get('state');
+  if (state !== null) {
+    if (!(DELIVERY_STATES as readonly string[]).includes(state)) {
+      return bad('state', `must be one of ${DELIVERY_STATES.join(', ')} (got ${JSON.stringify(state)})`);
+    }
+    query.state = state as DeliveryQuery['state'];
+  }
+  const type = params.get('type');
+  if (type !== null) {
+    if (!(MESSAGE_TYPES as readonly string[]).includes(type)) {
+      return bad('type', `must be one of ${MESSAGE_TYPES.join(', ')} (got ${JSON.stringify(type)})`);
+    }
+    query.type = type as DeliveryQuery['type'];
+  }
+  const limit = params.get('limit');
+  if (limit !== null) {
+    const n = Number(limit);
+    if (!/^\d+$/.test(limit) || n < 1 || n > DELIVERY_LIST_LIMIT.max) {
+      return bad('limit', `must be a whole number from 1 to ${DELIVERY_LIST_LIMIT.max} (got ${JSON.stringify(limit)})`);
+    }
+    query.limit = n;
+  }
+  return { ok: true, query };
+}
+
+/**
+ * The deliveries matching a query, newest first, at most `query.limit` of them.
+ *
+ * @example
+ * selectDeliveries(emulator.deliveries, { state: 'failed', limit: 10 });
+ */
+export function selectDeliveries(records: readonly DeliveryRecord[], query: DeliveryQuery): { total: number; deliveries: DeliveryRecord[] } {
+  const out: DeliveryRecord[] = [];
+  let total = 0;
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i] as DeliveryRecord;
+    if (query.state !== undefined && r.state !== query.state) continue;
+    if (query.type !== undefined && r.type !== query.type) continue;
+    total++;
+    if (out.length < query.limit) out.push(r);
+  }
+  return { total, deliveries: out };
+}
+
+/**
+ * Answers `GET /_hookgate/deliveries?state=&type=&limit=`: the delivery log as JSON, newest first,
+ * with every `X-Signature` shortened.
+ *
+ * @example
+ * const r = deliveriesResponse(emulator, new URLSearchParams('state=failed'));
+ */
+export function deliveriesResponse(engine: IntakeEngine, params: URLSearchParams): IntakeResponse {
+  const parsed = parseDeliveryQuery(params);
+  if (!parsed.ok) return parsed.response;
+  const { total, deliveries } = selectDeliveries(engine.deliveries, parsed.query);
+  const response = jsonResponse(200, null);
+  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries }, redactSignatures);
+  return response;
+}
+
+/**
+ * Answers `GET /_hookgate/health`: `{ ok: true, uptimeMs, deliveries: { total, pending, delivered, failed, filtered } }`.
+ *
+ * @example
+ * const r = healthResponse(emulator, startedAt);
+ */
+export function healthResponse(engine: IntakeEngine, startedAt: number): IntakeResponse {
+  const counts: Record<string, number> = { total: 0, pending: 0, delivered: 0, failed: 0, filtered: 0 };
+  for (const r of engine.deliveries) {
+    counts.total = (counts.total as number) + 1;
+    counts[r.state] = (counts[r.state] ?? 0) + 1;
+  }
+  return jsonResponse(200, { ok: true, uptimeMs: Date.now() - startedAt, deliveries: counts });
+}

@@ -1,0 +1,262 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ValidationError } from '@hookgate/core';
+import { EmulatorClosedError } from '../errors.js';
+import { deliveriesResponse, healthResponse } from './inspection.js';
+import type { IntakeEngine } from './intake-engine.js';
+import { intakeError, intakeOk, type IntakeResponse } from './intake-response.js';
+import { BATCH_ROUTES, CALL_ROUTES, INSPECTION_ROUTES, MAX_BATCH_BYTES, MAX_CALL_BYTES } from './limits.js';
+import { parseIntakePayload, type IntakeRoute } from './parse-intake-payload.js';
+import { readIntakeBody } from './read-intake-body.js';
+import { describeWriteKey, writeKeyFromAuthorization } from './write-key.js';
+
+/**
+ * Options of the intake (the tracking HTTP API in front of the delivery engine).
+ *
+ * @example
+ * const options: IntakeOptions = { maxCallBytes: 16 * 1024, onError: (e) => log.error(e) };
+ */
+export interface IntakeOptions {
+  /** Largest call in UTF-8 bytes of `JSON.stringify(call)`; a larger one refuses its batch with 400. Default 32 KB (32768). */
+  maxCallBytes?: number;
+  /** Largest request body in bytes (after decompression); a larger one is refused with 400 unread. Default 500 KB (512000). */
+  maxBatchBytes?: number;
+  /** Called with unexpected failures (answered 500). Default: one line on stderr. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Options of `listenIntake` / `emulator.listen`: the intake's options plus where to listen.
+ *
+ * @example
+ * await emulator.listen({ port: 8080, host: '127.0.0.1' });
+ */
+export interface IntakeListenOptions extends IntakeOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind. Default `127.0.0.1` (loopback only); `0.0.0.0` exposes the intake to the network. */
+  host?: string;
+}
+
+/**
+ * A running intake.
+ *
+ * @example
+ * const intake: IntakeServer = await emulator.listen();
+ * console.log(intake.url); await intake.close();
+ */
+export interface IntakeServer {
+  /** Base URL, e.g. `http://127.0.0.1:43123`: give it to a client as its `host` / `endpoint`. */
+  url: string;
+  port: number;
+  host: string;
+  /** The underlying `node:http` server. */
+  server: http.Server;
+  /** Stops accepting connections, lets requests in progress finish, and resolves when closed. */
+  close(): Promise<void>;
+}
+
+/** A `node:http` request listener. @example http.createServer(createIntakeListener(emulator) satisfies IntakeListener); */
+export type IntakeListener = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+interface Resolved {
+  maxCallBytes: number;
+  maxBatchBytes: number;
+  onError: (error: unknown) => void;
+}
+
+function positiveInteger(options: IntakeOptions, name: 'maxCallBytes' | 'maxBatchBytes', fallback: number): number {
+  const value = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new RangeError(`Intake option ${name} must be a whole number of bytes above 0 (got ${JSON.stringify(value)}); leave it out for the default of ${fallback}.`);
+  }
+  return value;
+}
+
+function resolveOptions(options: IntakeOptions): Resolved {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('Intake options must be an object, e.g. { port: 8080 }.');
+  }
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new TypeError('Intake option onError must be a function (error) => void.');
+  }
+  return {
+    maxCallBytes: positiveInteger(options, 'maxCallBytes', MAX_CALL_BYTES),
+    maxBatchBytes: positiveInteger(options, 'maxBatchBytes', MAX_BATCH_BYTES),
+    onError:
+      options.onError ??
+      ((error) => console.error(`[hookgate intake] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
+  };
+}
+
+const CALL_ROUTE_MAP: ReadonlyMap<string, IntakeRoute> = new Map(
+  Object.entries(CALL_ROUTES).map(([path, type]) => [path, { kind: 'call', type }] as const),
+);
+const BATCH_ROUTE: IntakeRoute = { kind: 'batch' };
+const ROUTE_LIST = [...Object.keys(CALL_ROUTES), ...BATCH_ROUTES].map((p) => `POST ${p}`).concat(
+  Object.values(INSPECTION_ROUTES).map((p) => `GET ${p}`),
+);
+
+function routeOf(path: string): IntakeRoute | undefined {
+  return CALL_ROUTE_MAP.get(path) ?? ((BATCH_ROUTES as readonly string[]).includes(path) ? BATCH_ROUTE : undefined);
+}
+
+function send(res: http.ServerResponse, response: IntakeResponse, closeConnection = false): void {
+  if (res.headersSent) return;
+  const headers: Record<string, string> = { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) };
+  if (closeConnection) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.end(response.body);
+}
+
+/**
+ * Builds the intake's `node:http` listener over a delivery engine: `POST /v1/identify|track|page|
+ * screen|group|alias|batch|import` (write key by Basic auth or a `writeKey` body field; 32 KB per
+ * call, 500 KB per batch; all or nothing), `GET /_hookgate/deliveries` and `GET /_hookgate/health`.
+ *
+ * @example
+ * import http from 'node:http';
+ * http.createServer(createIntakeListener(emulator)).listen(8080, '127.0.0.1');
+ */
+export function createIntakeListener(engine: IntakeEngine, options: IntakeOptions = {}): IntakeListener {
+  const opts = resolveOptions(options);
+  const startedAt = Date.now();
+
+  async function handleTracking(req: http.IncomingMessage, res: http.ServerResponse, route: IntakeRoute): Promise<void> {
+    const auth = writeKeyFromAuthorization(req.headers.authorization);
+    if (auth.kind === 'invalid') return send(res, intakeError('invalid_authorization', auth.message), true);
+    if (auth.kind === 'key' && !engine.hasSource(auth.writeKey)) {
+      return send(res, unknownKey(auth.writeKey), true);
+    }
+    const body = await readIntakeBody(req, opts.maxBatchBytes);
+    if (!body.ok) return send(res, body.response, !body.consumed);
+    let value: unknown;
+    try {
+      value = JSON.parse(body.bytes.toString('utf8'));
+    } catch (error) {
+      return send(res, intakeError('invalid_json', `The body is not valid JSON: ${(error as Error).message}.`));
+    }
+    const parsed = parseIntakePayload(value, route, { maxCallBytes: opts.maxCallBytes });
+    if (!parsed.ok) return send(res, parsed.response);
+    const writeKey = auth.kind === 'key' ? auth.writeKey : parsed.bodyWriteKey;
+    if (writeKey === undefined) {
+      return send(
+        res,
+        intakeError(
+          'missing_write_key',
+          'No write key: send "Authorization: Basic " + base64(writeKey + ":"), or a "writeKey" field in the JSON body.',
+        ),
+      );
+    }
+    if (auth.kind !== 'key' && !engine.hasSource(writeKey)) return send(res, unknownKey(writeKey));
+    const receivedAt = engine.clock.now();
+    const calls = parsed.calls;
+    for (let i = 0; i < calls.length; i++) {
+      try {
+        engine.ingest(calls[i] as (typeof calls)[number], { writeKey, receivedAt });
+      } catch (error) {
+        const where = route.kind === 'batch' ? `$.batch[${i}]` : '$';
+        if (i === 0 && error instanceof ValidationError) {
+          return send(res, intakeError('invalid_call', `The delivery engine refused ${where}: ${error.message}`, error.issues));
+        }
+        if (i === 0 && error instanceof EmulatorClosedError) {
+          return send(res, intakeError('emulator_closed', 'The emulator is shutting down and takes no more calls; nothing of this request was accepted. Retry later.'));
+        }
+        opts.onError(error);
+        return send(
+          res,
+          intakeError(
+            'internal_error',
+            `The delivery engine failed on ${where} after accepting ${i} call${i === 1 ? '' : 's'} of this request (those are delivered): ${(error as Error).message}`,
+          ),
+        );
+      }
+    }
+    send(res, intakeOk());
+  }
+
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://intake.invalid');
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const route = routeOf(path);
+    if (route) {
+      if (method !== 'POST') {
+        const r = intakeError('method_not_allowed', `${path} takes POST, not ${method}.`);
+        r.headers.allow = 'POST';
+        return send(res, r);
+      }
+      handleTracking(req, res, route).catch((error: unknown) => {
+        opts.onError(error);
+        send(res, intakeError('internal_error', `The intake failed: ${(error as Error)?.message ?? String(error)}`), true);
+      });
+      return;
+    }
+    if (path === INSPECTION_ROUTES.deliveries || path === INSPECTION_ROUTES.health) {
+      if (method !== 'GET' && method !== 'HEAD') {
+        const r = intakeError('method_not_allowed', `${path} takes GET, not ${method}.`);
+        r.headers.allow = 'GET';
+        return send(res, r);
+      }
+      try {
+        return send(res, path === INSPECTION_ROUTES.health ? healthResponse(engine, startedAt) : deliveriesResponse(engine, url.searchParams));
+      } catch (error) {
+        opts.onError(error);
+        return send(res, intakeError('internal_error', `The inspection failed: ${(error as Error).message}`));
+      }
+    }
+    send(res, intakeError('not_found', `No route ${method} ${path}. Routes: ${ROUTE_LIST.join(', ')}.`));
+  };
+}
+
+function unknownKey(writeKey: string) {
+  return intakeError(
+    'unknown_write_key',
+    `Unknown write key ${describeWriteKey(writeKey)}: no source of this emulator has it. Use the write key of a configured source (createEmulator({ sources: [{ writeKey }] }), or the one \`hookgate serve\` prints).`,
+  );
+}
+
+/**
+ * Starts the intake on `node:http` (127.0.0.1 and a free port by default) and resolves once it listens.
+ *
+ * @example
+ * const intake = await listenIntake(emulator, { port: 8080 });
+ * const analytics = new Analytics({ writeKey: 'wk_1', host: intake.url });
+ * // ...
+ * await intake.close();
+ */
+export async function listenIntake(engine: IntakeEngine, options: IntakeListenOptions = {}): Promise<IntakeServer> {
+  const { port = 0, host = '127.0.0.1', ...intakeOptions } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`listen option port must be a whole number from 0 to 65535 (got ${JSON.stringify(port)}); 0 picks a free port.`);
+  }
+  if (typeof host !== 'string' || host.length === 0) {
+    throw new TypeError(`listen option host must be a hostname or IP address such as "127.0.0.1" (got ${JSON.stringify(host)}).`);
+  }
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, createIntakeListener(engine, intakeOptions));
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    host: address.address,
+    server,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Largest call the intake accepts, measured as the UTF-8 bytes of `JSON.stringify(call)` (seed §8: 32 KB).
+ *
+ * @example
+ * if (Buffer.byteLength(JSON.stringify(call)) > MAX_CALL_BYTES) splitOrTrim(call);
+ */
+export const MAX_CALL_BYTES = 32 * 1024;
+
+/**
+ * Largest request body the intake accepts, in bytes after decompression (seed §8: 500 KB).
+ *
+ * @example
+ * await emulator.listen({ maxBatchBytes: MAX_BATCH_BYTES / 2 }); // stricter than the service
+ */
+export const MAX_BATCH_BYTES = 500 * 1024;
+
+/** The URL paths of the tracking API the intake serves, each with the call type it implies. */
+export const CALL_ROUTES = {
+  '/v1/identify': 'identify',
+  '/v1/track': 'track',
+  '/v1/page': 'page',
+  '/v1/screen': 'screen',
+  '/v1/group': 'group',
+  '/v1/alias': 'alias',
+} as const;
+
+/** The URL paths that take a batch: `/v1/import` behaves as `/v1/batch` (historical import, timestamps kept). */
+export const BATCH_ROUTES = ['/v1/batch', '/v1/import'] as const;
+
+/** The inspection routes (GET). */
+export const INSPECTION_ROUTES = { deliveries: '/_hookgate/deliveries', health: '/_hookgate/health' } as const;

@@ -1,0 +1,233 @@
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import { SettingsError } from './errors.js';
+import type { SourceSettings } from './source-settings.js';
+import { rejectUnknownKeys } from './source-settings.js';
+
+/**
+ * The service's product token (seed §4.1), the default `User-Agent`.
+ *
+ * @example
+ * expect(request.headers['user-agent']).toBe(DEFAULT_USER_AGENT); // 'Segment.io/1.0'
+ */
+export const DEFAULT_USER_AGENT = 'Segment.io/1.0';
+
+/**
+ * The retry schedule (seed §7: 5xx retried with randomized exponential backoff for at most 4 h).
+ * The n-th retry round waits `min(maxDelayMs, initialDelayMs × factor^(n-1))`, randomized by `jitter`.
+ *
+ * @example
+ * createEmulator({ sources, retry: { initialDelayMs: 100, windowMs: 60_000 } });
+ */
+export interface RetryOptions {
+  /** No attempt starts later than this after the first attempt. Default 4 h (14,400,000). */
+  windowMs?: number;
+  /** Delay cap of the first retry. Default 1000. */
+  initialDelayMs?: number;
+  /** Growth per retry. Default 2. */
+  factor?: number;
+  /** Largest delay. Default 1 h (3,600,000). */
+  maxDelayMs?: number;
+  /** `full` (default): uniform in [0, cap]; `equal`: cap/2 + uniform in [0, cap/2]; `none`: the cap. */
+  jitter?: 'full' | 'equal' | 'none';
+  /** Random source in [0, 1) for the jitter; pass a seeded one for reproducible schedules. Default Math.random. */
+  random?: () => number;
+}
+
+/**
+ * What an answer leads to (decisions the seed leaves open; seed §7 fixes 2xx, 5xx and timeouts).
+ * 2xx: delivered. 5xx, timeouts and connection errors: retried. The rest is set here.
+ *
+ * @example
+ * createEmulator({ sources, responsePolicy: { clientErrors: 'retry', redirects: 'retry' } });
+ */
+export interface ResponsePolicy {
+  /** 4xx statuses that are retried like a 5xx. Default [408, 429]. */
+  retryStatuses?: number[];
+  /** Other 4xx: `fail` (default: the receiver rejected the message; a retry sends the same bytes) or `retry`. */
+  clientErrors?: 'fail' | 'retry';
+  /** 3xx (never followed): `fail` (default) or `retry`. */
+  redirects?: 'fail' | 'retry';
+  /** Wait at least the `Retry-After` of a 429/503 before the next round (within the window). Default true. */
+  honorRetryAfter?: boolean;
+  /** TLS failures (self-signed, untrusted, wrong host): `fail` (default) or `retry`. No request is sent either way. */
+  tlsErrors?: 'fail' | 'retry';
+}
+
+/**
+ * TLS trust for `https` endpoints. Self-signed or untrusted certificates fail by default (seed §5, §7).
+ *
+ * @example
+ * createEmulator({ sources, tls: { ca: testCaPem } }); // trust the test server's own CA
+ */
+export interface TlsOptions {
+  /** Extra trusted CA certificates (PEM), on top of Node's defaults. */
+  ca?: string | Buffer | Array<string | Buffer>;
+}
+
+/**
+ * Options of `createEmulator`.
+ *
+ * @example
+ * const emulator = createEmulator({
+ *   sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url }], sharedSecret: 's3cret' } }],
+ *   clock: new ManualClock(),
+ * });
+ */
+export interface EmulatorOptions {
+  /** The sources and their Webhooks destination settings. */
+  sources?: SourceSettings[];
+  /** Real time (default) or a `ManualClock`. */
+  clock?: Clock;
+  /** Answer deadline per request, ms on the clock. Default 5000 (seed §4.1). */
+  timeoutMs?: number;
+  /** The retry schedule. */
+  retry?: RetryOptions;
+  /** What 4xx, 3xx, 429 and TLS failures lead to. */
+  responsePolicy?: ResponsePolicy;
+  /** The `User-Agent` header. Default `Segment.io/1.0`. */
+  userAgent?: string;
+  /** Body key order: `insertion` (default; what `JSON.stringify` gives, like the real sender) or `sorted`. */
+  serialization?: 'insertion' | 'sorted';
+  /** Trusted CAs for `https` test servers. */
+  tls?: TlsOptions;
+  /** Add `messageId` (generated when the call has none) and `anonymousId` (when known) to messages. Default false. */
+  includeIds?: boolean;
+  /**
+   * A call with only `anonymousId`: `filter` (default; recorded as filtered, since the seed's messages
+   * require userId) or `anonymousId-as-userId`.
+   */
+  anonymousCalls?: 'filter' | 'anonymousId-as-userId';
+  /** Most requests in flight at once to one endpoint; more wait in order (their deadline starts when sent). Default 64. */
+  concurrency?: number;
+  /**
+   * Debug lines, one per attempt: `true`/`false` overrides `DEBUG`, a function receives each line.
+   * Default: on when `DEBUG` names `hookgate` (`hookgate`, `hookgate*`, `hookgate:*`, `hookgate:emulator`).
+   */
+  debug?: boolean | ((line: string) => void);
+}
+
+/** Options with every default filled in. */
+export interface ResolvedOptions {
+  clock: Clock;
+  timeoutMs: number;
+  retry: Required<RetryOptions>;
+  responsePolicy: Required<ResponsePolicy>;
+  userAgent: string;
+  serialization: 'insertion' | 'sorted';
+  tls: TlsOptions;
+  includeIds: boolean;
+  anonymousCalls: 'filter' | 'anonymousId-as-userId';
+  concurrency: number;
+  debug: boolean | ((line: string) => void) | undefined;
+}
+
+/**
+ * The retry schedule's defaults: a 4 h window, 1 s first delay cap doubling up to 1 h, full jitter.
+ *
+ * @example
+ * createEmulator({ sources, retry: { ...DEFAULT_RETRY, windowMs: 60_000 } });
+ */
+export const DEFAULT_RETRY: Readonly<Omit<Required<RetryOptions>, 'random'>> = Object.freeze({
+  windowMs: 4 * 60 * 60 * 1000,
+  initialDelayMs: 1000,
+  factor: 2,
+  maxDelayMs: 60 * 60 * 1000,
+  jitter: 'full',
+});
+
+const OPTION_KEYS = [
+  'sources',
+  'clock',
+  'timeoutMs',
+  'retry',
+  'responsePolicy',
+  'userAgent',
+  'serialization',
+  'tls',
+  'includeIds',
+  'anonymousCalls',
+  'concurrency',
+  'debug',
+] as const;
+
+function positive(value: unknown, name: string, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+    throw new SettingsError(name, `must be a ${allowZero ? 'number ≥ 0' : 'positive number'} (got ${JSON.stringify(value)})`);
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    throw new SettingsError(name, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (got ${JSON.stringify(value)})`);
+  return value as T;
+}
+
+/**
+ * Validates the options (not the sources) and fills in the defaults; throws a `SettingsError`
+ * naming the offending option.
+ *
+ * @example
+ * resolveOptions({ timeoutMs: 1000 }).retry.windowMs; // 14_400_000
+ */
+export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new SettingsError('options', 'must be an object');
+  rejectUnknownKeys(options as Record<string, unknown>, OPTION_KEYS, '');
+  const clock = options.clock ?? systemClock;
+  if (typeof clock.now !== 'function' || typeof clock.setTimer !== 'function' || typeof clock.beginIo !== 'function')
+    throw new SettingsError('clock', 'must be a Clock: systemClock or a new ManualClock()');
+  const r = options.retry ?? {};
+  if (typeof r !== 'object') throw new SettingsError('retry', 'must be an object');
+  rejectUnknownKeys(r as Record<string, unknown>, ['windowMs', 'initialDelayMs', 'factor', 'maxDelayMs', 'jitter', 'random'], 'retry');
+  const retry: Required<RetryOptions> = {
+    windowMs: positive(r.windowMs, 'retry.windowMs', DEFAULT_RETRY.windowMs, true),
+    initialDelayMs: positive(r.initialDelayMs, 'retry.initialDelayMs', DEFAULT_RETRY.initialDelayMs, true),
+    factor: positive(r.factor, 'retry.factor', DEFAULT_RETRY.factor),
+    maxDelayMs: positive(r.maxDelayMs, 'retry.maxDelayMs', DEFAULT_RETRY.maxDelayMs, true),
+    jitter: oneOf(r.jitter, 'retry.jitter', ['full', 'equal', 'none'], DEFAULT_RETRY.jitter),
+    random: r.random ?? Math.random,
+  };
+  if (typeof retry.random !== 'function') throw new SettingsError('retry.random', 'must be a function returning a number in [0, 1)');
+  if (retry.factor < 1) throw new SettingsError('retry.factor', `must be ≥ 1 (got ${retry.factor})`);
+  const p = options.responsePolicy ?? {};
+  rejectUnknownKeys(p as Record<string, unknown>, ['retryStatuses', 'clientErrors', 'redirects', 'honorRetryAfter', 'tlsErrors'], 'responsePolicy');
+  const retryStatuses = p.retryStatuses ?? [408, 429];
+  if (!Array.isArray(retryStatuses) || retryStatuses.some((s) => !Number.isInteger(s) || s < 100 || s > 599))
+    throw new SettingsError('responsePolicy.retryStatuses', 'must be a list of HTTP status codes, e.g. [408, 429]');
+  if (p.honorRetryAfter !== undefined && typeof p.honorRetryAfter !== 'boolean')
+    throw new SettingsError('responsePolicy.honorRetryAfter', 'must be true or false');
+  const responsePolicy: Required<ResponsePolicy> = {
+    retryStatuses: [...retryStatuses],
+    clientErrors: oneOf(p.clientErrors, 'responsePolicy.clientErrors', ['fail', 'retry'], 'fail'),
+    redirects: oneOf(p.redirects, 'responsePolicy.redirects', ['fail', 'retry'], 'fail'),
+    honorRetryAfter: p.honorRetryAfter ?? true,
+    tlsErrors: oneOf(p.tlsErrors, 'responsePolicy.tlsErrors', ['fail', 'retry'], 'fail'),
+  };
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  if (typeof userAgent !== 'string' || userAgent.length === 0 || /[\r\n]/.test(userAgent))
+    throw new SettingsError('userAgent', 'must be a non-empty one-line string, e.g. "Segment.io/1.0"');
+  const tls = options.tls ?? {};
+  if (typeof tls !== 'object' || tls === null) throw new SettingsError('tls', 'must be an object { ca }');
+  rejectUnknownKeys(tls as Record<string, unknown>, ['ca'], 'tls');
+  if (options.includeIds !== undefined && typeof options.includeIds !== 'boolean')
+    throw new SettingsError('includeIds', 'must be true or false');
+  const concurrency = positive(options.concurrency, 'concurrency', 64);
+  if (!Number.isInteger(concurrency)) throw new SettingsError('concurrency', `must be a whole number (got ${concurrency})`);
+  if (options.debug !== undefined && typeof options.debug !== 'boolean' && typeof options.debug !== 'function')
+    throw new SettingsError('debug', 'must be true, false or a function receiving each line');
+  return {
+    clock,
+    timeoutMs: positive(options.timeoutMs, 'timeoutMs', 5000),
+    retry,
+    responsePolicy,
+    userAgent,
+    serialization: oneOf(options.serialization, 'serialization', ['insertion', 'sorted'], 'insertion'),
+    tls,
+    includeIds: options.includeIds ?? false,
+    anonymousCalls: oneOf(options.anonymousCalls, 'anonymousCalls', ['filter', 'anonymousId-as-userId'], 'filter'),
+    concurrency,
+    debug: options.debug,
+  };
+}

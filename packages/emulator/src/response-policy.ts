@@ -1,0 +1,78 @@
+import type { AttemptError } from './delivery-record.js';
+import type { ResponsePolicy } from './options.js';
+
+/** What one attempt leads to for its endpoint. */
+export type Verdict =
+  | { outcome: 'delivered' }
+  | { outcome: 'retry'; error: AttemptError; retryAfterMs?: number }
+  | { outcome: 'fail'; error: AttemptError };
+
+/**
+ * Classifies an answer by its status (seed §7 and the documented policy): 2xx delivered; 5xx and
+ * the `retryStatuses` (408, 429) retried; other 4xx and 3xx per the policy (default: failed at once).
+ *
+ * @example
+ * classifyStatus(503, 'Service Unavailable', undefined, policy); // { outcome: 'retry', error: { code: 'http', ... } }
+ */
+export function classifyStatus(
+  status: number,
+  statusText: string | undefined,
+  location: string | undefined,
+  policy: Required<ResponsePolicy>,
+): Verdict {
+  if (status >= 200 && status < 300) return DELIVERED;
+  // Verdicts without a Location are the same for every answer with this status line: share them
+  // (a receiver down for hours produces many thousands of identical attempts).
+  if (location !== undefined) return statusVerdict(status, statusText, location, policy);
+  const key = `${status} ${statusText ?? ''}`;
+  let cached = sharedVerdicts.get(policy)?.get(key);
+  if (!cached) {
+    cached = statusVerdict(status, statusText, undefined, policy);
+    if (cached.outcome !== 'delivered') Object.freeze(cached.error);
+    Object.freeze(cached);
+    let byPolicy = sharedVerdicts.get(policy);
+    if (!byPolicy) sharedVerdicts.set(policy, (byPolicy = new Map()));
+    if (byPolicy.size < 512) byPolicy.set(key, cached);
+  }
+  return cached;
+}
+
+const DELIVERED: Verdict = Object.freeze({ outcome: 'delivered' });
+const sharedVerdicts = new WeakMap<Required<ResponsePolicy>, Map<string, Verdict>>();
+
+function statusVerdict(
+  status: number,
+  statusText: string | undefined,
+  location: string | undefined,
+  policy: Required<ResponsePolicy>,
+): Verdict {
+  const label = `${status}${statusText ? ` ${statusText}` : ''}`;
+  if (status >= 300 && status < 400) {
+    const error: AttemptError = {
+      code: 'redirect',
+      message: `${label}: redirects are not followed${location ? ` (Location: ${location})` : ''}`,
+    };
+    return { outcome: policy.redirects === 'retry' ? 'retry' : 'fail', error };
+  }
+  const error: AttemptError = { code: 'http', message: label };
+  if (status >= 500 || status < 200) return { outcome: 'retry', error };
+  if (policy.retryStatuses.includes(status)) return { outcome: 'retry', error };
+  if (policy.clientErrors === 'retry') return { outcome: 'retry', error };
+  return {
+    outcome: 'fail',
+    error: { ...error, message: `${label}: the receiver rejected the message (a 4xx is not retried; see responsePolicy.clientErrors)` },
+  };
+}
+
+/**
+ * Classifies a request that got no answer: timeouts and connection errors are retried; TLS failures
+ * per the policy (default failed: no request was sent); `aborted` (close) is final.
+ *
+ * @example
+ * classifyError({ code: 'timeout', message: 'no answer within 5000 ms' }, policy).outcome; // 'retry'
+ */
+export function classifyError(error: AttemptError, policy: Required<ResponsePolicy>): Verdict {
+  if (error.code === 'aborted') return { outcome: 'fail', error };
+  if (error.code === 'tls') return { outcome: policy.tlsErrors === 'retry' ? 'retry' : 'fail', error };
+  return { outcome: 'retry', error };
+}
