@@ -1,55 +1,13 @@
 // A webhook receiver on Express 5 with @hookgate/express.
 //   pnpm example:express        (or: node --import tsx examples/express-receiver/server.ts)
 // PORT (default 3000), HOST (default 127.0.0.1), WEBHOOK_SECRET (default: a fresh random secret).
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import express from 'express';
-import type { WebhookMessage } from '@hookgate/core';
 import { hookgate } from '@hookgate/express';
+import { exampleState, runIfMain, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
 
-/** Options of `start`. */
-export interface StartOptions {
-  /** Port to listen on; 0 picks a free one. Default 3000. */
-  port?: number;
-  /** Interface to listen on. Default 127.0.0.1. */
-  host?: string;
-  /** The shared secret, or several during a rotation (the first is current). Default: a fresh random one. */
-  secret?: string | string[];
-  /** Log one line per message. Default false. */
-  log?: boolean;
-}
-
-/** A running example receiver. */
-export interface RunningReceiver {
-  /** The full webhook URL, e.g. http://127.0.0.1:3000/webhooks. */
-  url: string;
-  /** The current secret (to configure the sender with). */
-  secret: string;
-  /** The messages the handlers ran for, in order. */
-  seen: WebhookMessage[];
-  /** Stops listening after the handlers still running have finished. */
-  close(): Promise<void>;
-}
-
-/** One log line for a message. */
-function describe(msg: WebhookMessage): string {
-  switch (msg.type) {
-    case 'track':
-      return `track    ${msg.userId} "${msg.event}"`;
-    case 'alias':
-      return `alias    ${msg['Previous ID']} → ${msg['User ID']}`;
-    case 'group':
-      return `group    ${msg.userId} joined ${msg.groupId}`;
-    case 'screen':
-      return `screen   ${msg.userId} ${msg.name}`;
-    case 'page':
-      return `page     ${msg.userId} ${msg.properties?.path ?? ''}`;
-    default:
-      return `${msg.type.padEnd(8)} ${msg.userId}`;
-  }
-}
+export type { RunningReceiver, StartOptions };
 
 /**
  * Starts the Express example receiver.
@@ -59,13 +17,7 @@ function describe(msg: WebhookMessage): string {
  * console.log(rx.url); // http://127.0.0.1:PORT/webhooks
  */
 export async function start(options: StartOptions = {}): Promise<RunningReceiver> {
-  const secrets = options.secret === undefined ? [randomBytes(24).toString('hex')] : [options.secret].flat();
-  const seen: WebhookMessage[] = [];
-  const record = (msg: WebhookMessage) => {
-    seen.push(msg);
-    if (options.log) console.log(`${new Date().toISOString()}  ${describe(msg)}`);
-  };
-
+  const { secrets, seen, record } = exampleState(options);
   const app = express();
   const webhooks = hookgate({
     secret: secrets,
@@ -94,21 +46,4 @@ export async function start(options: StartOptions = {}): Promise<RunningReceiver
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const rx = await start({
-    port: Number(process.env.PORT ?? 3000),
-    host: process.env.HOST ?? '127.0.0.1',
-    secret: process.env.WEBHOOK_SECRET || undefined,
-    log: true,
-  });
-  console.log('hookgate Express receiver');
-  console.log(`  URL:    ${rx.url}`);
-  console.log(`  Secret: ${rx.secret}${process.env.WEBHOOK_SECRET ? ' (from WEBHOOK_SECRET)' : ' (generated; set WEBHOOK_SECRET to choose one)'}`);
-  console.log('  Send a signed message:');
-  console.log(`    BODY='{"version":1,"type":"track","userId":"u1","event":"Signed Up","timestamp":"2026-01-01T00:00:00.000Z"}'`);
-  console.log(`    curl -i ${rx.url} -H 'content-type: application/json' \\`);
-  console.log(`      -H "x-signature: $(printf %s "$BODY" | openssl dgst -sha1 -hmac '${rx.secret}' | sed 's/^.* //')" -d "$BODY"`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void rx.close().then(() => process.exit(0)));
-  }
-}
+await runIfMain(import.meta.url, 'Express', 3000, start);
