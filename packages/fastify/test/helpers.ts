@@ -1,6 +1,6 @@
 // Small helpers of the Fastify adapter's tests: listening apps on 127.0.0.1, signed requests.
 import type { AddressInfo } from 'node:net';
-import { fixture, sign, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { postSigned, uniqueMessage } from '../../../test/helpers/signed-requests.js';
 import type { FastifyInstance } from 'fastify';
 
 export const SECRET = 'whsec_fastify_tests_9c2e';
@@ -20,16 +20,9 @@ export async function closeAll(): Promise<void> {
 }
 
 /** A unique seed-shaped message. */
-export function message(type: MessageType = 'track', userId = `user_${Math.random().toString(36).slice(2)}`): WebhookMessage {
-  return type === 'alias' ? fixture('alias', { 'User ID': userId }) : fixture(type, { userId } as never);
-}
+export const message = uniqueMessage;
 
-/** POSTs a body signed with `secret` (over exactly `text`). */
-export async function post(url: string, text: string, { secret = SECRET, headers = {} as Record<string, string> } = {}) {
-  const res = await fetch(url, {
-    method: 'POST',
-    body: text,
-    headers: { 'content-type': 'application/json', 'x-signature': sign(text, secret), ...headers },
-  });
-  return { status: res.status, body: await res.text() };
+/** POSTs a body signed with `secret` (default this suite's) over exactly `text`. */
+export function post(url: string, text: string, { secret = SECRET, headers = {} as Record<string, string> } = {}) {
+  return postSigned(url, text, { secret, headers });
 }
