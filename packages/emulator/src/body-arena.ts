@@ -41,6 +41,24 @@ export class BodyArena {
     return this.#append(text);
   }
 
+  /** Copies bytes into the arena and says where they are. */
+  storeBytes(bytes: Uint8Array): StoredBody {
+    const length = bytes.length;
+    if (length > LARGE_BODY) {
+      const own = Buffer.allocUnsafeSlow(length);
+      own.set(bytes);
+      return { slab: own, start: 0, length };
+    }
+    if (length > this.#slab.length - this.#offset) {
+      this.#slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.#offset = 0;
+    }
+    const start = this.#offset;
+    this.#slab.set(bytes, start);
+    this.#offset = start + length;
+    return { slab: this.#slab, start, length };
+  }
+
   #append(text: string): StoredBody {
     const start = this.#offset;
     const length = this.#slab.write(text, start, 'utf8');

@@ -144,19 +144,33 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 
 /** What the emulator knows when it creates a record. */
 export interface RecordInit {
-  id: string;
+  /** The record's number: its id is `dlv_<seq>` (made when read: no string kept per record). */
+  seq: number;
   state: 'pending' | 'filtered';
   type: MessageType;
   writeKey: string;
   sourceName: string | undefined;
   origin: DeliveryRecord['origin'];
-  /** Where the body's UTF-8 bytes are (length 0 when no message could be built). */
+  /** Where the body's UTF-8 bytes are (length 0 when no message could be built, or while deferred). */
   body: StoredBody;
+  /** For a record that is never sent (filtered): what builds its body on first read, and its index there. */
+  deferred?: { body: DeferredBody; index: number };
   signature: string | undefined;
   receivedMs: number;
   reason: string | undefined;
   replayOf: string | undefined;
 }
+
+/**
+ * Builds a filtered record's body only when someone reads it: a call that is never sent need not be
+ * turned into a message, validated and serialized when it arrives (it is still recorded, with its reason).
+ */
+export interface DeferredBody {
+  /** Builds the body of the `index`-th call it holds (one object serves every call of a request). */
+  materialize(index: number): StoredBody;
+}
+
+const NO_ATTEMPTS = Object.freeze([]) as unknown as LoggedAttempt[];
 
 /**
  * The emulator's record. Compact on purpose (100,000 records waiting for a retry fit in 300 MB): the
@@ -166,17 +180,18 @@ export interface RecordInit {
  * The engine changes it through its methods; to users it is the read-only `DeliveryRecord`.
  */
 export class LoggedDelivery implements DeliveryRecord {
-  readonly id: string;
+  readonly #seq: number;
   state: DeliveryState;
   readonly type: MessageType;
   readonly writeKey: string;
   readonly sourceName: string | undefined;
   readonly origin: DeliveryRecord['origin'];
-  readonly #slab: Buffer;
-  readonly #start: number;
-  readonly #length: number;
+  #slab: Buffer;
+  #start: number;
+  #length: number;
+  #deferred: DeferredBody | undefined;
   readonly signature: string | undefined;
-  readonly attempts: LoggedAttempt[] = oneSlotArray();
+  readonly attempts: LoggedAttempt[];
   reason: string | undefined;
   deliveredTo: string | undefined = undefined;
   readonly replayOf: string | undefined;
@@ -186,36 +201,64 @@ export class LoggedDelivery implements DeliveryRecord {
   #message: WebhookMessage | undefined = undefined;
 
   constructor(init: RecordInit) {
-    this.id = init.id;
+    this.#seq = init.seq;
+    // A filtered record is never attempted: it shares one frozen empty list.
+    this.attempts = init.state === 'filtered' ? NO_ATTEMPTS : oneSlotArray();
     this.state = init.state;
     this.type = init.type;
     this.writeKey = init.writeKey;
     this.sourceName = init.sourceName;
     this.origin = init.origin;
     this.#slab = init.body.slab;
-    this.#start = init.body.start;
     this.#length = init.body.length;
+    // While the body is deferred, #start holds the call's index in its deferred body (no extra field).
+    this.#deferred = init.deferred?.body;
+    this.#start = init.deferred ? init.deferred.index : init.body.start;
     this.signature = init.signature;
     this.reason = init.reason;
     this.replayOf = init.replayOf;
     this.receivedMs = init.receivedMs;
   }
 
+  get id(): string {
+    return `dlv_${this.#seq}`;
+  }
+
+  /** The record's number (the digits of its id). */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Builds a deferred body now (once). */
+  #materialize(): void {
+    const deferred = this.#deferred;
+    if (deferred === undefined) return;
+    this.#deferred = undefined;
+    const body = deferred.materialize(this.#start);
+    this.#slab = body.slab;
+    this.#start = body.start;
+    this.#length = body.length;
+  }
+
   /** Where the body's bytes are kept. */
   get stored(): StoredBody {
+    this.#materialize();
     return { slab: this.#slab, start: this.#start, length: this.#length };
   }
 
   /** The body's bytes (a view, made on each read). */
   get bodyBytes(): Buffer {
+    this.#materialize();
     return this.#slab.subarray(this.#start, this.#start + this.#length);
   }
 
   get body(): string {
+    this.#materialize();
     return this.#slab.toString('utf8', this.#start, this.#start + this.#length);
   }
 
   get message(): WebhookMessage | undefined {
+    this.#materialize();
     if (this.#message === undefined && this.#length > 0) this.#message = JSON.parse(this.body) as WebhookMessage;
     return this.#message;
   }

@@ -12,7 +12,7 @@ import { BodyArena, type StoredBody } from './body-arena.js';
 import type { Clock } from './clock.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery-engine.js';
-import { LoggedDelivery, type CloseReport, type DeliveryRecord } from './delivery-record.js';
+import { LoggedDelivery, type CloseReport, type DeferredBody, type DeliveryRecord } from './delivery-record.js';
 import { EmulatorClosedError, ReplayError, SettingsError, UnknownWriteKeyError } from './errors.js';
 import { EventHub, type EmulatorEventName, type EmulatorEvents } from './events.js';
 import { listenIntake, type IntakeListenOptions, type IntakeServer } from './intake/intake-server.js';
@@ -23,6 +23,7 @@ import { snakeCase } from './snake-case.js';
 import { resolveSource, type ResolvedSource, type SourceSettings } from './source-settings.js';
 import { TraitSyncs, type TraitChange } from './trait-syncs.js';
 import { callToMessage, deleteMessage, traitIdentify } from './transform.js';
+import { INGEST_VALIDATED, type CallSource, type TrustedIngest } from './trusted-ingest.js';
 
 /**
  * Options of `identify`/`track`/... and the syncs: which source the data belongs to.
@@ -46,6 +47,24 @@ export interface IngestOptions {
   writeKey: string;
   /** When the call was received; default now on the emulator's clock. Used when the call has no timestamp. */
   receivedAt?: Date | number | string;
+}
+
+/**
+ * How many records the delivery log holds and what it ever held, per state: `total` and the states count
+ * every record since the emulator started, `evicted` ones included (see the `maxRecords` option).
+ *
+ * @example
+ * const { total, failed, evicted } = emulator.deliveryCounts();
+ */
+export interface DeliveryCounts {
+  /** Every record ever made. */
+  total: number;
+  pending: number;
+  delivered: number;
+  failed: number;
+  filtered: number;
+  /** Finished records dropped from `deliveries` to keep it within `maxRecords` (oldest first). */
+  evicted: number;
 }
 
 /**
@@ -101,8 +120,18 @@ export interface Emulator {
   readonly clock: Clock;
   /** The configured sources. */
   readonly sources: readonly SourceView[];
-  /** Every delivery record, oldest first. */
+  /**
+   * The delivery log, oldest first: every record, except finished ones (delivered, failed, filtered)
+   * evicted oldest first once there are more than `maxRecords` (pending ones are never evicted).
+   */
   readonly deliveries: readonly DeliveryRecord[];
+  /**
+   * Records per state since the start, evicted ones included.
+   *
+   * @example
+   * expect(emulator.deliveryCounts()).toMatchObject({ total: 3, delivered: 3 });
+   */
+  deliveryCounts(): DeliveryCounts;
 
   /** Receives an identify call. @example emulator.identify({ userId: 'u1', traits: { plan: 'pro' } }) */
   identify(call: CallInput<'identify'>, options?: CallOptions): DeliveryRecord;
@@ -167,7 +196,7 @@ export interface Emulator {
     options?: CallOptions,
   ): DeliveryRecord[];
 
-  /** A record by id. @example emulator.get('dlv_1')?.state */
+  /** A record by id (`undefined` once evicted, see `maxRecords`). @example emulator.get('dlv_1')?.state */
   get(id: string): DeliveryRecord | undefined;
   /**
    * Delivers a recorded message again, as a new record with `replayOf` (same body, signed with the
@@ -225,6 +254,8 @@ interface NewRecord {
   filteredReason: string | undefined;
   replayOf?: string;
   body?: StoredBody;
+  /** A filtered call's body, built when read. */
+  deferred?: { body: DeferredBody; index: number };
 }
 
 function toMs(value: Date | number | string, name: string): number {
@@ -233,7 +264,32 @@ function toMs(value: Date | number | string, name: string): number {
   return ms;
 }
 
-class EmulatorImpl implements Emulator {
+const EMPTY_BODY: StoredBody = { slab: Buffer.alloc(0), start: 0, length: 0 };
+
+/** The numeric part of a record id (`dlv_42` → 42). */
+const seqOf = (id: string) => Number(id.slice(4));
+
+/**
+ * The bodies of a request's filtered calls, built (message, check, serialization) only when read: a
+ * call that is never sent is recorded at once, with its reason, and costs no message work unless
+ * someone looks. The calls come from a `CallSource` (the intake keeps the request's bytes, not the
+ * parsed objects); one object serves every call of the request.
+ */
+class DeferredCallBodies implements DeferredBody {
+  constructor(
+    readonly source: CallSource,
+    readonly receivedMs: number,
+    readonly emulator: { options: ResolvedOptions; bodies: BodyArena },
+  ) {}
+
+  materialize(index: number): StoredBody {
+    const { options, bodies } = this.emulator;
+    const built = callToMessage(this.source.callAt(index), this.receivedMs, options);
+    return bodies.store(built.ok ? serializeMessage(built.message, options.serialization) : '');
+  }
+}
+
+class EmulatorImpl implements Emulator, TrustedIngest {
   readonly clock: Clock;
   readonly #options: ResolvedOptions;
   readonly #events = new EventHub();
@@ -241,15 +297,22 @@ class EmulatorImpl implements Emulator {
   readonly #engine: DeliveryEngine;
   readonly #sources = new Map<string, SourceState>();
   readonly #records: LoggedDelivery[] = [];
-  readonly #byId = new Map<string, LoggedDelivery>();
+  /** Past this many records, finished ones are evicted at the next write (reads evict down to `maxRecords`). */
+  #compactAt: number;
+  readonly #evicted = { delivered: 0, failed: 0, filtered: 0 };
   readonly #syncs = new TraitSyncs();
   readonly #bodies = new BodyArena();
+  /** What a deferred body needs of the emulator, one object shared by all of them. */
+  readonly #deferredContext: { options: ResolvedOptions; bodies: BodyArena };
+  #lastDeferred: DeferredCallBodies | undefined = undefined;
   #seq = 0;
   #closed = false;
 
   constructor(options: EmulatorOptions) {
     this.#options = resolveOptions(options);
     this.clock = this.#options.clock;
+    this.#compactAt = this.#nextCompactAt();
+    this.#deferredContext = { options: this.#options, bodies: this.#bodies };
     this.#log = createDebugLog(this.#options.debug);
     this.#engine = new DeliveryEngine(this.#options, this.#events, this.#log);
     const sources = options.sources ?? [];
@@ -262,7 +325,52 @@ class EmulatorImpl implements Emulator {
   }
 
   get deliveries(): readonly DeliveryRecord[] {
+    if (this.#records.length > this.#options.maxRecords) this.#evict();
     return this.#records;
+  }
+
+  deliveryCounts(): DeliveryCounts {
+    const e = this.#evicted;
+    const counts: DeliveryCounts = { total: 0, pending: 0, delivered: e.delivered, failed: e.failed, filtered: e.filtered, evicted: 0 };
+    counts.evicted = e.delivered + e.failed + e.filtered;
+    for (const r of this.#records) counts[r.state]++;
+    counts.total = counts.evicted + this.#records.length;
+    return counts;
+  }
+
+  /** The deferred bodies of the request `source` belongs to (one object per request, reused across its calls). */
+  #deferredFor(source: CallSource, receivedMs: number): DeferredCallBodies {
+    const last = this.#lastDeferred;
+    if (last !== undefined && last.source === source && last.receivedMs === receivedMs) return last;
+    return (this.#lastDeferred = new DeferredCallBodies(source, receivedMs, this.#deferredContext));
+  }
+
+  /** The write length past which finished records are evicted: a slack above `maxRecords` keeps eviction amortized O(1). */
+  #nextCompactAt(): number {
+    const max = this.#options.maxRecords;
+    return Math.max(this.#records.length, max) + Math.max(64, Math.floor(max / 8));
+  }
+
+  /**
+   * Drops the oldest finished records until at most `maxRecords` remain (or only pending ones are
+   * left to drop), in place: `deliveries` is the same array before and after.
+   */
+  #evict(): void {
+    const records = this.#records;
+    let excess = records.length - this.#options.maxRecords;
+    let w = 0;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i] as LoggedDelivery;
+      if (excess > 0 && r.state !== 'pending') {
+        this.#evicted[r.state]++;
+        excess--;
+        continue;
+      }
+      if (w !== i) records[w] = r;
+      w++;
+    }
+    records.length = w;
+    this.#compactAt = this.#nextCompactAt();
   }
 
   identify(call: CallInput<'identify'>, options?: CallOptions) {
@@ -305,11 +413,37 @@ class EmulatorImpl implements Emulator {
       const type = typeof (call as { type?: unknown })?.type === 'string' ? (call as { type: string }).type : 'the';
       throw new ValidationError(issues, `${type} call`);
     }
-    const receivedMs = receivedAt === undefined ? this.clock.now() : toMs(receivedAt, 'receivedAt');
+    return this.#accept(call, source, receivedAt === undefined ? this.clock.now() : toMs(receivedAt, 'receivedAt'), undefined, 0);
+  }
+
+  /** The intake's path: the call was validated there (all or nothing), so it is not checked again. */
+  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index = 0): DeliveryRecord {
+    if (this.#closed) throw new EmulatorClosedError('ingest');
+    return this.#accept(call, this.#source(writeKey), receivedMs, source, index);
+  }
+
+  /**
+   * Records a valid call: built, serialized and delivered, or filtered with its reason. A filtered call
+   * that can be had again (`again`: the intake keeps the request's bytes) has its body built only if
+   * read; a caller's own object is serialized at once, so that changing it later changes nothing.
+   */
+  #accept(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number): DeliveryRecord {
     source.usage++;
     if (typeof call.userId === 'string' && call.userId.length > 0) source.seenUsers.add(call.userId);
-    const built = callToMessage(call, receivedMs, this.#options);
     const routed = routeCall(call, source.resolved);
+    if (routed !== undefined && again !== undefined) {
+      again.pin();
+      return this.#record({
+        type: call.type,
+        source,
+        origin: 'call',
+        message: undefined,
+        deferred: { body: this.#deferredFor(again, receivedMs), index },
+        receivedMs,
+        filteredReason: routed,
+      });
+    }
+    const built = callToMessage(call, receivedMs, this.#options);
     return this.#record({
       type: call.type,
       source,
@@ -321,10 +455,10 @@ class EmulatorImpl implements Emulator {
   }
 
   #record(r: NewRecord): DeliveryRecord {
-    const body = r.body ?? this.#bodies.store(r.message ? serializeMessage(r.message, this.#options.serialization) : '');
+    const body = r.body ?? (r.deferred ? EMPTY_BODY : this.#bodies.store(r.message ? serializeMessage(r.message, this.#options.serialization) : ''));
     const secret = r.source.resolved.sharedSecret;
     const record = new LoggedDelivery({
-      id: `dlv_${++this.#seq}`,
+      seq: ++this.#seq,
       state: r.filteredReason === undefined ? 'pending' : 'filtered',
       type: r.type,
       writeKey: r.source.resolved.writeKey,
@@ -338,13 +472,13 @@ class EmulatorImpl implements Emulator {
       receivedMs: r.receivedMs,
       reason: r.filteredReason,
       replayOf: r.replayOf,
+      deferred: r.deferred,
     });
-    this.#records.push(record);
-    this.#byId.set(record.id, record);
-    this.#events.emit('received', record);
+    if (this.#records.push(record) > this.#compactAt) this.#evict();
+    if (this.#events.has('received')) this.#events.emit('received', record);
     if (record.state === 'filtered') {
       this.#log?.(`${record.receivedAt} ${record.id} ${record.type} filtered: ${record.reason}`);
-      this.#events.emit('filtered', record);
+      if (this.#events.has('filtered')) this.#events.emit('filtered', record);
     } else {
       this.#engine.deliver(record, r.source.resolved.endpoints);
     }
@@ -451,13 +585,36 @@ class EmulatorImpl implements Emulator {
   }
 
   get(id: string): DeliveryRecord | undefined {
-    return this.#byId.get(id);
+    return this.#find(id);
+  }
+
+  /** A record by id: records are in id order, so a binary search (no index to keep). */
+  #find(id: string): LoggedDelivery | undefined {
+    if (typeof id !== 'string' || !id.startsWith('dlv_')) return undefined;
+    if (this.#records.length > this.#options.maxRecords) this.#evict();
+    const seq = seqOf(id);
+    const records = this.#records;
+    let lo = 0;
+    let hi = records.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = records[mid] as LoggedDelivery;
+      const s = r.seq;
+      if (s === seq) return r.id === id ? r : undefined;
+      if (s < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
   }
 
   replay(id: string): DeliveryRecord {
     if (this.#closed) throw new EmulatorClosedError('replay');
-    const original = this.#byId.get(id);
-    if (!original) throw new ReplayError(id, 'no delivery record has this id');
+    const original = this.#find(id);
+    if (!original) {
+      const seq = typeof id === 'string' ? seqOf(id) : NaN;
+      const evicted = seq >= 1 && seq <= this.#seq && id === `dlv_${seq}`;
+      throw new ReplayError(id, evicted ? 'it was evicted from the delivery log (maxRecords keeps the newest finished records)' : 'no delivery record has this id');
+    }
     if (original.stored.length === 0) throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
     const source = this.#source(original.writeKey);
     return this.#record({

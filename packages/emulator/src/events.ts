@@ -60,6 +60,11 @@ export class EventHub {
     if (i >= 0) list.splice(i, 1);
   }
 
+  /** Whether an event has listeners (lets a hot path skip building the call to `emit`). */
+  has(event: EmulatorEventName): boolean {
+    return this.#listeners[event].length > 0;
+  }
+
   /** Calls every listener of an event. */
   emit<K extends EmulatorEventName>(event: K, ...args: Parameters<EmulatorEvents[K]>): void {
     const list = this.#listeners[event];

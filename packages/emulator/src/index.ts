@@ -1,14 +1,14 @@
 // @hookgate/emulator — the sender: routing, delivery engine, virtual clock, delivery log.
 
 export { createEmulator } from './emulator.js';
-export type { Emulator, CallOptions, IngestOptions, DeleteUserOptions, SourcePatch, SourceView } from './emulator.js';
+export type { Emulator, CallOptions, IngestOptions, DeleteUserOptions, SourcePatch, SourceView, DeliveryCounts } from './emulator.js';
 export { systemClock } from './clock.js';
 export type { Clock, ClockTimer } from './clock.js';
 export { ManualClock } from './manual-clock.js';
 export type { ManualClockOptions } from './manual-clock.js';
 export { SettingsError, UnknownWriteKeyError, EmulatorClosedError, ReplayError } from './errors.js';
 export { ValidationError } from '@hookgate/core';
-export { DEFAULT_USER_AGENT, DEFAULT_RETRY } from './options.js';
+export { DEFAULT_USER_AGENT, DEFAULT_RETRY, DEFAULT_MAX_RECORDS } from './options.js';
 export type { EmulatorOptions, RetryOptions, ResponsePolicy, TlsOptions } from './options.js';
 export { MAX_ENDPOINTS, MAX_HEADERS, RESERVED_HEADERS } from './source-settings.js';
 export type { SourceSettings, WebhooksSettings, EndpointSettings, SourceSchemaSettings } from './source-settings.js';

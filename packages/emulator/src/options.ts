@@ -101,6 +101,12 @@ export interface EmulatorOptions {
   /** Most requests in flight at once to one endpoint; more wait in order (their deadline starts when sent). Default 64. */
   concurrency?: number;
   /**
+   * Retention of the delivery log: past this many records, finished ones (delivered, failed, filtered)
+   * are evicted oldest first; pending ones never are. `deliveryCounts()` and `usage()` still count
+   * evicted records. A whole number ≥ 1, or `Infinity` to keep everything. Default 100,000.
+   */
+  maxRecords?: number;
+  /**
    * Debug lines, one per attempt: `true`/`false` overrides `DEBUG`, a function receives each line.
    * Default: on when `DEBUG` names `hookgate` (`hookgate`, `hookgate*`, `hookgate:*`, `hookgate:emulator`).
    */
@@ -119,6 +125,7 @@ export interface ResolvedOptions {
   includeIds: boolean;
   anonymousCalls: 'filter' | 'anonymousId-as-userId';
   concurrency: number;
+  maxRecords: number;
   debug: boolean | ((line: string) => void) | undefined;
 }
 
@@ -136,6 +143,14 @@ export const DEFAULT_RETRY: Readonly<Omit<Required<RetryOptions>, 'random'>> = O
   jitter: 'full',
 });
 
+/**
+ * Default retention of the delivery log (`maxRecords`): finished records beyond this many are evicted, oldest first.
+ *
+ * @example
+ * createEmulator({ sources, maxRecords: DEFAULT_MAX_RECORDS * 10 });
+ */
+export const DEFAULT_MAX_RECORDS = 100_000;
+
 const OPTION_KEYS = [
   'sources',
   'clock',
@@ -148,6 +163,7 @@ const OPTION_KEYS = [
   'includeIds',
   'anonymousCalls',
   'concurrency',
+  'maxRecords',
   'debug',
 ] as const;
 
@@ -215,6 +231,9 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     throw new SettingsError('includeIds', 'must be true or false');
   const concurrency = positive(options.concurrency, 'concurrency', 64);
   if (!Number.isInteger(concurrency)) throw new SettingsError('concurrency', `must be a whole number (got ${concurrency})`);
+  const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
+  if (typeof maxRecords !== 'number' || !(maxRecords === Infinity || (Number.isInteger(maxRecords) && maxRecords >= 1)))
+    throw new SettingsError('maxRecords', `must be a whole number ≥ 1, or Infinity to keep every record (got ${JSON.stringify(maxRecords)}); leave it out for ${DEFAULT_MAX_RECORDS}`);
   if (options.debug !== undefined && typeof options.debug !== 'boolean' && typeof options.debug !== 'function')
     throw new SettingsError('debug', 'must be true, false or a function receiving each line');
   return {
@@ -228,6 +247,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     includeIds: options.includeIds ?? false,
     anonymousCalls: oneOf(options.anonymousCalls, 'anonymousCalls', ['filter', 'anonymousId-as-userId'], 'filter'),
     concurrency,
+    maxRecords,
     debug: options.debug,
   };
 }

@@ -41,6 +41,13 @@ export const NO_USER_ID_REASON =
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Timestamps already in the sender's exact form that `normalizeTimestamp` returns unchanged: UTC with
+ * milliseconds, and fields in range (day 29–31 and anything Date.parse would roll over take the slow path).
+ * One regular expression instead of `Date.parse` + `toISOString` per call.
+ */
+const CANONICAL_TIMESTAMP = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 function isNonEmpty(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0;
 }
@@ -57,7 +64,9 @@ function isNonEmpty(v: unknown): v is string {
  * // { ok: true, message: { version: 1, type: 'alias', 'Previous ID': 'anon_1', 'User ID': 'u1', timestamp: '…' } }
  */
 export function callToMessage(call: Call, receivedAtMs: number, options: TransformOptions): TransformResult {
-  const timestamp = (call.timestamp !== undefined ? normalizeTimestamp(call.timestamp) : undefined) ?? iso(receivedAtMs);
+  const ts = call.timestamp;
+  const timestamp =
+    (typeof ts === 'string' && CANONICAL_TIMESTAMP.test(ts) ? ts : ts !== undefined ? normalizeTimestamp(ts) : undefined) ?? iso(receivedAtMs);
   const c = call as Call & Record<string, unknown>;
   let userId = c.userId;
   if (!isNonEmpty(userId) && call.type !== 'alias') {

@@ -5,6 +5,12 @@ import type { Call } from './types.js';
 
 const CALL_SET: ReadonlySet<string> = new Set(CALL_TYPES);
 
+/** Whether a call carries a non-empty string identifier (a module function: no closure per check). */
+function hasId(v: Record<string, unknown>, key: string): boolean {
+  const id = v[key];
+  return typeof id === 'string' && id.length > 0;
+}
+
 /**
  * Options of `callIssues` and `parseCall`.
  *
@@ -38,11 +44,10 @@ export function callIssues(value: unknown, options: CallCheckOptions = {}): Vali
     return [{ path: `${base}.type`, message: `must be one of ${CALL_TYPES.join(', ')} (got ${describe(type)})` }];
   }
   const issues = collectIssues(callSchemas[type as CallType], value, base);
-  const hasId = (k: string) => typeof v[k] === 'string' && (v[k] as string).length > 0;
   if (type === 'alias') {
-    if (!hasId('userId') && !issues.some((i) => i.path === `${base}.userId`))
+    if (!hasId(v, 'userId') && !issues.some((i) => i.path === `${base}.userId`))
       issues.push({ path: `${base}.userId`, message: 'is required on alias: the new identifier' });
-  } else if (!hasId('userId') && !hasId('anonymousId')) {
+  } else if (!hasId(v, 'userId') && !hasId(v, 'anonymousId')) {
     issues.push({ path: `${base}.userId`, message: 'userId or anonymousId is required' });
   }
   return issues;

@@ -100,16 +100,12 @@ export function deliveriesResponse(engine: IntakeEngine, params: URLSearchParams
 }
 
 /**
- * Answers `GET /_hookgate/health`: `{ ok: true, uptimeMs, deliveries: { total, pending, delivered, failed, filtered } }`.
+ * Answers `GET /_hookgate/health`: `{ ok: true, uptimeMs, deliveries: { total, pending, delivered, failed, filtered, evicted } }`
+ * (counts since the start: records evicted from the log by `maxRecords` still count).
  *
  * @example
  * const r = healthResponse(emulator, startedAt);
  */
 export function healthResponse(engine: IntakeEngine, startedAt: number): IntakeResponse {
-  const counts: Record<string, number> = { total: 0, pending: 0, delivered: 0, failed: 0, filtered: 0 };
-  for (const r of engine.deliveries) {
-    counts.total = (counts.total as number) + 1;
-    counts[r.state] = (counts[r.state] ?? 0) + 1;
-  }
-  return jsonResponse(200, { ok: true, uptimeMs: Date.now() - startedAt, deliveries: counts });
+  return jsonResponse(200, { ok: true, uptimeMs: Date.now() - startedAt, deliveries: engine.deliveryCounts() });
 }

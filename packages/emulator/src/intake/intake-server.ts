@@ -2,6 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ValidationError } from '@hookgate/core';
 import { EmulatorClosedError } from '../errors.js';
+import { BodyArena } from '../body-arena.js';
+import { hasTrustedIngest, INGEST_VALIDATED } from '../trusted-ingest.js';
+import { KeptIntakeBody } from './kept-intake-body.js';
 import { deliveriesResponse, healthResponse } from './inspection.js';
 import type { IntakeEngine } from './intake-engine.js';
 import { intakeError, intakeOk, type IntakeResponse } from './intake-response.js';
@@ -122,6 +125,8 @@ function send(res: http.ServerResponse, response: IntakeResponse, closeConnectio
 export function createIntakeListener(engine: IntakeEngine, options: IntakeOptions = {}): IntakeListener {
   const opts = resolveOptions(options);
   const startedAt = Date.now();
+  const limits = { maxCallBytes: opts.maxCallBytes };
+  const keptBodies = new BodyArena();
 
   async function handleTracking(req: http.IncomingMessage, res: http.ServerResponse, route: IntakeRoute): Promise<void> {
     const auth = writeKeyFromAuthorization(req.headers.authorization);
@@ -137,7 +142,7 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
     } catch (error) {
       return send(res, intakeError('invalid_json', `The body is not valid JSON: ${(error as Error).message}.`));
     }
-    const parsed = parseIntakePayload(value, route, { maxCallBytes: opts.maxCallBytes });
+    const parsed = parseIntakePayload(value, route, limits);
     if (!parsed.ok) return send(res, parsed.response);
     const writeKey = auth.kind === 'key' ? auth.writeKey : parsed.bodyWriteKey;
     if (writeKey === undefined) {
@@ -152,9 +157,15 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
     if (auth.kind !== 'key' && !engine.hasSource(writeKey)) return send(res, unknownKey(writeKey));
     const receivedAt = engine.clock.now();
     const calls = parsed.calls;
+    // Every call was validated above (all or nothing): the emulator's internal path does not check them again.
+    const trusted = hasTrustedIngest(engine) ? engine : undefined;
+    // Filtered calls are kept as this body's bytes (copied only if one is filtered), not as objects.
+    const kept = trusted ? new KeptIntakeBody(body.bytes, route, limits, keptBodies) : undefined;
     for (let i = 0; i < calls.length; i++) {
       try {
-        engine.ingest(calls[i] as (typeof calls)[number], { writeKey, receivedAt });
+        const call = calls[i] as (typeof calls)[number];
+        if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i);
+        else engine.ingest(call, { writeKey, receivedAt });
       } catch (error) {
         const where = route.kind === 'batch' ? `$.batch[${i}]` : '$';
         if (i === 0 && error instanceof ValidationError) {

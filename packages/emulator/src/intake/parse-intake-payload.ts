@@ -1,5 +1,6 @@
 import { callIssues, type Call, type CallType, type ValidationIssue } from '@hookgate/core';
 import { intakeError, type IntakeResponse } from './intake-response.js';
+import { jsonSizeBound } from './json-size-bound.js';
 
 /** What a request's URL says about its body: one call of a type, or a batch. */
 export type IntakeRoute = { kind: 'call'; type: CallType } | { kind: 'batch' };
@@ -26,13 +27,32 @@ function kindOf(v: unknown): string {
   return typeof v === 'object' ? 'an object' : typeof v;
 }
 
-function callSize(call: unknown): number {
-  return Buffer.byteLength(JSON.stringify(call) ?? '', 'utf8');
+/**
+ * The call's size in UTF-8 bytes of `JSON.stringify(call)` when it could be over `limit`; otherwise
+ * a cheap upper bound at most `limit` (so "size > limit" is exact without serializing small calls).
+ */
+function callSize(call: unknown, limit: number): number {
+  const bound = jsonSizeBound(call, limit);
+  return bound <= limit ? bound : Buffer.byteLength(JSON.stringify(call) ?? '', 'utf8');
 }
 
-/** Merges the batch-level object under the call's own (shallow; the call's keys win). */
+/**
+ * Merges the batch-level object under the call's own (shallow; the call's keys win), as an object
+ * spread would, but with plain stores (a second spread into one literal takes V8's slow path).
+ * A `__proto__` key of parsed JSON is an own property and stays one (defined, never assigned).
+ */
 function mergeUnder(batchLevel: Record<string, unknown>, own: unknown): Record<string, unknown> {
-  return own === undefined ? { ...batchLevel } : { ...batchLevel, ...(own as Record<string, unknown>) };
+  const out: Record<string, unknown> = {};
+  copyInto(out, batchLevel);
+  if (own !== undefined) copyInto(out, own as Record<string, unknown>);
+  return out;
+}
+
+function copyInto(out: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const key of Object.keys(from)) {
+    if (key === '__proto__') Object.defineProperty(out, key, { value: from[key], enumerable: true, writable: true, configurable: true });
+    else out[key] = from[key];
+  }
 }
 
 /**
@@ -47,7 +67,8 @@ function toCall(
   integrations: Record<string, unknown> | undefined,
 ): Call {
   let call = item;
-  if (ENVELOPE_KEYS.some((key) => key in item)) {
+  if ('writeKey' in item || 'sentAt' in item) {
+    // (ENVELOPE_KEYS spelled out: no closure per call)
     call = {};
     for (const key of Object.keys(item)) if (!(ENVELOPE_KEYS as readonly string[]).includes(key)) call[key] = item[key];
   }
@@ -98,7 +119,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
 
   if (route.kind === 'call') {
     const issues: ValidationIssue[] = [];
-    const size = callSize(value);
+    const size = callSize(value, limits.maxCallBytes);
     if (size > limits.maxCallBytes) {
       issues.push({ path: '$', message: `is ${size} bytes, over the limit of ${limits.maxCallBytes} bytes (32 KB per call)` });
       return { ok: false, response: refuse(issues, 1, 1, 'call') };
@@ -138,7 +159,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     const path = `$.batch[${i}]`;
-    const size = callSize(item);
+    const size = callSize(item, limits.maxCallBytes);
     if (size > limits.maxCallBytes) {
       sizeIssues.push({ path, message: `is ${size} bytes, over the limit of ${limits.maxCallBytes} bytes (32 KB per call)` });
       continue;

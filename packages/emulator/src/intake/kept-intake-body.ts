@@ -1,0 +1,57 @@
+import type { Call } from '@hookgate/core';
+import { BodyArena, type StoredBody } from '../body-arena.js';
+import type { CallSource } from '../trusted-ingest.js';
+import { parseIntakePayload, type IntakeRoute, type PayloadLimits } from './parse-intake-payload.js';
+
+/**
+ * An accepted request body, kept for the calls of it that are never sent (filtered): as its UTF-8
+ * bytes (off the JavaScript heap: no garbage-collector work however many are kept), from which a
+ * call is parsed again only when someone reads its record's message. Parsing the same bytes with the
+ * same route and limits gives the same calls (the body was accepted as a whole once already).
+ *
+ * @example
+ * const kept = new KeptIntakeBody(bytes, route, limits, arena);
+ * const call = kept.callAt(3); // the batch's 4th call, parsed again
+ */
+export class KeptIntakeBody implements CallSource {
+  #bytes: Buffer;
+  #stored: StoredBody | undefined;
+  #calls: WeakRef<Call[]> | undefined;
+
+  constructor(
+    bytes: Buffer,
+    readonly route: IntakeRoute,
+    readonly limits: PayloadLimits,
+    readonly arena: BodyArena,
+  ) {
+    this.#bytes = bytes;
+  }
+
+  /**
+   * Copies the bytes into the arena (once) when they are a view of a larger buffer (a socket's read
+   * buffer or Node's shared pool), which a kept record must not hold on to; a buffer of their own is kept as is.
+   */
+  pin(): void {
+    if (this.#stored !== undefined) return;
+    const bytes = this.#bytes;
+    if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) {
+      this.#stored = { slab: bytes, start: 0, length: bytes.length };
+      return;
+    }
+    this.#stored = this.arena.storeBytes(this.#bytes);
+    this.#bytes = this.#stored.slab.subarray(this.#stored.start, this.#stored.start + this.#stored.length);
+  }
+
+  /** The call at `index`, parsed again from the bytes (the parsed list is cached while something holds it). */
+  callAt(index: number): Call {
+    let calls = this.#calls?.deref();
+    if (calls === undefined) {
+      const parsed = parseIntakePayload(JSON.parse(this.#bytes.toString('utf8')), this.route, this.limits);
+      if (!parsed.ok) throw new Error(`hookgate intake: a kept body no longer parses (${parsed.response.body})`);
+      calls = parsed.calls;
+      this.#calls = new WeakRef(calls);
+    }
+    return calls[index] as Call;
+  }
+}
+

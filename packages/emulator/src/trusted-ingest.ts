@@ -1,0 +1,31 @@
+import type { Call } from '@hookgate/core';
+import type { DeliveryRecord } from './delivery-record.js';
+
+/**
+ * The engine's internal entry point for calls the intake has already validated (core's `callIssues`,
+ * all or nothing): `engine[INGEST_VALIDATED](call, writeKey, receivedMs)` records the call without
+ * checking it a second time. Not exported from the package: a user's `ingest` is always checked.
+ */
+export const INGEST_VALIDATED: unique symbol = Symbol('hookgate.ingestValidated');
+
+/**
+ * Where the validated calls of one request can be had again later: lets a filtered record drop the
+ * call's object graph (kept objects cost garbage-collector time on every collection) and rebuild its
+ * body only if read.
+ */
+export interface CallSource {
+  /** Called once a record keeps this source: make it independent of the request's buffers. */
+  pin(): void;
+  /** The call at `index` of the request, as it was ingested. */
+  callAt(index: number): Call;
+}
+
+/** An engine that offers the internal entry point (an `Emulator` does). */
+export interface TrustedIngest {
+  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index?: number): DeliveryRecord;
+}
+
+/** Whether an engine offers the internal entry point (a stand-in engine in a test or benchmark may not). */
+export function hasTrustedIngest(engine: object): engine is TrustedIngest {
+  return typeof (engine as Partial<TrustedIngest>)[INGEST_VALIDATED] === 'function';
+}
