@@ -37,16 +37,11 @@ async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptio
     keepRawJsonBodies(scope, { bodyLimit: receiver.maxBodyBytes, anyType: true });
     scope.setErrorHandler((error, _request, reply) => sendAnswer(reply, answerForFastifyError(error as { statusCode?: number; message?: string })));
     for (const url of paths) {
-      scope.all(url, { bodyLimit: receiver.maxBodyBytes }, async (request, reply) => {
-        const answer = await receiver.handle({
-          method: request.method,
-          headers: request.headers,
-          rawBody: rawBodyOf(request),
-          parsedBody: request.body,
-          context: { request, reply },
-        });
-        return sendAnswer(reply, answer);
-      });
+      scope.all(url, { bodyLimit: receiver.maxBodyBytes }, (request, reply) =>
+        receiver
+          .handle({ method: request.method, headers: request.headers, rawBody: rawBodyOf(request), parsedBody: request.body, context: { request, reply } })
+          .then((answer) => sendAnswer(reply, answer)),
+      );
     }
   });
 }

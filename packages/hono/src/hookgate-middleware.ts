@@ -1,6 +1,7 @@
 import { createReceiver, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
 import type { HonoExtra, HookgateEnv, HookgateHonoOptions } from './options.js';
+import { nodeIncomingOf } from './node-incoming.js';
 import { readHonoBody } from './read-hono-body.js';
 import { RouteFailedError } from './route-failed-error.js';
 
@@ -49,12 +50,16 @@ export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
   }
 
   const middleware: MiddlewareHandler<HookgateEnv> = async (c, next) => {
-    const request = c.req.raw;
-    const refused = receiver.precheck(request.method, request.headers);
+    const method = c.req.method;
+    // On @hono/node-server, the Node request's own headers (a plain object) and body stream: reading
+    // `c.req.raw.headers` or the body through `c.req` would build a Fetch Headers, Request and web stream.
+    const incoming = nodeIncomingOf(c.env);
+    const headers = incoming ? incoming.headers : c.req.raw.headers;
+    const refused = receiver.precheck(method, headers);
     if (refused) return toResponse(refused);
-    const body = await readHonoBody(c.req, receiver.maxBodyBytes);
+    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming);
     if ('status' in body) return toResponse(body);
-    const input = { method: request.method, headers: request.headers, ...body, context: { c } };
+    const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c } };
     if (!passThrough) return toResponse(await receiver.handle(input));
 
     const accepted = await receiver.accept(input);

@@ -1,5 +1,6 @@
 import { BodyTooLargeError, readBody, receiverResponse, type ReceiverInput, type ReceiverResponse } from '@hookgate/core';
 import type { HonoRequest } from 'hono';
+import { bodyUntouched, readIncoming, type NodeIncoming } from './node-incoming.js';
 
 /**
  * The body part of core's `ReceiverInput`: raw bytes or text, or a value parsed earlier.
@@ -15,17 +16,26 @@ type Cache = { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string>; json?
  * Reads a Hono request's body once, under `limit` bytes (413 answer above it), and leaves it in
  * Hono's body cache so that a later `c.req.json()` / `c.req.text()` still works. A body an earlier
  * middleware already read is taken from that cache instead of the spent stream. Call it after the
- * receiver's `precheck`, which refuses a declared `Content-Length` over the limit.
+ * receiver's `precheck`, which refuses a declared `Content-Length` over the limit. Given the Node
+ * request behind the context (`nodeIncomingOf(c.env)` on `@hono/node-server`) and a body no one has
+ * started to read, it reads the bytes straight off it: no Fetch `Request`, web stream or
+ * `AbortSignal` is made, which is most of what a body read costs through `c.req` on Node.
  *
  * @example
- * const body = await readHonoBody(c.req, receiver.maxBodyBytes);
+ * const body = await readHonoBody(c.req, receiver.maxBodyBytes, nodeIncomingOf(c.env));
  * if ('status' in body) return new Response(body.body, { status: body.status });
  */
-export async function readHonoBody(req: HonoRequest, limit: number): Promise<HonoBody | ReceiverResponse> {
+export async function readHonoBody(req: HonoRequest, limit: number, incoming?: NodeIncoming): Promise<HonoBody | ReceiverResponse> {
   const cache = req.bodyCache as Cache;
   if (cache.arrayBuffer) return { rawBody: new Uint8Array(await cache.arrayBuffer) };
   if (cache.text) return { rawBody: await cache.text };
   if (cache.json) return { parsedBody: await cache.json };
+  if (incoming !== undefined && bodyUntouched(incoming)) {
+    const bytes = await readIncoming(incoming, limit);
+    if (bytes === undefined) return receiverResponse('payload_too_large', new BodyTooLargeError(limit).message);
+    cache.arrayBuffer = Promise.resolve(exactBuffer(bytes));
+    return { rawBody: bytes };
+  }
   // With a Content-Length (checked against the limit before this is called), the runtime's HTTP
   // parser stops the body at that length, so the runtime's own reader is safe and fastest; and it
   // fills Hono's cache itself. Without one (chunked), the body is read here, counting bytes.
@@ -41,8 +51,11 @@ export async function readHonoBody(req: HonoRequest, limit: number): Promise<Hon
     if (error instanceof BodyTooLargeError) return receiverResponse('payload_too_large', error.message);
     throw error;
   }
-  const exact =
-    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
-  cache.arrayBuffer = Promise.resolve(exact);
+  cache.arrayBuffer = Promise.resolve(exactBuffer(bytes));
   return { rawBody: bytes };
+}
+
+/** An `ArrayBuffer` holding exactly these bytes (Hono's body cache wants one): the bytes' own, or a copy. */
+function exactBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
 }

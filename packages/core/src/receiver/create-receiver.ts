@@ -6,6 +6,7 @@ import type { Secret } from '../signatures/sign.js';
 import { verify, verifyAsync, type VerifyResult } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { dedupeKey } from './dedupe-key.js';
+import { RequestContext } from './handler-context.js';
 import { getHeader } from './headers.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
 import {
@@ -22,7 +23,8 @@ import {
   type Verification,
 } from './options.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
-import { receiverResponse, type ReceiverResponse } from './responses.js';
+import { fixedResponse, receiverResponse, type ReceiverResponse } from './responses.js';
+import { utf8ByteLength } from './utf8-length.js';
 
 /**
  * The outcome of `accept`: an answer to send now, or a verified message to hand to a handler.
@@ -91,6 +93,19 @@ export interface Receiver<TExtra = {}> {
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
 const DEADLINE = Symbol('deadline');
+/** One fatal UTF-8 decoder for every request: `decode` without `stream` keeps no state between calls. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const SETTLED: Promise<void> = Promise.resolve();
+const ACKNOWLEDGED = { acknowledged: true } as const;
+
+/** A refusal from `accept`; module level, not a closure per request. */
+function refuse(code: Parameters<typeof receiverResponse>[0], message: string, extra?: Record<string, unknown>) {
+  return { kind: 'response', response: receiverResponse(code, message, extra) } as const;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
+}
 
 /**
  * Thrown into a handler's `AbortSignal` at the deadline.
@@ -222,6 +237,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   const ttlMs = (dedupe && dedupe.ttlMs) ?? DEFAULT_DEDUPE_TTL_MS;
   const inFlightTtlMs = (dedupe && dedupe.inFlightTtlMs) ?? DEFAULT_IN_FLIGHT_TTL_MS;
   const useSync = options.crypto !== 'web' && nodeCrypto() !== null;
+  const settledAlready = (_outcome: 'handled' | 'failed'): Promise<void> => SETTLED;
   const background = new Set<Promise<unknown>>();
 
   if (secrets === null) {
@@ -258,7 +274,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
 
   /** The checks that need no body: method, content type, declared length. */
   function precheck(method: string, headers: ReceiverInput['headers']): ReceiverResponse | undefined {
-    if (method.toUpperCase() !== 'POST') {
+    if (method !== 'POST' && method.toUpperCase() !== 'POST') {
       return receiverResponse('method_not_allowed', `The sender only POSTs; ${method} is not allowed.`);
     }
     const contentType = getHeader(headers, 'content-type');
@@ -275,14 +291,17 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     return undefined;
   }
 
-  async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
-    const respond = (code: Parameters<typeof receiverResponse>[0], message: string, extra?: Record<string, unknown>) =>
-      ({ kind: 'response', response: receiverResponse(code, message, extra) }) as const;
+  /**
+   * `accept`'s work, synchronous wherever nothing has to be awaited (node:crypto verification and
+   * no dedupe store): the common case then costs no promise and no microtask per step.
+   */
+  function acceptNow(input: ReceiverInput<TExtra>): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
+    const respond = refuse;
     const receivedAt = new Date();
     const refused = precheck(input.method, input.headers);
     if (refused) return { kind: 'response', response: refused };
     const raw = input.rawBody;
-    const rawSize = raw === undefined ? undefined : typeof raw === 'string' ? new TextEncoder().encode(raw).byteLength : raw.byteLength;
+    const rawSize = raw === undefined ? undefined : typeof raw === 'string' ? utf8ByteLength(raw) : raw.byteLength;
     if ((rawSize ?? 0) > maxBodyBytes) {
       return respond('payload_too_large', `The body is larger than the limit of ${maxBodyBytes} bytes.`);
     }
@@ -292,26 +311,42 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
 
     // 1. Signature, before the body is trusted in any way.
-    let verification: Verification = { form: 'unsigned', secretIndex: -1 };
+    if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 });
     const signature = getHeader(input.headers, 'x-signature');
-    if (secrets !== null) {
-      if (signature === undefined || signature === '') {
-        return respond('missing_signature', 'The X-Signature header is missing; the request is not signed.');
-      }
-      const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms };
-      const result = useSync ? verify(verifyInput) : await verifyAsync(verifyInput);
-      if (!result.ok) {
-        explain(typeof signature === 'string' ? signature : String(signature), raw, result);
-        return respond(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
-      }
-      verification = { form: result.form, secretIndex: result.secretIndex };
+    if (signature === undefined || signature === '') {
+      return respond('missing_signature', 'The X-Signature header is missing; the request is not signed.');
     }
+    const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms };
+    if (useSync) return verified(input, receivedAt, signature, verify(verifyInput));
+    return verifyAsync(verifyInput).then((result) => verified(input, receivedAt, signature, result));
+  }
 
+  function verified(
+    input: ReceiverInput<TExtra>,
+    receivedAt: Date,
+    signature: string | readonly string[],
+    result: VerifyResult,
+  ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
+    if (!result.ok) {
+      explain(typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
+      return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
+    }
+    return afterVerification(input, receivedAt, { form: result.form, secretIndex: result.secretIndex });
+  }
+
+  function afterVerification(
+    input: ReceiverInput<TExtra>,
+    receivedAt: Date,
+    verification: Verification,
+  ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
+    const respond = refuse;
+    const raw = input.rawBody;
+    const hasParsed = input.parsedBody !== undefined;
     // 2. The body: JSON, then a valid message.
     let value: unknown = input.parsedBody;
     if (raw !== undefined && !hasParsed) {
       try {
-        const text = typeof raw === 'string' ? raw : new TextDecoder('utf-8', { fatal: true }).decode(raw);
+        const text = typeof raw === 'string' ? raw : utf8.decode(raw);
         value = JSON.parse(text);
       } catch (e) {
         return respond('invalid_json', `The body is not valid JSON: ${(e as Error).message}`);
@@ -322,95 +357,110 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
       return respond('invalid_message', `The body is not a valid webhook message: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
     }
     const message = value as WebhookMessage;
-
-    // 3. Dedupe: claim the message, or answer for the earlier delivery.
-    let key: string | undefined;
-    if (store) {
-      key = await dedupeKey(message, raw ?? JSON.stringify(value));
-      let claim;
-      try {
-        claim = await store.claim(key, inFlightTtlMs);
-      } catch (error) {
-        onError(error, { message, dedupeKey: key, phase: 'store' });
-        return respond('store_unavailable', 'The dedupe store is unavailable; the sender will retry.');
-      }
-      if (claim === 'done') return respond('duplicate', 'Already handled; not run again.', { duplicate: true });
-      if (claim === 'in-flight') return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
-    }
-
-    // The AbortController is made when `signal` is first read: most handlers never read it, and one
-    // per request costs more than the rest of this bookkeeping. An abort before that is kept.
-    let controller: AbortController | undefined;
-    let abortedWith: { reason: unknown } | undefined;
-    const signal = (): AbortSignal => {
-      if (controller === undefined) {
-        controller = new AbortController();
-        if (abortedWith) controller.abort(abortedWith.reason);
-      }
-      return controller.signal;
-    };
-    const headers = input.headers;
-    const context = {
-      ...(input.context as TExtra),
-      get signal() {
-        return signal();
-      },
-      dedupeKey: key,
-      verification,
-      receivedAt,
-      header: (name: string) => {
-        const v = getHeader(headers, name);
-        return Array.isArray(v) ? v.join(', ') : (v as string | undefined);
-      },
-    } as HandlerContext<TExtra>;
-    const settle = async (outcome: 'handled' | 'failed') => {
-      if (!store || key === undefined) return;
-      try {
-        if (outcome === 'handled') await store.complete(key, ttlMs);
-        else await store.release(key);
-      } catch (error) {
-        onError(error, { message, dedupeKey: key, phase: 'store' });
-      }
-    };
-    const abort = (reason?: unknown) => {
-      if (controller !== undefined) controller.abort(reason);
-      else abortedWith ??= { reason };
-    };
-    return { kind: 'message', message, context, settle, abort };
+    if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined);
+    return claimed(input, receivedAt, verification, message, store);
   }
 
-  async function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
-    const accepted = await accept(input);
-    if (accepted.kind === 'response') return accepted.response;
-    const handler = pickHandler(accepted.message);
-    if (!handler) {
-      await accepted.settle('handled');
-      return receiverResponse('unhandled', `No handler for ${accepted.message.type} messages; acknowledged.`, { handled: false });
+  // 3. Dedupe: claim the message, or answer for the earlier delivery.
+  async function claimed(
+    input: ReceiverInput<TExtra>,
+    receivedAt: Date,
+    verification: Verification,
+    message: WebhookMessage,
+    store: IdempotencyStore,
+  ): Promise<AcceptResult<TExtra>> {
+    const respond = refuse;
+    const key = await dedupeKey(message, input.rawBody ?? JSON.stringify(message));
+    let claim;
+    try {
+      claim = await store.claim(key, inFlightTtlMs);
+    } catch (error) {
+      onError(error, { message, dedupeKey: key, phase: 'store' });
+      return respond('store_unavailable', 'The dedupe store is unavailable; the sender will retry.');
     }
+    if (claim === 'done') return respond('duplicate', 'Already handled; not run again.', { duplicate: true });
+    if (claim === 'in-flight') return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
+    return acceptedMessage(input, receivedAt, verification, message, key);
+  }
+
+  function acceptedMessage(
+    input: ReceiverInput<TExtra>,
+    receivedAt: Date,
+    verification: Verification,
+    message: WebhookMessage,
+    key: string | undefined,
+  ): AcceptedMessage<TExtra> {
+    const context = new RequestContext(input.context, input.headers, key, verification, receivedAt);
+    const settle =
+      !store || key === undefined
+        ? settledAlready
+        : async (outcome: 'handled' | 'failed') => {
+            try {
+              if (outcome === 'handled') await store.complete(key, ttlMs);
+              else await store.release(key);
+            } catch (error) {
+              onError(error, { message, dedupeKey: key, phase: 'store' });
+            }
+          };
+    const abort = (reason?: unknown) => RequestContext.abort(context, reason);
+    return { kind: 'message', message, context: context as unknown as HandlerContext<TExtra>, settle, abort };
+  }
+
+  async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
+    return acceptNow(input);
+  }
+
+  function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
+    let accepted: AcceptResult<TExtra> | Promise<AcceptResult<TExtra>>;
+    try {
+      accepted = acceptNow(input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return accepted instanceof Promise ? accepted.then(handleAccepted) : handleAccepted(accepted);
+  }
+
+  async function handleUnhandled(accepted: AcceptedMessage<TExtra>): Promise<ReceiverResponse> {
+    await accepted.settle('handled');
+    return receiverResponse('unhandled', `No handler for ${accepted.message.type} messages; acknowledged.`, { handled: false });
+  }
+
+  function handleAccepted(accepted: AcceptResult<TExtra>): Promise<ReceiverResponse> {
+    if (accepted.kind === 'response') return Promise.resolve(accepted.response);
+    const handler = pickHandler(accepted.message);
+    if (!handler) return handleUnhandled(accepted);
     return runAccepted(accepted, handler);
   }
 
-  async function runAccepted(
-    accepted: AcceptedMessage<TExtra>,
-    handler: MessageHandler<WebhookMessage, TExtra>,
-  ): Promise<ReceiverResponse> {
+  /** The answer to a handler that finished synchronously (mode `handle`). */
+  async function settledOk(settle: AcceptedMessage<TExtra>['settle']): Promise<ReceiverResponse> {
+    await settle('handled');
+    return fixedResponse('ok', 'Handled.');
+  }
+
+  function runAccepted(accepted: AcceptedMessage<TExtra>, handler: MessageHandler<WebhookMessage, TExtra>): Promise<ReceiverResponse> {
     const { message, context, settle } = accepted;
-    // The deadline counts from when the request reached the receiver, like `handle`'s.
-    const started = context.receivedAt.getTime();
     let returned: unknown;
+    let threw = false;
     try {
       returned = handler(message, context);
     } catch (error) {
-      returned = Promise.reject(error);
+      threw = true;
+      returned = error;
     }
     // A handler that returned no promise has finished: no deadline can fire before it did, so the
-    // answer needs no timer (the same answer the race below would give, without its cost).
-    const pending =
-      returned !== null && (typeof returned === 'object' || typeof returned === 'function') && typeof (returned as PromiseLike<unknown>).then === 'function';
-    if (!pending && mode === 'handle') {
-      await settle('handled');
-      return receiverResponse('ok', 'Handled.');
+    // answer needs no timer (the same answer the race below would give, without its cost); with no
+    // dedupe store there is nothing to settle either, and the answer is ready now.
+    if (!threw && mode === 'handle' && !isThenable(returned)) {
+      return settle === settledAlready ? Promise.resolve(fixedResponse('ok', 'Handled.')) : settledOk(settle);
     }
+    return runPending(accepted, threw ? Promise.reject(returned) : returned);
+  }
+
+  async function runPending(accepted: AcceptedMessage<TExtra>, returned: unknown): Promise<ReceiverResponse> {
+    const { message, context, settle } = accepted;
+    // The deadline counts from when the request reached the receiver, like `handle`'s.
+    const started = context.receivedAt.getTime();
     const run = Promise.resolve(returned);
     const finishInBackground = () =>
       track(
@@ -424,7 +474,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
       );
     if (mode === 'acknowledge') {
       finishInBackground();
-      return receiverResponse('ok', 'Verified; handling in the background.', { acknowledged: true });
+      return fixedResponse('ok', 'Verified; handling in the background.', ACKNOWLEDGED);
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<typeof DEADLINE>((resolve) => {
@@ -434,7 +484,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     clearTimeout(timer);
     if (outcome === 'ok') {
       await settle('handled');
-      return receiverResponse('ok', 'Handled.');
+      return fixedResponse('ok', 'Handled.');
     }
     if (outcome === DEADLINE) {
       accepted.abort(new DeadlineExceededError(deadlineMs));

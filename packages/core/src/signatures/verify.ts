@@ -1,6 +1,6 @@
 import { BodyForms, SIGNATURE_FORMS, type SignatureForm } from './body-forms.js';
 import { constantTimeEqual, decodeHexHeader, toBytes, trimmedLength, type BodyInput } from './bytes.js';
-import { nodeHmacKey } from './hmac-key.js';
+import { hmacSha1Node } from './hmac-sha1-node.js';
 import { requireNodeCrypto } from './node-crypto.js';
 import { hmacSha1Web, type Secret } from './sign.js';
 
@@ -51,7 +51,17 @@ const SIGNATURE_BYTES = 20;
 
 type Prepared =
   | { ok: false; result: VerifyResult }
-  | { ok: true; given: Uint8Array; secrets: readonly Secret[]; forms: BodyForms; order: readonly SignatureForm[] };
+  | {
+      ok: true;
+      given: Uint8Array;
+      secrets: readonly Secret[];
+      raw: string | Uint8Array | undefined;
+      parsedBody: unknown;
+      hasParsed: boolean;
+      /** The re-serialized forms, made only when a form other than `raw` is tried (most requests match raw). */
+      forms: BodyForms | undefined;
+      order: readonly SignatureForm[];
+    };
 
 /** A failed preparation. Module level, not a closure: `prepare` runs on every verification. */
 function fail(reason: VerifyFailureReason, message: string): Prepared {
@@ -83,7 +93,10 @@ function prepare(input: VerifyInput): Prepared {
     ok: true,
     given,
     secrets,
-    forms: new BodyForms(raw, input.parsedBody, hasParsed),
+    raw,
+    parsedBody: input.parsedBody,
+    hasParsed,
+    forms: undefined,
     order: input.forms ?? SIGNATURE_FORMS,
   };
 }
@@ -109,8 +122,11 @@ function rawForm(body: unknown): string | Uint8Array | undefined {
 }
 
 function formText(p: Extract<Prepared, { ok: true }>, form: SignatureForm): string | Uint8Array | undefined {
-  if (form === 'raw') return p.forms.raw;
-  if (form === 'stringify' || form === 'sorted') return p.forms.text(form);
+  if (form === 'raw') return p.raw;
+  if (form === 'stringify' || form === 'sorted') {
+    p.forms ??= new BodyForms(p.raw, p.parsedBody, p.hasParsed);
+    return p.forms.text(form);
+  }
   return undefined; // an unknown form name (untyped callers) is no form at all
 }
 
@@ -133,14 +149,14 @@ export function verify(input: VerifyInput): VerifyResult {
   const p = prepare(input);
   if (!p.ok) return p.result;
   const crypto = requireNodeCrypto('verify');
-  const { createHmac, timingSafeEqual } = crypto;
+  const { timingSafeEqual } = crypto;
   const given = p.given;
   for (const form of p.order) {
     const body = formText(p, form);
     if (body === undefined) continue;
     for (let i = 0; i < p.secrets.length; i++) {
       try {
-        const digest = createHmac('sha1', nodeHmacKey(crypto, p.secrets[i] as Secret)).update(body).digest();
+        const digest = hmacSha1Node(crypto, p.secrets[i] as Secret, body);
         if (constantTimeEqual(digest, given, timingSafeEqual)) return { ok: true, form, secretIndex: i };
       } catch {
         // A secret node:crypto refuses (wrong type from untyped callers) is simply not a match.

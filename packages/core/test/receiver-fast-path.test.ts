@@ -1,0 +1,109 @@
+// The receiver's hot path: HMAC-SHA1 by one-shot hashes equals createHmac byte for byte, the UTF-8
+// length count equals TextEncoder's, the handler context keeps its contract (lazy signal, extras,
+// detached header), and the cached "Handled." answer equals the built one.
+import { createHmac } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createReceiver, fixture, receiverResponse, sign, verify } from '../src/index.js';
+import { hmacSha1Node } from '../src/signatures/hmac-sha1-node.js';
+import { utf8ByteLength } from '../src/receiver/utf8-length.js';
+import { fixedResponse } from '../src/receiver/responses.js';
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+describe('hmacSha1Node', () => {
+  it('equals createHmac for string and byte keys (short, a block, longer than a block) and string or byte bodies', () => {
+    const key = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 100 }),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 100 }),
+      fc.uint8Array({ minLength: 1, maxLength: 130 }),
+    );
+    const body = fc.oneof(fc.string({ unit: 'binary', maxLength: 3000 }), fc.uint8Array({ maxLength: 3000 }), fc.string({ maxLength: 200 }).map((s) => `${s}\ud800é—`));
+    fc.assert(
+      fc.property(key, body, (k, b) => {
+        expect(hex(hmacSha1Node(nodeCrypto, k, b))).toBe(createHmac('sha1', k).update(b).digest('hex'));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('falls back to createHmac past 64 KB and for a key used as bytes then changed (no stale cache)', () => {
+    const big = 'x—'.repeat(40_000); // 120,000 UTF-8 bytes
+    expect(hex(hmacSha1Node(nodeCrypto, 'k', big))).toBe(createHmac('sha1', 'k').update(big).digest('hex'));
+    const key = new Uint8Array([1, 2, 3]);
+    const first = hex(hmacSha1Node(nodeCrypto, key, 'body'));
+    key[0] = 9;
+    expect(hex(hmacSha1Node(nodeCrypto, key, 'body'))).toBe(createHmac('sha1', key).update('body').digest('hex'));
+    expect(hex(hmacSha1Node(nodeCrypto, key, 'body'))).not.toBe(first);
+  });
+
+  it('verify() still refuses a one-digit change of the signature', () => {
+    const body = JSON.stringify(fixture('track'));
+    const good = sign(body, 's3cret');
+    const bad = `${good[0] === '0' ? '1' : '0'}${good.slice(1)}`;
+    expect(verify({ signature: good, secret: 's3cret', rawBody: Buffer.from(body) }).ok).toBe(true);
+    expect(verify({ signature: bad, secret: 's3cret', rawBody: Buffer.from(body) })).toMatchObject({ ok: false, reason: 'mismatch' });
+  });
+});
+
+describe('utf8ByteLength', () => {
+  it("counts what TextEncoder writes, lone surrogates and pairs included", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 5 }), (a, lone) => {
+        const s = `${a}${lone}${a}`;
+        expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).byteLength);
+      }),
+    );
+  });
+
+  it('applies the body limit to a string body by its UTF-8 bytes (413 one byte over)', async () => {
+    const body = JSON.stringify({ ...fixture('track'), event: 'é'.repeat(100) });
+    const bytes = new TextEncoder().encode(body).byteLength;
+    const headers = (b: string) => ({ 'content-type': 'application/json', 'x-signature': sign(b, 's') });
+    const at = createReceiver({ secret: 's', dedupe: false, maxBodyBytes: bytes, onMessage: () => {} });
+    const under = createReceiver({ secret: 's', dedupe: false, maxBodyBytes: bytes - 1, onMessage: () => {} });
+    expect((await at.handle({ method: 'POST', headers: headers(body), rawBody: body })).status).toBe(200);
+    expect((await under.handle({ method: 'POST', headers: headers(body), rawBody: body })).status).toBe(413);
+  });
+});
+
+describe('handler context and answers', () => {
+  it('gives extras, a detached header(), and a signal made on first read that still fires for an abort before it', async () => {
+    const body = JSON.stringify(fixture('track'));
+    const seen: Array<{ extra: unknown; ua: string | undefined; signalWasExtra: boolean; keys: string[] }> = [];
+    const receiver = createReceiver<{ extra: string; signal?: string }>({
+      secret: 's',
+      dedupe: false,
+      onMessage: (_msg, ctx) => {
+        const { header } = ctx;
+        seen.push({ extra: ctx.extra, ua: header('User-Agent'), signalWasExtra: (ctx.signal as unknown) === 'not a signal', keys: Object.keys(ctx) });
+      },
+    });
+    const input = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': sign(body, 's'), 'user-agent': 'Segment.io/1.0' },
+      rawBody: body,
+      context: { extra: 'mine', signal: 'not a signal' },
+    };
+    expect((await receiver.handle(input)).status).toBe(200);
+    expect(seen).toEqual([{ extra: 'mine', ua: 'Segment.io/1.0', signalWasExtra: false, keys: expect.arrayContaining(['extra', 'dedupeKey', 'verification', 'receivedAt', 'header']) }]);
+
+    const accepted = await receiver.accept(input);
+    if (accepted.kind !== 'message') throw new Error(`expected a message, got ${accepted.response.code}`);
+    accepted.abort(new Error('deadline'));
+    expect(accepted.context.signal.aborted).toBe(true);
+    expect((accepted.context.signal.reason as Error).message).toBe('deadline');
+    expect(accepted.context.signal).toBe(accepted.context.signal); // one controller
+  });
+
+  it('answers the cached "Handled." exactly as receiverResponse builds it, with headers of its own each time', () => {
+    const a = fixedResponse('ok', 'Handled.');
+    expect(a).toEqual(receiverResponse('ok', 'Handled.'));
+    a.headers['x-mutated'] = '1';
+    expect(fixedResponse('ok', 'Handled.').headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
+    expect(fixedResponse('ok', 'Verified; handling in the background.', { acknowledged: true })).toEqual(
+      receiverResponse('ok', 'Verified; handling in the background.', { acknowledged: true }),
+    );
+  });
+});
