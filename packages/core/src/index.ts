@@ -27,3 +27,4 @@ export * from './receiver/options.js';
 export * from './receiver/dedupe-key.js';
 export * from './receiver/create-receiver.js';
 export * from './receiver/node-listener.js';
+export * from './receiver/route-outcome.js';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { RouteFailedError } from './route-failed-error.js';
+import { nodeRouteOutcome } from '@hookgate/core';
 
 const FAIL = Symbol.for('hookgate.express.fail');
 
@@ -14,27 +14,12 @@ type Failing = Request & { [FAIL]?: (error: unknown) => void };
  * await receiver.run(accepted, () => routeOutcome(req, res, next, accepted.context.signal));
  */
 export function routeOutcome(req: Request, res: Response, next: NextFunction, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    const settle = (error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      res.off('finish', onFinish);
-      res.off('close', onClose);
-      delete (req as Failing)[FAIL];
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    const onFinish = () => {
-      if (res.statusCode >= 200 && res.statusCode < 300) settle();
-      else settle(signal.aborted ? signal.reason : new RouteFailedError(res.statusCode));
-    };
-    const onClose = () => settle(new Error('The connection closed before the route answered.'));
-    res.on('finish', onFinish);
-    res.on('close', onClose);
-    (req as Failing)[FAIL] = (error) => settle(error ?? new Error('The route failed without an error value.'));
-    next();
+  const outcome = nodeRouteOutcome(res, signal, {
+    attach: (fail) => ((req as Failing)[FAIL] = fail),
+    detach: () => delete (req as Failing)[FAIL],
   });
+  next();
+  return outcome;
 }
 
 /**

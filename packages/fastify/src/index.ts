@@ -8,4 +8,4 @@ export { answerForFastifyError } from './fastify-errors.js';
 export { sendAnswer } from './send-answer.js';
 export { decorateWebhookRequest } from './decorate-request.js';
 export type { FastifyExtra, HookgatePluginOptions, WebhookRouteOptions } from './options.js';
-export { RouteFailedError } from './route-failed-error.js';
+export { RouteFailedError } from '@hookgate/core';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RouteFailedError } from './route-failed-error.js';
+import { nodeRouteOutcome } from '@hookgate/core';
 
 const FAIL = Symbol.for('hookgate.fastify.fail');
 
@@ -13,26 +13,9 @@ type Failing = FastifyRequest & { [FAIL]?: (error: unknown) => void };
  * receiver.run(accepted, () => routeOutcome(request, reply, accepted.context.signal));
  */
 export function routeOutcome(request: FastifyRequest, reply: FastifyReply, signal: AbortSignal): Promise<void> {
-  const res = reply.raw;
-  return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    const settle = (error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      res.off('finish', onFinish);
-      res.off('close', onClose);
-      delete (request as Failing)[FAIL];
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    const onFinish = () => {
-      if (res.statusCode >= 200 && res.statusCode < 300) settle();
-      else settle(signal.aborted ? signal.reason : new RouteFailedError(res.statusCode));
-    };
-    const onClose = () => settle(new Error('The connection closed before the route answered.'));
-    res.on('finish', onFinish);
-    res.on('close', onClose);
-    (request as Failing)[FAIL] = (error) => settle(error ?? new Error('The route failed without an error value.'));
+  return nodeRouteOutcome(reply.raw, signal, {
+    attach: (fail) => ((request as Failing)[FAIL] = fail),
+    detach: () => delete (request as Failing)[FAIL],
   });
 }
 

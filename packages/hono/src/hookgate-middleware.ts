@@ -1,9 +1,9 @@
-import { createReceiver, type Receiver, type ReceiverResponse } from '@hookgate/core';
+import { RouteFailedError, createReceiver, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
 import type { HonoExtra, HookgateEnv, HookgateHonoOptions } from './options.js';
 import { nodeIncomingOf } from './node-incoming.js';
 import { readHonoBody } from './read-hono-body.js';
-import { RouteFailedError } from './route-failed-error.js';
+
 
 /**
  * The middleware, with its receiver (for `drain()` on shutdown).
