@@ -15,11 +15,18 @@ function count(tasks: readonly Task[], totals: { passed: number; failed: number;
   }
 }
 
+function hasFailedTest(task: Task): boolean {
+  return (task.tasks ?? []).some((t) => (t.type === 'test' && t.result?.state === 'fail') || hasFailedTest(t));
+}
+
 export default class SummaryReporter implements Reporter {
   onFinished(files: readonly Task[] = [], errors: readonly unknown[] = []): void {
     const totals = { passed: 0, failed: 0, skipped: 0 };
     count(files, totals);
-    const failed = totals.failed + errors.length;
+    // A file that failed to load (an import or a spawn in its setup threw) has no failed test of its
+    // own: count it as one failure, so the line never says 0 failed for a red run.
+    const brokenFiles = files.filter((f) => f.result?.state === 'fail' && !hasFailedTest(f)).length;
+    const failed = totals.failed + brokenFiles + errors.length;
     process.stdout.write(`\n${totals.passed} passed, ${failed} failed, ${totals.skipped} skipped\n`);
   }
 }
