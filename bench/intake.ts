@@ -92,7 +92,12 @@ async function serve(kind: ServerKind): Promise<void> {
 }
 
 async function startChild(kind: ServerKind): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', THIS_FILE, `--serve=${kind}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The servers load the built packages (dist/, what users run), not the sources the root tsconfig maps.
+  const child = spawn(process.execPath, ['--import', 'tsx', THIS_FILE, `--serve=${kind}`], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)) },
+  });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return { url: `http://127.0.0.1:${Number(chunk.toString().trim())}`, child };
 }
