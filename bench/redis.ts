@@ -1,15 +1,18 @@
-// Requests per second of a node:http receiver with the Redis dedupe store against the same receiver
+// Requests per second of a Fastify receiver (@hookgate/fastify) with the Redis dedupe store against the same receiver
 // with the in-memory store, measured in one run (short rounds interleaved, medians of per-round ratios).
 // BENCH_REDIS_SECONDS (default 1) and BENCH_REDIS_ROUNDS (default 9) set the round length and count.
 // Alone: `node --import tsx bench/redis.ts`; with the others: `pnpm bench redis`.
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { createReceiver, fixture, MemoryIdempotencyStore, sign, toNodeListener, type IdempotencyStore } from '@hookgate/core';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { fixture, MemoryIdempotencyStore, sign, type IdempotencyStore } from '@hookgate/core';
+import { hookgate } from '@hookgate/fastify';
 import { RedisIdempotencyStore } from '@hookgate/redis';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../test/helpers/redis-server.js';
-import { fmt, median, printReport, startServer, type BenchReport } from './lib.js';
+import { fmt, median, printReport, type BenchReport } from './lib.js';
 
 /** The part of autocannon's API used here (it ships no types). */
 interface AutocannonRequest {
@@ -141,10 +144,12 @@ export default async function redisBench(): Promise<BenchReport> {
   try {
     await redisStore.ready();
     const start = async (store: IdempotencyStore) => {
-      const receiver = createReceiver({ secret: SECRET, dedupe: { store }, on: { track: () => undefined } });
-      const s = await startServer(toNodeListener(receiver) as Parameters<typeof startServer>[0]);
-      listeners.push(s);
-      return s.url;
+      // An adapter, as the issue asks: the Fastify plugin, the same on both sides but for the store.
+      const app = Fastify();
+      await app.register(hookgate, { secret: SECRET, path: '/', dedupe: { store }, on: { track: () => undefined } });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      listeners.push({ close: () => app.close() });
+      return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     };
     const targets = { memory: await start(new MemoryIdempotencyStore()), redis: await start(redisStore) };
     const loadBefore = loadavg()[0]!;
@@ -160,7 +165,7 @@ export default async function redisBench(): Promise<BenchReport> {
       'p99 ms': fmt(median(results.map((r) => r.latency.p99)), 1),
     });
     return {
-      title: `Redis dedupe store vs in-memory store (node:http receiver, autocannon ${CONNECTIONS} connections, ${SECONDS} s rounds)`,
+      title: `Redis dedupe store vs in-memory store (@hookgate/fastify receiver, autocannon ${CONNECTIONS} connections, ${SECONDS} s rounds)`,
       rows: [
         row('memory, unique messages', unique.memory),
         row('redis, unique messages', unique.redis),
