@@ -21,6 +21,7 @@ export * from './signatures/explain-mismatch.js';
 
 export * from './receiver/headers.js';
 export * from './receiver/read-body.js';
+export * from './receiver/read-node-stream.js';
 export * from './receiver/idempotency-store.js';
 export * from './receiver/responses.js';
 export * from './receiver/options.js';

@@ -1,3 +1,5 @@
+import { readNodeStream } from '@hookgate/core';
+
 /**
  * The parts of Node's `IncomingMessage` the middleware reads on `@hono/node-server`, which passes
  * `{ incoming, outgoing }` as Hono's `c.env`.
@@ -45,59 +47,9 @@ export function bodyUntouched(incoming: NodeIncoming): boolean {
 
 /**
  * Reads a Node request body straight off the `IncomingMessage` (no Fetch `Request`, web stream or
- * `AbortSignal` made for it): the bytes, or `undefined` past `limit` bytes (the rest is then read and
- * dropped, so the client still gets the 413). Rejects when the request ends early or errors.
+ * `AbortSignal` made for it): core's `readNodeStream` — the bytes, or `undefined` past `limit`.
  *
  * @example
  * const bytes = await readIncoming(incoming, receiver.maxBodyBytes);
- * if (bytes === undefined) return toResponse(receiverResponse('payload_too_large', '…'));
  */
-export function readIncoming(incoming: NodeIncoming, limit: number): Promise<Uint8Array | undefined> {
-  return new Promise<Uint8Array | undefined>((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const cleanup = () => {
-      incoming.removeListener('data', onData);
-      incoming.removeListener('end', onEnd);
-      incoming.removeListener('error', onError);
-      incoming.removeListener('close', onClose);
-    };
-    const onData = (chunk: unknown) => {
-      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
-      size += bytes.byteLength;
-      if (size > limit) {
-        cleanup();
-        incoming.resume();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(bytes);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Uint8Array) : join(chunks, size));
-    };
-    const onError = (error: unknown) => {
-      cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new Error('The request closed before its body ended.'));
-    };
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onError);
-    incoming.on('close', onClose);
-  });
-}
-
-function join(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
+export const readIncoming: (incoming: NodeIncoming, limit: number) => Promise<Uint8Array | undefined> = readNodeStream;

@@ -43,6 +43,16 @@ export async function readBody(
     if (size > limit) throw new BodyTooLargeError(limit);
     chunks.push(bytes);
   }
+  return concatBytes(chunks, size);
+}
+
+/**
+ * Joins byte chunks of known total size into one array (the only chunk itself when there is one).
+ *
+ * @example
+ * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])], 3); // Uint8Array [1, 2, 3]
+ */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const out = new Uint8Array(size);
   let offset = 0;

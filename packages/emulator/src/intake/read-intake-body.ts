@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { gunzip, inflate } from 'node:zlib';
+import { readNodeStream } from '@hookgate/core';
 import { intakeError, type IntakeResponse } from './intake-response.js';
 
 /**
@@ -15,8 +16,9 @@ const tooLarge = (limit: number, what: string): IntakeResponse =>
   );
 
 /**
- * Reads an intake request's body with a hard cap: stops reading as soon as `limit` bytes are passed
- * (nothing unbounded is buffered), refuses a declared `Content-Length` above the limit before reading,
+ * Reads an intake request's body with a hard cap: stops keeping bytes as soon as `limit` is passed
+ * (the rest is read and dropped, nothing unbounded is buffered; core's `readNodeStream`), refuses a
+ * declared `Content-Length` above the limit before reading,
  * and decompresses `Content-Encoding: gzip` or `deflate` under the same cap.
  *
  * @example
@@ -39,10 +41,9 @@ export async function readIntakeBody(req: IncomingMessage, limit: number): Promi
   if (Number.isFinite(declared) && declared > limit) {
     return { ok: false, consumed: false, response: tooLarge(limit, `declares ${declared} bytes, above`) };
   }
-  const read = await collect(req, limit);
+  const read = await readNodeStream(req, limit);
   if (read === undefined) return { ok: false, consumed: false, response: tooLarge(limit, 'is larger than') };
-  const { chunks, size } = read;
-  const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+  const raw = Buffer.isBuffer(read) ? read : Buffer.from(read.buffer, read.byteOffset, read.byteLength);
   if (encoding === 'identity') return { ok: true, bytes: raw };
   const inflateFn = encoding === 'gzip' ? gunzip : inflate;
   return new Promise<IntakeBody>((resolve) => {
@@ -57,43 +58,5 @@ export async function readIntakeBody(req: IncomingMessage, limit: number): Promi
         response: intakeError('invalid_encoding', `The body is not valid ${encoding} data: ${error.message}`),
       });
     });
-  });
-}
-
-/**
- * Collects the body's chunks until its end, or stops at the first byte past `limit` (and returns
- * `undefined`). Listeners rather than `for await`: leaving a `for await` early would destroy the
- * socket before the refusal could be written.
- */
-function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number } | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve({ chunks, size });
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
   });
 }

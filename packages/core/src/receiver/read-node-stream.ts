@@ -1,0 +1,62 @@
+import { concatBytes } from './read-body.js';
+
+/**
+ * The parts of a Node readable (an `IncomingMessage`) that `readNodeStream` uses.
+ *
+ * @example
+ * const stream: NodeReadable = req; // an http.IncomingMessage fits
+ */
+export interface NodeReadable {
+  on(event: string, listener: (arg?: unknown) => void): unknown;
+  removeListener(event: string, listener: (arg?: unknown) => void): unknown;
+  resume(): unknown;
+}
+
+/**
+ * Reads a Node request body with `data`/`end` events (cheaper than async iteration on a hot path):
+ * the bytes, or `undefined` past `limit` bytes (the rest is then read and dropped, so the client
+ * still gets the refusal rather than a reset). Rejects when the request errors or closes early.
+ *
+ * @example
+ * const bytes = await readNodeStream(req, receiver.maxBodyBytes);
+ * if (bytes === undefined) return writeNodeResponse(res, receiverResponse('payload_too_large', '…'));
+ */
+export function readNodeStream(stream: NodeReadable, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise<Uint8Array | undefined>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const cleanup = () => {
+      stream.removeListener('data', onData);
+      stream.removeListener('end', onEnd);
+      stream.removeListener('error', onError);
+      stream.removeListener('close', onClose);
+    };
+    const onData = (chunk: unknown) => {
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
+      size += bytes.byteLength;
+      if (size > limit) {
+        cleanup();
+        stream.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(concatBytes(chunks, size));
+    };
+    const onError = (error: unknown) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('The request closed before its body ended.'));
+    };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
+  });
+}
