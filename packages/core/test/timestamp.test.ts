@@ -22,7 +22,7 @@ describe('normalizeTimestamp', () => {
     expect(normalizeTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 
-  it.each([['yesterday'], ['2009-11-10'], ['2009-11-10T23:00:00'], ['2009-13-10T23:00:00Z'], [''], [Number.NaN], [Infinity], [new Date('x')]])(
+  it.each([['yesterday'], ['2009-11-10'], ['2009-11-10T23:00:00'], ['2009-13-10T23:00:00Z'], ['2009-02-29T00:00:00Z'], ['2009-04-31T00:00Z'], [''], [Number.NaN], [Infinity], [new Date('x')]])(
     'gives undefined for %j',
     (input) => {
       expect(normalizeTimestamp(input as string)).toBeUndefined();
@@ -45,5 +45,50 @@ describe('normalizeTimestamp', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('timestamp patterns', () => {
+  const two = (n: number) => String(n).padStart(2, '0');
+
+  it('accept a date-time exactly when every field is in its range (month 13, hour 24, … refused)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          month: fc.integer({ min: 0, max: 14 }),
+          day: fc.integer({ min: 0, max: 33 }),
+          hour: fc.integer({ min: 0, max: 25 }),
+          minute: fc.integer({ min: 0, max: 61 }),
+          second: fc.integer({ min: 0, max: 61 }),
+          zoneHour: fc.integer({ min: 0, max: 25 }),
+        }),
+        ({ month, day, hour, minute, second, zoneHour }) => {
+          const inRange = month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59;
+          const dateTime = `2024-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}`;
+          expect(UTC_MILLIS_TIMESTAMP.test(`${dateTime}.123Z`)).toBe(inRange);
+          expect(ISO_8601_TIMESTAMP.test(`${dateTime}Z`)).toBe(inRange);
+          expect(ISO_8601_TIMESTAMP.test(`${dateTime}+${two(zoneHour)}30`)).toBe(inRange && zoneHour <= 23);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('match every instant the sender can emit (Date#toISOString)', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), (date) => {
+        expect(date.toISOString()).toMatch(UTC_MILLIS_TIMESTAMP);
+        expect(date.toISOString()).toMatch(ISO_8601_TIMESTAMP);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('normalizeTimestamp refuses days their month lacks and keeps leap days', () => {
+    expect(normalizeTimestamp('2024-02-29T00:00:00Z')).toBe('2024-02-29T00:00:00.000Z');
+    expect(normalizeTimestamp('2000-02-29T00:00:00Z')).toBe('2000-02-29T00:00:00.000Z');
+    expect(normalizeTimestamp('1900-02-29T00:00:00Z')).toBeUndefined();
+    expect(normalizeTimestamp('2024-06-31T00:00:00Z')).toBeUndefined();
+    expect(normalizeTimestamp('2024-12-31T23:59:59.999+0000')).toBe('2024-12-31T23:59:59.999Z');
   });
 });
