@@ -22,7 +22,7 @@ describe('normalizeTimestamp', () => {
     expect(normalizeTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 
-  it.each([['yesterday'], ['2009-11-10'], ['2009-11-10T23:00:00'], ['2009-13-10T23:00:00Z'], ['2009-02-29T00:00:00Z'], ['2009-04-31T00:00Z'], [''], [Number.NaN], [Infinity], [new Date('x')]])(
+  it.each([['yesterday'], ['2009-11-10'], ['2009-11-10T23:00:00'], ['2009-13-10T23:00:00Z'], ['2009-11-10T24:30:00Z'], [''], [Number.NaN], [Infinity], [new Date('x')]])(
     'gives undefined for %j',
     (input) => {
       expect(normalizeTimestamp(input as string)).toBeUndefined();
@@ -63,11 +63,15 @@ describe('timestamp patterns', () => {
           zoneHour: fc.integer({ min: 0, max: 25 }),
         }),
         ({ month, day, hour, minute, second, zoneHour }) => {
-          const inRange = month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59;
+          const dateOk = month >= 1 && month <= 12 && day >= 1 && day <= 31;
+          const inRange = dateOk && hour <= 23 && minute <= 59 && second <= 59;
+          const endOfDay = dateOk && hour === 24 && minute === 0 && second === 0; // ISO 8601's 24:00, wide form only
           const dateTime = `2024-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}`;
           expect(UTC_MILLIS_TIMESTAMP.test(`${dateTime}.123Z`)).toBe(inRange);
-          expect(ISO_8601_TIMESTAMP.test(`${dateTime}Z`)).toBe(inRange);
-          expect(ISO_8601_TIMESTAMP.test(`${dateTime}+${two(zoneHour)}30`)).toBe(inRange && zoneHour <= 23);
+          expect(UTC_MILLIS_TIMESTAMP.test(`${dateTime}.000Z`)).toBe(inRange);
+          expect(ISO_8601_TIMESTAMP.test(`${dateTime}Z`)).toBe(inRange || endOfDay);
+          expect(ISO_8601_TIMESTAMP.test(`${dateTime}.5Z`)).toBe(inRange);
+          expect(ISO_8601_TIMESTAMP.test(`${dateTime}+${two(zoneHour)}30`)).toBe((inRange || endOfDay) && zoneHour <= 23);
         },
       ),
       { numRuns: 2000 },
@@ -84,11 +88,10 @@ describe('timestamp patterns', () => {
     );
   });
 
-  it('normalizeTimestamp refuses days their month lacks and keeps leap days', () => {
+  it("normalizeTimestamp reads ISO 8601's end of day, and rolls a day its month lacks over as Date.parse does", () => {
+    expect(normalizeTimestamp('2024-12-31T24:00Z')).toBe('2025-01-01T00:00:00.000Z');
+    expect(normalizeTimestamp('2024-12-31T24:00:00.000+0100')).toBe('2024-12-31T23:00:00.000Z');
     expect(normalizeTimestamp('2024-02-29T00:00:00Z')).toBe('2024-02-29T00:00:00.000Z');
-    expect(normalizeTimestamp('2000-02-29T00:00:00Z')).toBe('2000-02-29T00:00:00.000Z');
-    expect(normalizeTimestamp('1900-02-29T00:00:00Z')).toBeUndefined();
-    expect(normalizeTimestamp('2024-06-31T00:00:00Z')).toBeUndefined();
-    expect(normalizeTimestamp('2024-12-31T23:59:59.999+0000')).toBe('2024-12-31T23:59:59.999Z');
+    expect(normalizeTimestamp('2026-02-30T00:00:00Z')).toBe('2026-03-02T00:00:00.000Z');
   });
 });

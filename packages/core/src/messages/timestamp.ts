@@ -1,12 +1,14 @@
 import { Type } from '@sinclair/typebox';
 
 // The fields' ranges are in the patterns (month 01–12, day 01–31, hour 00–23, minute and second
-// 00–59, zone hours 00–23), so a schema-only consumer of the JSON Schema refuses month 13 too. A
+// 00–59, zone hours 00–23), so a schema-only consumer of the JSON Schema refuses month 13 too. The
+// wide form also takes ISO 8601's end of day, 24:00 (Date.parse reads it as the next midnight). A
 // day that its month does not have (02-30) still matches: a pattern cannot know month lengths
-// without becoming unreadable. The sender never emits one; normalizeTimestamp() refuses them.
+// without becoming unreadable; Date.parse, and so normalizeTimestamp(), rolls it over (03-02).
 const DATE = String.raw`\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])`;
 const HOUR_MINUTE = String.raw`(?:[01]\d|2[0-3]):[0-5]\d`;
 const SECOND = String.raw`[0-5]\d`;
+const END_OF_DAY = String.raw`24:00(?::00(?:\.0{1,9})?)?`;
 const ZONE = String.raw`(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)`;
 
 /**
@@ -27,7 +29,7 @@ export const UTC_MILLIS_TIMESTAMP = new RegExp(`^${DATE}T${HOUR_MINUTE}:${SECOND
  * ISO_8601_TIMESTAMP.test('2009-11-10T23:00:00+0000'); // true
  * ISO_8601_TIMESTAMP.test('2009-11-10'); // false: no time or zone
  */
-export const ISO_8601_TIMESTAMP = new RegExp(`^${DATE}T${HOUR_MINUTE}(?::${SECOND}(?:\\.\\d{1,9})?)?${ZONE}$`);
+export const ISO_8601_TIMESTAMP = new RegExp(`^${DATE}T(?:${HOUR_MINUTE}(?::${SECOND}(?:\\.\\d{1,9})?)?|${END_OF_DAY})${ZONE}$`);
 
 /**
  * Schema of a timestamp in the wide ISO 8601 form.
@@ -54,13 +56,6 @@ export const StrictTimestampSchema = Type.String({
   description: 'an ISO 8601 date-time in UTC with milliseconds, like 2026-01-31T23:59:59.123Z',
 });
 
-/** Whether the date part (`YYYY-MM-DD…`) names a day its month has: Date.parse rolls 02-30 over to March. */
-function dayExists(text: string): boolean {
-  const lastDay = new Date(0);
-  lastDay.setUTCFullYear(Number(text.slice(0, 4)), Number(text.slice(5, 7)), 0);
-  return Number(text.slice(8, 10)) <= lastDay.getUTCDate();
-}
-
 /**
  * Turns any accepted ISO 8601 timestamp (Go's `2009-11-10T23:00:00+0000` included) or a Date
  * into the sender's form, ISO 8601 UTC with milliseconds. Returns `undefined` for anything else.
@@ -71,7 +66,7 @@ function dayExists(text: string): boolean {
 export function normalizeTimestamp(value: string | Date | number): string | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
   if (typeof value === 'number') return Number.isFinite(value) ? new Date(value).toISOString() : undefined;
-  if (typeof value !== 'string' || !ISO_8601_TIMESTAMP.test(value) || !dayExists(value)) return undefined;
+  if (typeof value !== 'string' || !ISO_8601_TIMESTAMP.test(value)) return undefined;
   // Date.parse does not read `+0000` (no colon) everywhere: add the colon first.
   const withColon = value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   const ms = Date.parse(withColon);
