@@ -1,7 +1,7 @@
 import type { CallType } from '@hookgate/core';
 import { Batch, ENVELOPE_BYTES } from './batch.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
-import { ClientClosedError, DeliveryError } from './errors.js';
+import { ClientClosedError, DeliveryError, OptionError } from './errors.js';
 import { unwatchExit, watchExit } from './exit-flush.js';
 import { MAX_BATCH_BYTES } from './limits.js';
 import { buildEntry } from './message.js';
@@ -26,7 +26,21 @@ interface Waiter {
   resolve: () => void;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Options of `close()`.
+ *
+ * @example
+ * const options: CloseOptions = { timeoutMs: 5_000 };
+ * await analytics.close(options);
+ */
+export interface CloseOptions {
+  /**
+   * Longest wait in ms. When it runs out, whatever is not delivered yet (still queued, waiting for a
+   * retry, or in flight: that request is aborted) is reported to `onError` with reason `'closed'`,
+   * and `close()` resolves. Default: no limit (wait for every batch to settle, retries included).
+   */
+  timeoutMs?: number;
+}
 
 /**
  * The batching client (the Go v2 library's, in TypeScript). Calls are checked, queued in memory and
@@ -61,6 +75,12 @@ export class Analytics {
   #timerArmedAt = 0;
   #lastFlushAt = Date.now();
   #closing: Promise<void> | undefined;
+  /** Set when `close({ timeoutMs })` ran out of time: why what is left is given up. */
+  #abandoned: string | undefined;
+  /** Aborts the requests in flight when the client gives up (`close({ timeoutMs })`). */
+  readonly #abort = new AbortController();
+  /** Wakes the batches sleeping before a retry. */
+  readonly #wakers = new Set<() => void>();
 
   /**
    * Creates a client for the source with this write key. Throws an `OptionError` naming a bad option.
@@ -161,21 +181,52 @@ export class Analytics {
   /**
    * Refuses further calls (they throw `ClientClosedError`), stops the timer, sends everything queued,
    * waits for every batch to settle (retries included) and closes the kept-alive connections.
-   * Calling it again returns the same promise.
+   * With `timeoutMs`, what is not delivered when it runs out is reported to `onError` (reason
+   * `'closed'`) and the promise resolves then. Calling it again returns the same promise (the first
+   * call's `timeoutMs` applies). Never rejects; throws `OptionError` for a bad `timeoutMs`.
    *
    * @example
-   * process.on('SIGTERM', () => void analytics.close().then(() => process.exit(0)));
+   * process.on('SIGTERM', () => void analytics.close({ timeoutMs: 5_000 }).then(() => process.exit(0)));
    */
-  close(): Promise<void> {
+  close(options: CloseOptions = {}): Promise<void> {
     if (!this.#closing) {
+      const { timeoutMs } = options;
+      if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0 && Number.isFinite(timeoutMs))) {
+        throw new OptionError('timeoutMs', `close() takes a number of milliseconds ≥ 0 (or none, to wait for every retry); got ${String(timeoutMs)}`);
+      }
       this.#disarmTimer();
       this.#closing = Promise.resolve().then(async () => {
+        let timer: NodeJS.Timeout | undefined;
+        if (timeoutMs !== undefined) timer = setTimeout(() => this.#giveUp(timeoutMs), timeoutMs);
         await this.flush();
+        clearTimeout(timer);
         this.#transport.close();
         this.#log?.('closed', `${this.#enqueued} message(s) accepted in all; no more calls accepted`);
       });
     }
     return this.#closing;
+  }
+
+  /** `close({ timeoutMs })` ran out: everything not delivered yet is reported as `'closed'`, now. */
+  #giveUp(timeoutMs: number): void {
+    this.#abandoned = `close() gave up after ${timeoutMs} ms`;
+    this.#log?.('closed', `${this.#abandoned}: ${this.#enqueued - this.#settledUpTo()} message(s) not delivered are reported to onError`);
+    this.#abort.abort();
+    for (const wake of this.#wakers) wake();
+    this.#pump();
+  }
+
+  /** Waits `ms` before a retry, or less if the client gives up meanwhile. */
+  #pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#wakers.add(wake);
+    });
   }
 
   /** Sends what is queued when the process is about to exit on its own (see exit-flush.ts). */
@@ -212,6 +263,10 @@ export class Analytics {
   #pump(): void {
     const { flushAt, maxInFlight } = this.#options;
     const queue = this.#queue;
+    if (this.#abandoned !== undefined) {
+      this.#failQueued(this.#abandoned);
+      return;
+    }
     while (this.#active.size < maxInFlight && queue.length > 0) {
       const asked = this.#dispatched < this.#flushTarget;
       const full = queue.length >= flushAt || ENVELOPE_BYTES + queue.bytes >= MAX_BATCH_BYTES;
@@ -228,6 +283,18 @@ export class Analytics {
       void this.#deliver(batch);
     }
     if (queue.length === 0) this.#disarmTimer();
+  }
+
+  /** Reports every message still queued (never sent) to `onError`, in batches as they would have gone. */
+  #failQueued(why: string): void {
+    const { flushAt } = this.#options;
+    while (this.#queue.length > 0) {
+      const batch = new Batch(this.#queue.take(flushAt, MAX_BATCH_BYTES - ENVELOPE_BYTES), this.#dispatched);
+      this.#dispatched += batch.count;
+      this.#fail(batch, 'closed', `${why} with the batch still queued; it was never sent`);
+    }
+    this.#disarmTimer();
+    this.#resolveWaiters();
   }
 
   #armTimer(delay: number): void {
@@ -274,6 +341,10 @@ export class Analytics {
   #settle(batch: Batch): void {
     this.#active.delete(batch);
     this.#pump();
+    this.#resolveWaiters();
+  }
+
+  #resolveWaiters(): void {
     if (this.#waiters.length === 0) return;
     const low = this.#settledUpTo();
     let i = 0;
@@ -287,9 +358,19 @@ export class Analytics {
     batch.startedAt = Date.now();
     try {
       for (;;) {
+        if (this.#abandoned !== undefined) {
+          this.#fail(batch, 'closed', `${this.#abandoned} while the batch waited for a retry${batch.attempts > 0 ? ` (after ${batch.attempts} attempt(s))` : ''}`);
+          return;
+        }
         batch.attempts++;
         const started = Date.now();
-        const outcome = await this.#transport.post(batch.body());
+        const outcome = await this.#transport.post(batch.body(), this.#abort.signal);
+        if (this.#abandoned !== undefined && !(outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300)) {
+          const aborted = outcome.kind === 'failure' && outcome.error.name === 'AbortError';
+          const why = aborted ? 'with the request in flight (aborted: the server may have received it)' : `after its last attempt failed (${describe(outcome, this.#options.timeoutMs)})`;
+          this.#fail(batch, 'closed', `${this.#abandoned} ${why}`, outcome);
+          return;
+        }
         if (outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300) {
           this.#log?.('sent', `${batch.count} message(s): HTTP ${outcome.status} in ${Date.now() - started} ms (attempt ${batch.attempts})`);
           this.#report(() =>
@@ -316,7 +397,7 @@ export class Analytics {
           'retried',
           `${batch.count} message(s) in ${delay} ms${retryAfter !== undefined ? ' (Retry-After)' : ''}: ${detail} (attempt ${batch.attempts} of ${maxRetries + 1})`,
         );
-        await sleep(delay);
+        await this.#pause(delay);
       }
     } catch (error) {
       this.#fail(batch, 'rejected', `unexpected error: ${(error as Error).message}`, undefined, error);

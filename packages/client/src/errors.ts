@@ -102,7 +102,12 @@ export type DeliveryFailure =
   /** Not retryable: a status such as 4xx (other than 408 and 429), 1xx or 3xx, or an untrusted TLS certificate. */
   | 'rejected'
   /** Retries ran out (`maxRetries`) on 5xx, 408, 429, network errors or timeouts. */
-  | 'retries-exhausted';
+  | 'retries-exhausted'
+  /**
+   * `close({ timeoutMs })` ran out of time first: the batch was still queued, waiting for a retry,
+   * or in flight (that request is aborted, and the server may have received it).
+   */
+  | 'closed';
 
 /**
  * What `onError` receives when a batch is given up: the messages concerned, why, the last HTTP

@@ -1,6 +1,6 @@
 // @hookgate/client — the batching analytics client (the Go v2 library, in TypeScript).
 
-export { Analytics } from './analytics.js';
+export { Analytics, type CloseOptions } from './analytics.js';
 export { DEFAULT_OPTIONS, type AnalyticsOptions } from './options.js';
 export {
   CallTooLargeError,

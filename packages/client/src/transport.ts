@@ -49,11 +49,15 @@ export class Transport {
     };
   }
 
-  /** Sends one body. A reset of a reused kept-alive connection (the server closed it while idle) is retried once at once. */
-  async post(body: Buffer): Promise<PostOutcome> {
-    const first = await this.#send(body);
-    if (first.outcome.kind === 'failure' && first.reused && isStaleSocketError(first.outcome.error)) {
-      return (await this.#send(body)).outcome;
+  /**
+   * Sends one body. A reset of a reused kept-alive connection (the server closed it while idle) is
+   * retried once at once. `signal` aborts the request: the outcome is then a failure whose error is
+   * an `AbortError`.
+   */
+  async post(body: Buffer, signal?: AbortSignal): Promise<PostOutcome> {
+    const first = await this.#send(body, signal);
+    if (first.outcome.kind === 'failure' && first.reused && isStaleSocketError(first.outcome.error) && !signal?.aborted) {
+      return (await this.#send(body, signal)).outcome;
     }
     return first.outcome;
   }
@@ -63,7 +67,7 @@ export class Transport {
     this.#agent.destroy();
   }
 
-  #send(body: Buffer): Promise<{ outcome: PostOutcome; reused: boolean }> {
+  #send(body: Buffer, signal?: AbortSignal): Promise<{ outcome: PostOutcome; reused: boolean }> {
     return new Promise((resolve) => {
       let done = false;
       let timedOut = false;
@@ -71,6 +75,7 @@ export class Transport {
         method: 'POST',
         agent: this.#agent,
         headers: { ...this.#headers, 'Content-Length': String(body.length) },
+        signal,
       });
       const timer = setTimeout(() => {
         timedOut = true;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Analytics, ClientClosedError } from '../src/index.js';
+import { Analytics, ClientClosedError, DeliveryError, OptionError } from '../src/index.js';
 import { delay, startCaptureServer, type CaptureServer } from './helpers/capture-server.js';
 
 let server: CaptureServer;
@@ -54,6 +54,77 @@ describe('close()', () => {
     await server.waitForRequests(1);
     await analytics.close();
     expect(server.delivered().map((m) => m.event).sort()).toEqual(['A', 'B', 'C']);
+  });
+});
+
+describe('close({ timeoutMs })', () => {
+  /** A client whose onError keeps every DeliveryError. */
+  const withErrors = (options: ConstructorParameters<typeof Analytics>[1]) => {
+    const errors: DeliveryError[] = [];
+    const analytics = new Analytics('wk', { ...options, endpoint: server.url, onError: (e) => errors.push(e) });
+    const reported = () => errors.flatMap((e) => e.messages.map((m) => m.messageId));
+    return { analytics, errors, reported };
+  };
+
+  it('with the endpoint failing, stops retrying when the time is up and reports every message as closed', async () => {
+    server.respond(() => ({ status: 503 }));
+    const { analytics, errors, reported } = withErrors({ flushAt: 2, maxRetries: 10 });
+    const sent = [0, 1, 2, 3, 4].map((i) => analytics.track({ userId: 'u1', event: `E${i}` }));
+    await server.waitForRequests(2); // the two full batches were tried and refused (503): now waiting for a retry
+    const started = Date.now();
+    await analytics.close({ timeoutMs: 300 });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(280);
+    expect(took).toBeLessThan(2_000); // without the limit: 10 retries with backoff, tens of seconds
+    expect(errors.every((e) => e.reason === 'closed')).toBe(true);
+    expect(errors[0]!.message).toMatch(/close\(\) gave up after 300 ms/);
+    expect(reported().sort()).toEqual([...sent].sort()); // each one reported, none twice
+    expect(server.delivered()).toEqual([]);
+  });
+
+  it('aborts a request in flight and says the server may have received it', async () => {
+    server.respond(() => 'hang');
+    const { analytics, errors } = withErrors({ flushAt: 1, timeoutMs: 10_000 });
+    const id = analytics.track({ userId: 'u1', event: 'Stuck' });
+    await server.waitForRequests(1);
+    const started = Date.now();
+    await analytics.close({ timeoutMs: 200 });
+    expect(Date.now() - started).toBeLessThan(2_000); // not the 10 s request timeout
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.reason).toBe('closed');
+    expect(errors[0]!.detail).toMatch(/in flight \(aborted: the server may have received it\)/);
+    expect(errors[0]!.messages.map((m) => m.messageId)).toEqual([id]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports messages still queued behind a stuck request as never sent', async () => {
+    server.respond(() => 'hang');
+    const { analytics, errors, reported } = withErrors({ flushAt: 1, maxInFlight: 1, timeoutMs: 10_000 });
+    const sent = ['A', 'B', 'C'].map((event) => analytics.track({ userId: 'u1', event }));
+    await server.waitForRequests(1);
+    await analytics.close({ timeoutMs: 150 });
+    expect(server.requests).toHaveLength(1); // B and C never left the queue
+    expect(reported().sort()).toEqual([...sent].sort());
+    expect(errors.filter((e) => /never sent/.test(e.detail)).flatMap((e) => e.messages.map((m) => m.event))).toEqual(['B', 'C']);
+    expect(errors.filter((e) => /in flight/.test(e.detail)).flatMap((e) => e.messages.map((m) => m.event))).toEqual(['A']);
+  });
+
+  it('delivers everything and reports nothing when the endpoint answers in time', async () => {
+    const { analytics, errors } = withErrors({ flushAt: 3 });
+    const sent = Array.from({ length: 10 }, (_, i) => analytics.track({ userId: 'u1', event: `E${i}` }));
+    await analytics.close({ timeoutMs: 5_000 });
+    expect(errors).toEqual([]);
+    expect(server.delivered().map((m) => m.messageId).sort()).toEqual([...sent].sort());
+  });
+
+  it('refuses a timeoutMs that is not a number of milliseconds ≥ 0, naming it', () => {
+    const analytics = new Analytics('wk', { endpoint: server.url });
+    for (const bad of [-1, Number.NaN, Infinity, '500']) {
+      expect(() => analytics.close({ timeoutMs: bad as number })).toThrow(OptionError);
+      expect(() => analytics.close({ timeoutMs: bad as number })).toThrow(/"timeoutMs"/);
+    }
+    analytics.track({ userId: 'u1', event: 'still open' }); // a refused close() did not close the client
+    return analytics.close();
   });
 });
 
