@@ -126,7 +126,20 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
     name: 'malformed JSON, correctly signed → 400',
     scenario: 'main',
     requests: [signed({ kind: 'malformed-json' })],
-    answers: [{ status: 400 }],
+    answers: [{ status: 400, code: 'invalid_json' }],
+    handlerRuns: 0,
+  },
+  {
+    name: 'malformed JSON, unsigned or wrongly signed → 401: the signature is checked before the body is read as JSON',
+    scenario: 'main',
+    requests: [
+      { body: { kind: 'malformed-json' }, signature: 'missing' },
+      { body: { kind: 'malformed-json' }, signature: 'wrong' },
+    ],
+    answers: [
+      { status: 401, code: 'missing_signature' },
+      { status: 401, code: 'invalid_signature' },
+    ],
     handlerRuns: 0,
   },
   {

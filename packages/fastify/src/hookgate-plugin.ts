@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { decorateWebhookRequest } from './decorate-request.js';
 import { answerForFastifyError } from './fastify-errors.js';
+import { fastifyJsonParse } from './fastify-json-parse.js';
 import type { FastifyExtra, HookgatePluginOptions } from './options.js';
 import { keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
 import { sendAnswer } from './send-answer.js';
@@ -34,12 +35,15 @@ async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptio
   // The raw-body parser and the error mapping stay inside this encapsulated child context: other
   // routes keep Fastify's default parser and error handler.
   await app.register(async (scope) => {
-    keepRawJsonBodies(scope, { bodyLimit: receiver.maxBodyBytes, anyType: true });
+    // Bodies are kept as raw bytes only: the receiver verifies them first, then parses with Fastify's
+    // own parser (poisoning checks on), so an unsigned body is a 401 whatever it holds.
+    keepRawJsonBodies(scope, { bodyLimit: receiver.maxBodyBytes, anyType: true, parse: false });
+    const parse = fastifyJsonParse(scope);
     scope.setErrorHandler((error, _request, reply) => sendAnswer(reply, answerForFastifyError(error as { statusCode?: number; message?: string })));
     for (const url of paths) {
       scope.all(url, { bodyLimit: receiver.maxBodyBytes }, (request, reply) =>
         receiver
-          .handle({ method: request.method, headers: request.headers, rawBody: rawBodyOf(request), parsedBody: request.body, context: { request, reply } })
+          .handle({ method: request.method, headers: request.headers, rawBody: rawBodyOf(request), parse, context: { request, reply } })
           .then((answer) => sendAnswer(reply, answer)),
       );
     }
@@ -48,9 +52,10 @@ async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptio
 
 /**
  * The Fastify plugin: registers the webhook route(s) (default `/webhooks`) in an encapsulated
- * context whose JSON parser keeps the raw bytes (Fastify's body limit and prototype-poisoning
- * protection stay on, mapped to 413 / 400), runs your `on` / `onMessage` handlers under the status
- * table, and declares `request.webhook` app-wide. Wrapped with fastify-plugin.
+ * context that keeps the raw bytes; the signature is verified first, then the body is parsed with
+ * Fastify's own JSON parser (its body limit and prototype-poisoning protection stay on, mapped to
+ * 413 / 400). Runs your `on` / `onMessage` handlers under the status table, and declares
+ * `request.webhook` app-wide. Wrapped with fastify-plugin.
  *
  * @example
  * import Fastify from 'fastify';

@@ -1,5 +1,6 @@
 import { createReceiver, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-parse.js';
 import { answerForFastifyError } from './fastify-errors.js';
 import type { FastifyExtra, WebhookRouteOptions } from './options.js';
 import { rawBodyOf } from './raw-body-parser.js';
@@ -59,22 +60,26 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
   }
   const answers = new WeakMap<FastifyRequest, Promise<ReceiverResponse>>();
 
-  return {
+  const route: WebhookRoute = {
     bodyLimit: receiver.maxBodyBytes,
     receiver,
     async preHandler(request, reply) {
       const refused = receiver.precheck(request.method, request.headers);
       if (refused) return sendAnswer(reply, refused);
       const body: unknown = request.body;
+      // In a hookgateRawBody scope the body is not parsed yet: the receiver verifies, then parses.
+      const deferred = body === undefined && parseDeferred(request);
       const accepted = await receiver.accept({
         method: request.method,
         headers: request.headers,
         // A text body (Fastify's text/plain parser) is the raw body; a parsed one is verified by re-serialization.
         rawBody: rawBodyOf(request) ?? (typeof body === 'string' ? body : undefined),
         parsedBody: typeof body === 'string' ? undefined : body,
+        parse: deferred ? jsonParserOf(request) : undefined,
         context: { request, reply },
       });
       if (accepted.kind === 'response') return sendAnswer(reply, accepted.response);
+      if (deferred) request.body = accepted.message;
       request.webhook = accepted.message;
       request.webhookContext = accepted.context;
       const answer = receiver.run(accepted, () => routeOutcome(request, reply, accepted.context.signal));
@@ -89,4 +94,6 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
       return sendAnswer(reply, answerForFastifyError(error));
     },
   };
+  markWebhookPreHandler(route.preHandler);
+  return route;
 }

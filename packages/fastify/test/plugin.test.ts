@@ -43,6 +43,21 @@ describe('@hookgate/fastify plugin', () => {
     expect(({} as { isAdmin?: boolean }).isAdmin).toBeUndefined();
   });
 
+  it('checks the signature before the body is parsed: unsigned bad or poisoned JSON is 401, as on the other adapters', async () => {
+    const app = Fastify();
+    await app.register(hookgate, { secret: SECRET, onMessage: () => {} });
+    const url = await listen(app);
+    const base = JSON.stringify(message('track')).slice(0, -1);
+    for (const body of ['{"type":', '', `${base},"__proto__":{"isAdmin":true}}`]) {
+      const res = await fetch(`${url}/webhooks`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('missing_signature');
+    }
+    const signedEmpty = await post(`${url}/webhooks`, '');
+    expect(signedEmpty.status).toBe(400);
+    expect(JSON.parse(signedEmpty.body).code).toBe('invalid_json');
+  });
+
   it("maps Fastify's body limit (the receiver's maxBodyBytes) to the table's 413 JSON answer", async () => {
     const app = Fastify();
     await app.register(hookgate, { secret: SECRET, maxBodyBytes: 300, onMessage: () => {} });

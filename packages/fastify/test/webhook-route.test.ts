@@ -48,6 +48,41 @@ describe('@hookgate/fastify webhookRoute()', () => {
     expect(JSON.parse((await post(`${url}/other`, JSON.stringify(message('page')))).body)).toEqual({ form: 'stringify' });
   });
 
+  it('in a hookgateRawBody scope, checks the signature before parsing: unsigned bad JSON is 401; the handler still gets request.body', async () => {
+    const bodies: unknown[] = [];
+    const app = Fastify();
+    await app.register(async (scope) => {
+      await scope.register(hookgateRawBody);
+      scope.post('/mine', webhookRoute({ secret: SECRET }), async (request) => {
+        bodies.push(request.body);
+        return { ok: true };
+      });
+      // A route of the same scope without webhookRoute(): parsed up front, Fastify's 400s as usual.
+      scope.post('/plain', async (request) => ({ body: request.body }));
+    });
+    const url = await listen(app);
+    const unsigned = (path: string, body: string) =>
+      fetch(`${url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+
+    const bad = await unsigned('/mine', '{"type":');
+    expect(bad.status).toBe(401);
+    expect(((await bad.json()) as { code: string }).code).toBe('missing_signature');
+    const signedBad = await post(`${url}/mine`, '{"type":');
+    expect(signedBad.status).toBe(400);
+    expect(JSON.parse(signedBad.body).code).toBe('invalid_json');
+    const base = JSON.stringify(message('track')).slice(0, -1);
+    const poisoned = await post(`${url}/mine`, `${base},"__proto__":{"isAdmin":true}}`);
+    expect(poisoned.status).toBe(400); // Fastify's own parser, after verification
+    expect(JSON.parse(poisoned.body).code).toBe('invalid_json');
+
+    const msg = message('group');
+    expect((await post(`${url}/mine`, JSON.stringify(msg))).status).toBe(200);
+    expect(bodies).toEqual([msg]);
+
+    expect(await (await unsigned('/plain', '{"a":1}')).json()).toEqual({ body: { a: 1 } });
+    expect((await unsigned('/plain', '{"a":')).status).toBe(400);
+  });
+
   it('a route error becomes the receiver 500 (no stack) and reaches onError; the retry runs again', async () => {
     let runs = 0;
     const errors: unknown[] = [];

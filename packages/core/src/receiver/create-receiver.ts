@@ -347,9 +347,9 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     if (raw !== undefined && !hasParsed) {
       try {
         const text = typeof raw === 'string' ? raw : utf8.decode(raw);
-        value = JSON.parse(text);
+        value = input.parse === undefined ? JSON.parse(text) : input.parse(text);
       } catch (e) {
-        return respond('invalid_json', `The body is not valid JSON: ${(e as Error).message}`);
+        return respond('invalid_json', `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
     const issues = messageIssues(value, { strictTimestamps: options.strictTimestamps });

@@ -163,6 +163,12 @@ export interface ReceiverInput<TExtra = {}> {
   rawBody?: Uint8Array | string;
   /** The body a JSON parser already produced (e.g. after `express.json()`). */
   parsedBody?: unknown;
+  /**
+   * How to parse `rawBody` once the signature is verified, when no `parsedBody` is given; it throws
+   * on bad JSON (answered 400 `invalid_json` with its message). Default `JSON.parse`. Adapters give
+   * their framework's parser here to keep its protections (Fastify: prototype poisoning).
+   */
+  parse?: (text: string) => unknown;
   /** What the adapter adds to each handler's context (e.g. `{ req, res }`). */
   context?: TExtra;
 }
