@@ -2,7 +2,8 @@
 //   raw:          verify({ rawBody })    vs createHmac + timingSafeEqual over the same bytes
 //   re-serialized: verify({ parsedBody }) vs JSON.stringify + createHmac + timingSafeEqual
 // at 1 KB and 32 KB (the call limit). Bars: each ratio ≥ 0.8.
-// Run alone: node --import tsx bench/core.ts   (uses the built @hookgate/core: pnpm build first)
+// Run: node --import tsx bench/run.ts core   (the built @hookgate/core: pnpm build first; run.ts sees to it
+// that @hookgate/* resolve to dist/. Run directly, tsx follows the root tsconfig's paths to src/.)
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { fixtures, verify, verifyAsync } from '@hookgate/core';

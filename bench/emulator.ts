@@ -7,8 +7,9 @@
 // 2. Memory: 100,000 messages pending retry (the receiver answers 503) on a ManualClock, measured in a
 //    child process after a forced GC. Bar: RSS < 300 MB.
 //
-// Run alone: node --import tsx bench/emulator.ts [--rounds 15] [--messages 2000] [--pending 100000]
-// (under tsx the root tsconfig's paths give @hookgate/emulator's TypeScript source).
+// Run: node --import tsx bench/run.ts emulator (the built packages: run.ts makes @hookgate/* resolve to
+// dist/). Alone, with settings: node --import tsx bench/emulator.ts [--rounds 15] [--messages 2000]
+// [--pending 100000] (then tsx follows the root tsconfig's paths to the TypeScript sources).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -194,7 +195,7 @@ export async function throughput({ rounds = 15, messages = 2000 } = {}): Promise
       notes: [
         `${rounds} interleaved rounds of ${fmt(messages)} messages; per-round ratios ${ratios.map((x) => x.toFixed(2)).join(', ')}.`,
         `Both send with ${CONCURRENCY} requests in flight over keep-alive sockets to one node:http receiver in its own process.`,
-        'Under tsx (bench/run.ts) @hookgate/emulator resolves to its TypeScript source through the root tsconfig paths.',
+        `@hookgate/emulator resolved to ${fileURLToPath(import.meta.resolve('@hookgate/emulator')).replace(ROOT, '')}: bench/run.ts loads the built dist/, a direct run the sources.`,
         `The emulator time runs from the first track() call (validation, message, JSON, HMAC-SHA1, record) to drain(); calls arrive ${CALLS_PER_TURN} per event-loop turn.`,
       ],
     };
