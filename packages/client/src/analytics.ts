@@ -365,12 +365,6 @@ export class Analytics {
         batch.attempts++;
         const started = Date.now();
         const outcome = await this.#transport.post(batch.body(), this.#abort.signal);
-        if (this.#abandoned !== undefined && !(outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300)) {
-          const aborted = outcome.kind === 'failure' && outcome.error.name === 'AbortError';
-          const why = aborted ? 'with the request in flight (aborted: the server may have received it)' : `after its last attempt failed (${describe(outcome, this.#options.timeoutMs)})`;
-          this.#fail(batch, 'closed', `${this.#abandoned} ${why}`, outcome);
-          return;
-        }
         if (outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300) {
           this.#log?.('sent', `${batch.count} message(s): HTTP ${outcome.status} in ${Date.now() - started} ms (attempt ${batch.attempts})`);
           this.#report(() =>
@@ -385,10 +379,18 @@ export class Analytics {
           );
           return;
         }
+        if (this.#abandoned !== undefined && outcome.kind === 'failure' && outcome.error.name === 'AbortError') {
+          this.#fail(batch, 'closed', `${this.#abandoned} with the request in flight (aborted: the server may have received it)`, outcome);
+          return;
+        }
         const detail = describe(outcome, this.#options.timeoutMs);
         const retryable = outcome.kind === 'failure' ? isRetryableError(outcome.error) : isRetryableStatus(outcome.status);
         if (!retryable || batch.attempts > maxRetries) {
           this.#fail(batch, retryable ? 'retries-exhausted' : 'rejected', detail, outcome);
+          return;
+        }
+        if (this.#abandoned !== undefined) {
+          this.#fail(batch, 'closed', `${this.#abandoned} after attempt ${batch.attempts} failed (${detail}); not retried`, outcome);
           return;
         }
         const retryAfter = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter) : undefined;
