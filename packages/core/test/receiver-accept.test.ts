@@ -98,3 +98,42 @@ describe('accept + run', () => {
     expect(done).toBe(true);
   });
 });
+
+describe("the input's parse hook (how adapters keep their framework's JSON protections)", () => {
+  const receiver = createReceiver({ secret: SECRET, dedupe: false });
+  const base = JSON.stringify({ ...fixtures.track, messageId: 'parse-hook-1' });
+  const poisoned = `${base.slice(0, -1)},"__proto__":{"isAdmin":true}}`;
+  /** Refuses `__proto__` keys, as Fastify's default parser does. */
+  const strictParse = (text: string) => {
+    const value: unknown = JSON.parse(text);
+    if (/"__proto__"\s*:/.test(text)) throw new SyntaxError('Object contains forbidden prototype property');
+    return value;
+  };
+
+  it('runs only after the signature is verified: an unsigned body never reaches it', async () => {
+    let calls = 0;
+    const parse = (text: string) => (calls++, JSON.parse(text));
+    const unsigned = await receiver.accept({ method: 'POST', headers: headers('{"type":', { 'x-signature': '' }), rawBody: '{"type":', parse });
+    expect(unsigned.kind === 'response' && unsigned.response.status).toBe(401);
+    const wrong = await receiver.accept({ method: 'POST', headers: headers(base, { 'x-signature': hmac('other') }), rawBody: base, parse });
+    expect(wrong.kind === 'response' && wrong.response.status).toBe(401);
+    expect(calls).toBe(0);
+    expectMessage(await receiver.accept({ method: 'POST', headers: headers(base), rawBody: Buffer.from(base), parse }));
+    expect(calls).toBe(1);
+  });
+
+  it('its throw is the 400 invalid_json answer, with its message; its value is the message', async () => {
+    const refused = await receiver.accept({ method: 'POST', headers: headers(poisoned), rawBody: poisoned, parse: strictParse });
+    if (refused.kind !== 'response') throw new Error('expected a refusal');
+    expect([refused.response.status, refused.response.code]).toEqual([400, 'invalid_json']);
+    expect(refused.response.body).toContain('forbidden prototype property');
+    const marked = (text: string) => ({ ...(JSON.parse(text) as object), messageId: 'from-parse' });
+    const accepted = expectMessage(await receiver.accept({ method: 'POST', headers: headers(base), rawBody: base, parse: marked }));
+    expect(accepted.message.messageId).toBe('from-parse');
+  });
+
+  it('without it, JSON.parse reads a signed __proto__ key as data (why the Fastify adapter passes its own parser)', async () => {
+    const accepted = expectMessage(await receiver.accept({ method: 'POST', headers: headers(poisoned), rawBody: poisoned }));
+    expect(Object.keys(accepted.message)).toContain('__proto__');
+  });
+});
