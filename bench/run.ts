@@ -17,7 +17,7 @@ if (process.env.TSX_TSCONFIG_PATH !== DIST_TSCONFIG) {
   process.exit(run.status ?? 1);
 }
 const core = fileURLToPath(import.meta.resolve('@hookgate/core'));
-if (!core.includes(`${'/'}dist${'/'}`)) throw new Error(`@hookgate/core resolved to ${core}, not to a build: run pnpm build first.`);
+if (!core.includes('/dist/')) throw new Error(`@hookgate/core resolved to ${core}, not to a build: run pnpm build first.`);
 console.log(`benchmarks on the built packages (@hookgate/core → ${core.slice(core.indexOf('packages'))})`);
 
 const ALL = ['core', 'adapters', 'emulator', 'intake', 'client', 'redis'] as const;

@@ -1,27 +1,15 @@
 // The shared conformance table against core's own `fetch` handler and `toNodeListener`, no framework.
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { createReceiver, toNodeListener } from '@hookgate/core';
-import { startHttpServer } from '../helpers/servers.js';
+import { listenOnLoopback, startHttpServer } from '../helpers/servers.js';
 import { runConformance, type ConformanceTarget } from './conformance.js';
 import { Recorder, SCENARIO_NAMES, type ScenarioName } from './conformance-scenarios.js';
 import { buildCoreFetch } from './targets/core-fetch.js';
 
-runConformance("core's receiver.fetch (served by @hono/node-server's Fetch adaptor)", async (): Promise<ConformanceTarget> => {
-  const server = createAdaptorServer({ fetch: buildCoreFetch(new Recorder()), hostname: '127.0.0.1' });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        (server as import('node:http').Server).closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-});
+runConformance("core's receiver.fetch (served by @hono/node-server's Fetch adaptor)", (): Promise<ConformanceTarget> =>
+  listenOnLoopback(createAdaptorServer({ fetch: buildCoreFetch(new Recorder()), hostname: '127.0.0.1' }) as Server),
+);
 
 runConformance("core's toNodeListener on node:http", async () => {
   const recorder = new Recorder();

@@ -1,25 +1,14 @@
 // The shared conformance table against @hookgate/hono on Node (@hono/node-server).
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
+import { listenOnLoopback } from '../helpers/servers.js';
 import { runConformance, type ConformanceTarget } from './conformance.js';
 import { Recorder } from './conformance-scenarios.js';
 import { buildHonoApp, type HonoAppOptions } from './targets/hono-app.js';
 
-async function start(options: HonoAppOptions): Promise<ConformanceTarget> {
+function start(options: HonoAppOptions): Promise<ConformanceTarget> {
   const app = buildHonoApp(new Recorder(), options);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        (server as import('node:http').Server).closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server);
 }
 
 // The real 4 s default deadline runs once, here.

@@ -13,7 +13,11 @@ export interface RunningServer {
 
 /** Starts a node:http server on 127.0.0.1 with an ephemeral port. */
 export async function startHttpServer(listener: http.RequestListener): Promise<RunningServer> {
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, listener);
+  return listenOnLoopback(http.createServer({ keepAliveTimeout: 30_000 }, listener));
+}
+
+/** Listens with an existing server (e.g. @hono/node-server's) on 127.0.0.1 with an ephemeral port. */
+export async function listenOnLoopback(server: http.Server): Promise<RunningServer> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

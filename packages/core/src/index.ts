@@ -27,5 +27,6 @@ export * from './receiver/responses.js';
 export * from './receiver/options.js';
 export * from './receiver/dedupe-key.js';
 export * from './receiver/create-receiver.js';
+export * from './receiver/pass-through.js';
 export * from './receiver/node-listener.js';
 export * from './receiver/route-outcome.js';

@@ -1,4 +1,4 @@
-import { createReceiver, receiverResponse, writeNodeResponse, type Receiver } from '@hookgate/core';
+import { createReceiver, isPassThrough, receiverResponse, writeNodeResponse, type Receiver } from '@hookgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ExpressExtra, HookgateExpressOptions } from './options.js';
 import { readExpressBody } from './read-express-body.js';
@@ -38,13 +38,7 @@ export type HookgateMiddleware = RequestHandler & {
  */
 export function hookgate(options: HookgateExpressOptions): HookgateMiddleware {
   const receiver = createReceiver<ExpressExtra>(options);
-  const passThrough = options.on === undefined && options.onMessage === undefined;
-  if (passThrough && receiver.mode === 'acknowledge') {
-    throw new TypeError(
-      "mode: 'acknowledge' needs handlers in `on` or `onMessage`: without them the route after hookgate answers, " +
-        'so there is nothing to run in the background. Give handlers, or leave mode at its default.',
-    );
-  }
+  const passThrough = isPassThrough(options);
 
   async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
     const refused = receiver.precheck(req.method, req.headers);

@@ -1,6 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
+ * Fastify's default JSON body parser (callback style) with the instance's `onProtoPoisoning` and
+ * `onConstructorPoisoning` settings (Fastify's default for both: `'error'`).
+ *
+ * @example
+ * const parseJson = defaultJsonParserOf(scope);
+ * parseJson(request, '{"a":1}', (error, body) => {});
+ */
+export function defaultJsonParserOf(scope: FastifyInstance) {
+  return scope.getDefaultJsonParser(scope.initialConfig.onProtoPoisoning ?? 'error', scope.initialConfig.onConstructorPoisoning ?? 'error');
+}
+
+/**
  * Fastify's own JSON parser for a scope (secure-json-parse, with the instance's `onProtoPoisoning` and
  * `onConstructorPoisoning` settings) as a plain `(text) => value` that throws on bad or poisoned JSON.
  * The plugin's route hands it to the receiver, which parses only after the signature is verified, so
@@ -12,10 +24,7 @@ import type { FastifyInstance } from 'fastify';
  * parse('{"__proto__":{"x":1}}'); // throws (Fastify's default: onProtoPoisoning 'error')
  */
 export function fastifyJsonParse(scope: FastifyInstance): (text: string) => unknown {
-  const parseJson = scope.getDefaultJsonParser(
-    scope.initialConfig.onProtoPoisoning ?? 'error',
-    scope.initialConfig.onConstructorPoisoning ?? 'error',
-  );
+  const parseJson = defaultJsonParserOf(scope);
   return (text) => {
     let answered = false;
     let failure: Error | null = null;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { decorateWebhookRequest } from './decorate-request.js';
 import { flagWebhookRoutes, parseDeferred } from './deferred-parse.js';
+import { defaultJsonParserOf } from './fastify-json-parse.js';
 
 const RAW = Symbol.for('hookgate.fastify.raw-body');
 
@@ -22,10 +23,7 @@ const JSON_TYPES: ReadonlyArray<string | RegExp> = ['application/json', /^applic
  * app.register(async (scope) => { keepRawJsonBodies(scope, { bodyLimit: 1 << 20 }); scope.post('/x', handler); });
  */
 export function keepRawJsonBodies(scope: FastifyInstance, options: { bodyLimit?: number; anyType?: boolean; parse?: boolean } = {}): void {
-  const parseJson = scope.getDefaultJsonParser(
-    scope.initialConfig.onProtoPoisoning ?? 'error',
-    scope.initialConfig.onConstructorPoisoning ?? 'error',
-  );
+  const parseJson = defaultJsonParserOf(scope);
   const parserOptions = { parseAs: 'buffer' as const, bodyLimit: options.bodyLimit };
   // Declared on the scope's requests up front, so that keeping the bytes does not give every request a
   // new hidden class halfway through Fastify's handling (a stable shape keeps Fastify's own code fast).

@@ -1,4 +1,4 @@
-import { createReceiver, type Receiver, type ReceiverResponse } from '@hookgate/core';
+import { createReceiver, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-parse.js';
 import { answerForFastifyError } from './fastify-errors.js';
@@ -52,12 +52,7 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
     );
   }
   const receiver = createReceiver<FastifyExtra>(options);
-  if (receiver.mode === 'acknowledge') {
-    throw new TypeError(
-      "mode: 'acknowledge' needs handlers to run in the background, but with webhookRoute() your route answers. " +
-        'Register the hookgate plugin with `on` / `onMessage` for acknowledge-first, or leave mode at its default.',
-    );
-  }
+  isPassThrough(options, 'Register the hookgate plugin with `on` / `onMessage` for acknowledge-first, or leave mode at its default.');
   const answers = new WeakMap<FastifyRequest, Promise<ReceiverResponse>>();
 
   const route: WebhookRoute = {

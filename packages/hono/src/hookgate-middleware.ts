@@ -1,4 +1,4 @@
-import { RouteFailedError, createReceiver, type Receiver, type ReceiverResponse } from '@hookgate/core';
+import { RouteFailedError, createReceiver, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
 import type { HonoExtra, HookgateEnv, HookgateHonoOptions } from './options.js';
 import { nodeIncomingOf } from './node-incoming.js';
@@ -41,13 +41,7 @@ function toResponse(answer: ReceiverResponse): Response {
  */
 export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
   const receiver = createReceiver<HonoExtra>(options);
-  const passThrough = options.on === undefined && options.onMessage === undefined;
-  if (passThrough && receiver.mode === 'acknowledge') {
-    throw new TypeError(
-      "mode: 'acknowledge' needs handlers in `on` or `onMessage`: without them the route after hookgate answers, " +
-        'so there is nothing to run in the background. Give handlers, or leave mode at its default.',
-    );
-  }
+  const passThrough = isPassThrough(options);
 
   const middleware: MiddlewareHandler<HookgateEnv> = async (c, next) => {
     const method = c.req.method;
