@@ -19,6 +19,8 @@ export * from './signatures/sign.js';
 export * from './signatures/verify.js';
 export * from './signatures/explain-mismatch.js';
 
+export * from './options/nearest-name.js';
+
 export * from './receiver/headers.js';
 export * from './receiver/read-body.js';
 export * from './receiver/read-node-stream.js';

@@ -15,6 +15,7 @@ import {
   DEFAULT_IN_FLIGHT_TTL_MS,
   DEFAULT_MAX_BODY_BYTES,
   SENDER_TIMEOUT_MS,
+  checkReceiverOptions,
   type HandlerContext,
   type MessageHandler,
   type ReceiverInput,
@@ -219,6 +220,7 @@ function checkDedupe(dedupe: unknown): void {
  * Bun.serve({ port: 3000, fetch: receiver.fetch });
  */
 export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra> {
+  options = checkReceiverOptions<ReceiverOptions<TExtra>>(options);
   const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);
   const mode = options.mode ?? 'handle';
   const debug = options.debug ?? envDebug();

@@ -1,9 +1,10 @@
-import type { MessageType } from '../messages/schemas.js';
+import { MESSAGE_TYPES, type MessageType } from '../messages/schemas.js';
 import type { MessageOf, WebhookMessage } from '../messages/types.js';
 import type { SignatureForm } from '../signatures/body-forms.js';
 import type { Secret } from '../signatures/sign.js';
 import type { HeadersLike } from './headers.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import { rejectUnknownNames } from '../options/nearest-name.js';
 
 /**
  * How the signature of a handled message was checked.
@@ -209,3 +210,111 @@ export const DEFAULT_DEDUPE_TTL_MS = 5 * 60 * 60 * 1000;
  * const state = await store.claim('id:m1', DEFAULT_IN_FLIGHT_TTL_MS);
  */
 export const DEFAULT_IN_FLIGHT_TTL_MS = 60_000;
+
+/** Every option of `createReceiver`; the type makes the list complete. */
+const RECEIVER_OPTIONS = {
+  secret: true,
+  insecureSkipVerification: true,
+  on: true,
+  onMessage: true,
+  mode: true,
+  deadlineMs: true,
+  maxBodyBytes: true,
+  dedupe: true,
+  signatureForms: true,
+  strictTimestamps: true,
+  onError: true,
+  debug: true,
+  logger: true,
+  crypto: true,
+} as const satisfies Record<keyof ReceiverOptions, true>;
+
+/**
+ * The names `createReceiver` accepts, in the order the docs list them.
+ *
+ * @example
+ * const adapterOptions = [...RECEIVER_OPTION_NAMES, 'path'];
+ */
+export const RECEIVER_OPTION_NAMES: readonly (keyof ReceiverOptions)[] = Object.keys(RECEIVER_OPTIONS) as (keyof ReceiverOptions)[];
+
+const DEDUPE_OPTIONS = { store: true, ttlMs: true, inFlightTtlMs: true } as const satisfies Record<keyof DedupeOptions, true>;
+const DEDUPE_OPTION_NAMES = Object.keys(DEDUPE_OPTIONS);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A copy without the keys whose value is `null` or `undefined`: `null` means "not given". */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (value[key] != null) out[key] = value[key];
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 20 ? `${value.slice(0, 3)}…` : value);
+  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+}
+
+/**
+ * Checks the shape of a receiver's options before anything else: an options object is given, every
+ * name is an option (adapters add theirs in `adapterOptions`), every key of `on` is a message type
+ * and every handler a function, the booleans are booleans. Throws an error naming the option, the
+ * nearest valid name and the fix. Returns a copy in which `null` is the same as leaving an optional
+ * field out (at the top level, in `on` and in `dedupe`). Values (ranges, secrets) are checked by
+ * `createReceiver` itself.
+ *
+ * @example
+ * const options = checkReceiverOptions(given, { caller: 'hookgate()', adapterOptions: ['path'] });
+ * const receiver = createReceiver(options);
+ */
+export function checkReceiverOptions<T extends object = ReceiverOptions>(
+  given: unknown,
+  { caller = 'createReceiver()', adapterOptions = [] }: { caller?: string; adapterOptions?: readonly string[] } = {},
+): T {
+  if (!isPlainObject(given)) {
+    throw new TypeError(
+      `${caller} needs an options object with your shared secret, e.g. ${caller.replace(/\(\)$/, '')}({ secret: process.env.WEBHOOK_SECRET, on: { track: (msg) => console.log(msg.event) } }); ` +
+        `to accept unsigned requests instead (local experiments only), pass { insecureSkipVerification: true }. Got ${describe(given)}.`,
+    );
+  }
+  rejectUnknownNames(given, [...RECEIVER_OPTION_NAMES, ...adapterOptions], { caller });
+  const options = withoutNulls(given);
+
+  if (options.on !== undefined) {
+    if (!isPlainObject(options.on)) {
+      throw new TypeError(`${caller}: on must be an object of handlers per message type, e.g. { track: (msg) => … }; got ${describe(options.on)}.`);
+    }
+    rejectUnknownNames(options.on, MESSAGE_TYPES, { caller, path: 'on', kind: 'message type' });
+    const on = withoutNulls(options.on);
+    for (const [type, handler] of Object.entries(on)) {
+      if (typeof handler !== 'function') {
+        throw new TypeError(`${caller}: on.${type} must be a function (msg, ctx) => …; got ${describe(handler)}.`);
+      }
+    }
+    options.on = on;
+  }
+  for (const name of ['onMessage', 'onError'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);
+    }
+  }
+  for (const name of ['insecureSkipVerification', 'strictTimestamps', 'debug'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') {
+      throw new TypeError(`${caller}: ${name} must be true or false; got ${describe(options[name])}.`);
+    }
+  }
+  const logger = options.logger as Record<string, unknown> | undefined;
+  if (logger !== undefined && (typeof logger !== 'object' || typeof logger.warn !== 'function' || (logger.debug != null && typeof logger.debug !== 'function'))) {
+    throw new TypeError(`${caller}: logger must be an object with a warn(line) method (debug(line) optional), e.g. logger: console; got ${describe(logger)}.`);
+  }
+  if (isPlainObject(options.dedupe)) {
+    rejectUnknownNames(options.dedupe, DEDUPE_OPTION_NAMES, { caller, path: 'dedupe' });
+    options.dedupe = withoutNulls(options.dedupe);
+  } else if (options.dedupe !== undefined && options.dedupe !== false) {
+    throw new TypeError(`${caller}: dedupe must be false (off) or an object { store?, ttlMs?, inFlightTtlMs? }; got ${describe(options.dedupe)}.`);
+  }
+  return options as T;
+}

@@ -14,7 +14,7 @@ export function isPassThrough(
   options: Pick<ReceiverOptions<never>, 'on' | 'onMessage' | 'mode'>,
   fix = 'Give handlers, or leave mode at its default.',
 ): boolean {
-  const passThrough = options.on === undefined && options.onMessage === undefined;
+  const passThrough = options.on == null && options.onMessage == null;
   if (passThrough && options.mode === 'acknowledge') {
     throw new TypeError(
       "mode: 'acknowledge' needs handlers in `on` or `onMessage`: without them the route after hookgate answers, " +
