@@ -1,6 +1,6 @@
 import { createReceiver, isPassThrough, receiverResponse, writeNodeResponse, type Receiver } from '@hookgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ExpressExtra, HookgateExpressOptions } from './options.js';
+import { checkExpressOptions, type ExpressExtra, type HookgateExpressOptions } from './options.js';
 import { readExpressBody } from './read-express-body.js';
 import { routeOutcome } from './route-outcome.js';
 
@@ -37,6 +37,7 @@ export type HookgateMiddleware = RequestHandler & {
  * app.use(hookgateErrorHandler());
  */
 export function hookgate(options: HookgateExpressOptions): HookgateMiddleware {
+  options = checkExpressOptions(options);
   const receiver = createReceiver<ExpressExtra>(options);
   const passThrough = isPassThrough(options);
 

@@ -1,4 +1,4 @@
-import type { ReceiverOptions } from '@hookgate/core';
+import { checkReceiverOptions, type ReceiverOptions } from '@hookgate/core';
 import type { Request, Response } from 'express';
 
 /**
@@ -20,3 +20,15 @@ export interface ExpressExtra {
  * const options: HookgateExpressOptions = { secret: [current, previous], deadlineMs: 3000 };
  */
 export type HookgateExpressOptions = ReceiverOptions<ExpressExtra>;
+
+/**
+ * Checks `hookgate()`'s options at creation: an options object is given, every name is an option
+ * (`on` keys are message types), `null` means left out. Throws an error naming the option and the
+ * nearest valid name (`on.trak` → `on.track`); returns the options without their `null` fields.
+ *
+ * @example
+ * checkExpressOptions({ secret, on: { trak: () => {} } }); // throws: … did you mean "on.track"?
+ */
+export function checkExpressOptions(given: unknown): HookgateExpressOptions {
+  return checkReceiverOptions<HookgateExpressOptions>(given, { caller: 'hookgate()' });
+}

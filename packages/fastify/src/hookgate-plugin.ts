@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { decorateWebhookRequest } from './decorate-request.js';
 import { answerForFastifyError } from './fastify-errors.js';
 import { fastifyJsonParse } from './fastify-json-parse.js';
-import type { FastifyExtra, HookgatePluginOptions } from './options.js';
+import { checkPluginOptions, type FastifyExtra, type HookgatePluginOptions } from './options.js';
 import { keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
 import { sendAnswer } from './send-answer.js';
 
@@ -17,7 +17,8 @@ function pathsOf(path: HookgatePluginOptions['path']): string[] {
 }
 
 async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptions): Promise<void> {
-  const { path, ...receiverOptions } = options;
+  const { path, prefix: _prefix, logLevel: _logLevel, logSerializers: _logSerializers, ...receiverOptions } = checkPluginOptions(options) as HookgatePluginOptions &
+    Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
   if (receiverOptions.on === undefined && receiverOptions.onMessage === undefined) {
     throw new TypeError(
       'The hookgate plugin registers its own route and needs handlers: give `on` (per message type) or `onMessage`. ' +

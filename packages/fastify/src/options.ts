@@ -1,4 +1,4 @@
-import type { ReceiverOptions } from '@hookgate/core';
+import { checkReceiverOptions, type ReceiverOptions } from '@hookgate/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -32,3 +32,28 @@ export type HookgatePluginOptions = ReceiverOptions<FastifyExtra> & {
  * app.all('/mine', webhookRoute({ secret }), (request) => ({ type: request.webhook!.type }));
  */
 export type WebhookRouteOptions = Omit<ReceiverOptions<FastifyExtra>, 'on' | 'onMessage'>;
+
+/** What Fastify's `register` itself reads from a plugin's options, and passes on with them. */
+const FASTIFY_REGISTER_OPTIONS = ['prefix', 'logLevel', 'logSerializers'] as const;
+
+/**
+ * Checks the plugin's options at registration: every name is an option of the receiver, `path`, or
+ * one Fastify's `register` reads (`prefix`, `logLevel`, `logSerializers`); `on` keys are message
+ * types; `null` means left out. Throws an error naming the option and the nearest valid name.
+ *
+ * @example
+ * checkPluginOptions({ secret, paht: '/hooks', onMessage }); // throws: … did you mean "path"?
+ */
+export function checkPluginOptions(given: unknown): HookgatePluginOptions {
+  return checkReceiverOptions<HookgatePluginOptions>(given, { caller: 'the hookgate plugin', adapterOptions: ['path', ...FASTIFY_REGISTER_OPTIONS] });
+}
+
+/**
+ * Checks `webhookRoute()`'s options at creation, like the plugin's (no `path`: the route is yours).
+ *
+ * @example
+ * checkWebhookRouteOptions({ secret, deadlinMs: 3000 }); // throws: … did you mean "deadlineMs"?
+ */
+export function checkWebhookRouteOptions(given: unknown): WebhookRouteOptions {
+  return checkReceiverOptions<WebhookRouteOptions>(given, { caller: 'webhookRoute()' });
+}

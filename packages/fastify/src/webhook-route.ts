@@ -2,7 +2,7 @@ import { createReceiver, isPassThrough, type Receiver, type ReceiverResponse } f
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-parse.js';
 import { answerForFastifyError } from './fastify-errors.js';
-import type { FastifyExtra, WebhookRouteOptions } from './options.js';
+import { checkWebhookRouteOptions, type FastifyExtra, type WebhookRouteOptions } from './options.js';
 import { rawBodyOf } from './raw-body-parser.js';
 import { failRoute, routeOutcome } from './route-outcome.js';
 import { sendAnswer } from './send-answer.js';
@@ -44,6 +44,7 @@ export interface WebhookRoute {
  * });
  */
 export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
+  options = checkWebhookRouteOptions(options);
   const given = options as { on?: unknown; onMessage?: unknown };
   if (given.on !== undefined || given.onMessage !== undefined) {
     throw new TypeError(

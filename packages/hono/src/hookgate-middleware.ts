@@ -1,6 +1,6 @@
 import { RouteFailedError, createReceiver, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
-import type { HonoExtra, HookgateEnv, HookgateHonoOptions } from './options.js';
+import { checkHonoOptions, type HonoExtra, type HookgateEnv, type HookgateHonoOptions } from './options.js';
 import { nodeIncomingOf } from './node-incoming.js';
 import { readHonoBody } from './read-hono-body.js';
 
@@ -40,6 +40,7 @@ function toResponse(answer: ReceiverResponse): Response {
  * });
  */
 export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
+  options = checkHonoOptions(options);
   const receiver = createReceiver<HonoExtra>(options);
   const passThrough = isPassThrough(options);
 

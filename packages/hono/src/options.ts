@@ -1,4 +1,4 @@
-import type { HandlerContext, ReceiverOptions, WebhookMessage } from '@hookgate/core';
+import { checkReceiverOptions, type HandlerContext, type ReceiverOptions, type WebhookMessage } from '@hookgate/core';
 import type { Context } from 'hono';
 
 /**
@@ -20,6 +20,18 @@ export interface HonoExtra {
  * const options: HookgateHonoOptions = { secret: [current, previous], deadlineMs: 3000 };
  */
 export type HookgateHonoOptions = ReceiverOptions<HonoExtra>;
+
+/**
+ * Checks `hookgate()`'s options at creation: an options object is given, every name is an option
+ * (`on` keys are message types), `null` means left out. Throws an error naming the option and the
+ * nearest valid name (`on.trak` → `on.track`); returns the options without their `null` fields.
+ *
+ * @example
+ * checkHonoOptions({ secret, onMesage: () => {} }); // throws: … did you mean "onMessage"?
+ */
+export function checkHonoOptions(given: unknown): HookgateHonoOptions {
+  return checkReceiverOptions<HookgateHonoOptions>(given, { caller: 'hookgate()' });
+}
 
 /**
  * The context variables the middleware sets before `next()`: `c.get('webhook')` is the verified
