@@ -28,6 +28,15 @@ export class LuaScript {
       return client.eval(this.source, keys.length, ...keys, ...args);
     }
   }
+
+  /**
+   * Runs the script with `EVAL`, sending its source: one command whose outcome does not depend on
+   * Redis's script cache. For commands that must run in order behind others even when a `NOSCRIPT`
+   * answer would come too late to be acted on (a client that gave up waiting, a frozen Redis).
+   */
+  evalSource(client: RedisClient, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return client.eval(this.source, keys.length, ...keys, ...args);
+  }
 }
 
 function isNoScript(error: unknown): boolean {

@@ -3,12 +3,15 @@ import { once } from 'node:events';
 import type { ClaimResult, IdempotencyStore } from '@hookgate/core';
 import { ClaimTokens } from './claim-tokens.js';
 import { CLAIM_SCRIPT, DONE_VALUE, IN_FLIGHT_PREFIX, RELEASE_SCRIPT } from './dedupe-scripts.js';
+import { LateClaims } from './late-claims.js';
 import { resolveStoreOptions, type RedisIdempotencyStoreOptions, type ResolvedStoreOptions } from './options.js';
 import { createRedisClient } from './recommended-options.js';
 import type { RedisClient } from './redis-client.js';
 import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.js';
 
 const CLAIM_RESULTS: ReadonlySet<unknown> = new Set<ClaimResult>(['claimed', 'in-flight', 'done']);
+/** Pause between probes while claims that failed wait to be taken back. */
+const LATE_CLAIM_RETRY_MS = 250;
 const DISCONNECTED = /Stream isn't writeable|Connection is closed|max retries per request|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH/i;
 
 /**
@@ -43,6 +46,8 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   readonly ownsClient: boolean;
 
   private readonly tokens = new ClaimTokens();
+  /** Claims that failed or timed out here but may still run on Redis: taken back once it answers. */
+  private readonly late: LateClaims;
   private readonly claimPrefix = `${IN_FLIGHT_PREFIX}${randomBytes(6).toString('hex')}:`;
   private claimCount = 0;
   private closed = false;
@@ -51,6 +56,11 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     const resolved = resolveStoreOptions(options);
     this.keyPrefix = resolved.keyPrefix;
     this.commandTimeoutMs = resolved.commandTimeoutMs;
+    this.late = new LateClaims(
+      (redisKey, value) => this.run('release', redisKey, () => RELEASE_SCRIPT.evalSource(this.client, [redisKey], [value])),
+      () => this.run('release', '(probe)', () => this.client.ping()),
+      LATE_CLAIM_RETRY_MS,
+    );
     if (options.client !== undefined) {
       this.client = options.client;
       this.ownsClient = false;
@@ -69,14 +79,17 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     const ttl = checkTtl('inFlightTtlMs', inFlightTtlMs);
     const redisKey = this.keyPrefix + key;
     const value = this.claimPrefix + (++this.claimCount).toString(36);
+    // Late claims of this key from an outage are released first, on the same connection, so they run
+    // before this claim does (not awaited: their answers come in order with the claim's).
+    if (this.late.has(redisKey)) void this.late.settle(redisKey).catch(() => undefined);
     let result: unknown;
     try {
       result = await this.run('claim', key, () => CLAIM_SCRIPT.run(this.client, [redisKey], [value, ttl]));
     } catch (error) {
-      // The claim may still reach Redis (a slow or frozen server, a queued command): take it back
-      // behind it, so the sender's retry is not kept waiting for the in-flight TTL. If this fails too,
-      // the claim simply expires.
-      RELEASE_SCRIPT.run(this.client, [redisKey], [value]).catch(() => undefined);
+      // The claim may still reach Redis (a slow or frozen server runs the commands queued in the
+      // socket when it thaws): it is taken back behind it, and again once Redis answers, so the
+      // sender's retry is not kept waiting for the in-flight TTL.
+      this.late.add(redisKey, value, ttl);
       throw error;
     }
     if (!CLAIM_RESULTS.has(result)) {
@@ -149,6 +162,7 @@ export class RedisIdempotencyStore implements IdempotencyStore {
    */
   async close(): Promise<void> {
     this.tokens.clear();
+    this.late.close();
     if (!this.ownsClient || this.closed) return;
     this.closed = true;
     const ended = once(this.client, 'end');
