@@ -6,3 +6,5 @@ export { hookgateErrorHandler } from './error-handler.js';
 export type { ExpressExtra, HookgateExpressOptions } from './options.js';
 export { readExpressBody, type ExpressBody } from './read-express-body.js';
 export { RouteFailedError } from '@hookgate/core';
+// Status answers (431, 408, 400) for what the HTTP server refuses before any route runs.
+export { answerClientError, handleClientErrors } from '@hookgate/core';

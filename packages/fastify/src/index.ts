@@ -9,3 +9,5 @@ export { sendAnswer } from './send-answer.js';
 export { decorateWebhookRequest } from './decorate-request.js';
 export type { FastifyExtra, HookgatePluginOptions, WebhookRouteOptions } from './options.js';
 export { RouteFailedError } from '@hookgate/core';
+// Status answers (431, 408, 400) for what the HTTP server refuses before any route runs.
+export { answerClientError } from '@hookgate/core';

@@ -5,3 +5,5 @@ export type { HonoExtra, HookgateEnv, HookgateHonoOptions, HookgateVariables } f
 export { readHonoBody, type HonoBody } from './read-hono-body.js';
 export { nodeIncomingOf, readIncoming, type NodeIncoming } from './node-incoming.js';
 export { RouteFailedError } from '@hookgate/core';
+// Status answers (431, 408, 400) for what the HTTP server refuses before any route runs.
+export { answerClientError, handleClientErrors } from '@hookgate/core';
