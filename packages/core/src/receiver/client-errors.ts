@@ -111,7 +111,8 @@ function respond(error: Error & { code?: string }, socket: ClientErrorSocket): v
  * import { createReceiver, handleClientErrors, toNodeListener } from '@hookgate/core';
  * handleClientErrors(http.createServer(toNodeListener(createReceiver({ secret, onMessage })))).listen(3000);
  */
-export function handleClientErrors<S extends { on(event: 'clientError', listener: (error: Error, socket: never) => void): unknown }>(server: S): S {
-  server.on('clientError', answerClientError as (error: Error, socket: never) => void);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function handleClientErrors<S extends { on(event: 'clientError', listener: (...args: any[]) => void): unknown }>(server: S): S {
+  server.on('clientError', answerClientError);
   return server;
 }
