@@ -190,7 +190,7 @@ describe('null means "not given" in optional fields', () => {
 
   it('on.track: null falls through to onMessage, over HTTP', async () => {
     const seen: string[] = [];
-    srv = await serveReceiver({ secret: SECRET, on: { track: null, identify: () => void seen.push('identify') }, onMessage: (m) => void seen.push(`any:${m.type}`) } as unknown as ReceiverOptions);
+    srv = await serveReceiver({ secret: SECRET, on: { track: null, identify: () => void seen.push('identify') }, onMessage: (m: { type: string }) => void seen.push(`any:${m.type}`) } as unknown as ReceiverOptions);
     expect((await send(srv.url, fixtures.track)).status).toBe(200);
     expect((await send(srv.url, fixtures.identify)).status).toBe(200);
     expect(seen).toEqual(['any:track', 'identify']);

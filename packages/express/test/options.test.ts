@@ -45,7 +45,7 @@ describe('@hookgate/express hookgate() options', () => {
     const app = express();
     app.all(
       '/webhooks',
-      hookgate({ secret: SECRET, on: { track: null, page: () => void seen.push('page') }, onMessage: (m) => void seen.push(`any:${m.type}`), mode: null, deadlineMs: null, dedupe: null } as unknown as HookgateExpressOptions),
+      hookgate({ secret: SECRET, on: { track: null, page: () => void seen.push('page') }, onMessage: (m: { type: string }) => void seen.push(`any:${m.type}`), mode: null, deadlineMs: null, dedupe: null } as unknown as HookgateExpressOptions),
     );
     // Behind express.json() too: the same checks, the same answers.
     app.all('/parsed', express.json(), hookgate({ secret: SECRET, on: null, onMessage: null } as unknown as HookgateExpressOptions), (req, res) => {
