@@ -162,6 +162,28 @@ describe('wrong types name the field and the fix', () => {
   });
 });
 
+describe('handlers written as a class', () => {
+  it('their methods are handlers, over HTTP; a misspelled method is refused like a misspelled key', async () => {
+    const seen: string[] = [];
+    class Handlers {
+      track() {
+        seen.push('track');
+      }
+    }
+    srv = await serveReceiver({ secret: SECRET, on: new Handlers() } as unknown as ReceiverOptions);
+    expect((await send(srv.url, fixtures.track)).json).toMatchObject({ code: 'ok' });
+    expect(seen).toEqual(['track']);
+    class Misspelled {
+      trak() {}
+    }
+    expect(create({ secret: SECRET, on: new Misspelled() })).toThrow(/unknown message type "on.trak"; did you mean "on.track"/);
+  });
+
+  it('a Map of handlers is refused, not read as "no handlers"', () => {
+    expect(create({ secret: SECRET, on: new Map([['track', () => {}]]) })).toThrow(/unknown message type "on\.\w+"/);
+  });
+});
+
 describe('null means "not given" in optional fields', () => {
   it('null options take their defaults', () => {
     const r = createReceiver({

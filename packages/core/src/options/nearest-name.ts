@@ -76,7 +76,23 @@ export class UnknownOptionError extends TypeError {
 }
 
 /**
- * Throws an `UnknownOptionError` for the first own key of `value` that is not in `known`, naming it,
+ * The names an options object offers: its own enumerable keys, plus the methods and accessors of its
+ * class (a handlers object written as a class instance), never `Object.prototype`'s nor `constructor`.
+ *
+ * @example
+ * class Handlers { track() {} }
+ * optionNames(Object.assign(new Handlers(), { alias() {} })); // ['alias', 'track']
+ */
+export function optionNames(value: object): string[] {
+  const names = new Set(Object.keys(value));
+  for (let proto = Object.getPrototypeOf(value) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
+  }
+  return [...names];
+}
+
+/**
+ * Throws an `UnknownOptionError` for the first name of `value` (see `optionNames`) not in `known`, naming it,
  * the nearest valid name, and every valid name. `where` is the caller and path, e.g. `createReceiver() option`.
  *
  * @example
@@ -88,7 +104,7 @@ export function rejectUnknownNames(
   known: readonly string[],
   { caller, path = '', kind = 'option' }: { caller: string; path?: string; kind?: string },
 ): void {
-  for (const key of Object.keys(value)) {
+  for (const key of optionNames(value)) {
     if (known.includes(key)) continue;
     const near = nearestName(key, known);
     const full = path ? `${path}.${key}` : key;

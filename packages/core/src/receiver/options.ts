@@ -4,7 +4,7 @@ import type { SignatureForm } from '../signatures/body-forms.js';
 import type { Secret } from '../signatures/sign.js';
 import type { HeadersLike } from './headers.js';
 import type { IdempotencyStore } from './idempotency-store.js';
-import { rejectUnknownNames } from '../options/nearest-name.js';
+import { optionNames, rejectUnknownNames } from '../options/nearest-name.js';
 
 /**
  * How the signature of a handled message was checked.
@@ -244,10 +244,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A copy without the keys whose value is `null` or `undefined`: `null` means "not given". */
+/** A plain copy without the names whose value is `null` or `undefined`: `null` means "not given". */
 function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) if (value[key] != null) out[key] = value[key];
+  for (const key of optionNames(value)) if (value[key] != null) out[key] = value[key];
   return out;
 }
 
