@@ -1,13 +1,13 @@
-import type { ClockTimer } from './clock.js';
-import { redactSignature, redactUrl, type DebugLog } from './debug-log.js';
-import { LoggedAttempt, type AttemptError, type LoggedDelivery } from './delivery-record.js';
-import type { EventHub } from './events.js';
+import type { ClockTimer } from '../clock.js';
+import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
+import { LoggedAttempt, type AttemptError, type LoggedDelivery } from '../log/delivery-record.js';
+import type { EventHub } from '../log/events.js';
 import { AgentPool, sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from '../options.js';
 import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-schedule.js';
 import { requestHeaders } from './request-headers.js';
-import type { ResolvedEndpoint } from './source-settings.js';
+import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
  * The reason given to every record still pending when `close()` runs.
@@ -127,6 +127,23 @@ export class DeliveryEngine {
   whenIdle(): Promise<void> {
     if (this.idle) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * Resolves when `idle`, moving a `ManualClock`'s virtual time as its `runAll()` does (a clock with
+   * `runUntil`); on the system clock it just waits.
+   */
+  async drain(): Promise<void> {
+    const clock = this.#options.clock as ResolvedOptions['clock'] & { runUntil?: (done: () => boolean) => Promise<boolean> };
+    while (!this.idle) {
+      if (typeof clock.runUntil === 'function') {
+        if (await clock.runUntil(() => this.idle)) return;
+        // Nothing due on the clock yet work is pending: wait a little real time for I/O.
+        await Promise.race([this.whenIdle(), new Promise((r) => setTimeout(r, 5))]);
+      } else {
+        await this.whenIdle();
+      }
+    }
   }
 
   /**

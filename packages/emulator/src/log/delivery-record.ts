@@ -1,7 +1,7 @@
 import type { MessageType, WebhookMessage } from '@hookgate/core';
 import type { StoredBody } from './body-arena.js';
-import { requestHeaders } from './request-headers.js';
-import type { ResolvedEndpoint } from './source-settings.js';
+import { requestHeaders } from '../delivery/request-headers.js';
+import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
  * Where a delivery record stands. `filtered` records were never sent; `reason` says why.
