@@ -1,3 +1,4 @@
+import { redactUrl } from '../debug-log.js';
 import { SettingsError, UnknownWriteKeyError } from '../errors.js';
 import { resolveSource, type ResolvedSource, type SourceSettings } from './source-settings.js';
 
@@ -10,7 +11,8 @@ import { resolveSource, type ResolvedSource, type SourceSettings } from './sourc
 export type SourcePatch = Partial<Omit<SourceSettings, 'writeKey'>>;
 
 /**
- * A read-only view of one source (secrets and header values left out).
+ * A read-only view of one source, free of secrets: no shared secret, no header values, and endpoint
+ * URLs with their password and query values masked.
  *
  * @example
  * emulator.sources.map((s) => `${s.writeKey}: ${s.webhooks?.endpoints.length ?? 0} endpoints`);
@@ -20,6 +22,7 @@ export interface SourceView {
   readonly name?: string;
   readonly webhooks?: {
     readonly enabled: boolean;
+    /** `url` is masked: `https://user:***@host/path?…` (no password, no query token). */
     readonly endpoints: ReadonlyArray<{ readonly url: string; readonly headerNames: readonly string[] }>;
     /** Whether a shared secret is set (requests carry `X-Signature`). */
     readonly signed: boolean;
@@ -99,7 +102,7 @@ export class SourceRegistry {
 }
 
 /**
- * A source's read-only view: no shared secret, no header values.
+ * A source's read-only view: no shared secret, no header values, endpoint URLs masked by `redactUrl`.
  *
  * @example
  * viewSource(resolveSource({ writeKey: 'wk' }, 'source')).writeKey; // 'wk'
@@ -112,7 +115,7 @@ export function viewSource(s: ResolvedSource): SourceView {
       ? {
           webhooks: Object.freeze({
             enabled: s.enabled,
-            endpoints: Object.freeze(s.endpoints.map((e) => Object.freeze({ url: e.url, headerNames: Object.freeze(Object.keys(e.headers)) }))),
+            endpoints: Object.freeze(s.endpoints.map((e) => Object.freeze({ url: redactUrl(e.parsed), headerNames: Object.freeze(Object.keys(e.headers)) }))),
             signed: s.sharedSecret !== undefined,
           }),
         }
