@@ -22,6 +22,7 @@ export type {
   Attempt,
   AttemptError,
   AttemptErrorCode,
+  CancelledRetry,
   CloseReport,
 } from './log/delivery-record.js';
 export type { EmulatorEvents, EmulatorEventName } from './log/events.js';

@@ -1,6 +1,6 @@
 import type { ClockTimer } from '../clock.js';
 import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
-import { LoggedAttempt, type AttemptError, type LoggedDelivery } from '../log/delivery-record.js';
+import { LoggedAttempt, type AttemptError, type CancelledRetry, type LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
 import { AgentPool, sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
 import type { ResolvedOptions } from '../options.js';
@@ -29,6 +29,8 @@ interface Job {
   round: number;
   /** Attempts of the current round not yet ended (queued or in flight). */
   inRound: number;
+  /** Bit i set: endpoint i's attempt of the current round waits in its lane (not started yet). */
+  queued: number;
   /** Largest Retry-After (ms) seen in the current round. */
   retryAfter: number;
   timer: ClockTimer | undefined;
@@ -116,6 +118,7 @@ export class DeliveryEngine {
       lastError: undefined,
       round: 0,
       inRound: 0,
+      queued: 0,
       retryAfter: 0,
       timer: undefined,
     };
@@ -158,7 +161,11 @@ export class DeliveryEngine {
     for (const a of [...this.#inFlight]) a.handle.abort({ code: 'aborted', message: 'close() ended the request' });
     if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
-    for (const lane of this.#lanes.values()) this.#outstanding -= lane.queue.length - lane.head;
+    for (const lane of this.#lanes.values())
+      for (let i = lane.head; i < lane.queue.length; i++) {
+        const q = lane.queue[i];
+        if (q !== undefined && q.job.queued & (1 << q.index)) this.#outstanding--;
+      }
     this.#lanes.clear();
     const pending = [...this.#jobs.values()].map((j) => j.record);
     for (const job of [...this.#jobs.values()]) this.#fail(job, CLOSED_REASON);
@@ -185,6 +192,7 @@ export class DeliveryEngine {
     for (let i = 0; i < job.endpoints.length; i++) {
       if (!(job.retryable & (1 << i))) continue;
       job.inRound++;
+      job.queued |= 1 << i;
       this.#outstanding++;
       const lane = this.#lane((job.endpoints[i] as ResolvedEndpoint).url);
       lane.queue.push({ job, index: i });
@@ -206,6 +214,11 @@ export class DeliveryEngine {
     while (lane.active < limit && lane.head < lane.queue.length && !this.#closed) {
       const next = lane.queue[lane.head] as Queued;
       lane.queue[lane.head++] = undefined;
+      // Checked as the attempt starts, not when it was queued: a retry whose message another endpoint
+      // accepted meanwhile was cancelled (and accounted for) then; it leaves only this mark behind.
+      const bit = 1 << next.index;
+      if (!(next.job.queued & bit)) continue;
+      next.job.queued &= ~bit;
       lane.active++;
       this.#send(next.job, next.index, lane);
     }
@@ -322,9 +335,35 @@ export class DeliveryEngine {
       record.deliveredTo = endpoint.url;
       this.#finish(job);
       this.#events.emit('delivered', record);
+      this.#cancelQueuedRetries(job, index, result.status ?? 0);
     }
     job.inRound--;
     if (job.inRound === 0) this.#roundEnded(job);
+  }
+
+  /**
+   * Once an endpoint accepted the message, the retries of this round still waiting in other
+   * endpoints' lanes will not start (seed §6: once delivery to any one succeeds, the message is
+   * processed and not retried to the others). First attempts keep the fan-out: every endpoint gets
+   * the message once, even when queued behind a slow one. Each cancelled retry is logged, with why.
+   */
+  #cancelQueuedRetries(job: Job, winner: number, status: number): void {
+    if (job.round === 1 || job.queued === 0) return;
+    const record = job.record;
+    const now = this.#options.clock.now();
+    const winnerUrl = (job.endpoints[winner] as ResolvedEndpoint).parsed;
+    const reason = `endpoint ${winner + 1} (${redactUrl(winnerUrl)}) answered ${status}: a message is not retried after an endpoint accepted it`;
+    for (let i = 0; i < job.endpoints.length; i++) {
+      if (!(job.queued & (1 << i))) continue;
+      job.queued &= ~(1 << i);
+      job.inRound--;
+      this.#outstanding--;
+      const endpoint = job.endpoints[i] as ResolvedEndpoint;
+      const cancelled: CancelledRetry = Object.freeze({ recordId: record.id, endpoint: endpoint.url, round: job.round, at: iso(now), reason });
+      record.addCancelled(cancelled);
+      this.#log?.(`${cancelled.at} ${record.id} ${record.type} round ${job.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`);
+      this.#events.emit('cancelled', cancelled, record);
+    }
   }
 
   #roundEnded(job: Job): void {
