@@ -7,6 +7,7 @@ import type { ResolvedOptions } from '../options.js';
 import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-schedule.js';
 import { requestHeaders } from './request-headers.js';
+import { RetryQueue } from './retry-queue.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
@@ -33,7 +34,6 @@ interface Job {
   queued: number;
   /** Largest Retry-After (ms) seen in the current round. */
   retryAfter: number;
-  timer: ClockTimer | undefined;
 }
 
 interface Queued {
@@ -81,7 +81,10 @@ export class DeliveryEngine {
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
   readonly #agents: AgentPool;
-  readonly #jobs = new Map<string, Job>();
+  /** Records not finished (a set of their jobs: no id string kept per record). */
+  readonly #jobs = new Set<Job>();
+  /** Jobs waiting for their next round, behind one clock timer. */
+  readonly #waiting: RetryQueue<Job>;
   readonly #lanes = new Map<string, Lane>();
   /** Requests in flight, oldest first: with one `timeoutMs` for all, also earliest deadline first. */
   readonly #inFlight = new Set<InFlight>();
@@ -97,6 +100,7 @@ export class DeliveryEngine {
     this.#events = events;
     this.#log = log;
     this.#agents = new AgentPool(options.tls);
+    this.#waiting = new RetryQueue(options.clock, (job) => job.record.nextAttemptMs as number, (job) => this.#startRound(job));
   }
 
   /** Records not yet delivered, failed or filtered. */
@@ -120,9 +124,8 @@ export class DeliveryEngine {
       inRound: 0,
       queued: 0,
       retryAfter: 0,
-      timer: undefined,
     };
-    this.#jobs.set(record.id, job);
+    this.#jobs.add(job);
     this.#startRound(job);
   }
 
@@ -157,7 +160,7 @@ export class DeliveryEngine {
   close(): LoggedDelivery[] {
     this.#closed = true;
     const { clock } = this.#options;
-    for (const job of this.#jobs.values()) if (job.timer) clock.clearTimer(job.timer);
+    this.#waiting.clear();
     for (const a of [...this.#inFlight]) a.handle.abort({ code: 'aborted', message: 'close() ended the request' });
     if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
@@ -181,11 +184,7 @@ export class DeliveryEngine {
     for (const w of waiters) w();
   }
 
-  /** The retry timers' callback: one function for every job (no closure per pending message). */
-  readonly #onRetryDue = (job: Job): void => this.#startRound(job);
-
   #startRound(job: Job): void {
-    job.timer = undefined;
     job.record.nextAttemptMs = undefined;
     job.round++;
     job.retryAfter = 0;
@@ -385,7 +384,7 @@ export class DeliveryEngine {
       return;
     }
     job.record.nextAttemptMs = now + delay;
-    job.timer = clock.setTimer(this.#onRetryDue, delay, job);
+    this.#waiting.add(job);
   }
 
   #lastErrors(job: Job): string {
@@ -408,10 +407,8 @@ export class DeliveryEngine {
   }
 
   #finish(job: Job): void {
-    if (job.timer) this.#options.clock.clearTimer(job.timer);
-    job.timer = undefined;
     job.record.nextAttemptMs = undefined;
-    this.#jobs.delete(job.record.id);
+    this.#jobs.delete(job);
     this.#checkIdle();
   }
 
