@@ -1,7 +1,11 @@
 // @hookgate/emulator — the sender: routing, delivery engine, virtual clock, delivery log.
 
 export { createEmulator } from './emulator.js';
-export type { Emulator, CallOptions, IngestOptions, DeleteUserOptions, SourcePatch, SourceView, DeliveryCounts } from './emulator.js';
+export type { Emulator } from './emulator.js';
+export type { Ingest, CallOptions, IngestOptions } from './ingest.js';
+export type { DeliveryCounts, DeliveryLogView } from './log/delivery-log.js';
+export type { SourcePatch, SourceView } from './routing/source-registry.js';
+export type { DeleteUserOptions } from './syncs/sync-records.js';
 export { systemClock } from './clock.js';
 export type { Clock, ClockTimer } from './clock.js';
 export { ManualClock } from './manual-clock.js';
@@ -10,22 +14,23 @@ export { SettingsError, UnknownWriteKeyError, EmulatorClosedError, ReplayError }
 export { ValidationError } from '@hookgate/core';
 export { DEFAULT_USER_AGENT, DEFAULT_RETRY, DEFAULT_MAX_RECORDS } from './options.js';
 export type { EmulatorOptions, RetryOptions, ResponsePolicy, TlsOptions } from './options.js';
-export { MAX_ENDPOINTS, MAX_HEADERS, RESERVED_HEADERS } from './source-settings.js';
-export type { SourceSettings, WebhooksSettings, EndpointSettings, SourceSchemaSettings } from './source-settings.js';
+export { MAX_ENDPOINTS, MAX_HEADERS, RESERVED_HEADERS } from './routing/source-settings.js';
+export type { SourceSettings, WebhooksSettings, EndpointSettings, SourceSchemaSettings } from './routing/source-settings.js';
 export type {
   DeliveryRecord,
   DeliveryState,
   Attempt,
   AttemptError,
   AttemptErrorCode,
+  CancelledRetry,
   CloseReport,
-} from './delivery-record.js';
-export type { EmulatorEvents, EmulatorEventName } from './events.js';
-export { CLOSED_REASON } from './delivery-engine.js';
-export { NO_USER_ID_REASON, callToMessage } from './transform.js';
-export type { TransformOptions, TransformResult } from './transform.js';
-export { snakeCase } from './snake-case.js';
-export { backoffDelay } from './retry-schedule.js';
+} from './log/delivery-record.js';
+export type { EmulatorEvents, EmulatorEventName } from './log/events.js';
+export { CLOSED_REASON } from './delivery/engine.js';
+export { NO_USER_ID_REASON, callToMessage } from './routing/transform.js';
+export type { TransformOptions, TransformResult } from './routing/transform.js';
+export { snakeCase } from './syncs/snake-case.js';
+export { backoffDelay } from './delivery/retry-schedule.js';
 export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
 
 // The intake (tracking HTTP API) and the receiver conformance suite (README: sections below the engine's).

@@ -1,8 +1,8 @@
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { SettingsError } from './errors.js';
-import type { SourceSettings } from './source-settings.js';
-import { rejectUnknownKeys } from './source-settings.js';
+import type { SourceSettings } from './routing/source-settings.js';
+import { rejectUnknownKeys } from './routing/source-settings.js';
 
 /**
  * The service's product token (seed §4.1), the default `User-Agent`.

@@ -1,5 +1,5 @@
 import type { Call } from '@hookgate/core';
-import type { DeliveryRecord } from './delivery-record.js';
+import type { DeliveryRecord } from './log/delivery-record.js';
 
 /**
  * The engine's internal entry point for calls the intake has already validated (core's `callIssues`,

@@ -8,7 +8,7 @@ import * as publicApi from '../src/index.js';
 import { createEmulator, MAX_CALL_BYTES, type Emulator } from '../src/index.js';
 import { listenIntake, type IntakeServer } from '../src/intake/index.js';
 import { jsonSizeBound } from '../src/intake/json-size-bound.js';
-import { callToMessage } from '../src/transform.js';
+import { callToMessage } from '../src/routing/transform.js';
 import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;

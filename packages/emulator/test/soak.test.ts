@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type DeliveryRecord, type Emulator } from '@hookgate/emulator';
 import type http from 'node:http';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import { watchRequestStarts } from './helpers/request-starts.js';
 
 const MESSAGES = 10_000;
 const ENDPOINTS = 5;
@@ -93,13 +94,28 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
     const emulator: Emulator = createEmulator({
       clock,
       retry: { random: prng(SEED) },
-      // Hanging requests hold their slot until their (virtual) deadline: leave room for them.
-      concurrency: 256,
+      // Few slots per endpoint: hanging requests hold theirs until their (virtual) deadline, so retries
+      // queue behind them while another endpoint answers 2xx — the case where queued retries must be cancelled.
+      concurrency: 4,
       sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: servers.map((s, i) => ({ url: `${s.url}/e${i}` })), sharedSecret: SECRET } }],
     });
     const deliveredEvents = new Map<string, number>();
     const failedEvents = new Map<string, number>();
     emulator.on('delivered', (r) => deliveredEvents.set(r.id, (deliveredEvents.get(r.id) ?? 0) + 1));
+    // Seed §6: once an endpoint answered 2xx, no retry of that message starts (first attempts keep the
+    // fan-out). Request starts are watched as they happen, in order with the 'delivered' events.
+    const deliveredSignatures = new Set<string>();
+    const startsPerEndpoint = new Map<string, number>();
+    const retriesAfterDelivery: string[] = [];
+    emulator.on('delivered', (r) => deliveredSignatures.add(r.signature ?? ''));
+    const unwatch = watchRequestStarts(({ path, signature }) => {
+      const key = `${path} ${signature}`;
+      const n = (startsPerEndpoint.get(key) ?? 0) + 1;
+      startsPerEndpoint.set(key, n);
+      if (n > 1 && deliveredSignatures.has(signature)) retriesAfterDelivery.push(key);
+    });
+    let cancelledEvents = 0;
+    emulator.on('cancelled', () => cancelledEvents++);
     emulator.on('failed', (r) => failedEvents.set(r.id, (failedEvents.get(r.id) ?? 0) + 1));
 
     const started = performance.now();
@@ -109,6 +125,8 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
     }
     await emulator.drain();
     const elapsed = performance.now() - started;
+    unwatch();
+    expect(retriesAfterDelivery).toEqual([]);
 
     // Nothing missing: every call has its record, in order, and nothing is left pending.
     expect(emulator.deliveries).toHaveLength(MESSAGES);
@@ -120,6 +138,7 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
     let attempts = 0;
     let timeouts = 0;
     let resets = 0;
+    let cancelledRetries = 0;
     for (const [seq, r] of records.entries()) {
       attempts += r.attempts.length;
       timeouts += r.attempts.filter((a) => a.error?.code === 'timeout').length;
@@ -134,8 +153,13 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
         const winner = r.attempts.find((a) => a.outcome === 'delivered' && a.endpoint === r.deliveredTo);
         expect(winner?.status).toBeGreaterThanOrEqual(200);
         expect(winner?.status).toBeLessThan(300);
-        // No retry round after the one that delivered.
+        // No retry round after the one that delivered; this round's retries that had not started are cancelled.
         expect(Math.max(...r.attempts.map((a) => a.round))).toBe(winner?.round);
+        for (const c of r.cancelled) {
+          expect(c.round).toBe(winner?.round);
+          expect(r.attempts.some((a) => a.endpoint === c.endpoint && a.round === c.round)).toBe(false);
+        }
+        cancelledRetries += r.cancelled.length;
         expect(stats.answered2xx.get(r.body) ?? 0).toBeGreaterThan(0);
       } else {
         failed++;
@@ -150,6 +174,8 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
       expect(r.state === 'failed').toBe(doomed(seq));
     }
     expect(delivered + failed).toBe(MESSAGES);
+    expect(cancelledEvents).toBe(cancelledRetries);
+    expect(cancelledRetries).toBeGreaterThan(0);
     expect(failed).toBe(MESSAGES / 100);
     expect(stats.badSignatures).toBe(0);
     expect(stats.invalidBodies).toBe(0);
@@ -157,7 +183,7 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
     expect(timeouts).toBeGreaterThan(0);
     expect(resets).toBeGreaterThan(0);
     console.log(
-      `soak: ${MESSAGES} messages, ${attempts} attempts (${timeouts} timeouts, ${resets} resets), ${delivered} delivered, ${failed} failed, ` +
+      `soak: ${MESSAGES} messages, ${attempts} attempts (${timeouts} timeouts, ${resets} resets, ${cancelledRetries} retries cancelled), ${delivered} delivered, ${failed} failed, ` +
         `virtual ${((clock.now() - Date.parse('2026-01-01T00:00:00.000Z')) / 3_600_000).toFixed(2)} h in ${(elapsed / 1000).toFixed(1)} s real`,
     );
     await emulator.close();

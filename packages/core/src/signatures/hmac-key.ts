@@ -1,5 +1,5 @@
 import type * as NodeCrypto from 'node:crypto';
-import type { Secret } from './sign.js';
+import type { Secret } from './secret.js';
 
 const encoder = new TextEncoder();
 const keys = new Map<string, NodeCrypto.KeyObject>();

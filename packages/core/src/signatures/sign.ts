@@ -1,6 +1,7 @@
 import { toBytes, toHex, type BodyInput } from './bytes.js';
 import { nodeHmacKey } from './hmac-key.js';
 import { requireNodeCrypto } from './node-crypto.js';
+import type { Secret } from './secret.js';
 
 /**
  * The header the sender puts the signature in. Lowercase, as Node and fetch present header names.
@@ -11,15 +12,7 @@ import { requireNodeCrypto } from './node-crypto.js';
  */
 export const SIGNATURE_HEADER = 'x-signature';
 
-/**
- * A shared secret: a string (its UTF-8 bytes) or raw bytes.
- *
- * @example
- * const current: Secret = process.env.WEBHOOK_SECRET!;
- * const previous: Secret = new TextEncoder().encode(process.env.OLD_WEBHOOK_SECRET!);
- * verify({ signature, secret: [current, previous], rawBody });
- */
-export type Secret = string | Uint8Array;
+export type { Secret } from './secret.js';
 
 /**
  * Signs a body as the sender does (seed §5): lowercase hex HMAC-SHA1 keyed with the shared secret,

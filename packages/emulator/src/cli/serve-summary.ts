@@ -1,4 +1,4 @@
-import type { Attempt, DeliveryRecord } from '../delivery-record.js';
+import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
 import { painter, statusStyle, type Style } from './terminal-style.js';
 
 /** Per-endpoint figures of a `serve` session. */

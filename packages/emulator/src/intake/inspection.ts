@@ -1,5 +1,5 @@
 import { MESSAGE_TYPES, redact, SIGNATURE_HEADER } from '@hookgate/core';
-import type { DeliveryRecord } from '../delivery-record.js';
+import type { DeliveryRecord } from '../log/delivery-record.js';
 import type { IntakeEngine } from './intake-engine.js';
 import { intakeError, jsonResponse, type IntakeResponse } from './intake-response.js';
 

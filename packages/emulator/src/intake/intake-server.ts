@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ValidationError } from '@hookgate/core';
 import { EmulatorClosedError } from '../errors.js';
-import { BodyArena } from '../body-arena.js';
+import { BodyArena } from '../log/body-arena.js';
 import { hasTrustedIngest, INGEST_VALIDATED } from '../trusted-ingest.js';
 import { KeptIntakeBody } from './kept-intake-body.js';
 import { deliveriesResponse, healthResponse } from './inspection.js';

@@ -1,4 +1,4 @@
-import { SettingsError } from './errors.js';
+import { SettingsError } from '../errors.js';
 
 /**
  * Most endpoints a source's Webhooks destination may have (seed §2.1, §8).

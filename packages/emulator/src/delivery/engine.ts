@@ -1,13 +1,14 @@
-import type { ClockTimer } from './clock.js';
-import { redactSignature, redactUrl, type DebugLog } from './debug-log.js';
-import { LoggedAttempt, type AttemptError, type LoggedDelivery } from './delivery-record.js';
-import type { EventHub } from './events.js';
+import type { ClockTimer } from '../clock.js';
+import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
+import { LoggedAttempt, type AttemptError, type CancelledRetry, type LoggedDelivery } from '../log/delivery-record.js';
+import type { EventHub } from '../log/events.js';
 import { AgentPool, sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from '../options.js';
 import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-schedule.js';
 import { requestHeaders } from './request-headers.js';
-import type { ResolvedEndpoint } from './source-settings.js';
+import { RetryQueue } from './retry-queue.js';
+import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
  * The reason given to every record still pending when `close()` runs.
@@ -29,9 +30,10 @@ interface Job {
   round: number;
   /** Attempts of the current round not yet ended (queued or in flight). */
   inRound: number;
+  /** Bit i set: endpoint i's attempt of the current round waits in its lane (not started yet). */
+  queued: number;
   /** Largest Retry-After (ms) seen in the current round. */
   retryAfter: number;
-  timer: ClockTimer | undefined;
 }
 
 interface Queued {
@@ -79,7 +81,10 @@ export class DeliveryEngine {
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
   readonly #agents: AgentPool;
-  readonly #jobs = new Map<string, Job>();
+  /** Records not finished (a set of their jobs: no id string kept per record). */
+  readonly #jobs = new Set<Job>();
+  /** Jobs waiting for their next round, behind one clock timer. */
+  readonly #waiting: RetryQueue<Job>;
   readonly #lanes = new Map<string, Lane>();
   /** Requests in flight, oldest first: with one `timeoutMs` for all, also earliest deadline first. */
   readonly #inFlight = new Set<InFlight>();
@@ -95,6 +100,7 @@ export class DeliveryEngine {
     this.#events = events;
     this.#log = log;
     this.#agents = new AgentPool(options.tls);
+    this.#waiting = new RetryQueue(options.clock, (job) => job.record.nextAttemptMs as number, (job) => this.#startRound(job));
   }
 
   /** Records not yet delivered, failed or filtered. */
@@ -116,10 +122,10 @@ export class DeliveryEngine {
       lastError: undefined,
       round: 0,
       inRound: 0,
+      queued: 0,
       retryAfter: 0,
-      timer: undefined,
     };
-    this.#jobs.set(record.id, job);
+    this.#jobs.add(job);
     this.#startRound(job);
   }
 
@@ -130,6 +136,23 @@ export class DeliveryEngine {
   }
 
   /**
+   * Resolves when `idle`, moving a `ManualClock`'s virtual time as its `runAll()` does (a clock with
+   * `runUntil`); on the system clock it just waits.
+   */
+  async drain(): Promise<void> {
+    const clock = this.#options.clock as ResolvedOptions['clock'] & { runUntil?: (done: () => boolean) => Promise<boolean> };
+    while (!this.idle) {
+      if (typeof clock.runUntil === 'function') {
+        if (await clock.runUntil(() => this.idle)) return;
+        // Nothing due on the clock yet work is pending: wait a little real time for I/O.
+        await Promise.race([this.whenIdle(), new Promise((r) => setTimeout(r, 5))]);
+      } else {
+        await this.whenIdle();
+      }
+    }
+  }
+
+  /**
    * Stops everything: timers cleared, in-flight requests aborted (recorded as `aborted` attempts),
    * queued attempts dropped, and every pending record marked failed with `CLOSED_REASON` and
    * emitted as `failed`. Returns those records.
@@ -137,11 +160,15 @@ export class DeliveryEngine {
   close(): LoggedDelivery[] {
     this.#closed = true;
     const { clock } = this.#options;
-    for (const job of this.#jobs.values()) if (job.timer) clock.clearTimer(job.timer);
+    this.#waiting.clear();
     for (const a of [...this.#inFlight]) a.handle.abort({ code: 'aborted', message: 'close() ended the request' });
     if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
-    for (const lane of this.#lanes.values()) this.#outstanding -= lane.queue.length - lane.head;
+    for (const lane of this.#lanes.values())
+      for (let i = lane.head; i < lane.queue.length; i++) {
+        const q = lane.queue[i];
+        if (q !== undefined && q.job.queued & (1 << q.index)) this.#outstanding--;
+      }
     this.#lanes.clear();
     const pending = [...this.#jobs.values()].map((j) => j.record);
     for (const job of [...this.#jobs.values()]) this.#fail(job, CLOSED_REASON);
@@ -157,17 +184,14 @@ export class DeliveryEngine {
     for (const w of waiters) w();
   }
 
-  /** The retry timers' callback: one function for every job (no closure per pending message). */
-  readonly #onRetryDue = (job: Job): void => this.#startRound(job);
-
   #startRound(job: Job): void {
-    job.timer = undefined;
     job.record.nextAttemptMs = undefined;
     job.round++;
     job.retryAfter = 0;
     for (let i = 0; i < job.endpoints.length; i++) {
       if (!(job.retryable & (1 << i))) continue;
       job.inRound++;
+      job.queued |= 1 << i;
       this.#outstanding++;
       const lane = this.#lane((job.endpoints[i] as ResolvedEndpoint).url);
       lane.queue.push({ job, index: i });
@@ -189,6 +213,11 @@ export class DeliveryEngine {
     while (lane.active < limit && lane.head < lane.queue.length && !this.#closed) {
       const next = lane.queue[lane.head] as Queued;
       lane.queue[lane.head++] = undefined;
+      // Checked as the attempt starts, not when it was queued: a retry whose message another endpoint
+      // accepted meanwhile was cancelled (and accounted for) then; it leaves only this mark behind.
+      const bit = 1 << next.index;
+      if (!(next.job.queued & bit)) continue;
+      next.job.queued &= ~bit;
       lane.active++;
       this.#send(next.job, next.index, lane);
     }
@@ -305,9 +334,35 @@ export class DeliveryEngine {
       record.deliveredTo = endpoint.url;
       this.#finish(job);
       this.#events.emit('delivered', record);
+      this.#cancelQueuedRetries(job, index, result.status ?? 0);
     }
     job.inRound--;
     if (job.inRound === 0) this.#roundEnded(job);
+  }
+
+  /**
+   * Once an endpoint accepted the message, the retries of this round still waiting in other
+   * endpoints' lanes will not start (seed §6: once delivery to any one succeeds, the message is
+   * processed and not retried to the others). First attempts keep the fan-out: every endpoint gets
+   * the message once, even when queued behind a slow one. Each cancelled retry is logged, with why.
+   */
+  #cancelQueuedRetries(job: Job, winner: number, status: number): void {
+    if (job.round === 1 || job.queued === 0) return;
+    const record = job.record;
+    const now = this.#options.clock.now();
+    const winnerUrl = (job.endpoints[winner] as ResolvedEndpoint).parsed;
+    const reason = `endpoint ${winner + 1} (${redactUrl(winnerUrl)}) answered ${status}: a message is not retried after an endpoint accepted it`;
+    for (let i = 0; i < job.endpoints.length; i++) {
+      if (!(job.queued & (1 << i))) continue;
+      job.queued &= ~(1 << i);
+      job.inRound--;
+      this.#outstanding--;
+      const endpoint = job.endpoints[i] as ResolvedEndpoint;
+      const cancelled: CancelledRetry = Object.freeze({ recordId: record.id, endpoint: endpoint.url, round: job.round, at: iso(now), reason });
+      record.addCancelled(cancelled);
+      this.#log?.(`${cancelled.at} ${record.id} ${record.type} round ${job.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`);
+      this.#events.emit('cancelled', cancelled, record);
+    }
   }
 
   #roundEnded(job: Job): void {
@@ -329,7 +384,7 @@ export class DeliveryEngine {
       return;
     }
     job.record.nextAttemptMs = now + delay;
-    job.timer = clock.setTimer(this.#onRetryDue, delay, job);
+    this.#waiting.add(job);
   }
 
   #lastErrors(job: Job): string {
@@ -352,10 +407,8 @@ export class DeliveryEngine {
   }
 
   #finish(job: Job): void {
-    if (job.timer) this.#options.clock.clearTimer(job.timer);
-    job.timer = undefined;
     job.record.nextAttemptMs = undefined;
-    this.#jobs.delete(job.record.id);
+    this.#jobs.delete(job);
     this.#checkIdle();
   }
 

@@ -1,4 +1,4 @@
-import type { Attempt, DeliveryRecord } from './delivery-record.js';
+import type { Attempt, CancelledRetry, DeliveryRecord } from './delivery-record.js';
 
 /**
  * The events an emulator emits, with their listener signatures.
@@ -11,6 +11,8 @@ export interface EmulatorEvents {
   received: (record: DeliveryRecord) => void;
   /** An attempt ended (answer, error or timeout). */
   attempt: (attempt: Attempt, record: DeliveryRecord) => void;
+  /** A queued retry will not start: another endpoint accepted the message (`cancelled.reason` says which). */
+  cancelled: (cancelled: CancelledRetry, record: DeliveryRecord) => void;
   /** A record became delivered: an endpoint answered 2xx. Emitted once per record. */
   delivered: (record: DeliveryRecord) => void;
   /** A record became failed (gave up, rejected, or closed before delivery). Emitted once per record. */
@@ -39,6 +41,7 @@ export class EventHub {
   readonly #listeners: { [K in EmulatorEventName]: Array<EmulatorEvents[K]> } = {
     received: [],
     attempt: [],
+    cancelled: [],
     delivered: [],
     failed: [],
     filtered: [],

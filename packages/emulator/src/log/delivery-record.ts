@@ -1,7 +1,7 @@
 import type { MessageType, WebhookMessage } from '@hookgate/core';
 import type { StoredBody } from './body-arena.js';
-import { requestHeaders } from './request-headers.js';
-import type { ResolvedEndpoint } from './source-settings.js';
+import { requestHeaders } from '../delivery/request-headers.js';
+import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
  * Where a delivery record stands. `filtered` records were never sent; `reason` says why.
@@ -71,6 +71,26 @@ export interface Attempt {
 }
 
 /**
+ * A retry that never started: another endpoint accepted the message while this one waited for its
+ * turn in its endpoint's queue (at most `concurrency` requests in flight per endpoint).
+ *
+ * @example
+ * emulator.on('cancelled', (c) => console.log(c.endpoint, c.reason)); // 'endpoint 1 (…) answered 200: …'
+ */
+export interface CancelledRetry {
+  /** The id of the delivery record. */
+  readonly recordId: string;
+  /** The endpoint URL the retry was for. */
+  readonly endpoint: string;
+  /** The retry round it belonged to (2 or more: first attempts are never cancelled). */
+  readonly round: number;
+  /** When it was cancelled (the accepting answer arrived), ISO 8601 UTC on the emulator's clock. */
+  readonly at: string;
+  /** Why, e.g. `endpoint 1 (http://127.0.0.1:3000/a) answered 200: a message is not retried after an endpoint accepted it`. */
+  readonly reason: string;
+}
+
+/**
  * One message the emulator received (or synthesized: deletions, audience syncs) and its
  * delivery, with every attempt. `emulator.deliveries` lists them oldest first.
  *
@@ -109,6 +129,8 @@ export interface DeliveryRecord {
   readonly nextAttemptAt?: string;
   /** Every attempt, in the order they ended. */
   readonly attempts: readonly Attempt[];
+  /** Retries that never started because another endpoint had accepted the message (usually empty). */
+  readonly cancelled: readonly CancelledRetry[];
   /** Why the record is failed or filtered. */
   readonly reason?: string;
   /** The endpoint whose 2xx made the record delivered. */
@@ -171,6 +193,7 @@ export interface DeferredBody {
 }
 
 const NO_ATTEMPTS = Object.freeze([]) as unknown as LoggedAttempt[];
+const NO_CANCELLED: readonly CancelledRetry[] = Object.freeze([]);
 
 /**
  * The emulator's record. Compact on purpose (100,000 records waiting for a retry fit in 300 MB): the
@@ -199,6 +222,7 @@ export class LoggedDelivery implements DeliveryRecord {
   firstAttemptMs: number | undefined = undefined;
   nextAttemptMs: number | undefined = undefined;
   #message: WebhookMessage | undefined = undefined;
+  #cancelled: CancelledRetry[] | undefined = undefined;
 
   constructor(init: RecordInit) {
     this.#seq = init.seq;
@@ -263,6 +287,15 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.#message;
   }
 
+  get cancelled(): readonly CancelledRetry[] {
+    return this.#cancelled ?? NO_CANCELLED;
+  }
+
+  /** Logs a retry that will not start. */
+  addCancelled(c: CancelledRetry): void {
+    (this.#cancelled ??= []).push(c);
+  }
+
   get receivedAt(): string {
     return iso(this.receivedMs) as string;
   }
@@ -291,6 +324,7 @@ export class LoggedDelivery implements DeliveryRecord {
       firstAttemptAt: this.firstAttemptAt,
       nextAttemptAt: this.nextAttemptAt,
       attempts: this.attempts.map((a) => a.toJSON()),
+      cancelled: this.cancelled,
       reason: this.reason,
       deliveredTo: this.deliveredTo,
       replayOf: this.replayOf,

@@ -1,5 +1,5 @@
-import type { AttemptError } from './delivery-record.js';
-import type { ResponsePolicy } from './options.js';
+import type { AttemptError } from '../log/delivery-record.js';
+import type { ResponsePolicy } from '../options.js';
 
 /** What one attempt leads to for its endpoint. */
 export type Verdict =

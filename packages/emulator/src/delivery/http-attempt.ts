@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AttemptError } from './delivery-record.js';
-import type { TlsOptions } from './options.js';
+import type { AttemptError } from '../log/delivery-record.js';
+import type { TlsOptions } from '../options.js';
 
 /** What came back from one request: an answer (status, headers of interest, body start) or an error. */
 export interface AttemptResult {

@@ -1,0 +1,157 @@
+import { callIssues, sign, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { createDebugLog, type DebugLog } from './debug-log.js';
+import { DeliveryEngine } from './delivery/engine.js';
+import { EmulatorClosedError } from './errors.js';
+import type { IngestOptions } from './ingest.js';
+import { BodyArena, type StoredBody } from './log/body-arena.js';
+import { DeliveryLog } from './log/delivery-log.js';
+import { LoggedDelivery, type DeferredBody, type DeliveryRecord } from './log/delivery-record.js';
+import { EventHub } from './log/events.js';
+import type { ResolvedOptions } from './options.js';
+import { DeferredCallBodies } from './routing/deferred-call-bodies.js';
+import { routeCall } from './routing/route-call.js';
+import { serializeMessage } from './routing/serialize.js';
+import { SourceRegistry, type SourceState } from './routing/source-registry.js';
+import { callToMessage } from './routing/transform.js';
+import type { CallSource } from './trusted-ingest.js';
+
+/** A record about to be made: what it is, where it came from, its message or why it is not sent. */
+export interface NewRecord {
+  type: MessageType;
+  source: SourceState;
+  origin: DeliveryRecord['origin'];
+  message: WebhookMessage | undefined;
+  receivedMs: number;
+  filteredReason: string | undefined;
+  replayOf?: string;
+  body?: StoredBody;
+  /** A filtered call's body, built when read. */
+  deferred?: { body: DeferredBody; index: number };
+}
+
+function toMs(value: Date | number | string, name: string): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError(`${name} must be a Date, epoch ms or ISO string (got ${String(value)})`);
+  return ms;
+}
+
+const EMPTY_BODY: StoredBody = { slab: Buffer.alloc(0), start: 0, length: 0 };
+
+/**
+ * The emulator's pipeline, intake → routing → delivery → log: a call is checked, routed (sent or
+ * filtered with its reason), turned into a message, serialized once into the body arena, signed,
+ * recorded in the delivery log, and handed to the delivery engine.
+ *
+ * @example
+ * const pipeline = new Pipeline(resolveOptions({ sources: [{ writeKey: 'wk' }] }));
+ * pipeline.ingest({ type: 'track', userId: 'u1', event: 'E' }, 'wk', undefined, 'ingest');
+ */
+export class Pipeline {
+  readonly options: ResolvedOptions;
+  readonly events = new EventHub();
+  readonly debug: DebugLog | undefined;
+  readonly engine: DeliveryEngine;
+  readonly log: DeliveryLog;
+  readonly sources = new SourceRegistry();
+  readonly bodies = new BodyArena();
+  closed = false;
+  /** What a deferred body needs, one object shared by all of them. */
+  readonly #deferredContext: { options: ResolvedOptions; bodies: BodyArena };
+  #lastDeferred: DeferredCallBodies | undefined = undefined;
+
+  constructor(options: ResolvedOptions) {
+    this.options = options;
+    this.log = new DeliveryLog(options.maxRecords);
+    this.#deferredContext = { options, bodies: this.bodies };
+    this.debug = createDebugLog(options.debug);
+    this.engine = new DeliveryEngine(options, this.events, this.debug);
+  }
+
+  /** Throws `EmulatorClosedError` naming `method` once closed. */
+  assertOpen(method: string): void {
+    if (this.closed) throw new EmulatorClosedError(method);
+  }
+
+  /** A user's call (`track` & co., `ingest`): checked with core's `callIssues`, then accepted. */
+  ingest(call: Call, writeKey: string, receivedAt: IngestOptions['receivedAt'], method: string): DeliveryRecord {
+    this.assertOpen(method);
+    const source = this.sources.get(writeKey);
+    const issues = callIssues(call);
+    if (issues.length > 0) {
+      const type = typeof (call as { type?: unknown })?.type === 'string' ? (call as { type: string }).type : 'the';
+      throw new ValidationError(issues, `${type} call`);
+    }
+    return this.accept(call, source, receivedAt === undefined ? this.options.clock.now() : toMs(receivedAt, 'receivedAt'), undefined, 0);
+  }
+
+  /**
+   * Records a valid call: built, serialized and delivered, or filtered with its reason. A filtered call
+   * that can be had again (`again`: the intake keeps the request's bytes) has its body built only if
+   * read; a caller's own object is serialized at once, so that changing it later changes nothing.
+   */
+  accept(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number): DeliveryRecord {
+    source.usage++;
+    if (typeof call.userId === 'string' && call.userId.length > 0) source.seenUsers.add(call.userId);
+    const routed = routeCall(call, source.resolved);
+    if (routed !== undefined && again !== undefined) {
+      again.pin();
+      return this.record({
+        type: call.type,
+        source,
+        origin: 'call',
+        message: undefined,
+        deferred: { body: this.#deferredFor(again, receivedMs), index },
+        receivedMs,
+        filteredReason: routed,
+      });
+    }
+    const built = callToMessage(call, receivedMs, this.options);
+    return this.record({
+      type: call.type,
+      source,
+      origin: 'call',
+      message: built.ok ? built.message : undefined,
+      receivedMs,
+      filteredReason: routed ?? (built.ok ? undefined : built.reason),
+    });
+  }
+
+  /** The deferred bodies of the request `source` belongs to (one object per request, reused across its calls). */
+  #deferredFor(source: CallSource, receivedMs: number): DeferredCallBodies {
+    const last = this.#lastDeferred;
+    if (last !== undefined && last.source === source && last.receivedMs === receivedMs) return last;
+    return (this.#lastDeferred = new DeferredCallBodies(source, receivedMs, this.#deferredContext));
+  }
+
+  /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */
+  record(r: NewRecord): DeliveryRecord {
+    const body = r.body ?? (r.deferred ? EMPTY_BODY : this.bodies.store(r.message ? serializeMessage(r.message, this.options.serialization) : ''));
+    const secret = r.source.resolved.sharedSecret;
+    const record = new LoggedDelivery({
+      seq: this.log.nextSeq(),
+      state: r.filteredReason === undefined ? 'pending' : 'filtered',
+      type: r.type,
+      writeKey: r.source.resolved.writeKey,
+      sourceName: r.source.resolved.name,
+      origin: r.origin,
+      body,
+      signature:
+        r.filteredReason === undefined && secret !== undefined
+          ? sign(body.slab.subarray(body.start, body.start + body.length), secret)
+          : undefined,
+      receivedMs: r.receivedMs,
+      reason: r.filteredReason,
+      replayOf: r.replayOf,
+      deferred: r.deferred,
+    });
+    this.log.push(record);
+    if (this.events.has('received')) this.events.emit('received', record);
+    if (record.state === 'filtered') {
+      this.debug?.(`${record.receivedAt} ${record.id} ${record.type} filtered: ${record.reason}`);
+      if (this.events.has('filtered')) this.events.emit('filtered', record);
+    } else {
+      this.engine.deliver(record, r.source.resolved.endpoints);
+    }
+    return record;
+  }
+}

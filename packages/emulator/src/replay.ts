@@ -1,0 +1,35 @@
+import { ReplayError } from './errors.js';
+import type { DeliveryRecord } from './log/delivery-record.js';
+import type { Pipeline } from './pipeline.js';
+import { destinationBlock } from './routing/route-call.js';
+
+/**
+ * Delivers a recorded message again, as a new record with `replayOf`: the same body, signed with the
+ * source's current secret, to its current endpoints. Throws a `ReplayError` saying why it cannot
+ * (unknown id, evicted, no message).
+ *
+ * @example
+ * const again = replayRecord(pipeline, 'dlv_1');
+ */
+export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
+  pipeline.assertOpen('replay');
+  const original = pipeline.log.find(id);
+  if (!original) {
+    throw new ReplayError(
+      id,
+      pipeline.log.wasEvicted(id) ? 'it was evicted from the delivery log (maxRecords keeps the newest finished records)' : 'no delivery record has this id',
+    );
+  }
+  if (original.stored.length === 0) throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
+  const source = pipeline.sources.get(original.writeKey);
+  return pipeline.record({
+    type: original.type,
+    source,
+    origin: 'replay',
+    message: undefined,
+    body: original.stored,
+    receivedMs: pipeline.options.clock.now(),
+    filteredReason: destinationBlock(source.resolved),
+    replayOf: original.id,
+  });
+}

@@ -1,0 +1,46 @@
+// The team's standard, checked: no import circles in any package's sources (nor across packages).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findImportCycles, tsFilesUnder } from './helpers/import-cycles.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const packagesDir = path.join(root, 'packages');
+const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'] as const;
+
+describe.each(PACKAGES)('@hookgate/%s sources', (pkg) => {
+  it('have no import circle', () => {
+    const files = tsFilesUnder(path.join(packagesDir, pkg, 'src'));
+    expect(files.length).toBeGreaterThan(0);
+    const cycles = findImportCycles(files, packagesDir).map((c) => c.map((f) => path.relative(root, f)).join(' → '));
+    expect(cycles).toEqual([]);
+  });
+});
+
+describe('the import-circle finder', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-cycles-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  };
+
+  it('finds a circle made of a type-only import, a re-export and a folder index', () => {
+    write('a.ts', "import { b } from './b.js';\nexport const a = b;\n");
+    write('b.ts', "export * from './inner';\nexport const b = 1;\n");
+    write('inner/index.ts', "import type { A } from '../c.js';\nexport type X = A;\n");
+    write('c.ts', "export type A = typeof import('./a.js');\n");
+    write('free.ts', "import { a } from './a.js';\nexport const f = a;\n");
+    const cycles = findImportCycles([path.join(dir, 'free.ts')]).map((c) => c.map((f) => path.relative(dir, f)));
+    expect(cycles).toEqual([['a.ts', 'b.ts', path.join('inner', 'index.ts'), 'c.ts']]);
+  });
+
+  it('reports nothing for a chain without a way back', () => {
+    write('x.ts', "import { y } from './y.js';\nexport const x = y;\n");
+    write('y.ts', "import { z } from './z.js';\nexport const y = z;\n");
+    write('z.ts', 'export const z = 1;\n');
+    expect(findImportCycles([path.join(dir, 'x.ts')])).toEqual([]);
+  });
+});
