@@ -10,7 +10,7 @@ import {
 } from '@hookgate/core';
 import { BodyArena, type StoredBody } from './body-arena.js';
 import type { Clock } from './clock.js';
-import { createDebugLog, type DebugLog } from './debug-log.js';
+import { createDebugLog, redactUrl, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery-engine.js';
 import { LoggedDelivery, type CloseReport, type DeferredBody, type DeliveryRecord } from './delivery-record.js';
 import { EmulatorClosedError, ReplayError, SettingsError, UnknownWriteKeyError } from './errors.js';
@@ -685,7 +685,7 @@ function view(s: ResolvedSource): SourceView {
       ? {
           webhooks: Object.freeze({
             enabled: s.enabled,
-            endpoints: Object.freeze(s.endpoints.map((e) => Object.freeze({ url: e.url, headerNames: Object.freeze(Object.keys(e.headers)) }))),
+            endpoints: Object.freeze(s.endpoints.map((e) => Object.freeze({ url: redactUrl(e.url), headerNames: Object.freeze(Object.keys(e.headers)) }))),
             signed: s.sharedSecret !== undefined,
           }),
         }

@@ -1,5 +1,6 @@
-import { MESSAGE_TYPES, redact, SIGNATURE_HEADER } from '@hookgate/core';
+import { MESSAGE_TYPES, SIGNATURE_HEADER } from '@hookgate/core';
 import type { DeliveryRecord } from '../delivery-record.js';
+import { redactHeaders, redactSignature, redactText } from '../redact.js';
 import type { IntakeEngine } from './intake-engine.js';
 import { intakeError, jsonResponse, type IntakeResponse } from './intake-response.js';
 
@@ -16,9 +17,19 @@ export interface DeliveryQuery {
   limit: number;
 }
 
-/** Replaces every signature (`X-Signature` headers, a record's `signature`) by a shortened form: never show one in full. */
-function redactSignatures(key: string, value: unknown): unknown {
-  if (typeof value === 'string' && (key.toLowerCase() === SIGNATURE_HEADER || key === 'signature')) return redact(value);
+/**
+ * What the deliveries view may show: every signature (`X-Signature` headers, a record's `signature`)
+ * shortened, the endpoint's own header values masked (their names stay), and every URL in an
+ * endpoint, `deliveredTo`, error message, reason or `Location` redacted (password and query values).
+ * Message bodies are shown as sent: they are the message, not a credential.
+ */
+function redactForView(key: string, value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (key.toLowerCase() === SIGNATURE_HEADER || key === 'signature') return redactSignature(value);
+    if (key === 'endpoint' || key === 'deliveredTo' || key === 'message' || key === 'reason' || key === 'location') return redactText(value);
+    return value;
+  }
+  if (key === 'requestHeaders' && typeof value === 'object' && value !== null) return redactHeaders(value as Record<string, string>);
   return value;
 }
 
@@ -85,7 +96,7 @@ export function selectDeliveries(records: readonly DeliveryRecord[], query: Deli
 
 /**
  * Answers `GET /_hookgate/deliveries?state=&type=&limit=`: the delivery log as JSON, newest first,
- * with every `X-Signature` shortened.
+ * with every `X-Signature` shortened and no credential shown (see `redactForView`).
  *
  * @example
  * const r = deliveriesResponse(emulator, new URLSearchParams('state=failed'));
@@ -95,7 +106,7 @@ export function deliveriesResponse(engine: IntakeEngine, params: URLSearchParams
   if (!parsed.ok) return parsed.response;
   const { total, deliveries } = selectDeliveries(engine.deliveries, parsed.query);
   const response = jsonResponse(200, null);
-  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries }, redactSignatures);
+  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries }, redactForView);
   return response;
 }
 
