@@ -4,7 +4,7 @@
 // the requests themselves carry the real URL.
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator } from '@hookgate/emulator';
+import { createEmulator, listenIntake } from '@hookgate/emulator';
 import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { postCall, requireBuiltCli, runCli, startServe } from './helpers/cli-process.js';
 
@@ -139,5 +139,35 @@ describe('no credential in any output', () => {
     } finally {
       await emulator.close();
     }
+  });
+
+  it('the deliveries view masks a redirect\'s Location and errors, shows message bodies as sent, and settings errors mask the URL', async () => {
+    const redirecting = await startHttpServer(async (req, res) => {
+      await readAll(req);
+      res.writeHead(302, { location: `https://elsewhere.example/in?token=${TOKEN}` }).end();
+    });
+    servers.push(redirecting);
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `http://u:${PASSWORD}@127.0.0.1:${redirecting.port}/h?token=${TOKEN}` }], sharedSecret: SECRET } }],
+      debug: false,
+    });
+    const intake = await listenIntake(emulator);
+    try {
+      const record = emulator.track({ userId: 'u1', event: 'E', properties: { location: 'https://shop.example/p?utm=keep-me', message: 'http://a:b@c/' } });
+      await emulator.drain();
+      expect(record.state).toBe('failed');
+      const view = await (await fetch(`${intake.url}/_hookgate/deliveries`)).text();
+      expectClean(view, [record.signature], 'view');
+      const d = (JSON.parse(view) as { deliveries: Array<{ message: { properties: Record<string, string> }; attempts: Array<{ responseHeaders: { location: string }; error: { message: string } }> }> }).deliveries[0]!;
+      expect(d.attempts[0]!.responseHeaders.location).toBe('https://elsewhere.example/in?token=***');
+      expect(d.attempts[0]!.error.message).toMatch(/redirects are not followed \(Location: https:\/\/elsewhere\.example\/in\?token=\*\*\*\)/);
+      expect(d.message.properties).toEqual({ location: 'https://shop.example/p?utm=keep-me', message: 'http://a:b@c/' }); // data, as sent
+    } finally {
+      await intake.close();
+      await emulator.close();
+    }
+    expect(() => createEmulator({ sources: [{ writeKey: 'k', webhooks: { enabled: true, endpoints: [{ url: `ftp://u:${PASSWORD}@h/?token=${TOKEN}` }] } }] })).toThrow(
+      /"ftp:\/\/u:\*\*\*@h\/\?token=\*\*\*" must use the http or https scheme/,
+    );
   });
 });

@@ -1,6 +1,6 @@
-import { MESSAGE_TYPES, SIGNATURE_HEADER } from '@hookgate/core';
+import { MESSAGE_TYPES } from '@hookgate/core';
 import type { DeliveryRecord } from '../delivery-record.js';
-import { redactHeaders, redactSignature, redactText } from '../redact.js';
+import { redactHeaders, redactSignature, redactText, redactUrl } from '../redact.js';
 import type { IntakeEngine } from './intake-engine.js';
 import { intakeError, jsonResponse, type IntakeResponse } from './intake-response.js';
 
@@ -18,19 +18,34 @@ export interface DeliveryQuery {
 }
 
 /**
- * What the deliveries view may show: every signature (`X-Signature` headers, a record's `signature`)
- * shortened, the endpoint's own header values masked (their names stay), and every URL in an
- * endpoint, `deliveredTo`, error message, reason or `Location` redacted (password and query values).
- * Message bodies are shown as sent: they are the message, not a credential.
+ * A delivery record as the deliveries view shows it: its JSON form (signature shortened, endpoint
+ * header values masked) with every credential-bearing field redacted too: attempt endpoints,
+ * `deliveredTo`, error messages, the reason, a `Location` answer header. The message and bodies are
+ * shown exactly as sent: they are the message, not a credential.
  */
-function redactForView(key: string, value: unknown): unknown {
-  if (typeof value === 'string') {
-    if (key.toLowerCase() === SIGNATURE_HEADER || key === 'signature') return redactSignature(value);
-    if (key === 'endpoint' || key === 'deliveredTo' || key === 'message' || key === 'reason' || key === 'location') return redactText(value);
-    return value;
-  }
-  if (key === 'requestHeaders' && typeof value === 'object' && value !== null) return redactHeaders(value as Record<string, string>);
-  return value;
+function viewOf(record: DeliveryRecord): Record<string, unknown> {
+  const json = typeof (record as { toJSON?: unknown }).toJSON === 'function'
+    ? ((record as unknown as { toJSON(): Record<string, unknown> }).toJSON())
+    : { ...record };
+  const text = (v: unknown) => (typeof v === 'string' ? redactText(v) : v);
+  const attempts = (json.attempts as Array<Record<string, unknown>> | undefined) ?? [];
+  return {
+    ...json,
+    ...(typeof json.signature === 'string' ? { signature: redactSignature(json.signature) } : {}),
+    reason: text(json.reason),
+    deliveredTo: typeof json.deliveredTo === 'string' ? redactUrl(json.deliveredTo) : json.deliveredTo,
+    attempts: attempts.map((a) => {
+      const error = a.error as { message?: unknown } | undefined;
+      const responseHeaders = a.responseHeaders as Record<string, string> | undefined;
+      return {
+        ...a,
+        endpoint: typeof a.endpoint === 'string' ? redactUrl(a.endpoint) : a.endpoint,
+        requestHeaders: a.requestHeaders ? redactHeaders(a.requestHeaders as Record<string, string>) : a.requestHeaders,
+        ...(error ? { error: { ...error, message: text(error.message) } } : {}),
+        ...(responseHeaders?.location !== undefined ? { responseHeaders: { ...responseHeaders, location: redactUrl(responseHeaders.location) } } : {}),
+      };
+    }),
+  };
 }
 
 /**
@@ -96,7 +111,7 @@ export function selectDeliveries(records: readonly DeliveryRecord[], query: Deli
 
 /**
  * Answers `GET /_hookgate/deliveries?state=&type=&limit=`: the delivery log as JSON, newest first,
- * with every `X-Signature` shortened and no credential shown (see `redactForView`).
+ * with every `X-Signature` shortened and no credential shown (see `viewOf`).
  *
  * @example
  * const r = deliveriesResponse(emulator, new URLSearchParams('state=failed'));
@@ -106,7 +121,7 @@ export function deliveriesResponse(engine: IntakeEngine, params: URLSearchParams
   if (!parsed.ok) return parsed.response;
   const { total, deliveries } = selectDeliveries(engine.deliveries, parsed.query);
   const response = jsonResponse(200, null);
-  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries }, redactForView);
+  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries: deliveries.map(viewOf) });
   return response;
 }
 
