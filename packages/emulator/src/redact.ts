@@ -29,15 +29,20 @@ function fromParsed(url: URL): string {
   return `${url.protocol}//${auth}${url.host}${url.pathname}${maskQuery(url.search)}${url.hash ? `#${MASK}` : ''}`;
 }
 
-/** For text that is not a parseable URL: the same rule, by pattern. */
+/**
+ * For text that is not a parseable URL: the same rule, by pattern, erring on the side of hiding.
+ * Everything up to the last `@` after the scheme is user info (a password may hold `?`, `#` or `/`
+ * that a parser would have rejected), then the query and fragment as above.
+ */
 function byPattern(text: string): string {
-  return text
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/)([^\s/@?#]*)@/i, (_m, scheme: string, info: string) => {
-      const colon = info.indexOf(':');
-      return `${scheme}${colon > 0 ? `${info.slice(0, colon)}:${MASK}` : MASK}@`;
-    })
-    .replace(/\?([^#\s]*)/, (_m, q: string) => maskQuery(`?${q}`))
-    .replace(/#\S+/, `#${MASK}`);
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  let rest = text.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  if (at !== -1) {
+    const colon = rest.indexOf(':');
+    rest = `${colon > 0 && colon < at && !/[/?#]/.test(rest.slice(0, colon)) ? `${rest.slice(0, colon)}:${MASK}` : MASK}@${rest.slice(at + 1)}`;
+  }
+  return scheme + rest.replace(/\?([^#\s]*)/, (_m, q: string) => maskQuery(`?${q}`)).replace(/#\S*/, `#${MASK}`);
 }
 
 /**

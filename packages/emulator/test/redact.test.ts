@@ -26,6 +26,7 @@ describe('redactUrl', () => {
   it('masks by pattern what does not parse as a URL', () => {
     const out = redactUrl('htp://user:s3cretpw@[bad/hook?token=tok123');
     expect(out).not.toMatch(/s3cretpw|tok123/);
+    expect(redactUrl('http://user:s3c?ret#pw@[bad/hook?token=tok123')).toBe('http://user:***@[bad/hook?token=***');
   });
 });
 
