@@ -36,7 +36,7 @@ function runExample(env: Record<string, string>): Promise<{ code: number | null;
   });
 }
 
-describe('the client quick start against hookgate serve', () => {
+describe('the client quick start against hookgate serve', { timeout: 120000 }, () => {
   it('works with both defaults (write key hookgate-dev), and a wrong key exits 1 with the whole 401 answer', async () => {
     let delivered = 0;
     receiver = await startHttpServer(async (req, res) => {

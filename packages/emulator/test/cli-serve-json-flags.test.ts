@@ -22,7 +22,7 @@ afterEach(async () => {
 type Line = Record<string, unknown> & { event: string };
 const jsonLines = (text: string): Line[] => text.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 
-describe('hookgate --version', () => {
+describe('hookgate --version', { timeout: 120000 }, () => {
   it('prints the version of package.json, and --help lists it', async () => {
     const r = await runCli(['--version']);
     expect(r).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
@@ -31,7 +31,7 @@ describe('hookgate --version', () => {
   });
 });
 
-describe('hookgate serve --json', () => {
+describe('hookgate serve --json', { timeout: 120000 }, () => {
   it('writes only JSON lines: listening, an attempt per attempt, filtered, stopping, closed, then a summary that agrees', async () => {
     const receiver = await start(async (req, res) => {
       await readAll(req);
@@ -61,7 +61,7 @@ describe('hookgate serve --json', () => {
   });
 });
 
-describe('hookgate serve flags', () => {
+describe('hookgate serve flags', { timeout: 120000 }, () => {
   it('refuses a bad value naming the flag and what it accepts (exit 2)', async () => {
     const base = ['serve', '--endpoint', 'http://127.0.0.1:1/h'];
     const cases: Array<[string[], RegExp]> = [
@@ -121,7 +121,7 @@ describe('hookgate serve flags', () => {
   });
 });
 
-describe('hookgate serve at Ctrl-C and over time', () => {
+describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
   it('after SIGINT with a message pending: the close report, then a summary that counts it failed, as the report says', async () => {
     const down = await start((req, res) => {
       req.resume();
@@ -182,7 +182,7 @@ describe('hookgate serve at Ctrl-C and over time', () => {
   });
 });
 
-describe('hookgate send --json', () => {
+describe('hookgate send --json', { timeout: 120000 }, () => {
   it('prints one JSON line with the answer, or with the error when nothing answers', async () => {
     const receiver = await start(async (req, res) => {
       await readAll(req);

@@ -53,7 +53,7 @@ export function startServe(args: string[], env: Record<string, string> = {}): Se
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const waitFor = async (pattern: RegExp, timeoutMs = 10_000) => {
+  const waitFor = async (pattern: RegExp, timeoutMs = 30_000) => {
     const until = Date.now() + timeoutMs;
     while (!pattern.test(stdout)) {
       if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} in:\n${stdout}\n${stderr}`);
