@@ -429,7 +429,7 @@ export class Analytics {
 
 function describe(outcome: PostOutcome, timeoutMs: number): string {
   if (outcome.kind === 'answer') {
-    const body = outcome.body.trim().slice(0, 200);
+    const body = outcome.body.trim(); // the whole answer as kept by the transport (1 KB): never cut mid-sentence
     return `HTTP ${outcome.status}${body ? `: ${body}` : ''}`;
   }
   if (outcome.timedOut) return `timeout: no answer within ${timeoutMs} ms`;

@@ -54,23 +54,5 @@ export function createDebugLog(
   };
 }
 
-/**
- * An endpoint URL fit for a log line: the password in the URL and the query are hidden.
- *
- * @example
- * redactUrl('https://user:pw@hooks.example.com/in?token=abc'); // 'https://user:***@hooks.example.com/in?…'
- */
-export function redactUrl(url: URL): string {
-  const auth = url.username ? `${url.username}${url.password ? ':***' : ''}@` : '';
-  return `${url.protocol}//${auth}${url.host}${url.pathname}${url.search ? '?…' : ''}`;
-}
-
-/**
- * A signature fit for a log line: its first 6 characters.
- *
- * @example
- * redactSignature('1a2b3c4d5e6f...'); // '1a2b3c…'
- */
-export function redactSignature(signature: string): string {
-  return `${signature.slice(0, 6)}…`;
-}
+// The redaction rule lives in one place (redact.ts); debug lines use it as every other view does.
+export { redactSignature, redactUrl } from './redact.js';

@@ -42,5 +42,7 @@ export { INTAKE_CODES } from './intake/intake-response.js';
 export type { IntakeCode, IntakeErrorBody } from './intake/intake-response.js';
 export { runConformance, CONFORMANCE_DEFAULTS } from './conformance/run-conformance.js';
 export { formatConformanceReport } from './conformance/format-report.js';
+export { formatProgressLine } from './conformance/progress-line.js';
+export { ConformanceUnreachableError } from './conformance/unreachable-error.js';
 export type { FormatReportOptions } from './conformance/format-report.js';
 export type { ConformanceOptions, ConformanceReport, ConformanceCaseResult, ConformanceLevel } from './conformance/conformance-types.js';

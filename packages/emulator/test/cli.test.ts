@@ -176,7 +176,13 @@ describe('hookgate conformance', () => {
   it('exits 1 on a MUST failure, and prints JSON with --json', async () => {
     const r = await runCli(['conformance', `${insecure.url}/hook`, '--json'], { env: { HOOKGATE_SECRET: SECRET } });
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as { ok: boolean; cases: Array<{ id: string; passed: boolean; status: number }> };
+    // One JSON object per line: a line per case as it ends, then the report with every case.
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; index?: number });
+    expect(lines.slice(0, -1).map((l) => [l.event, l.index])).toEqual(Array.from({ length: 20 }, (_, i) => ['case', i + 1]));
+    const report = lines.at(-1) as unknown as { event: string; ok: boolean; cases: Array<{ id: string; passed: boolean; status: number }> };
+    expect(report.event).toBe('report');
+    expect(report.cases).toHaveLength(20);
+    expect(r.stderr).toBe(''); // no progress lines with --json
     expect(report.ok).toBe(false);
     expect(report.cases.find((c) => c.id === 'missing-signature')).toMatchObject({ passed: false, status: 200 });
     const table = await runCli(['conformance', `${insecure.url}/hook`, '--secret', SECRET]);
@@ -248,7 +254,7 @@ describe('hookgate serve', () => {
     }
   });
 
-  it('reports messages still pending at exit instead of dropping them (SIGTERM)', async () => {
+  it('reports messages still pending at exit as recorded failed, then a summary that agrees (SIGTERM)', async () => {
     const down = await startHttpServer((_req, res) => res.writeHead(503).end());
     try {
       const serve = startServe(['--endpoint', `${down.url}/hook`, '--drain-ms', '100']);
@@ -264,8 +270,11 @@ describe('hookgate serve', () => {
       serve.child.kill('SIGTERM');
       expect(await serve.exited).toBe(0);
       expect(serve.out()).toMatch(/SIGTERM: no more calls taken; waiting up to 100 ms for 1 pending delivery/);
-      expect(serve.out()).toMatch(/received 1: delivered 0, failed 0, pending 1, filtered 0/);
-      expect(serve.out()).toMatch(/1 not delivered at exit \(recorded failed: emulator closed before delivery\):\n {2}dlv_1 {2}page {2}\d+ attempts?, last attempt 503 at http/);
+      // The close report first, then a summary that agrees with it: the record is failed, not pending.
+      expect(serve.out()).toMatch(
+        /1 not delivered at exit, now recorded failed \(emulator closed before delivery\):\n {2}dlv_1 {2}page {2}\d+ attempts?, last attempt 503 at http[^\n]*\n\nSummary\n/,
+      );
+      expect(serve.out()).toMatch(/ +\d+ +0 +1 +0\n\nreceived 1: delivered 0, failed 1 \(1 closed at exit\), pending 0, filtered 0\n$/);
     } finally {
       await down.close();
     }

@@ -8,7 +8,7 @@ import { createReceiver, messageIssues, toNodeListener, type ReceiverOptions, ty
 import { afterEach, describe, expect, it } from 'vitest';
 import { start as startNaive } from '../../../test/naive-receiver/server.js';
 import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { formatConformanceReport, RAW_BODY_VARIANTS, runConformance, type ConformanceReport } from '../src/conformance/index.js';
+import { ConformanceUnreachableError, formatConformanceReport, RAW_BODY_VARIANTS, runConformance, type ConformanceReport } from '../src/conformance/index.js';
 
 const SECRET = 'conformance-secret';
 const cleanups: Array<() => Promise<void>> = [];
@@ -69,7 +69,7 @@ describe('runConformance', () => {
     // Its === over the re-serialized body still refuses forgeries: no MUST fails, so the run is ok.
     expect(report.cases.filter((c) => c.level === 'MUST').every((c) => c.passed)).toBe(true);
     expect(report.ok).toBe(true);
-    expect(report.counts).toEqual({ passed: report.cases.length - 7, mustFailed: 0, shouldFailed: 7 });
+    expect(report.counts).toEqual({ notRun: 0, passed: report.cases.length - 7, mustFailed: 0, shouldFailed: 7 });
     for (const v of RAW_BODY_VARIANTS) expect(byId(report, v.id).status).toBe(401);
     expect(byId(report, 'malformed-json').status).toBe(500);
     expect(byId(report, 'wrong-content-type').status).toBe(200);
@@ -131,7 +131,7 @@ describe('runConformance', () => {
     expect(late.ok).toBe(false);
   });
 
-  it('refuses a self-signed https receiver, as the sender does: no case passes on it', async () => {
+  it('refuses a self-signed https receiver, as the sender does: one error, no case run, no request reached it', async () => {
     const pems = selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], { days: 1, keySize: 2048 });
     let requests = 0;
     const server = https.createServer({ key: pems.private, cert: pems.cert }, (_req, res) => {
@@ -141,10 +141,9 @@ describe('runConformance', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.address() as AddressInfo;
-    const report = await runConformance({ url: `https://127.0.0.1:${port}/hook`, secret: SECRET, oversizeBytes: 1024 });
-    expect(report.ok).toBe(false);
-    expect(byId(report, 'signed-track').detail).toMatch(/no answer: .*(SELF_SIGNED|self-signed)/i);
-    expect(report.cases.filter((c) => c.passed)).toEqual([]);
+    const error = await runConformance({ url: `https://127.0.0.1:${port}/hook`, secret: SECRET, oversizeBytes: 1024 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConformanceUnreachableError);
+    expect((error as Error).message).toMatch(/cannot reach the receiver at https:\/\/127\.0\.0\.1:\d+\/hook: .*(SELF_SIGNED|self-signed).*trusted/i);
     expect(requests).toBe(0);
   });
 

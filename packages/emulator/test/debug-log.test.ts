@@ -25,7 +25,7 @@ describe('debug logging with DEBUG=hookgate*', () => {
     expect(attempts).toBe(3); // 503 then 200 for the first message, 200 for the second
     expect(attemptLines).toHaveLength(attempts);
     expect(attemptLines[0]).toMatch(
-      /^hookgate:emulator \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z dlv_\d+ (track|identify) round 1 POST http:\/\/hook:\*\*\*@127\.0\.0\.1:\d+\/in\?… → \d{3}.* [\d.]+ms (delivered|retry) sig=[0-9a-f]{6}…$/,
+      /^hookgate:emulator \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z dlv_\d+ (track|identify) round 1 POST http:\/\/hook:\*\*\*@127\.0\.0\.1:\d+\/in\?token=\*\*\* → \d{3}.* [\d.]+ms (delivered|retry) sig=[0-9a-f]{6}…\(40 chars\)$/,
     );
     expect(attemptLines.some((l) => / → 503 Service Unavailable .* retry sig=/.test(l))).toBe(true);
     expect(lines.some((l) => /dlv_3 track filtered: integrations: Webhooks is false/.test(l))).toBe(true);
@@ -33,7 +33,7 @@ describe('debug logging with DEBUG=hookgate*', () => {
     for (const signature of signatures) {
       expect(signature).toMatch(/^[0-9a-f]{40}$/);
       expect(stderr).not.toContain(signature);
-      expect(stderr).toContain(`sig=${signature.slice(0, 6)}…`);
+      expect(stderr).toContain(`sig=${signature.slice(0, 6)}…(40 chars)`);
     }
   });
 

@@ -79,11 +79,12 @@ describe('events, drain, replay and close', () => {
       receivedAt: '2026-02-02T02:02:02.002Z',
       firstAttemptAt: '2026-02-02T02:02:02.002Z',
       body: record.body,
-      signature: record.signature,
+      signature: `${record.signature!.slice(0, 6)}…(40 chars)`, // JSON is for logs: never the full signature
       message: { event: 'E' },
       attempts: [{ status: 200, at: '2026-02-02T02:02:02.002Z', body: record.body, outcome: 'delivered' }],
     });
-    expect((json.attempts as Array<Record<string, unknown>>)[0]?.requestHeaders).toMatchObject({ 'X-Signature': record.signature });
+    expect((json.attempts as Array<Record<string, unknown>>)[0]?.requestHeaders).toMatchObject({ 'X-Signature': `${record.signature!.slice(0, 6)}…(40 chars)` });
+    expect(JSON.stringify(record)).not.toContain(record.signature);
   });
 
   it('drain() resolves only when nothing is pending (real clock)', async () => {

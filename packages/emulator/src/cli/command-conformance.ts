@@ -1,5 +1,9 @@
 import { formatConformanceReport } from '../conformance/format-report.js';
-import { CONFORMANCE_DEFAULTS, runConformance } from '../conformance/run-conformance.js';
+import { formatProgressLine } from '../conformance/progress-line.js';
+import { CONFORMANCE_DEFAULTS, CONSECUTIVE_TIMEOUTS_TO_STOP, runConformance } from '../conformance/run-conformance.js';
+import { ConformanceUnreachableError } from '../conformance/unreachable-error.js';
+import { redactUrl } from '../redact.js';
+import { writeJsonLine } from './json-line.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { wantsColor } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
@@ -8,7 +12,10 @@ import { EXIT, UsageError } from './usage-error.js';
 export const CONFORMANCE_HELP = `Usage: hookgate conformance URL --secret S [--json] [options]
 
 Runs the receiver conformance suite against a webhook URL: real signed (and deliberately broken)
-requests, a table of cases with the observed status and time. Exit code 1 when any MUST case fails.
+requests, a table of cases with the observed status and time. Exit code 1 when any MUST case fails;
+2 when the receiver cannot be reached at all (refused, unknown host, TLS refused: one error, no case
+run). On a terminal, a line of progress per case on stderr as it ends. No answer within --timeout-ms is a
+timeout, reported as one; ${CONSECUTIVE_TIMEOUTS_TO_STOP} timeouts in a row stop the run (the rest is reported not run).
 
 MUST    every message type signed correctly -> 2xx within 5 s; missing signature, wrong signature,
         wrong secret, tampered body -> 4xx and not counted as delivered; a duplicate delivery -> 2xx
@@ -18,7 +25,9 @@ SHOULD  malformed JSON -> 400; wrong content type -> 415; oversize body -> 413; 
 
 Options:
   --secret S             the receiver's shared secret (or set HOOKGATE_SECRET)
-  --json                 print the report as JSON instead of a table
+  --json                 one JSON object per line: {"event":"case",...} per case, then {"event":"report",...}
+                         with every case (no table, no progress, no colour)
+  --progress             a progress line per case on stderr even when it is not a terminal
   --header 'K: V'        a static header sent with every request (repeatable)
   --timeout-ms N         wait this long for each answer (default ${CONFORMANCE_DEFAULTS.timeoutMs})
   --quick-ms N           "well under 5 s" means within this (default ${CONFORMANCE_DEFAULTS.quickMs})
@@ -43,6 +52,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     {
       secret: { type: 'string' },
       json: { type: 'boolean' },
+      progress: { type: 'boolean' },
       header: { type: 'string', multiple: true },
       'timeout-ms': { type: 'string' },
       'quick-ms': { type: 'string' },
@@ -58,17 +68,32 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     throw new UsageError('conformance', positionals.length === 0 ? 'give the receiver URL, e.g. http://127.0.0.1:3000/webhooks.' : `takes one URL (got ${positionals.join(' ')}).`);
   }
   const url = positionals[0] as string;
-  if (!/^https?:\/\/./i.test(url)) throw new UsageError('conformance', `URL must be a full http(s) URL (got ${JSON.stringify(url)}).`);
+  if (!/^https?:\/\/./i.test(url)) throw new UsageError('conformance', `URL must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
   const secret = secretFlag(values.secret);
   if (secret === undefined) throw new UsageError('conformance', '--secret is required (or set HOOKGATE_SECRET).');
-  const report = await runConformance({
-    url,
-    secret,
-    headers: headerFlags('conformance', values.header),
-    timeoutMs: intFlag('conformance', '--timeout-ms', values['timeout-ms'], 1, 600_000),
-    quickMs: intFlag('conformance', '--quick-ms', values['quick-ms'], 1, 600_000),
-    oversizeBytes: intFlag('conformance', '--oversize-bytes', values['oversize-bytes'], 1, 1024 * 1024 * 1024),
-  });
-  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatConformanceReport(report, { color: wantsColor(process.stdout) })}\n`);
+  const json = values.json === true;
+  const progress = !json && (values.progress === true || process.stderr.isTTY === true);
+  let report;
+  try {
+    report = await runConformance({
+      url,
+      secret,
+      headers: headerFlags('conformance', values.header),
+      timeoutMs: intFlag('conformance', '--timeout-ms', values['timeout-ms'], 1, 600_000),
+      quickMs: intFlag('conformance', '--quick-ms', values['quick-ms'], 1, 600_000),
+      oversizeBytes: intFlag('conformance', '--oversize-bytes', values['oversize-bytes'], 1, 1024 * 1024 * 1024),
+      onCase: (result, index, total) => {
+        if (json) writeJsonLine(process.stdout, { event: 'case', index, total, ...result });
+        else if (progress) process.stderr.write(`${formatProgressLine(result, index, total)}\n`);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof ConformanceUnreachableError)) throw error;
+    if (json) writeJsonLine(process.stdout, { event: 'error', code: 'unreachable', url: error.url, cause: error.code ?? null, message: error.message });
+    process.stderr.write(`hookgate conformance: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (json) writeJsonLine(process.stdout, { event: 'report', ...report });
+  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout) })}\n`);
   return report.ok ? EXIT.ok : EXIT.failure;
 }

@@ -1,6 +1,8 @@
 import { fixture, MESSAGE_TYPES, messageIssues, sign, type MessageType } from '@hookgate/core';
 import { probe } from '../conformance/http-probe.js';
 import { CONFORMANCE_USER_AGENT } from '../conformance/run-conformance.js';
+import { redactText, redactUrl } from '../redact.js';
+import { writeJsonLine } from './json-line.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { readDataArg } from './read-input.js';
 import { painter, statusStyle, wantsColor } from './terminal-style.js';
@@ -25,6 +27,8 @@ Options:
   --data PATH        the message as JSON: a file, or - for stdin
   --header 'K: V'    a static header (repeatable)
   --timeout-ms N     wait this long for the answer (default 5000, the sender's budget)
+  --json             print one JSON object (one line): url, type, bytes, signed, ok, status or error,
+                     durationMs, body (the answer's first 4 KB)
   -h, --help         this help
 
 Examples:
@@ -48,6 +52,7 @@ export async function runSend(argv: string[]): Promise<number> {
       data: { type: 'string' },
       header: { type: 'string', multiple: true },
       'timeout-ms': { type: 'string' },
+      json: { type: 'boolean' },
     },
     true,
   );
@@ -67,9 +72,10 @@ export async function runSend(argv: string[]): Promise<number> {
   try {
     url = new URL(values.to);
   } catch {
-    throw new UsageError('send', `--to must be a full http(s) URL (got ${JSON.stringify(values.to)}).`);
+    throw new UsageError('send', `--to must be a full http(s) URL (got ${JSON.stringify(redactUrl(values.to))}).`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('send', `--to must use http or https (got ${JSON.stringify(url.protocol)}).`);
+  const shownUrl = redactUrl(url);
   const headers = headerFlags('send', values.header);
   const timeoutMs = intFlag('send', '--timeout-ms', values['timeout-ms'], 1, 600_000) ?? 5000;
   const secret = secretFlag(values.secret);
@@ -105,11 +111,25 @@ export async function runSend(argv: string[]): Promise<number> {
   const body = JSON.stringify(message);
   const requestHeaders: Record<string, string> = { ...headers, 'user-agent': CONFORMANCE_USER_AGENT, 'content-type': 'application/json' };
   if (secret !== undefined) requestHeaders['x-signature'] = sign(body, secret);
+  const bytes = Buffer.byteLength(body);
+  const signed = secret !== undefined;
+  if (values.json) {
+    const result = await probe({ url, headers: requestHeaders, body, timeoutMs });
+    const ok = result.kind === 'answer' && result.status >= 200 && result.status < 300;
+    const common = { url: shownUrl, type, bytes, signed, ok, durationMs: result.durationMs };
+    writeJsonLine(
+      process.stdout,
+      result.kind === 'answer'
+        ? { ...common, status: result.status, body: result.body }
+        : { ...common, status: null, error: redactText(result.error, [secret]), timedOut: result.timedOut },
+    );
+    return ok ? EXIT.ok : EXIT.failure;
+  }
   const paint = painter(wantsColor(process.stdout));
-  process.stdout.write(`→ POST ${url.href}  ${type}, ${Buffer.byteLength(body)} bytes, ${secret === undefined ? 'unsigned (no --secret)' : 'signed'}\n`);
+  process.stdout.write(`→ POST ${shownUrl}  ${type}, ${bytes} bytes, ${signed ? 'signed' : 'unsigned (no --secret)'}\n`);
   const result = await probe({ url, headers: requestHeaders, body, timeoutMs });
   if (result.kind === 'failure') {
-    process.stdout.write(`${paint('red', '← no answer')} after ${result.durationMs} ms: ${result.error}\n`);
+    process.stdout.write(`${paint('red', result.timedOut ? '← timed out' : '← no answer')} after ${result.durationMs} ms: ${redactText(result.error, [secret])}\n`);
     return EXIT.failure;
   }
   process.stdout.write(`${paint(statusStyle(result.status), `← ${result.status}`)} in ${result.durationMs} ms\n`);

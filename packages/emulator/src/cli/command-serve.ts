@@ -1,7 +1,10 @@
 import { createEmulator } from '../emulator.js';
 import { listenIntake } from '../intake/intake-server.js';
-import { formatAttemptLine, formatSummary } from './serve-summary.js';
+import { redactText, redactUrl } from '../redact.js';
+import { writeJsonLine } from './json-line.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
+import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, serveOptionsFromFlags } from './serve-options.js';
+import { attemptJson, formatAttemptLine, formatCloseReport, formatFilteredLine, formatSummary, shown, summaryJson } from './serve-summary.js';
 import { painter, wantsColor } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -13,9 +16,11 @@ export const SERVE_HELP = `Usage: hookgate serve --endpoint URL [--endpoint URL.
 
 Runs the intake (the tracking HTTP API: POST /v1/identify|track|page|screen|group|alias|batch|import)
 and the delivery engine: every call accepted is delivered to the endpoints as the Webhooks destination
-does (signed, 5 s deadline, retries of 5xx for up to 4 h). One log line per attempt; on Ctrl-C it
-stops taking calls, lets deliveries in flight finish (up to --drain-ms), and prints a summary per
-endpoint, listing every message not delivered.
+does (signed, 5 s deadline, retries of 5xx for up to 4 h). One log line per attempt, printed when it
+ends and showing the time it ended (so times never go backwards); one per message filtered. On
+Ctrl-C it stops taking calls, lets deliveries in flight finish (up to --drain-ms), lists what was
+still pending (now recorded failed), then prints a summary per endpoint that agrees with that list.
+Endpoint passwords and query values are shown as *** everywhere (the requests use the real URL).
 
 Options:
   --endpoint URL     a webhook URL to deliver to (repeatable, 1 to 5)
@@ -23,11 +28,14 @@ Options:
   --header 'K: V'    a static header sent to every endpoint (repeatable, up to 5)
   --port N           the intake's port (default ${SERVE_DEFAULTS.port}; 0 picks a free one)
   --host H           the interface to bind (default ${SERVE_DEFAULTS.host}; 0.0.0.0 exposes it to the network)
-  --write-key K      the write key clients must send (default ${SERVE_DEFAULTS.writeKey})
+  --write-key K      the write key clients must send (default ${SERVE_DEFAULTS.writeKey}, as in the client's README)
   --timeout-ms N     how long each endpoint has to answer (default 5000, the sender's budget)
   --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
+  --json             one JSON object per line on stdout: listening, attempt, filtered, stopping,
+                     closed, and a final summary; no banner, no colour
   -h, --help         this help
 
+${SERVE_OPTION_HELP}
 Examples:
   hookgate serve --endpoint http://127.0.0.1:3000/webhooks --secret s3cret
   curl -u hookgate-dev: -H 'content-type: application/json' \\
@@ -35,7 +43,8 @@ Examples:
 `;
 
 /**
- * `hookgate serve`: intake + delivery with a live log, until SIGINT/SIGTERM; then a summary, exit 0.
+ * `hookgate serve`: intake + delivery with a live log, until SIGINT/SIGTERM; then the close report
+ * and a summary, exit 0.
  *
  * @example
  * process.exitCode = await runServe(['--endpoint', 'http://127.0.0.1:3000/webhooks', '--secret', 's3cret']);
@@ -53,6 +62,8 @@ export async function runServe(argv: string[]): Promise<number> {
       'write-key': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'drain-ms': { type: 'string' },
+      json: { type: 'boolean' },
+      ...SERVE_OPTION_FLAGS,
     },
     false,
   );
@@ -64,7 +75,7 @@ export async function runServe(argv: string[]): Promise<number> {
   if (endpoints.length === 0) throw new UsageError('serve', '--endpoint is required: the webhook URL to deliver to (repeat it for up to 5).');
   if (endpoints.length > 5) throw new UsageError('serve', `at most 5 --endpoint (seed §8); got ${endpoints.length}.`);
   for (const url of endpoints) {
-    if (!/^https?:\/\/./i.test(url)) throw new UsageError('serve', `--endpoint must be a full http(s) URL (got ${JSON.stringify(url)}).`);
+    if (!/^https?:\/\/./i.test(url)) throw new UsageError('serve', `--endpoint must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
   }
   const headers = headerFlags('serve', values.header);
   if (Object.keys(headers).length > 5) throw new UsageError('serve', `at most 5 --header (seed §8); got ${Object.keys(headers).length}.`);
@@ -75,6 +86,8 @@ export async function runServe(argv: string[]): Promise<number> {
   const timeoutMs = intFlag('serve', '--timeout-ms', values['timeout-ms'], 1, 600_000);
   const drainMs = intFlag('serve', '--drain-ms', values['drain-ms'], 0, 600_000) ?? SERVE_DEFAULTS.drainMs;
   const secret = secretFlag(values.secret);
+  const options = serveOptionsFromFlags(values);
+  const json = values.json === true;
 
   let emulator: ReturnType<typeof createEmulator>;
   try {
@@ -91,9 +104,10 @@ export async function runServe(argv: string[]): Promise<number> {
         },
       ],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...options,
     });
   } catch (error) {
-    throw new UsageError('serve', (error as Error).message);
+    throw new UsageError('serve', shown(redactText((error as Error).message, [secret])));
   }
   let intake;
   try {
@@ -105,20 +119,36 @@ export async function runServe(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const color = wantsColor(process.stdout);
+  const shownEndpoints = endpoints.map((url) => redactUrl(url));
+  const color = !json && wantsColor(process.stdout);
   const paint = painter(color);
-  emulator.on('attempt', (attempt, record) => process.stdout.write(`${formatAttemptLine(attempt, record, color)}\n`));
-  process.stdout.write(
-    [
-      `${paint('bold', 'hookgate')} intake listening on ${paint('cyan', intake.url)}`,
-      `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body)`,
-      `  endpoints   ${endpoints.join(', ')}`,
-      `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
-      `  inspect     ${intake.url}/_hookgate/deliveries`,
-      'Press Ctrl-C to stop.',
-      '',
-    ].join('\n'),
-  );
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  // Lines are written when things happen, with the time they happened: an attempt's line when it ends.
+  emulator.on('attempt', (attempt, record) => {
+    const now = Date.now();
+    if (json) writeJsonLine(process.stdout, attemptJson(attempt, record, now));
+    else out(formatAttemptLine(attempt, record, color, now));
+  });
+  emulator.on('filtered', (record) => {
+    const now = Date.now();
+    if (json) writeJsonLine(process.stdout, { event: 'filtered', at: new Date(now).toISOString(), recordId: record.id, type: record.type, reason: shown(record.reason ?? '') });
+    else out(formatFilteredLine(record, color, now));
+  });
+  if (json) {
+    writeJsonLine(process.stdout, { event: 'listening', url: intake.url, writeKey, endpoints: shownEndpoints, signed: secret !== undefined, deliveries: `${intake.url}/_hookgate/deliveries` });
+  } else {
+    out(
+      [
+        `${paint('bold', 'hookgate')} intake listening on ${paint('cyan', intake.url)}`,
+        `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body; the only key accepted)`,
+        `  endpoints   ${shownEndpoints.join(', ')}`,
+        `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
+        `  inspect     ${intake.url}/_hookgate/deliveries`,
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+  }
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -131,14 +161,23 @@ export async function runServe(argv: string[]): Promise<number> {
   process.once('SIGINT', force);
   process.once('SIGTERM', force);
   const inFlight = emulator.deliveries.filter((r) => r.state === 'pending').length;
-  process.stdout.write(`\n${signal}: no more calls taken; ${inFlight > 0 ? `waiting up to ${drainMs} ms for ${inFlight} pending deliver${inFlight === 1 ? 'y' : 'ies'}` : 'nothing pending'}.\n`);
+  if (json) writeJsonLine(process.stdout, { event: 'stopping', signal, pending: inFlight, drainMs });
+  else out(`\n${signal}: no more calls taken; ${inFlight > 0 ? `waiting up to ${drainMs} ms for ${inFlight} pending deliver${inFlight === 1 ? 'y' : 'ies'}` : 'nothing pending'}.`);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, drainMs);
   });
   await Promise.race([intake.close().then(() => emulator.drain()), deadline]);
   clearTimeout(timer);
-  const { pending } = await emulator.close();
-  process.stdout.write(`${formatSummary(emulator.deliveries, endpoints, pending, color)}\n`);
+  // The close report comes first; the summary after it counts those records as what they now are (failed).
+  const { pending: closed } = await emulator.close();
+  if (json) {
+    writeJsonLine(process.stdout, { event: 'closed', recordedFailed: closed.map((r) => ({ id: r.id, type: r.type, attempts: r.attempts.length, reason: r.reason })) });
+    writeJsonLine(process.stdout, summaryJson(emulator.deliveries, shownEndpoints, closed));
+  } else {
+    out(formatCloseReport(closed, color));
+    out('');
+    out(formatSummary(emulator.deliveries, shownEndpoints, closed, color));
+  }
   return EXIT.ok;
 }

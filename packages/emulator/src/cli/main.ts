@@ -3,6 +3,8 @@ import { FIXTURES_HELP, runFixtures } from './command-fixtures.js';
 import { runSend, SEND_HELP } from './command-send.js';
 import { runServe, SERVE_HELP } from './command-serve.js';
 import { runSign, SIGN_HELP } from './command-sign.js';
+import { redactText } from '../redact.js';
+import { packageVersion } from './package-version.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 /** The commands of the `hookgate` CLI, each with its runner and usage. */
@@ -24,13 +26,18 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
   .join('\n')}
 
+Options:
+  --version    print the version of @hookgate/emulator
+  -h, --help   this help
+
 Run "hookgate <command> --help" for a command's options. Exit codes: 0 success, 1 failure
-(a non-2xx answer, a MUST failure), 2 a usage error.
+(a non-2xx answer, a MUST failure), 2 a usage error or an unreachable target.
 `;
 
 /**
  * Runs the CLI over `argv` (without the node and script paths) and resolves with the exit code.
- * Usage errors are printed to stderr with exit code 2.
+ * Usage errors are printed to stderr with exit code 2; every error is printed without credentials
+ * (URL passwords and query values masked, the shared secret never).
  *
  * @example
  * process.exitCode = await main(process.argv.slice(2));
@@ -42,6 +49,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(MAIN_HELP);
       return name === undefined ? EXIT.usage : EXIT.ok;
     }
+    if (name === '--version' || name === '-v') {
+      process.stdout.write(`${packageVersion()}\n`);
+      return EXIT.ok;
+    }
     const command = (COMMANDS as Record<string, (typeof COMMANDS)[keyof typeof COMMANDS]>)[name];
     if (!command) {
       process.stderr.write(`hookgate: unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(', ')}.\nRun "hookgate --help" for the usage.\n`);
@@ -50,10 +61,10 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${redactText(error.message, [process.env.HOOKGATE_SECRET])}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`hookgate ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`hookgate ${name}: ${redactText(error instanceof Error ? error.message : String(error), [process.env.HOOKGATE_SECRET])}\n`);
     return EXIT.failure;
   }
 }

@@ -1,4 +1,6 @@
 import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
+import { redactText } from '../redact.js';
+import { flagHint } from './serve-options.js';
 import { painter, statusStyle, type Style } from './terminal-style.js';
 
 /** Per-endpoint figures of a `serve` session. */
@@ -13,26 +15,37 @@ export interface EndpointSummary {
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** `HH:MM:SS.mmm` in local time. */
-function clockTime(iso: string): string {
-  const d = new Date(iso);
+export function clockTime(ms: number): string {
+  const d = new Date(ms);
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
+/** An emulator message as `serve` shows it: no credential, and options named by their flags. */
+export function shown(text: string): string {
+  return flagHint(redactText(text));
+}
+
+/** When an attempt ended: its start on the clock plus its duration, unless the caller knows better. */
+function endOf(attempt: Attempt): number {
+  return Date.parse(attempt.at) + attempt.durationMs;
+}
+
 /**
- * One line of `serve`'s live log for an attempt: time, type, endpoint, status (or error), duration,
- * and what follows (delivered, retry, given up).
+ * One line of `serve`'s live log for an attempt, printed when it ends: the time it ended, type,
+ * endpoint, status (or error), duration, and what follows (delivered, retry, given up). Lines print
+ * in the order attempts end, so their times never go backwards.
  *
  * @example
- * emulator.on('attempt', (a, r) => console.log(formatAttemptLine(a, r, true)));
+ * emulator.on('attempt', (a, r) => console.log(formatAttemptLine(a, r, true, Date.now())));
  */
-export function formatAttemptLine(attempt: Attempt, record: DeliveryRecord, color: boolean): string {
+export function formatAttemptLine(attempt: Attempt, record: Pick<DeliveryRecord, 'type'>, color: boolean, endedAt: number = endOf(attempt)): string {
   const paint = painter(color);
   const status = attempt.status !== undefined ? String(attempt.status) : (attempt.error?.code ?? 'error');
   const outcome = attempt.outcome === 'delivered' ? 'delivered' : attempt.outcome === 'retry' ? 'will retry' : 'gave up';
   const outcomeStyle: Style = attempt.outcome === 'delivered' ? 'green' : attempt.outcome === 'retry' ? 'yellow' : 'red';
-  const error = attempt.error && attempt.status === undefined ? `  ${attempt.error.message}` : '';
+  const error = attempt.error && (attempt.status === undefined || attempt.outcome === 'fail') ? `  ${shown(attempt.error.message)}` : '';
   return [
-    paint('dim', clockTime(attempt.at)),
+    paint('dim', clockTime(endedAt)),
     record.type.padEnd(8),
     attempt.endpoint,
     paint(statusStyle(attempt.status), status.padStart(3)),
@@ -42,14 +55,48 @@ export function formatAttemptLine(attempt: Attempt, record: DeliveryRecord, colo
 }
 
 /**
+ * An attempt as one `--json` line: when it started and ended, the record, the endpoint (masked),
+ * the answer or error, and the outcome. No body, no header, no signature.
+ *
+ * @example
+ * emulator.on('attempt', (a, r) => writeJsonLine(process.stdout, attemptJson(a, r, Date.now())));
+ */
+export function attemptJson(attempt: Attempt, record: Pick<DeliveryRecord, 'type'>, endedAt: number = endOf(attempt)): Record<string, unknown> {
+  return {
+    event: 'attempt',
+    startedAt: attempt.at,
+    endedAt: new Date(endedAt).toISOString(),
+    recordId: attempt.recordId,
+    type: record.type,
+    endpoint: attempt.endpoint,
+    round: attempt.round,
+    status: attempt.status ?? null,
+    durationMs: Math.round(attempt.durationMs * 10) / 10,
+    outcome: attempt.outcome,
+    error: attempt.error ? { code: attempt.error.code, message: shown(attempt.error.message) } : null,
+  };
+}
+
+/**
+ * The line for a record that will not be delivered at all (filtered), with the reason.
+ *
+ * @example
+ * emulator.on('filtered', (r) => console.log(formatFilteredLine(r, false, Date.now())));
+ */
+export function formatFilteredLine(record: DeliveryRecord, color: boolean, at: number): string {
+  const paint = painter(color);
+  return [paint('dim', clockTime(at)), record.type.padEnd(8), paint('yellow', 'filtered'), shown(record.reason ?? 'no reason recorded')].join('  ');
+}
+
+/**
  * Figures per endpoint over the delivery log: attempts sent to it, records it delivered, records
- * failed and records still pending among those meant for it.
+ * failed and records still pending among those meant for it. `endpoints` are as shown (masked).
  *
  * @example
  * summarizeEndpoints(emulator.deliveries, ['http://127.0.0.1:3000/webhooks']);
  */
 export function summarizeEndpoints(records: readonly DeliveryRecord[], endpoints: readonly string[]): EndpointSummary[] {
-  return endpoints.map((endpoint) => {
+  return [...new Set(endpoints)].map((endpoint) => {
     const row: EndpointSummary = { endpoint, attempts: 0, delivered: 0, failed: 0, pending: 0 };
     for (const r of records) {
       if (r.state === 'filtered') continue;
@@ -62,47 +109,85 @@ export function summarizeEndpoints(records: readonly DeliveryRecord[], endpoints
   });
 }
 
+function lastAttemptText(r: DeliveryRecord): string {
+  const last = r.attempts.at(-1);
+  const lastText = last ? `last attempt ${last.status ?? last.error?.code ?? '?'} at ${last.endpoint}` : 'never attempted';
+  return `${r.attempts.length} attempt${r.attempts.length === 1 ? '' : 's'}, ${lastText}`;
+}
+
 /**
- * The summary `serve` prints at exit: a table per endpoint, totals, and every record that was still
- * pending (reported, never silently dropped).
+ * What `close()` reported: the records still pending when `serve` stopped, now recorded failed.
+ * Printed before the summary, which counts them as failed too.
  *
  * @example
- * console.log(formatSummary(emulator.deliveries, endpoints, pendingAtExit, false));
+ * const { pending } = await emulator.close();
+ * console.log(formatCloseReport(pending, false));
+ */
+export function formatCloseReport(closed: readonly DeliveryRecord[], color: boolean): string {
+  const paint = painter(color);
+  if (closed.length === 0) return 'Every message was delivered, failed or filtered before exit: nothing left pending.';
+  const out = [paint('yellow', `${closed.length} not delivered at exit, now recorded failed (emulator closed before delivery):`)];
+  for (const r of closed) out.push(`  ${r.id}  ${r.type}  ${lastAttemptText(r)}`);
+  return out.join('\n');
+}
+
+function counts(records: readonly DeliveryRecord[]) {
+  const count = (state: string) => records.filter((r) => r.state === state).length;
+  return { received: records.length, delivered: count('delivered'), failed: count('failed'), pending: count('pending'), filtered: count('filtered') };
+}
+
+/**
+ * The summary `serve` prints at exit, after the close report and in agreement with it: a table per
+ * endpoint, totals (records closed at exit count as failed, and are said to be), and every other
+ * failed record with its reason.
+ *
+ * @example
+ * const { pending } = await emulator.close();
+ * console.log(formatSummary(emulator.deliveries, endpoints, pending, false));
  */
 export function formatSummary(
   records: readonly DeliveryRecord[],
   endpoints: readonly string[],
-  pendingAtExit: readonly DeliveryRecord[],
+  closedAtExit: readonly DeliveryRecord[],
   color: boolean,
 ): string {
   const paint = painter(color);
-  const pendingIds = new Set(pendingAtExit.map((r) => r.id));
-  // Records closed while pending count as pending here: that is what they were when we stopped.
-  const view = records.map((r) => (pendingIds.has(r.id) ? ({ ...r, state: 'pending' } as DeliveryRecord) : r));
-  const rows = summarizeEndpoints(view, endpoints);
+  const rows = summarizeEndpoints(records, endpoints);
   const header = ['endpoint', 'attempts', 'delivered', 'failed', 'pending'];
   const cells = rows.map((r) => [r.endpoint, String(r.attempts), String(r.delivered), String(r.failed), String(r.pending)]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
   const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i] as number) : v.padStart(widths[i] as number))).join('  ');
-  const count = (state: string) => view.filter((r) => r.state === state).length;
+  const c = counts(records);
+  const atExit = closedAtExit.length > 0 ? ` (${closedAtExit.length} closed at exit)` : '';
   const out = [
-    '',
     paint('bold', 'Summary'),
     line(header),
     ...cells.map(line),
     '',
-    `received ${view.length}: delivered ${count('delivered')}, failed ${count('failed')}, pending ${count('pending')}, filtered ${count('filtered')}`,
+    `received ${c.received}: delivered ${c.delivered}, failed ${c.failed}${atExit}, pending ${c.pending}, filtered ${c.filtered}`,
   ];
-  if (pendingAtExit.length > 0) {
-    out.push(paint('yellow', `${pendingAtExit.length} not delivered at exit (recorded failed: emulator closed before delivery):`));
-    for (const r of pendingAtExit) {
-      const last = r.attempts.at(-1);
-      const lastText = last ? `last attempt ${last.status ?? last.error?.code ?? '?'} at ${last.endpoint}` : 'never attempted';
-      out.push(`  ${r.id}  ${r.type}  ${r.attempts.length} attempt${r.attempts.length === 1 ? '' : 's'}, ${lastText}`);
-    }
-  }
-  for (const r of view.filter((x) => x.state === 'failed')) {
-    out.push(paint('red', `  failed ${r.id} ${r.type}: ${r.reason ?? 'no reason recorded'}`));
+  const closedIds = new Set(closedAtExit.map((r) => r.id));
+  for (const r of records) {
+    if (r.state === 'failed' && !closedIds.has(r.id)) out.push(paint('red', `  failed ${r.id} ${r.type}: ${shown(r.reason ?? 'no reason recorded')}`));
   }
   return out.join('\n');
+}
+
+/**
+ * The summary as the last `--json` line of `serve`: the same figures as `formatSummary`.
+ *
+ * @example
+ * writeJsonLine(process.stdout, summaryJson(emulator.deliveries, endpoints, pending));
+ */
+export function summaryJson(records: readonly DeliveryRecord[], endpoints: readonly string[], closedAtExit: readonly DeliveryRecord[]): Record<string, unknown> {
+  const closedIds = new Set(closedAtExit.map((r) => r.id));
+  return {
+    event: 'summary',
+    ...counts(records),
+    closedAtExit: closedAtExit.length,
+    endpoints: summarizeEndpoints(records, endpoints),
+    failures: records
+      .filter((r) => r.state === 'failed')
+      .map((r) => ({ id: r.id, type: r.type, attempts: r.attempts.length, closedAtExit: closedIds.has(r.id), reason: shown(r.reason ?? 'no reason recorded') })),
+  };
 }

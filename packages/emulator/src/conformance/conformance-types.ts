@@ -13,13 +13,17 @@ export type ConformanceLevel = 'MUST' | 'SHOULD';
  * const options: ConformanceOptions = { url: 'http://127.0.0.1:3000/webhooks', secret: 's3cret', delivered: () => receiver.seen };
  */
 export interface ConformanceOptions {
-  /** The receiver's full webhook URL (http or https; self-signed certificates are refused, as by the sender). */
+  /**
+   * The receiver's full webhook URL (http or https; self-signed certificates are refused, as by the
+   * sender). When its first request cannot reach it at all, the run throws a `ConformanceUnreachableError`.
+   * The report shows it masked (no password, no query value).
+   */
   url: string;
   /** The shared secret the receiver verifies with. */
   secret: string;
   /** Static headers sent with every request, as the destination's per-endpoint headers. Default none. */
   headers?: Record<string, string>;
-  /** How long to wait for each answer before counting it as a timeout. Default 5000 (the sender's budget). */
+  /** How long to wait for each answer before counting it as a timeout. Default 5000 (the sender's budget). Three timeouts in a row stop the run. */
   timeoutMs?: number;
   /** The SHOULD case "answers well under 5 s" passes when every signed delivery was answered within this. Default 1000. */
   quickMs?: number;
@@ -30,6 +34,11 @@ export interface ConformanceOptions {
    * given, every refused request is also checked to have never reached the handler.
    */
   delivered?: () => readonly unknown[];
+  /**
+   * Called after each case with its result, its position (1-based) and the number of cases in a full
+   * run: for a progress line per case.
+   */
+  onCase?: (result: ConformanceCaseResult, index: number, total: number) => void;
 }
 
 /** The outcome of one case. @example for (const c of report.cases) if (!c.passed) console.log(c.level, c.id, c.detail); */
@@ -55,7 +64,12 @@ export interface ConformanceReport {
   /** `true` when every MUST case passed. */
   ok: boolean;
   cases: ConformanceCaseResult[];
-  counts: { passed: number; mustFailed: number; shouldFailed: number };
+  counts: { passed: number; mustFailed: number; shouldFailed: number; notRun: number };
+  /**
+   * Why the run stopped before its last case, when it did (3 requests in a row timed out): the cases
+   * not run count in `counts.notRun`, and `ok` is false.
+   */
+  stoppedEarly?: string;
   startedAt: string;
   durationMs: number;
 }

@@ -43,6 +43,7 @@ export function formatConformanceReport(report: ConformanceReport, options: Form
     out.push('', 'Failures:');
     for (const c of failures) out.push(`  ${c.level} ${c.id}: ${c.detail}`);
   }
+  if (report.stoppedEarly !== undefined) out.push('', paint('red', `${report.stoppedEarly} (${report.counts.notRun} case${report.counts.notRun === 1 ? '' : 's'} not run).`));
   const { passed, mustFailed, shouldFailed } = report.counts;
   const verdict = report.ok
     ? `${passed}/${report.cases.length} passed; no MUST failure${shouldFailed > 0 ? `, ${shouldFailed} SHOULD failure${shouldFailed === 1 ? '' : 's'}` : ''}.`

@@ -19,7 +19,7 @@ export interface ProbeRequest {
 /** What came back: the status and the start of the answer's body, or why nothing did. */
 export type ProbeResult =
   | { kind: 'answer'; status: number; body: string; durationMs: number }
-  | { kind: 'failure'; error: string; timedOut: boolean; durationMs: number };
+  | { kind: 'failure'; error: string; timedOut: boolean; durationMs: number; code?: string };
 
 const BODY_KEPT = 4096;
 
@@ -49,7 +49,7 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
       agent: request.agent ?? false,
     });
     const timer = setTimeout(() => {
-      finish({ kind: 'failure', error: `no answer within ${request.timeoutMs} ms`, timedOut: true, durationMs: elapsed() });
+      finish({ kind: 'failure', error: `timed out: no answer within ${request.timeoutMs} ms`, timedOut: true, durationMs: elapsed() });
       req.destroy();
     }, request.timeoutMs);
     let responded = false;
@@ -74,7 +74,13 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
       // The answer may already be in: the 'response' handler settles it then. Otherwise this is the outcome.
       if (responded) return;
       setImmediate(() =>
-        finish({ kind: 'failure', error: error.code ? `${error.code}: ${error.message}` : error.message, timedOut: false, durationMs: elapsed() }),
+        finish({
+          kind: 'failure',
+          error: error.code ? `${error.code}: ${error.message}` : error.message,
+          timedOut: false,
+          durationMs: elapsed(),
+          ...(error.code ? { code: error.code } : {}),
+        }),
       );
     });
     req.end(request.body);

@@ -4,3 +4,5 @@ export * from './case-messages.js';
 export * from './http-probe.js';
 export * from './run-conformance.js';
 export * from './format-report.js';
+export * from './unreachable-error.js';
+export * from './progress-line.js';

@@ -4,7 +4,9 @@ import https from 'node:https';
 import { MESSAGE_TYPES, sign } from '@hookgate/core';
 import { caseMessage, RAW_BODY_VARIANTS, type CaseIds } from './case-messages.js';
 import type { ConformanceCaseResult, ConformanceLevel, ConformanceOptions, ConformanceReport } from './conformance-types.js';
+import { redactUrl } from '../redact.js';
 import { probe, type ProbeResult } from './http-probe.js';
+import { ConformanceUnreachableError } from './unreachable-error.js';
 
 /** The `User-Agent` the suite sends, as the sender does. */
 export const CONFORMANCE_USER_AGENT = 'Segment.io/1.0';
@@ -20,7 +22,14 @@ interface Settings {
   quickMs: number;
   oversizeBytes: number;
   delivered: (() => readonly unknown[]) | undefined;
+  onCase: ConformanceOptions['onCase'];
 }
+
+/** The number of cases a full run has. */
+export const CONFORMANCE_CASE_COUNT = MESSAGE_TYPES.length + 4 + 1 + 3 + RAW_BODY_VARIANTS.length + 1;
+
+/** Requests in a row that time out before the run stops: the receiver is too slow for any case to pass. */
+export const CONSECUTIVE_TIMEOUTS_TO_STOP = 3;
 
 function wholeNumber(options: ConformanceOptions, name: 'timeoutMs' | 'quickMs' | 'oversizeBytes'): number {
   const value = options[name];
@@ -52,6 +61,9 @@ function settings(options: ConformanceOptions): Settings {
   if (options.delivered !== undefined && typeof options.delivered !== 'function') {
     throw new TypeError('runConformance option delivered must be a function returning the messages the handler saw.');
   }
+  if (options.onCase !== undefined && typeof options.onCase !== 'function') {
+    throw new TypeError('runConformance option onCase must be a function called with each case result.');
+  }
   return {
     url,
     secret: options.secret,
@@ -60,13 +72,30 @@ function settings(options: ConformanceOptions): Settings {
     quickMs: wholeNumber(options, 'quickMs'),
     oversizeBytes: wholeNumber(options, 'oversizeBytes'),
     delivered: options.delivered,
+    onCase: options.onCase,
   };
 }
 
 const is2xx = (r: ProbeResult) => r.kind === 'answer' && r.status >= 200 && r.status < 300;
 const is4xx = (r: ProbeResult) => r.kind === 'answer' && r.status >= 400 && r.status < 500;
 const statusOf = (r: ProbeResult) => (r.kind === 'answer' ? r.status : null);
-const observed = (r: ProbeResult) => (r.kind === 'answer' ? `answered ${r.status} in ${r.durationMs} ms` : `no answer: ${r.error}`);
+const observed = (r: ProbeResult) =>
+  r.kind === 'answer' ? `answered ${r.status} in ${r.durationMs} ms` : r.timedOut ? r.error : `no answer: ${r.error}`;
+
+/** Why a request that should have been refused (4xx) was not, worded for what really came back. */
+function notRefused(r: ProbeResult): string {
+  if (r.kind === 'failure') {
+    return r.timedOut
+      ? `${r.error} instead of a 4xx: refuse a bad signature at once, before any slow work`
+      : `${observed(r)} instead of a 4xx`;
+  }
+  if (r.status >= 200 && r.status < 300) return `${observed(r)} instead of a 4xx: the receiver accepts a forged request`;
+  if (r.status >= 500) return `${observed(r)} instead of a 4xx: the sender retries a 5xx for hours, and the request can never succeed`;
+  return `${observed(r)} instead of a 4xx`;
+}
+
+/** Stops the run early: the receiver is too slow for any case to pass. */
+class StopRun extends Error {}
 
 /** An answer saying "already handled": the receiver remembered the message as delivered. */
 function isDuplicateAnswer(r: ProbeResult): boolean {
@@ -108,6 +137,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     messageId: `conformance-${runId}-${++n}-${caseId}`,
     timestamp: new Date().toISOString(),
   });
+  const shownUrl = redactUrl(s.url);
   const agent = s.url.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 1 }) : new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
     return await runCases();
@@ -116,7 +146,31 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
 
   async function runCases(): Promise<ConformanceReport> {
-    const post = (body: string | Buffer, init: { signature?: string | null; contentType?: string } = {}) => {
+    let stopped: string | undefined;
+    try {
+      await allCases();
+    } catch (error) {
+      if (!(error instanceof StopRun)) throw error;
+      stopped = error.message;
+    }
+    const mustFailed = cases.filter((c) => c.level === 'MUST' && !c.passed).length;
+    const shouldFailed = cases.filter((c) => c.level === 'SHOULD' && !c.passed).length;
+    return {
+      url: shownUrl,
+      ok: mustFailed === 0 && stopped === undefined,
+      cases,
+      counts: { passed: cases.length - mustFailed - shouldFailed, mustFailed, shouldFailed, notRun: CONFORMANCE_CASE_COUNT - cases.length },
+      ...(stopped !== undefined ? { stoppedEarly: stopped } : {}),
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  async function allCases(): Promise<void> {
+    let requests = 0;
+    let timeoutsInARow = 0;
+    let stoppedEarly: string | undefined;
+    const post = async (body: string | Buffer, init: { signature?: string | null; contentType?: string } = {}) => {
       const headers: Record<string, string> = {
         ...s.headers,
         'user-agent': CONFORMANCE_USER_AGENT,
@@ -124,7 +178,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       };
       const signature = init.signature === undefined ? sign(body, s.secret) : init.signature;
       if (signature !== null) headers['x-signature'] = signature;
-      return probe({ url: s.url, headers, body, timeoutMs: s.timeoutMs, agent });
+      const r = await probe({ url: s.url, headers, body, timeoutMs: s.timeoutMs, agent });
+      // A receiver that cannot be reached at all: one clear error instead of 20 failed cases.
+      if (++requests === 1 && r.kind === 'failure' && !r.timedOut) throw new ConformanceUnreachableError(shownUrl, r.code, r.error);
+      timeoutsInARow = r.kind === 'failure' && r.timedOut ? timeoutsInARow + 1 : 0;
+      if (timeoutsInARow >= CONSECUTIVE_TIMEOUTS_TO_STOP && stoppedEarly === undefined) {
+        stoppedEarly = `stopped early: ${timeoutsInARow} requests in a row got no answer within ${s.timeoutMs} ms; the sender gives up on each after 5 s and retries it for hours, so fix the receiver's speed first`;
+      }
+      return r;
+    };
+    const push = (result: ConformanceCaseResult) => {
+      cases.push(result);
+      s.onCase?.(result, cases.length, CONFORMANCE_CASE_COUNT);
+      if (stoppedEarly !== undefined) throw new StopRun(stoppedEarly);
     };
     const record = (
       id: string,
@@ -135,7 +201,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       r: ProbeResult | null,
       detail: string,
     ) => {
-      cases.push({ id, level, title, expected, passed, status: r ? statusOf(r) : null, durationMs: r ? r.durationMs : 0, detail });
+      push({ id, level, title, expected, passed, status: r ? statusOf(r) : null, durationMs: r ? r.durationMs : 0, detail });
     };
 
     // MUST: every type, signed correctly → 2xx within the sender's budget.
@@ -169,7 +235,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const genuine = JSON.stringify(caseMessage('track', i));
       const r = await refusal.send(genuine);
       const problems: string[] = [];
-      if (!is4xx(r)) problems.push(`${observed(r)} instead of a 4xx: the receiver accepts a forged request`);
+      if (!is4xx(r)) problems.push(notRefused(r));
       if (s.delivered) {
         await sleep(25);
         const reached = s.delivered().some((m) => (m as { messageId?: unknown }).messageId === i.messageId);
@@ -231,7 +297,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     {
       const slowest = Math.max(...signedTimes);
       const passed = slowest <= s.quickMs;
-      cases.push({
+      push({
         id: 'quick-answer',
         level: 'SHOULD',
         title: 'signed deliveries answered well under 5 s',
@@ -241,19 +307,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         durationMs: Number.isFinite(slowest) ? slowest : s.timeoutMs,
         detail: Number.isFinite(slowest)
           ? `slowest answer ${slowest} ms${passed ? '' : '; acknowledge first and do slow work in the background'}`
-          : 'a signed delivery got no answer',
+          : `a signed delivery got no answer within ${s.timeoutMs} ms (timed out)`,
       });
     }
 
-    const mustFailed = cases.filter((c) => c.level === 'MUST' && !c.passed).length;
-    const shouldFailed = cases.filter((c) => c.level === 'SHOULD' && !c.passed).length;
-    return {
-      url: s.url.href,
-      ok: mustFailed === 0,
-      cases,
-      counts: { passed: cases.length - mustFailed - shouldFailed, mustFailed, shouldFailed },
-      startedAt,
-      durationMs: Math.round(performance.now() - started),
-    };
   }
 }

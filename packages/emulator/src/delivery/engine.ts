@@ -331,7 +331,7 @@ export class DeliveryEngine {
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
       record.state = 'delivered';
-      record.deliveredTo = endpoint.url;
+      record.deliveredTo = redactUrl(endpoint.url);
       this.#finish(job);
       this.#events.emit('delivered', record);
       this.#cancelQueuedRetries(job, index, result.status ?? 0);

@@ -1,5 +1,6 @@
-import { MESSAGE_TYPES, redact, SIGNATURE_HEADER } from '@hookgate/core';
+import { MESSAGE_TYPES } from '@hookgate/core';
 import type { DeliveryRecord } from '../log/delivery-record.js';
+import { redactHeaders, redactSignature, redactText, redactUrl } from '../redact.js';
 import type { IntakeEngine } from './intake-engine.js';
 import { intakeError, jsonResponse, type IntakeResponse } from './intake-response.js';
 
@@ -16,10 +17,35 @@ export interface DeliveryQuery {
   limit: number;
 }
 
-/** Replaces every signature (`X-Signature` headers, a record's `signature`) by a shortened form: never show one in full. */
-function redactSignatures(key: string, value: unknown): unknown {
-  if (typeof value === 'string' && (key.toLowerCase() === SIGNATURE_HEADER || key === 'signature')) return redact(value);
-  return value;
+/**
+ * A delivery record as the deliveries view shows it: its JSON form (signature shortened, endpoint
+ * header values masked) with every credential-bearing field redacted too: attempt endpoints,
+ * `deliveredTo`, error messages, the reason, a `Location` answer header. The message and bodies are
+ * shown exactly as sent: they are the message, not a credential.
+ */
+function viewOf(record: DeliveryRecord): Record<string, unknown> {
+  const json = typeof (record as { toJSON?: unknown }).toJSON === 'function'
+    ? ((record as unknown as { toJSON(): Record<string, unknown> }).toJSON())
+    : { ...record };
+  const text = (v: unknown) => (typeof v === 'string' ? redactText(v) : v);
+  const attempts = (json.attempts as Array<Record<string, unknown>> | undefined) ?? [];
+  return {
+    ...json,
+    ...(typeof json.signature === 'string' ? { signature: redactSignature(json.signature) } : {}),
+    reason: text(json.reason),
+    deliveredTo: typeof json.deliveredTo === 'string' ? redactUrl(json.deliveredTo) : json.deliveredTo,
+    attempts: attempts.map((a) => {
+      const error = a.error as { message?: unknown } | undefined;
+      const responseHeaders = a.responseHeaders as Record<string, string> | undefined;
+      return {
+        ...a,
+        endpoint: typeof a.endpoint === 'string' ? redactUrl(a.endpoint) : a.endpoint,
+        requestHeaders: a.requestHeaders ? redactHeaders(a.requestHeaders as Record<string, string>) : a.requestHeaders,
+        ...(error ? { error: { ...error, message: text(error.message) } } : {}),
+        ...(responseHeaders?.location !== undefined ? { responseHeaders: { ...responseHeaders, location: redactUrl(responseHeaders.location) } } : {}),
+      };
+    }),
+  };
 }
 
 /**
@@ -85,7 +111,7 @@ export function selectDeliveries(records: readonly DeliveryRecord[], query: Deli
 
 /**
  * Answers `GET /_hookgate/deliveries?state=&type=&limit=`: the delivery log as JSON, newest first,
- * with every `X-Signature` shortened.
+ * with every `X-Signature` shortened and no credential shown (see `viewOf`).
  *
  * @example
  * const r = deliveriesResponse(emulator, new URLSearchParams('state=failed'));
@@ -95,7 +121,7 @@ export function deliveriesResponse(engine: IntakeEngine, params: URLSearchParams
   if (!parsed.ok) return parsed.response;
   const { total, deliveries } = selectDeliveries(engine.deliveries, parsed.query);
   const response = jsonResponse(200, null);
-  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries }, redactSignatures);
+  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries: deliveries.map(viewOf) });
   return response;
 }
 

@@ -1,6 +1,7 @@
 import type { MessageType, WebhookMessage } from '@hookgate/core';
 import type { StoredBody } from './body-arena.js';
 import { requestHeaders } from '../delivery/request-headers.js';
+import { redactHeaders, redactSignature, redactUrl } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
@@ -46,7 +47,7 @@ export interface AttemptError {
 export interface Attempt {
   /** The id of the delivery record this attempt belongs to. */
   readonly recordId: string;
-  /** The endpoint URL. */
+  /** The endpoint URL as shown: password and query values masked (`redactUrl`); the request used the real one. */
   readonly endpoint: string;
   /** 1 for the first round (every endpoint), 2 for the first retry round, ... */
   readonly round: number;
@@ -133,7 +134,7 @@ export interface DeliveryRecord {
   readonly cancelled: readonly CancelledRetry[];
   /** Why the record is failed or filtered. */
   readonly reason?: string;
-  /** The endpoint whose 2xx made the record delivered. */
+  /** The endpoint whose 2xx made the record delivered, masked as `Attempt.endpoint`. */
   readonly deliveredTo?: string;
   /** The id of the record this one replays. */
   readonly replayOf?: string;
@@ -308,7 +309,7 @@ export class LoggedDelivery implements DeliveryRecord {
     return iso(this.nextAttemptMs);
   }
 
-  /** A plain object with every field, for `JSON.stringify` and logs. */
+  /** A plain object with every field, for `JSON.stringify` and logs: the signature shortened (`redactSignature`). */
   toJSON(): Record<string, unknown> {
     return {
       id: this.id,
@@ -319,7 +320,7 @@ export class LoggedDelivery implements DeliveryRecord {
       origin: this.origin,
       message: this.message,
       body: this.body,
-      signature: this.signature,
+      signature: this.signature === undefined ? undefined : redactSignature(this.signature),
       receivedAt: this.receivedAt,
       firstAttemptAt: this.firstAttemptAt,
       nextAttemptAt: this.nextAttemptAt,
@@ -384,7 +385,7 @@ export class LoggedAttempt implements Attempt {
   }
 
   get endpoint(): string {
-    return this.#endpoint.url;
+    return redactUrl(this.#endpoint.url);
   }
 
   get at(): string {
@@ -400,14 +401,14 @@ export class LoggedAttempt implements Attempt {
     return Object.freeze(requestHeaders(this.#userAgent, this.#endpoint.headers, r.stored.length, r.signature));
   }
 
-  /** A plain object with every field, for `JSON.stringify` and logs. */
+  /** A plain object with every field, for `JSON.stringify` and logs: no credential (`redactHeaders`). */
   toJSON(): Record<string, unknown> {
     return {
       recordId: this.recordId,
       endpoint: this.endpoint,
       round: this.round,
       at: this.at,
-      requestHeaders: this.requestHeaders,
+      requestHeaders: redactHeaders(this.requestHeaders),
       body: this.body,
       status: this.status,
       responseHeaders: this.responseHeaders,

@@ -115,7 +115,7 @@ export function viewSource(s: ResolvedSource): SourceView {
       ? {
           webhooks: Object.freeze({
             enabled: s.enabled,
-            endpoints: Object.freeze(s.endpoints.map((e) => Object.freeze({ url: redactUrl(e.parsed), headerNames: Object.freeze(Object.keys(e.headers)) }))),
+            endpoints: Object.freeze(s.endpoints.map((e) => Object.freeze({ url: redactUrl(e.url), headerNames: Object.freeze(Object.keys(e.headers)) }))),
             signed: s.sharedSecret !== undefined,
           }),
         }

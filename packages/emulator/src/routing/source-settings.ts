@@ -1,4 +1,5 @@
 import { SettingsError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 
 /**
  * Most endpoints a source's Webhooks destination may have (seed §2.1, §8).
@@ -147,12 +148,12 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
   try {
     parsed = new URL(url);
   } catch {
-    throw new SettingsError(`${path}.url`, `${JSON.stringify(url)} is not a full URL: include the http:// or https:// scheme`);
+    throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} is not a full URL: include the http:// or https:// scheme`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new SettingsError(`${path}.url`, `${JSON.stringify(url)} must use the http or https scheme (got "${parsed.protocol.slice(0, -1)}")`);
+    throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} must use the http or https scheme (got "${parsed.protocol.slice(0, -1)}")`);
   if (!/^https?:\/\//i.test(url))
-    throw new SettingsError(`${path}.url`, `${JSON.stringify(url)} must start with http:// or https://`);
+    throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} must start with http:// or https://`);
   const headers: Record<string, string> = {};
   if (value.headers !== undefined) {
     if (!isObject(value.headers)) throw new SettingsError(`${path}.headers`, 'must be an object of header name → value');

@@ -1,0 +1,122 @@
+// The one redaction rule of the emulator: what of an endpoint URL, a signature or a piece of text may
+// be shown in a log line, an HTTP view, a record, CLI output or an error. The request itself always
+// uses the real URL; only what is shown goes through here.
+import { redact } from '@hookgate/core';
+
+/** What replaces a hidden value. */
+export const MASK = '***';
+
+const cache = new Map<string, string>();
+const CACHE_MAX = 256;
+
+/** Every query value masked, keys kept; a part without `=` (a bare token) masked whole. */
+function maskQuery(search: string): string {
+  if (search === '' || search === '?') return search;
+  return `?${search
+    .slice(1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      return eq === -1 ? (part === '' ? '' : MASK) : `${part.slice(0, eq)}=${MASK}`;
+    })
+    .join('&')}`;
+}
+
+function fromParsed(url: URL): string {
+  // A user name alone is masked too: `https://TOKEN@host` and Basic auth with an empty password
+  // (the write key's own scheme) carry the credential in the user name.
+  const auth = url.username ? `${url.password ? `${url.username}:${MASK}` : MASK}@` : url.password ? `:${MASK}@` : '';
+  return `${url.protocol}//${auth}${url.host}${url.pathname}${maskQuery(url.search)}${url.hash ? `#${MASK}` : ''}`;
+}
+
+/**
+ * For text that is not a parseable URL: the same rule, by pattern, erring on the side of hiding.
+ * Everything up to the last `@` after the scheme is user info (a password may hold `?`, `#` or `/`
+ * that a parser would have rejected), then the query and fragment as above.
+ */
+function byPattern(text: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  let rest = text.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  if (at !== -1) {
+    const colon = rest.indexOf(':');
+    rest = `${colon > 0 && colon < at && !/[/?#]/.test(rest.slice(0, colon)) ? `${rest.slice(0, colon)}:${MASK}` : MASK}@${rest.slice(at + 1)}`;
+  }
+  return scheme + rest.replace(/\?([^#\s]*)/, (_m, q: string) => maskQuery(`?${q}`)).replace(/#\S*/, `#${MASK}`);
+}
+
+/**
+ * An endpoint URL fit to be shown: the password (or a user name standing alone) becomes `***`, every
+ * query value becomes `***` (keys stay, a bare token is masked whole), a fragment becomes `#***`.
+ * A string with nothing to hide comes back unchanged.
+ *
+ * @example
+ * redactUrl('https://user:pw@hooks.example.com/in?token=abc&x=1'); // 'https://user:***@hooks.example.com/in?token=***&x=***'
+ */
+export function redactUrl(url: URL | string): string {
+  if (typeof url !== 'string') return url.username || url.password || url.search || url.hash ? fromParsed(url) : url.href;
+  if (!/[@?#]/.test(url)) return url;
+  const known = cache.get(url);
+  if (known !== undefined) return known;
+  let out: string;
+  try {
+    const parsed = new URL(url);
+    out = parsed.username || parsed.password || parsed.search || parsed.hash ? fromParsed(parsed) : url;
+  } catch {
+    out = byPattern(url);
+  }
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(url, out);
+  return out;
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * Any text (an error message, a log line) with every URL in it redacted by `redactUrl`, and each
+ * of `secrets` (e.g. the shared secret) replaced by `***` wherever it appears.
+ *
+ * @example
+ * redactText('connect failed: http://u:pw@127.0.0.1:9/hook?token=t'); // 'connect failed: http://u:***@127.0.0.1:9/hook?token=***'
+ */
+export function redactText(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let out = text.replace(URL_IN_TEXT, (m) => {
+    // Keep trailing punctuation of the sentence out of the URL.
+    const trail = /[.,;:)\]}]+$/.exec(m)?.[0] ?? '';
+    return redactUrl(m.slice(0, m.length - trail.length)) + trail;
+  });
+  for (const secret of secrets) if (secret) out = out.split(secret).join(MASK);
+  return out;
+}
+
+/**
+ * A signature fit to be shown: its first 6 characters and its length, as core's `redact` shows it
+ * (already shortened text comes back as it is).
+ *
+ * @example
+ * redactSignature('1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d'); // '1a2b3c…(40 chars)'
+ */
+export function redactSignature(signature: string): string {
+  return signature.includes('…') ? signature : redact(signature);
+}
+
+/** The headers the sender itself sets; every other request header is the endpoint's own (often a credential). */
+const SENDER_HEADERS = new Set(['user-agent', 'content-type', 'content-length', 'accept-encoding']);
+
+/**
+ * Request headers fit to be shown: `X-Signature` shortened, the sender's own headers as they are,
+ * and the value of every endpoint header (e.g. `Authorization`) masked; the names stay.
+ *
+ * @example
+ * redactHeaders({ 'Content-Type': 'application/json', Authorization: 'Bearer t', 'X-Signature': 'a94a8fe5cc…' });
+ * // { 'Content-Type': 'application/json', Authorization: '***', 'X-Signature': 'a94a8f…' }
+ */
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    const v = headers[name] as string;
+    out[name] = lower === 'x-signature' ? redactSignature(v) : SENDER_HEADERS.has(lower) ? v : MASK;
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+// The one redaction rule (src/redact.ts): what of a URL, a header or a signature may be shown.
+import { describe, expect, it } from 'vitest';
+import { redactHeaders, redactSignature, redactText, redactUrl } from '../src/redact.js';
+
+describe('redactUrl', () => {
+  it('masks the password and every query value, keeps user name, host, path and query keys', () => {
+    expect(redactUrl('http://user:s3cretpw@127.0.0.1:9/hook?token=tok123&x=1')).toBe('http://user:***@127.0.0.1:9/hook?token=***&x=***');
+    expect(redactUrl(new URL('https://u:p@h.example/a?b=c'))).toBe('https://u:***@h.example/a?b=***');
+  });
+
+  it('masks neighbours: a user name alone, a bare query token, an empty value, a fragment, encoded credentials', () => {
+    expect(redactUrl('https://tok_live_1@h.example/in')).toBe('https://***@h.example/in');
+    expect(redactUrl('https://h.example/in?tok123')).toBe('https://h.example/in?***');
+    expect(redactUrl('https://h.example/in?a=&b')).toBe('https://h.example/in?a=***&***');
+    expect(redactUrl('https://h.example/in#access_token=tok123')).toBe('https://h.example/in#***');
+    const encoded = redactUrl('https://u:p%40ss%3Aword@h.example/?k=v%26tok123');
+    expect(encoded).not.toMatch(/p%40ss|word|tok123/);
+    expect(redactUrl('https://:onlypw@h.example/')).toBe('https://:***@h.example/');
+  });
+
+  it('gives back a URL with nothing to hide exactly as written', () => {
+    expect(redactUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+    expect(redactUrl('https://hooks.example.com/in/path')).toBe('https://hooks.example.com/in/path');
+  });
+
+  it('masks by pattern what does not parse as a URL', () => {
+    const out = redactUrl('htp://user:s3cretpw@[bad/hook?token=tok123');
+    expect(out).not.toMatch(/s3cretpw|tok123/);
+    expect(redactUrl('http://user:s3c?ret#pw@[bad/hook?token=tok123')).toBe('http://user:***@[bad/hook?token=***');
+  });
+});
+
+describe('redactText', () => {
+  it('redacts every URL inside a sentence, keeping its punctuation, and removes given secrets', () => {
+    const text = 'endpoints http://a:s3cretpw@127.0.0.1:1/h?token=tok123, https://h.example/x?k=tok123. Secret shh-123 used.';
+    const out = redactText(text, ['shh-123', undefined]);
+    expect(out).toBe('endpoints http://a:***@127.0.0.1:1/h?token=***, https://h.example/x?k=***. Secret *** used.');
+    expect(redactText('"http://u:pw@h/"')).toBe('"http://u:***@h/"');
+  });
+});
+
+describe('redactHeaders and redactSignature', () => {
+  it('keeps the sender\'s own headers, masks endpoint header values, shortens X-Signature', () => {
+    const sig = 'a'.repeat(6) + 'b'.repeat(34);
+    expect(redactHeaders({ 'User-Agent': 'Segment.io/1.0', 'Content-Type': 'application/json', Authorization: 'Bearer tok123', 'X-Signature': sig })).toEqual({
+      'User-Agent': 'Segment.io/1.0',
+      'Content-Type': 'application/json',
+      Authorization: '***',
+      'X-Signature': 'aaaaaa…(40 chars)',
+    });
+    expect(redactSignature(sig)).toBe('aaaaaa…(40 chars)');
+    expect(redactSignature(redactSignature(sig))).toBe('aaaaaa…(40 chars)');
+  });
+});
