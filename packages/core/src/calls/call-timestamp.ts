@@ -1,0 +1,75 @@
+// How the tracking API's intake reads a call's `timestamp` (and any other call time) from what
+// clients in many languages send, into the one form the sender emits: ISO 8601 UTC with milliseconds.
+
+// Date, then optional time (T or a space), then an optional zone (Z, ±HH, ±HHMM or ±HH:MM, with
+// optional whitespace before it, as Ruby's Time#to_s writes).
+const CLIENT_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?))?$/;
+const EPOCH_MS_STRING = /^-?\d{1,16}$/;
+/** ECMAScript's Date range: ±100,000,000 days around 1970. */
+const MAX_EPOCH_MS = 8.64e15;
+
+/**
+ * Reads a call's time the way the tracking API's intake does, and returns it in the sender's form
+ * (ISO 8601 UTC with milliseconds), or `undefined` when the value is no time.
+ *
+ * The rule:
+ * - A number is milliseconds since 1970-01-01T00:00:00Z (JavaScript's `Date.now()`; Go clients' and
+ *   some libraries' epoch form). A string of digits only (`"1764000000000"`) is read the same way.
+ *   Numbers are never guessed to be seconds.
+ * - An ISO 8601 / RFC 3339 string: the date, optionally `T` (or a space) and the time, optionally a
+ *   zone: `Z`, `+01:00`, `+0100` (Go's form) or `+01`. **No zone means UTC**, as the tracking API
+ *   reads it (Python's naive `isoformat()`); a date alone is midnight UTC.
+ * - Fractions of a second of any length up to 9 digits (Python's microseconds, Go's nanoseconds)
+ *   are cut to milliseconds (never rounded up into the next second).
+ * - `24:00` (ISO 8601's end of day) is the next midnight. Fields out of range (month 13,
+ *   February 30, 24:01, zone +24:00) and times outside the
+ *   JavaScript Date range are no time.
+ *
+ * @example
+ * readCallTimestamp('2026-11-24T10:00:00.123456+00:00'); // '2026-11-24T10:00:00.123Z'
+ * readCallTimestamp('2009-11-10T23:00:00+0000');         // '2009-11-10T23:00:00.000Z'
+ * readCallTimestamp('2026-11-24T10:00:00');              // '2026-11-24T10:00:00.000Z' (no zone: UTC)
+ * readCallTimestamp(1764000000000);                      // '2025-11-24T16:00:00.000Z'
+ * readCallTimestamp('yesterday');                        // undefined
+ */
+export function readCallTimestamp(value: unknown): string | undefined {
+  if (typeof value === 'number') return fromEpochMs(value);
+  if (typeof value !== 'string' || value.length > 64) return undefined;
+  if (EPOCH_MS_STRING.test(value)) return fromEpochMs(Number(value));
+  const m = CLIENT_TIMESTAMP.exec(value.trim());
+  if (m === null) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', , sign, zh, zm = '00'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  // ISO 8601's end of day, 24:00, is the next midnight (as core's message timestamps read it).
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && /^0*$/.test(fraction);
+  if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
+  let offsetMinutes = 0;
+  if (sign !== undefined) {
+    const oh = Number(zh);
+    const om = Number(zm);
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = (sign === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute, second, ms);
+  return fromEpochMs(utc.getTime() - offsetMinutes * 60_000);
+}
+
+function fromEpochMs(ms: number): string | undefined {
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_EPOCH_MS) return undefined;
+  return new Date(Math.trunc(ms)).toISOString();
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
