@@ -23,7 +23,7 @@ import { snakeCase } from './snake-case.js';
 import { resolveSource, type ResolvedSource, type SourceSettings } from './source-settings.js';
 import { TraitSyncs, type TraitChange } from './trait-syncs.js';
 import { callToMessage, deleteMessage, traitIdentify } from './transform.js';
-import { INGEST_VALIDATED, type CallSource, type TrustedIngest } from './trusted-ingest.js';
+import { INGEST_VALIDATED, RECORD_REFUSED, type CallSource, type RefusalRecorder, type TrustedIngest } from './trusted-ingest.js';
 
 /**
  * Options of `identify`/`track`/... and the syncs: which source the data belongs to.
@@ -289,7 +289,7 @@ class DeferredCallBodies implements DeferredBody {
   }
 }
 
-class EmulatorImpl implements Emulator, TrustedIngest {
+class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   readonly clock: Clock;
   readonly #options: ResolvedOptions;
   readonly #events = new EventHub();
@@ -416,10 +416,16 @@ class EmulatorImpl implements Emulator, TrustedIngest {
     return this.#accept(call, source, receivedAt === undefined ? this.clock.now() : toMs(receivedAt, 'receivedAt'), undefined, 0);
   }
 
-  /** The intake's path: the call was validated there (all or nothing), so it is not checked again. */
+  /** The intake's path: the call was validated there (each accepted call passed), so it is not checked again. */
   [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index = 0): DeliveryRecord {
     if (this.#closed) throw new EmulatorClosedError('ingest');
     return this.#accept(call, this.#source(writeKey), receivedMs, source, index);
+  }
+
+  /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built). */
+  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string): DeliveryRecord {
+    if (this.#closed) throw new EmulatorClosedError('ingest');
+    return this.#record({ type, source: this.#source(writeKey), origin: 'call', message: undefined, receivedMs, filteredReason: reason, body: EMPTY_BODY });
   }
 
   /**
