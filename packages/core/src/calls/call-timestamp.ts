@@ -22,9 +22,10 @@ const MAX_EPOCH_MS = 8.64e15;
  *   reads it (Python's naive `isoformat()`); a date alone is midnight UTC.
  * - Fractions of a second of any length up to 9 digits (Python's microseconds, Go's nanoseconds)
  *   are cut to milliseconds (never rounded up into the next second).
- * - `24:00` (ISO 8601's end of day) is the next midnight. Fields out of range (month 13,
- *   February 30, 24:01, zone +24:00) and times outside the
- *   JavaScript Date range are no time.
+ * - `24:00` (ISO 8601's end of day) is the next midnight; a day its month lacks rolls over
+ *   (`02-30` is `03-02`), as `Date.parse` and core's `normalizeTimestamp` read them. Fields out of
+ *   range (month 13, day 32, 24:01, minute 60, zone +24:00) and times outside the JavaScript Date
+ *   range are no time.
  *
  * @example
  * readCallTimestamp('2026-11-24T10:00:00.123456+00:00'); // '2026-11-24T10:00:00.123Z'
@@ -46,7 +47,8 @@ export function readCallTimestamp(value: unknown): string | undefined {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  // A day its month lacks (02-30) rolls over (03-02), as Date.parse and core's normalizeTimestamp read it.
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
   // ISO 8601's end of day, 24:00, is the next midnight (as core's message timestamps read it).
   const endOfDay = hour === 24 && minute === 0 && second === 0 && /^0*$/.test(fraction);
   if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
@@ -67,9 +69,4 @@ export function readCallTimestamp(value: unknown): string | undefined {
 function fromEpochMs(ms: number): string | undefined {
   if (!Number.isFinite(ms) || Math.abs(ms) > MAX_EPOCH_MS) return undefined;
   return new Date(Math.trunc(ms)).toISOString();
-}
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
