@@ -6,6 +6,11 @@
 const CLIENT_TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?))?$/;
 const EPOCH_MS_STRING = /^-?\d{1,16}$/;
+/**
+ * Already the sender's form, with fields in range (day 29–31 take the full path, which rolls over a
+ * day its month lacks): returned unchanged, without building a Date.
+ */
+const CANONICAL = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 /** ECMAScript's Date range: ±100,000,000 days around 1970. */
 const MAX_EPOCH_MS = 8.64e15;
 
@@ -37,33 +42,44 @@ const MAX_EPOCH_MS = 8.64e15;
 export function readCallTimestamp(value: unknown): string | undefined {
   if (typeof value === 'number') return fromEpochMs(value);
   if (typeof value !== 'string' || value.length > 64) return undefined;
+  if (CANONICAL.test(value)) return value;
   if (EPOCH_MS_STRING.test(value)) return fromEpochMs(Number(value));
-  const m = CLIENT_TIMESTAMP.exec(value.trim());
+  const m = CLIENT_TIMESTAMP.exec(value);
   if (m === null) return undefined;
-  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', , sign, zh, zm = '00'] = m;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const fraction = m[7] ?? '';
   // A day its month lacks (02-30) rolls over (03-02), as Date.parse and core's normalizeTimestamp read it.
   if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
   // ISO 8601's end of day, 24:00, is the next midnight (as core's message timestamps read it).
   const endOfDay = hour === 24 && minute === 0 && second === 0 && /^0*$/.test(fraction);
   if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
   let offsetMinutes = 0;
-  if (sign !== undefined) {
-    const oh = Number(zh);
-    const om = Number(zm);
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = m[11] === undefined ? 0 : Number(m[11]);
     if (oh > 23 || om > 59) return undefined;
-    offsetMinutes = (sign === '-' ? -1 : 1) * (oh * 60 + om);
+    offsetMinutes = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
-  const utc = new Date(0);
-  utc.setUTCFullYear(year, month - 1, day);
-  utc.setUTCHours(hour, minute, second, ms);
-  return fromEpochMs(utc.getTime() - offsetMinutes * 60_000);
+  const ms3 = fraction.length === 3 ? fraction : fraction.slice(0, 3).padEnd(3, '0');
+  // UTC already (Z, +00:00, +0000, or no zone) and nothing to roll over: the string is the answer.
+  if (offsetMinutes === 0 && day <= 28 && hour <= 23) {
+    return `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}.${ms3}Z`;
+  }
+  const year = Number(m[1]);
+  let ms: number;
+  if (year >= 100) ms = Date.UTC(year, month - 1, day, hour, minute, second, Number(ms3));
+  else {
+    // Date.UTC reads years 0–99 as 1900–1999.
+    const d = new Date(0);
+    d.setUTCFullYear(year, month - 1, day);
+    d.setUTCHours(hour, minute, second, Number(ms3));
+    ms = d.getTime();
+  }
+  return fromEpochMs(ms - offsetMinutes * 60_000);
 }
 
 function fromEpochMs(ms: number): string | undefined {

@@ -1,7 +1,7 @@
 import { describe } from '../messages/collect-issues.js';
 import type { ValidationIssue } from '../messages/validation-error.js';
 import { readCallTimestamp } from './call-timestamp.js';
-import { callIssues, type CallCheckOptions } from './parse-call.js';
+import { callIssues, callPasses, type CallCheckOptions } from './parse-call.js';
 
 /** Fields whose value is an identifier or a name: a string, or a number that becomes its decimal string. */
 const STRING_FIELDS = ['userId', 'anonymousId', 'groupId', 'previousId', 'messageId', 'event', 'name', 'category'] as const;
@@ -36,6 +36,12 @@ export function readClientCall(value: unknown, options: CallCheckOptions = {}): 
     return [{ path: base, message: `must be a JSON object (got ${describe(value)})` }];
   }
   const call = value as Record<string, unknown>;
+  // The common case, a call that is valid as sent: only its timestamp may need the sender's form.
+  if (callPasses(call, options.type)) {
+    const ts = call.timestamp;
+    if (typeof ts === 'string') call.timestamp = readCallTimestamp(ts) ?? ts;
+    return [];
+  }
   let issues: ValidationIssue[] | undefined;
   let nulled: string[] | undefined;
   for (const key of STRING_FIELDS) {
