@@ -36,7 +36,7 @@ describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-millise
   it.each([
     'yesterday', '', '2026-13-01T00:00:00Z', '2026-11-32T00:00:00Z', '2026-11-00T00:00:00Z', '2026-11-24T24:01:00Z',
     '2026-11-24T10:60:00Z', '2026-11-24T10:00:00+24:00', '2026-11-24T10:00:00 Europe/Paris', 'x'.repeat(100),
-    1e20, -1e20, Number.NaN, Number.POSITIVE_INFINITY, '12345678901234567', true, {}, [], null,
+    '20261124', '123', 1e20, -1e20, Number.NaN, Number.POSITIVE_INFINITY, '12345678901234567', true, {}, [], null,
   ])('%j is no time', (input) => {
     expect(readCallTimestamp(input)).toBeUndefined();
   });

@@ -5,7 +5,9 @@
 // optional whitespace before it, as Ruby's Time#to_s writes).
 const CLIENT_TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?))?$/;
-const EPOCH_MS_STRING = /^-?\d{1,16}$/;
+// 10 digits at least: epoch milliseconds since 1970-04-26, so a basic ISO date such as "20261124" is
+// never misread as a time in January 1970.
+const EPOCH_MS_STRING = /^-?\d{10,16}$/;
 /**
  * Already the sender's form, with fields in range (day 29–31 take the full path, which rolls over a
  * day its month lacks): returned unchanged, without building a Date.
@@ -20,7 +22,8 @@ const MAX_EPOCH_MS = 8.64e15;
  *
  * The rule:
  * - A number is milliseconds since 1970-01-01T00:00:00Z (JavaScript's `Date.now()`; Go clients' and
- *   some libraries' epoch form). A string of digits only (`"1764000000000"`) is read the same way.
+ *   some libraries' epoch form). A string of 10 to 16 digits only (`"1764000000000"`) is read the
+ *   same way (a shorter one, such as the basic ISO date `"20261124"`, is no time).
  *   Numbers are never guessed to be seconds.
  * - An ISO 8601 / RFC 3339 string: the date, optionally `T` (or a space) and the time, optionally a
  *   zone: `Z`, `+01:00`, `+0100` (Go's form) or `+01`. **No zone means UTC**, as the tracking API
