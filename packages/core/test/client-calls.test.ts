@@ -1,6 +1,7 @@
 // readCallTimestamp and readClientCall: the intake's lenient reading of what official clients send.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { callIssues, readCallTimestamp, readClientCall, UTC_MILLIS_TIMESTAMP } from '../src/index.js';
+import { callIssues, ISO_8601_TIMESTAMP, normalizeTimestamp, readCallTimestamp, readClientCall, UTC_MILLIS_TIMESTAMP } from '../src/index.js';
 
 describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-milliseconds form out', () => {
   it.each([
@@ -39,6 +40,39 @@ describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-millise
     '20261124', '123', 1e20, -1e20, Number.NaN, Number.POSITIVE_INFINITY, '12345678901234567', true, {}, [], null,
   ])('%j is no time', (input) => {
     expect(readCallTimestamp(input)).toBeUndefined();
+  });
+
+  it('agrees with normalizeTimestamp on every timestamp with a zone that core\'s messages accept (property-based)', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    const stamp = fc
+      .record({
+        year: fc.integer({ min: 1000, max: 9999 }),
+        month: fc.integer({ min: 1, max: 12 }),
+        day: fc.integer({ min: 1, max: 31 }),
+        hour: fc.integer({ min: 0, max: 23 }),
+        minute: fc.integer({ min: 0, max: 59 }),
+        second: fc.option(fc.integer({ min: 0, max: 59 })),
+        fraction: fc.option(fc.stringMatching(/^\d{1,9}$/)),
+        zone: fc.oneof(
+          fc.constant('Z'),
+          fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.boolean()).map(
+            ([sign, h, m, colon]) => `${sign}${two(h)}${colon ? ':' : ''}${two(m)}`,
+          ),
+        ),
+      })
+      .map((t) => {
+        const seconds = t.second === null ? '' : `:${two(t.second)}${t.fraction === null ? '' : `.${t.fraction}`}`;
+        return `${t.year}-${two(t.month)}-${two(t.day)}T${two(t.hour)}:${two(t.minute)}${seconds}${t.zone}`;
+      });
+    fc.assert(
+      fc.property(stamp, (s) => {
+        expect(ISO_8601_TIMESTAMP.test(s)).toBe(true);
+        const ours = readCallTimestamp(s);
+        // Same instant, same form: Date.parse also cuts a fraction past 3 digits and rolls 02-30 over.
+        expect(ours).toBe(normalizeTimestamp(s));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('does not depend on the machine\'s time zone', () => {
