@@ -23,7 +23,10 @@ async function start(options: Partial<EmulatorOptions> = {}) {
   receiver = await startHttpServer(toNodeListener(rx) as never);
   emulator = createEmulator({
     ...options,
-    sources: [{ writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET } }],
+    sources: [
+      { writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET } },
+      { writeKey: 'wk_off', webhooks: { enabled: false, endpoints: [{ url: `${receiver.url}/off` }] } },
+    ],
   });
   intake = await listenIntake(emulator);
 }
@@ -261,5 +264,23 @@ describe('neighbours of a good request', () => {
     expect((await post('/v1/batch', escaped)).status).toBe(200);
     await emulator.drain();
     expect(seen).toMatchObject([{ type: 'track', userId: '42', event: 'Re-encoded', timestamp: '2026-11-24T10:00:00.123Z' }]);
+  });
+
+  it('a filtered call of a partly refused batch keeps what it said: its message, built later from the kept bytes, is the right call, read leniently', async () => {
+    const res = await fetch(`${intake.url}/v1/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('wk_off:').toString('base64')}` },
+      body: '{"batch":[{"type":"track","userId":"u1","event":null},{"type":"track","userId":7,"anonymousId":null,"event":"Second","timestamp":"2026-11-24T10:00:00.123456"},{"type":"identify","userId":8,"traits":null,"timestamp":1764000000123}]}',
+    });
+    expect(res.status).toBe(200);
+    // Later requests reuse buffers; the filtered records must still rebuild their own calls.
+    for (let i = 0; i < 5; i++) await post('/v1/batch', { batch: [{ type: 'track', userId: 'other', event: `Later ${i}` }] });
+    const off = emulator.deliveries.filter((d) => d.writeKey === 'wk_off');
+    expect(off.map((d) => [d.type, d.state])).toEqual([['track', 'filtered'], ['track', 'filtered'], ['identify', 'filtered']]);
+    expect(off[0]!.reason).toBe('refused by the intake: $.batch[0].event is required (got null)');
+    expect(off[0]!.message).toBeUndefined();
+    expect(off[1]!.message).toMatchObject({ type: 'track', userId: '7', event: 'Second', timestamp: '2026-11-24T10:00:00.123Z' });
+    expect(off[2]!.message).toMatchObject({ type: 'identify', userId: '8', timestamp: '2025-11-24T16:00:00.123Z' });
+    expect(off[2]!.message).not.toHaveProperty('traits');
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ValidationError } from '@hookgate/core';
 import { EmulatorClosedError } from '../errors.js';
 import { BodyArena } from '../body-arena.js';
-import { canRecordRefusals, hasTrustedIngest, INGEST_VALIDATED, RECORD_REFUSED } from '../trusted-ingest.js';
+import { canRecordRefusals, hasTrustedIngest, INGEST_VALIDATED, RECORD_REFUSED, type RefusalRecorder } from '../trusted-ingest.js';
 import { KeptIntakeBody } from './kept-intake-body.js';
 import { deliveriesResponse, healthResponse } from './inspection.js';
 import type { IntakeEngine } from './intake-engine.js';
@@ -157,18 +157,24 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
     }
     if (auth.kind !== 'key' && !engine.hasSource(writeKey)) return send(res, unknownKey(writeKey));
     const receivedAt = engine.clock.now();
-    const { calls, refused } = parsed;
+    const { calls, indexes, refused } = parsed;
     // Every accepted call was validated above: the emulator's internal path does not check them again.
     const trusted = hasTrustedIngest(engine) ? engine : undefined;
     // Filtered calls are kept as this body's bytes (copied only if one is filtered), not as objects.
     const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits, keptBodies) : undefined;
+    const recorder = refused.length > 0 && canRecordRefusals(engine) ? engine : undefined;
+    const views: RefusedCallView[] = [];
+    // In body order, so the log lists the request's calls as they came, refused ones in their place.
+    let r = 0;
     for (let i = 0; i < calls.length; i++) {
+      const at = indexes[i] as number;
+      while (r < refused.length && (refused[r] as RefusedCall).index < at) views.push(recordRefused(recorder, refused[r++] as RefusedCall, writeKey, receivedAt));
       try {
         const call = calls[i] as (typeof calls)[number];
         if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i);
         else engine.ingest(call, { writeKey, receivedAt });
       } catch (error) {
-        const where = route.kind === 'batch' ? `accepted call ${i + 1} of ${calls.length}` : 'the call';
+        const where = route.kind === 'batch' ? `$.batch[${at}]` : '$';
         if (i === 0 && error instanceof ValidationError) {
           return send(res, intakeError('invalid_call', `The delivery engine refused ${where}: ${error.message}`, error.issues));
         }
@@ -185,29 +191,26 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
         );
       }
     }
+    while (r < refused.length) views.push(recordRefused(recorder, refused[r++] as RefusedCall, writeKey, receivedAt));
     if (refused.length === 0) return send(res, intakeOk());
-    const views = recordRefused(refused, writeKey, receivedAt);
     send(res, calls.length === 0 ? refusedAll(refused, route, views) : intakePartial(calls.length, views));
   }
 
   /**
-   * Records each refused call in the delivery log (`filtered`, with the intake's reason), when the
-   * engine can and the call names a known type; returns what the answer lists of each.
+   * Records a refused call in the delivery log (`filtered`, with the intake's reason), when the
+   * engine can and the call names a known type; returns what the answer lists of it.
    */
-  function recordRefused(refused: RefusedCall[], writeKey: string, receivedAt: number): RefusedCallView[] {
-    const recorder = canRecordRefusals(engine) ? engine : undefined;
-    return refused.map((r) => {
-      const view: RefusedCallView = { index: r.index, issues: r.issues };
-      if (recorder === undefined || r.type === undefined) return view;
-      const reason = `refused by the intake: ${r.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
-      try {
-        view.recordId = recorder[RECORD_REFUSED](r.type, writeKey, receivedAt, reason).id;
-      } catch (error) {
-        // Closed meanwhile: the answer still names the call; anything else is unexpected.
-        if (!(error instanceof EmulatorClosedError)) opts.onError(error);
-      }
-      return view;
-    });
+  function recordRefused(recorder: RefusalRecorder | undefined, refused: RefusedCall, writeKey: string, receivedAt: number): RefusedCallView {
+    const view: RefusedCallView = { index: refused.index, issues: refused.issues };
+    if (recorder === undefined || refused.type === undefined) return view;
+    const reason = `refused by the intake: ${refused.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
+    try {
+      view.recordId = recorder[RECORD_REFUSED](refused.type, writeKey, receivedAt, reason).id;
+    } catch (error) {
+      // Closed meanwhile: the answer still names the call; anything else is unexpected.
+      if (!(error instanceof EmulatorClosedError)) opts.onError(error);
+    }
+    return view;
   }
 
   return (req, res) => {

@@ -27,12 +27,13 @@ export interface RefusedCall {
 }
 
 /**
- * A body read: the calls accepted, ready for the engine (in body order), the calls refused, and the
- * write key the body carried, if any; or the answer refusing the whole body (not an object, no
- * batch array, a batch-level `context` that is not an object).
+ * A body read: the calls accepted, ready for the engine (in body order, with `indexes[i]` the
+ * place of `calls[i]` in the body), the calls refused, and the write key the body carried, if any;
+ * or the answer refusing the whole body (not an object, no batch array, a batch-level `context`
+ * that is not an object).
  */
 export type ParsedPayload =
-  | { ok: true; calls: Call[]; refused: RefusedCall[]; bodyWriteKey: string | undefined }
+  | { ok: true; calls: Call[]; indexes: number[]; refused: RefusedCall[]; bodyWriteKey: string | undefined }
   | { ok: false; response: IntakeResponse };
 
 const CALL_SET: ReadonlySet<string> = new Set(CALL_TYPES);
@@ -157,18 +158,18 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
     const size = callSize(value, limits.maxCallBytes);
     if (size > limits.maxCallBytes) {
       const refused = { index: 0, type: route.type, tooLarge: true, issues: [tooLargeIssue('$', size, limits.maxCallBytes)] };
-      return { ok: true, calls: [], refused: [refused], bodyWriteKey };
+      return { ok: true, calls: [], indexes: [], refused: [refused], bodyWriteKey };
     }
     if (value.type !== undefined && value.type !== null && value.type !== route.type) {
       const issue = {
         path: '$.type',
         message: `must be ${JSON.stringify(route.type)} on /v1/${route.type}, or absent (got ${JSON.stringify(value.type)}); post other types to their own path or to /v1/batch`,
       };
-      return { ok: true, calls: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues: [issue] }], bodyWriteKey };
+      return { ok: true, calls: [], indexes: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues: [issue] }], bodyWriteKey };
     }
     const issues = readClientCall(value, { type: route.type });
-    if (issues.length > 0) return { ok: true, calls: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues }], bodyWriteKey };
-    return { ok: true, calls: [toCall(value, route.type, undefined, undefined)], refused: [], bodyWriteKey };
+    if (issues.length > 0) return { ok: true, calls: [], indexes: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues }], bodyWriteKey };
+    return { ok: true, calls: [toCall(value, route.type, undefined, undefined)], indexes: [0], refused: [], bodyWriteKey };
   }
 
   const batch = value.batch;
@@ -192,6 +193,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   const context = (value.context ?? undefined) as Record<string, unknown> | undefined;
   const integrations = (value.integrations ?? undefined) as Record<string, unknown> | undefined;
   const calls: Call[] = [];
+  const indexes: number[] = [];
   const refused: RefusedCall[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
@@ -208,6 +210,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
     }
     const record = item as Record<string, unknown>;
     calls.push(toCall(record, record.type as CallType, context, integrations));
+    indexes.push(i);
   }
-  return { ok: true, calls, refused, bodyWriteKey };
+  return { ok: true, calls, indexes, refused, bodyWriteKey };
 }
