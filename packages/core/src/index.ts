@@ -11,7 +11,9 @@ export * from './messages/fixtures.js';
 export * from './calls/schemas.js';
 export * from './calls/types.js';
 export * from './calls/integrations.js';
-export * from './calls/parse-call.js';
+export { callIssues, parseCall, type CallCheckOptions } from './calls/parse-call.js';
+export * from './calls/call-timestamp.js';
+export * from './calls/read-client-call.js';
 
 export * from './signatures/body-forms.js';
 export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';

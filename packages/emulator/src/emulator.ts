@@ -8,12 +8,12 @@ import type { DeliveryCounts, DeliveryLogView } from './log/delivery-log.js';
 import type { CloseReport, DeliveryRecord } from './log/delivery-record.js';
 import type { EmulatorEventName, EmulatorEvents } from './log/events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
-import { Pipeline } from './pipeline.js';
+import { EMPTY_BODY, Pipeline } from './pipeline.js';
 import { replayRecord } from './replay.js';
 import { viewSource, type SourcePatch, type SourceView } from './routing/source-registry.js';
 import type { SourceSettings } from './routing/source-settings.js';
 import { SyncRecords, type DeleteUserOptions } from './syncs/sync-records.js';
-import { INGEST_VALIDATED, type CallSource, type TrustedIngest } from './trusted-ingest.js';
+import { INGEST_VALIDATED, RECORD_REFUSED, type CallSource, type RefusalRecorder, type TrustedIngest } from './trusted-ingest.js';
 
 
 /**
@@ -154,7 +154,7 @@ export interface Emulator extends Ingest, DeliveryLogView {
  * The façade: each method hands over to the part that owns it (pipeline, sources, syncs, replay,
  * delivery log, delivery engine, intake).
  */
-class EmulatorImpl implements Emulator, TrustedIngest {
+class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   readonly clock: Clock;
   readonly #p: Pipeline;
   readonly #syncs: SyncRecords;
@@ -210,10 +210,16 @@ class EmulatorImpl implements Emulator, TrustedIngest {
     return this.#p.ingest(call, options.writeKey, options.receivedAt, 'ingest');
   }
 
-  /** The intake's path: the call was validated there (all or nothing), so it is not checked again. */
+  /** The intake's path: the call was validated there (each accepted call passed), so it is not checked again. */
   [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index = 0): DeliveryRecord {
     this.#p.assertOpen('ingest');
     return this.#p.accept(call, this.#p.sources.get(writeKey), receivedMs, source, index);
+  }
+
+  /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built). */
+  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string): DeliveryRecord {
+    this.#p.assertOpen('ingest');
+    return this.#p.record({ type, source: this.#p.sources.get(writeKey), origin: 'call', message: undefined, receivedMs, filteredReason: reason, body: EMPTY_BODY });
   }
 
   hasSource(writeKey: string): boolean {

@@ -39,7 +39,7 @@ export type { IntakeOptions, IntakeListenOptions, IntakeServer, IntakeListener }
 export type { IntakeEngine } from './intake/intake-engine.js';
 export { MAX_CALL_BYTES, MAX_BATCH_BYTES } from './intake/limits.js';
 export { INTAKE_CODES } from './intake/intake-response.js';
-export type { IntakeCode, IntakeErrorBody } from './intake/intake-response.js';
+export type { IntakeCode, IntakeErrorBody, IntakePartialBody, RefusedCallView } from './intake/intake-response.js';
 export { runConformance, CONFORMANCE_DEFAULTS } from './conformance/run-conformance.js';
 export { formatConformanceReport } from './conformance/format-report.js';
 export { formatProgressLine } from './conformance/progress-line.js';

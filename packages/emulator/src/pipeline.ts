@@ -35,7 +35,7 @@ function toMs(value: Date | number | string, name: string): number {
   return ms;
 }
 
-const EMPTY_BODY: StoredBody = { slab: Buffer.alloc(0), start: 0, length: 0 };
+export const EMPTY_BODY: StoredBody = { slab: Buffer.alloc(0), start: 0, length: 0 };
 
 /**
  * The emulator's pipeline, intake → routing → delivery → log: a call is checked, routed (sent or

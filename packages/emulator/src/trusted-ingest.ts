@@ -1,9 +1,9 @@
-import type { Call } from '@hookgate/core';
+import type { Call, CallType } from '@hookgate/core';
 import type { DeliveryRecord } from './log/delivery-record.js';
 
 /**
- * The engine's internal entry point for calls the intake has already validated (core's `callIssues`,
- * all or nothing): `engine[INGEST_VALIDATED](call, writeKey, receivedMs)` records the call without
+ * The engine's internal entry point for calls the intake has already validated (core's `readClientCall`,
+ * each call it accepts): `engine[INGEST_VALIDATED](call, writeKey, receivedMs)` records the call without
  * checking it a second time. Not exported from the package: a user's `ingest` is always checked.
  */
 export const INGEST_VALIDATED: unique symbol = Symbol('hookgate.ingestValidated');
@@ -28,4 +28,22 @@ export interface TrustedIngest {
 /** Whether an engine offers the internal entry point (a stand-in engine in a test or benchmark may not). */
 export function hasTrustedIngest(engine: object): engine is TrustedIngest {
   return typeof (engine as Partial<TrustedIngest>)[INGEST_VALIDATED] === 'function';
+}
+
+/**
+ * The engine's internal entry point for a call the intake refused (invalid, or over 32 KB, while the
+ * rest of its request was accepted or answered 400): `engine[RECORD_REFUSED](type, writeKey,
+ * receivedMs, reason)` records it as `filtered` with the reason and no body, so that nothing the
+ * intake received with a valid write key goes unrecorded. Not exported from the package.
+ */
+export const RECORD_REFUSED: unique symbol = Symbol('hookgate.recordRefused');
+
+/** An engine that records the intake's refused calls (an `Emulator` does). */
+export interface RefusalRecorder {
+  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string): DeliveryRecord;
+}
+
+/** Whether an engine records refused calls (a stand-in engine in a test or benchmark may not). */
+export function canRecordRefusals(engine: object): engine is RefusalRecorder {
+  return typeof (engine as Partial<RefusalRecorder>)[RECORD_REFUSED] === 'function';
 }

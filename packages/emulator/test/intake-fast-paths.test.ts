@@ -96,10 +96,18 @@ describe('the 32 KB check, measured cheaply and exactly', () => {
     const raw = `{"batch":[{"type":"track","userId":"u1","event":"Fine"},{"type":"track","userId":"u1","event":"N","properties":{"n":[${numbers}]}}]}`;
     expect(Buffer.byteLength(raw)).toBeLessThan(MAX_CALL_BYTES);
     const r = await post('/v1/batch', raw);
-    expect(r.status).toBe(400);
-    expect(r.body.code).toBe('call_too_large');
-    expect(r.body.issues).toEqual([{ path: '$.batch[1]', message: expect.stringMatching(/^is 4\d{4} bytes, over the limit of 32768 bytes/) }]);
-    expect(emulator.deliveries).toHaveLength(0);
+    // The call over the limit is refused alone; the other one is accepted (200, the refusal named).
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, accepted: 1 });
+    expect((r.body as unknown as { refused: unknown }).refused).toEqual([
+      { index: 1, recordId: expect.any(String), issues: [{ path: '$.batch[1]', message: expect.stringMatching(/^is 4\d{4} bytes, over the limit of 32768 bytes/) }] },
+    ]);
+    expect(emulator.deliveries.map((d) => [d.type, d.state])).toEqual([['track', 'filtered'], ['track', 'filtered']]);
+    expect(emulator.deliveries[1]!.reason).toMatch(/^refused by the intake: \$\.batch\[1\] is 4\d{4} bytes/);
+    // Alone in its batch, it is refused with 400.
+    const alone = await post('/v1/batch', `{"batch":[{"type":"track","userId":"u1","event":"N","properties":{"n":[${numbers}]}}]}`);
+    expect(alone.status).toBe(400);
+    expect(alone.body.code).toBe('call_too_large');
   });
 
   it('accepts a call whose rough bound is over the limit but whose exact size is not', async () => {

@@ -1,4 +1,4 @@
-// The intake over real HTTP: tracking API routes, write keys, limits, all-or-nothing batches, inspection.
+// The intake over real HTTP: tracking API routes, write keys, limits, call-by-call refusals, inspection.
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createReceiver, messageIssues, toNodeListener, type WebhookMessage } from '@hookgate/core';
@@ -41,7 +41,17 @@ async function post(path: string, body: unknown, headers: Record<string, string>
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { success: boolean; code?: string; message?: string; issues?: Array<{ path: string; message: string }> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      success: boolean;
+      code?: string;
+      message?: string;
+      accepted?: number;
+      issues?: Array<{ path: string; message: string }>;
+      refused?: Array<{ index: number; recordId?: string; issues: Array<{ path: string; message: string }> }>;
+    },
+  };
 }
 
 /** Sends a raw request with node:http (chunked when no content-length is given). */
@@ -162,21 +172,32 @@ describe('intake: the tracking HTTP API', () => {
   });
 });
 
-describe('intake: limits and validation, all or nothing', () => {
-  it('refuses a batch with a call over 32 KB with 400 naming the call, and delivers nothing of it', async () => {
+describe('intake: limits and validation, call by call', () => {
+  it('refuses a call over 32 KB alone, naming it, and accepts the rest of its batch; 400 when it is alone', async () => {
     const big = { type: 'track', userId: 'u1', event: 'Big', properties: { blob: 'x'.repeat(MAX_CALL_BYTES) } };
     const r = await post('/v1/batch', { batch: [{ type: 'track', userId: 'u1', event: 'Fine' }, { type: 'track', userId: 'u1', event: 'Fine 2' }, big] });
-    expect(r.status).toBe(400);
-    expect(r.body.code).toBe('call_too_large');
-    expect(r.body.message).toMatch(/\$\.batch\[2\] is \d+ bytes, over the limit of 32768 bytes/);
-    expect(r.body.message).toMatch(/Nothing of this batch was accepted/);
-    expect(r.body.issues).toEqual([{ path: '$.batch[2]', message: expect.stringMatching(/over the limit/) }]);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, accepted: 2 });
+    expect(r.body.refused).toEqual([{ index: 2, recordId: expect.stringMatching(/^dlv_/), issues: [{ path: '$.batch[2]', message: expect.stringMatching(/^is \d+ bytes, over the limit of 32768 bytes/) }] }]);
+    expect(r.body.message).toMatch(/^1 of 3 calls refused: \$\.batch\[2\] is \d+ bytes.*the other 2 were accepted/);
+    await emulator.drain();
+    expect(seen.map((s) => (s.message as { event?: string }).event)).toEqual(['Fine', 'Fine 2']);
+    const refusedRecord = emulator.deliveries.find((d) => d.id === r.body.refused![0]!.recordId)!;
+    expect(refusedRecord).toMatchObject({ state: 'filtered', type: 'track', body: '', attempts: [] });
+    expect(refusedRecord.reason).toMatch(/^refused by the intake: \$\.batch\[2\] is \d+ bytes, over the limit/);
+    const alone = await post('/v1/batch', { batch: [big] });
+    expect(alone.status).toBe(400);
+    expect(alone.body.code).toBe('call_too_large');
+    expect(alone.body.message).toMatch(/\$\.batch\[0\] is \d+ bytes, over the limit of 32768 bytes.*Nothing of this batch was accepted/);
+    expect(alone.body.issues).toEqual([{ path: '$.batch[0]', message: expect.stringMatching(/over the limit/) }]);
+    expect(alone.body.refused).toEqual([{ index: 0, recordId: expect.any(String), issues: alone.body.issues }]);
+    const before = emulator.deliveries.length;
     // A call of exactly 32 KB passes.
     const exact = { type: 'track', userId: 'u1', event: 'E', properties: { blob: '' } };
     exact.properties.blob = 'x'.repeat(MAX_CALL_BYTES - Buffer.byteLength(JSON.stringify(exact)));
     expect(Buffer.byteLength(JSON.stringify(exact))).toBe(MAX_CALL_BYTES);
-    expect((await post('/v1/batch', { batch: [exact] })).status).toBe(200);
-    expect(emulator.deliveries).toHaveLength(1);
+    expect(await post('/v1/batch', { batch: [exact] })).toEqual({ status: 200, body: { success: true } });
+    expect(emulator.deliveries).toHaveLength(before + 1);
     // The single-call routes apply the same limit.
     const single = await post('/v1/track', { userId: 'u1', event: 'Big', properties: { blob: 'é'.repeat(MAX_CALL_BYTES / 2) } });
     expect(single.body).toMatchObject({ code: 'call_too_large', issues: [{ path: '$' }] });
@@ -209,7 +230,7 @@ describe('intake: limits and validation, all or nothing', () => {
     expect(array.body.code).toBe('invalid_call');
   });
 
-  it('lists every problem of every call (paths and fixes) and delivers nothing of the batch', async () => {
+  it('lists every problem of every refused call (paths and fixes), delivers the valid ones, and records the refused', async () => {
     const r = await post('/v1/batch', {
       batch: [
         { type: 'identify', traits: { a: 1 } },
@@ -221,20 +242,37 @@ describe('intake: limits and validation, all or nothing', () => {
         { type: 'bogus', userId: 'u1' },
       ],
     });
-    expect(r.status).toBe(400);
-    expect(r.body.code).toBe('invalid_call');
-    expect(r.body.issues).toEqual([
-      { path: '$.batch[0].userId', message: 'userId or anonymousId is required' },
-      { path: '$.batch[1].event', message: 'is required' },
-      { path: '$.batch[2].groupId', message: 'is required' },
-      { path: '$.batch[3].previousId', message: 'is required' },
-      { path: '$.batch[4].userId', message: 'userId or anonymousId is required' },
-      { path: '$.batch[6].type', message: expect.stringMatching(/must be one of identify, track/) },
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, accepted: 1 });
+    expect(r.body.refused!.map((x) => [x.index, x.issues])).toEqual([
+      [0, [{ path: '$.batch[0].userId', message: 'userId or anonymousId is required' }]],
+      [1, [{ path: '$.batch[1].event', message: 'is required' }]],
+      [2, [{ path: '$.batch[2].groupId', message: 'is required' }]],
+      [3, [{ path: '$.batch[3].previousId', message: 'is required' }]],
+      [4, [{ path: '$.batch[4].userId', message: 'userId or anonymousId is required' }]],
+      [6, [{ path: '$.batch[6].type', message: expect.stringMatching(/must be one of identify, track/) }]],
     ]);
-    expect(r.body.message).toMatch(/^6 of 7 calls invalid: .*Nothing of this batch was accepted/);
+    expect(r.body.message).toMatch(/^6 of 7 calls refused: \$\.batch\[0\]\.userId userId or anonymousId is required \(see refused for all 6\); the other 1 was accepted\.$/);
     await emulator.drain();
-    expect(emulator.deliveries).toHaveLength(0);
-    expect(seen).toHaveLength(0);
+    expect(seen.map((s) => s.message)).toMatchObject([{ type: 'track', event: 'Valid' }]);
+    // Each refused call of a known type is in the log, filtered, with the intake's reason; an unknown type cannot be (no record type).
+    expect(r.body.refused!.map((x) => x.recordId === undefined)).toEqual([false, false, false, false, false, true]);
+    const refusedRecords = emulator.deliveries.filter((d) => d.reason?.startsWith('refused by the intake'));
+    expect(refusedRecords.map((d) => [d.type, d.state, d.reason])).toEqual([
+      ['identify', 'filtered', 'refused by the intake: $.batch[0].userId userId or anonymousId is required'],
+      ['track', 'filtered', 'refused by the intake: $.batch[1].event is required'],
+      ['group', 'filtered', 'refused by the intake: $.batch[2].groupId is required'],
+      ['alias', 'filtered', 'refused by the intake: $.batch[3].previousId is required'],
+      ['page', 'filtered', 'refused by the intake: $.batch[4].userId userId or anonymousId is required'],
+    ]);
+    // Every call refused: 400, as before, every problem listed, and nothing delivered.
+    const all = await post('/v1/batch', { batch: [{ type: 'track', userId: 'u1' }, { type: 'track', event: 'E' }] });
+    expect(all.status).toBe(400);
+    expect(all.body.code).toBe('invalid_call');
+    expect(all.body.message).toMatch(/^2 of 2 calls invalid: .*Nothing of this batch was accepted/);
+    expect(all.body.issues!.map((i) => i.path)).toEqual(['$.batch[0].event', '$.batch[1].userId']);
+    await emulator.drain();
+    expect(seen).toHaveLength(1);
   });
 
   it('checks single calls against their route, refusing a conflicting type', async () => {

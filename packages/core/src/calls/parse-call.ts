@@ -1,4 +1,5 @@
 import { collectIssues, describe } from '../messages/collect-issues.js';
+import { compileCheck } from '../messages/compile-check.js';
 import { ValidationError, type ValidationIssue } from '../messages/validation-error.js';
 import { CALL_TYPES, callSchemas, type CallType } from './schemas.js';
 import type { Call } from './types.js';
@@ -51,6 +52,18 @@ export function callIssues(value: unknown, options: CallCheckOptions = {}): Vali
     issues.push({ path: `${base}.userId`, message: 'userId or anonymousId is required' });
   }
   return issues;
+}
+
+/**
+ * Whether `callIssues` would find nothing, answered by the compiled check alone (no error list is
+ * built): the fast path for the common, valid call. Internal to core.
+ */
+export function callPasses(value: unknown, type: CallType | undefined): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  const t = v.type ?? type;
+  if (typeof t !== 'string' || !CALL_SET.has(t) || !compileCheck(callSchemas[t as CallType])(value)) return false;
+  return t === 'alias' ? hasId(v, 'userId') : hasId(v, 'userId') || hasId(v, 'anonymousId');
 }
 
 /**

@@ -48,6 +48,38 @@ export interface IntakeErrorBody {
   code: Exclude<IntakeCode, 'ok'>;
   message: string;
   issues?: ValidationIssue[];
+  /** When every call of the request was refused: each call, as in `IntakePartialBody.refused`. */
+  refused?: RefusedCallView[];
+}
+
+/**
+ * One refused call in an answer: its index in the request (0 on a single-call route), the id of the
+ * `filtered` delivery record that keeps it in the log (absent when its type is unknown, or the engine
+ * records no refusals), and every problem with its JSON path.
+ *
+ * @example
+ * const view: RefusedCallView = { index: 1, recordId: 'dlv_7', issues: [{ path: '$.batch[1].event', message: 'is required (got null)' }] };
+ */
+export interface RefusedCallView {
+  index: number;
+  recordId?: string;
+  issues: ValidationIssue[];
+}
+
+/**
+ * The body of a 200 for a request of which some calls were refused (the others are accepted and
+ * delivered): `{ success: true, accepted, refused: [{ index, recordId?, issues }], message }`. The
+ * tracking API answers 200 here too; the extra fields tell a client what was left out.
+ *
+ * @example
+ * const body = (await res.json()) as IntakePartialBody;
+ * for (const r of body.refused ?? []) console.warn(`call ${r.index} refused:`, r.issues);
+ */
+export interface IntakePartialBody {
+  success: true;
+  accepted: number;
+  refused: RefusedCallView[];
+  message: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -64,14 +96,41 @@ export function intakeOk(): IntakeResponse {
 }
 
 /**
+ * The intake's 200 when some calls of a request were refused and the others accepted: `accepted`,
+ * `refused` (index, record id, issues) and a one-line `message`.
+ *
+ * @example
+ * intakePartial(2, [{ index: 1, issues: [{ path: '$.batch[1].event', message: 'is required (got null)' }] }]).status; // 200
+ */
+export function intakePartial(accepted: number, refused: RefusedCallView[]): IntakeResponse {
+  const total = accepted + refused.length;
+  const first = refused[0]?.issues[0];
+  const firstText = first ? `: ${first.path} ${first.message}` : '';
+  const more = refused.length > 1 ? ` (see refused for all ${refused.length})` : '';
+  const body: IntakePartialBody = {
+    success: true,
+    accepted,
+    refused,
+    message: `${refused.length} of ${total} calls refused${firstText}${more}; the other ${accepted} ${accepted === 1 ? 'was' : 'were'} accepted.`,
+  };
+  return { status: 200, code: 'ok', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(body) };
+}
+
+/**
  * The intake's answer to a refused request: the status of `code`, and `{ success: false, code, message, issues? }`.
  *
  * @example
  * intakeError('invalid_call', 'The batch has 1 invalid call.', [{ path: '$.batch[0].event', message: 'is required' }]);
  */
-export function intakeError(code: Exclude<IntakeCode, 'ok'>, message: string, issues?: ValidationIssue[]): IntakeResponse {
+export function intakeError(
+  code: Exclude<IntakeCode, 'ok'>,
+  message: string,
+  issues?: ValidationIssue[],
+  refused?: RefusedCallView[],
+): IntakeResponse {
   const body: IntakeErrorBody = { success: false, code, message };
   if (issues && issues.length > 0) body.issues = issues;
+  if (refused && refused.length > 0) body.refused = refused;
   const headers: Record<string, string> = { 'content-type': JSON_TYPE };
   if (code === 'emulator_closed') headers['retry-after'] = '5';
   if (code === 'missing_write_key' || code === 'unknown_write_key' || code === 'invalid_authorization') {

@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { ValidationError } from '@hookgate/core';
 import { EmulatorClosedError } from '../errors.js';
 import { BodyArena } from '../log/body-arena.js';
-import { hasTrustedIngest, INGEST_VALIDATED } from '../trusted-ingest.js';
+import { canRecordRefusals, hasTrustedIngest, INGEST_VALIDATED, RECORD_REFUSED, type RefusalRecorder } from '../trusted-ingest.js';
 import { KeptIntakeBody } from './kept-intake-body.js';
 import { deliveriesResponse, healthResponse } from './inspection.js';
 import type { IntakeEngine } from './intake-engine.js';
-import { intakeError, intakeOk, type IntakeResponse } from './intake-response.js';
+import { intakeError, intakeOk, intakePartial, type IntakeResponse, type RefusedCallView } from './intake-response.js';
 import { BATCH_ROUTES, CALL_ROUTES, INSPECTION_ROUTES, MAX_BATCH_BYTES, MAX_CALL_BYTES } from './limits.js';
-import { parseIntakePayload, type IntakeRoute } from './parse-intake-payload.js';
+import { parseIntakePayload, refusedAll, type IntakeRoute, type RefusedCall } from './parse-intake-payload.js';
 import { readIntakeBody } from './read-intake-body.js';
 import { describeWriteKey, writeKeyFromAuthorization } from './write-key.js';
 
@@ -20,7 +20,7 @@ import { describeWriteKey, writeKeyFromAuthorization } from './write-key.js';
  * const options: IntakeOptions = { maxCallBytes: 16 * 1024, onError: (e) => log.error(e) };
  */
 export interface IntakeOptions {
-  /** Largest call in UTF-8 bytes of `JSON.stringify(call)`; a larger one refuses its batch with 400. Default 32 KB (32768). */
+  /** Largest call in UTF-8 bytes of `JSON.stringify(call)`; a larger one is refused alone (the rest of its batch is accepted). Default 32 KB (32768). */
   maxCallBytes?: number;
   /** Largest request body in bytes (after decompression); a larger one is refused with 400 unread. Default 500 KB (512000). */
   maxBatchBytes?: number;
@@ -116,7 +116,8 @@ function send(res: http.ServerResponse, response: IntakeResponse, closeConnectio
 /**
  * Builds the intake's `node:http` listener over a delivery engine: `POST /v1/identify|track|page|
  * screen|group|alias|batch|import` (write key by Basic auth or a `writeKey` body field; 32 KB per
- * call, 500 KB per batch; all or nothing), `GET /_hookgate/deliveries` and `GET /_hookgate/health`.
+ * call, 500 KB per batch; read as leniently as the tracking API, a bad call refused alone: 200 with
+ * the refused calls listed, or 400 when every call was refused), `GET /_hookgate/deliveries` and `GET /_hookgate/health`.
  *
  * @example
  * import http from 'node:http';
@@ -156,18 +157,24 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
     }
     if (auth.kind !== 'key' && !engine.hasSource(writeKey)) return send(res, unknownKey(writeKey));
     const receivedAt = engine.clock.now();
-    const calls = parsed.calls;
-    // Every call was validated above (all or nothing): the emulator's internal path does not check them again.
+    const { calls, indexes, refused } = parsed;
+    // Every accepted call was validated above: the emulator's internal path does not check them again.
     const trusted = hasTrustedIngest(engine) ? engine : undefined;
     // Filtered calls are kept as this body's bytes (copied only if one is filtered), not as objects.
-    const kept = trusted ? new KeptIntakeBody(body.bytes, route, limits, keptBodies) : undefined;
+    const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits, keptBodies) : undefined;
+    const recorder = refused.length > 0 && canRecordRefusals(engine) ? engine : undefined;
+    const views: RefusedCallView[] = [];
+    // In body order, so the log lists the request's calls as they came, refused ones in their place.
+    let r = 0;
     for (let i = 0; i < calls.length; i++) {
+      const at = indexes[i] as number;
+      while (r < refused.length && (refused[r] as RefusedCall).index < at) views.push(recordRefused(recorder, refused[r++] as RefusedCall, writeKey, receivedAt));
       try {
         const call = calls[i] as (typeof calls)[number];
         if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i);
         else engine.ingest(call, { writeKey, receivedAt });
       } catch (error) {
-        const where = route.kind === 'batch' ? `$.batch[${i}]` : '$';
+        const where = route.kind === 'batch' ? `$.batch[${at}]` : '$';
         if (i === 0 && error instanceof ValidationError) {
           return send(res, intakeError('invalid_call', `The delivery engine refused ${where}: ${error.message}`, error.issues));
         }
@@ -184,7 +191,26 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
         );
       }
     }
-    send(res, intakeOk());
+    while (r < refused.length) views.push(recordRefused(recorder, refused[r++] as RefusedCall, writeKey, receivedAt));
+    if (refused.length === 0) return send(res, intakeOk());
+    send(res, calls.length === 0 ? refusedAll(refused, route, views) : intakePartial(calls.length, views));
+  }
+
+  /**
+   * Records a refused call in the delivery log (`filtered`, with the intake's reason), when the
+   * engine can and the call names a known type; returns what the answer lists of it.
+   */
+  function recordRefused(recorder: RefusalRecorder | undefined, refused: RefusedCall, writeKey: string, receivedAt: number): RefusedCallView {
+    const view: RefusedCallView = { index: refused.index, issues: refused.issues };
+    if (recorder === undefined || refused.type === undefined) return view;
+    const reason = `refused by the intake: ${refused.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
+    try {
+      view.recordId = recorder[RECORD_REFUSED](refused.type, writeKey, receivedAt, reason).id;
+    } catch (error) {
+      // Closed meanwhile: the answer still names the call; anything else is unexpected.
+      if (!(error instanceof EmulatorClosedError)) opts.onError(error);
+    }
+    return view;
   }
 
   return (req, res) => {

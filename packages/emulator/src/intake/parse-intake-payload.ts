@@ -1,5 +1,5 @@
-import { callIssues, type Call, type CallType, type ValidationIssue } from '@hookgate/core';
-import { intakeError, type IntakeResponse } from './intake-response.js';
+import { CALL_TYPES, readClientCall, type Call, type CallType, type ValidationIssue } from '@hookgate/core';
+import { intakeError, type IntakeResponse, type RefusedCallView } from './intake-response.js';
 import { jsonSizeBound } from './json-size-bound.js';
 
 /** What a request's URL says about its body: one call of a type, or a batch. */
@@ -11,10 +11,32 @@ export interface PayloadLimits {
   maxCallBytes: number;
 }
 
-/** The calls of an accepted body, ready for the engine, and the write key the body carried, if any. */
+/**
+ * A call of the body that was refused (the others are accepted): its index in the body (0 for a
+ * single-call route), its type when it names a known one, whether it was refused for its size, and
+ * every problem with its JSON path.
+ *
+ * @example
+ * const r: RefusedCall = { index: 2, type: 'track', tooLarge: false, issues: [{ path: '$.batch[2].event', message: 'is required (got null)' }] };
+ */
+export interface RefusedCall {
+  index: number;
+  type: CallType | undefined;
+  tooLarge: boolean;
+  issues: ValidationIssue[];
+}
+
+/**
+ * A body read: the calls accepted, ready for the engine (in body order, with `indexes[i]` the
+ * place of `calls[i]` in the body), the calls refused, and the write key the body carried, if any;
+ * or the answer refusing the whole body (not an object, no batch array, a batch-level `context`
+ * that is not an object).
+ */
 export type ParsedPayload =
-  | { ok: true; calls: Call[]; bodyWriteKey: string | undefined }
+  | { ok: true; calls: Call[]; indexes: number[]; refused: RefusedCall[]; bodyWriteKey: string | undefined }
   | { ok: false; response: IntakeResponse };
+
+const CALL_SET: ReadonlySet<string> = new Set(CALL_TYPES);
 
 /** Envelope fields a client may put beside (or, for a single call, inside) the calls; never part of a call. */
 const ENVELOPE_KEYS = ['writeKey', 'sentAt'] as const;
@@ -78,27 +100,42 @@ function toCall(
   return call as Call;
 }
 
-function refuse(issues: ValidationIssue[], sizeIssues: number, total: number, what: 'batch' | 'call'): IntakeResponse {
+/**
+ * The answer when every call of the body was refused (nothing accepted): 400, every problem listed.
+ *
+ * @example
+ * if (parsed.ok && parsed.calls.length === 0 && parsed.refused.length > 0) send(res, refusedAll(parsed.refused, route));
+ */
+export function refusedAll(refused: RefusedCall[], route: IntakeRoute, views?: RefusedCallView[]): IntakeResponse {
+  const issues = refused.flatMap((r) => r.issues);
+  const what = route.kind === 'batch' ? 'batch' : 'call';
   const nothing = what === 'batch' ? ' Nothing of this batch was accepted; fix these and send it again.' : '';
-  if (sizeIssues > 0) {
+  if (refused.every((r) => r.tooLarge)) {
     const first = issues[0] as ValidationIssue;
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-    return intakeError('call_too_large', `Call ${first.path} ${first.message}${more}.${nothing}`, issues);
+    return intakeError('call_too_large', `Call ${first.path} ${first.message}${more}.${nothing}`, issues, views);
   }
   const list = issues.map((i) => `${i.path} ${i.message}`).join('; ');
-  const head = what === 'batch' ? `${countCalls(issues)} of ${total} call${total === 1 ? '' : 's'} invalid` : 'The call is invalid';
-  return intakeError('invalid_call', `${head}: ${list}.${nothing}`, issues);
+  const head = what === 'batch' ? `${refused.length} of ${refused.length} call${refused.length === 1 ? '' : 's'} invalid` : 'The call is invalid';
+  return intakeError('invalid_call', `${head}: ${list}.${nothing}`, issues, views);
 }
 
-function countCalls(issues: ValidationIssue[]): number {
-  return new Set(issues.map((i) => /^\$\.batch\[\d+\]/.exec(i.path)?.[0] ?? i.path)).size;
+function tooLargeIssue(path: string, size: number, limit: number): ValidationIssue {
+  return { path, message: `is ${size} bytes, over the limit of ${limit} bytes (32 KB per call)` };
+}
+
+function knownType(value: unknown): CallType | undefined {
+  return typeof value === 'string' && CALL_SET.has(value) ? (value as CallType) : undefined;
 }
 
 /**
- * Checks a parsed intake body and turns it into calls for the engine, all or nothing: the size of
- * every call (32 KB), the required fields of every call (core's `callIssues`), and the batch shape.
- * Batch-level `context` and `integrations` are merged (shallowly, the call's own keys win) into each
- * call; envelope fields (`writeKey`, `sentAt`) are removed from the calls.
+ * Reads a parsed intake body into calls for the engine, call by call, as leniently as the tracking
+ * API (core's `readClientCall`: `null` is absent, numeric ids become strings, timestamps in any
+ * documented form become UTC with milliseconds): a call over 32 KB or with a problem is refused
+ * alone, with every problem and its path, and the others are accepted. Batch-level `context` and
+ * `integrations` are merged (shallowly, the call's own keys win) into each call; envelope fields
+ * (`writeKey`, `sentAt`) are removed from the calls. Only a body that is no batch at all is refused
+ * whole.
  *
  * @example
  * const parsed = parseIntakePayload({ batch: [{ type: 'track', userId: 'u1', event: 'A' }] }, { kind: 'batch' }, { maxCallBytes: 32 * 1024 });
@@ -118,22 +155,21 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   const bodyWriteKey = typeof value.writeKey === 'string' && value.writeKey.length > 0 ? value.writeKey : undefined;
 
   if (route.kind === 'call') {
-    const issues: ValidationIssue[] = [];
     const size = callSize(value, limits.maxCallBytes);
     if (size > limits.maxCallBytes) {
-      issues.push({ path: '$', message: `is ${size} bytes, over the limit of ${limits.maxCallBytes} bytes (32 KB per call)` });
-      return { ok: false, response: refuse(issues, 1, 1, 'call') };
+      const refused = { index: 0, type: route.type, tooLarge: true, issues: [tooLargeIssue('$', size, limits.maxCallBytes)] };
+      return { ok: true, calls: [], indexes: [], refused: [refused], bodyWriteKey };
     }
-    if (value.type !== undefined && value.type !== route.type) {
-      issues.push({
+    if (value.type !== undefined && value.type !== null && value.type !== route.type) {
+      const issue = {
         path: '$.type',
         message: `must be ${JSON.stringify(route.type)} on /v1/${route.type}, or absent (got ${JSON.stringify(value.type)}); post other types to their own path or to /v1/batch`,
-      });
-    } else {
-      issues.push(...callIssues(value, { type: route.type }));
+      };
+      return { ok: true, calls: [], indexes: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues: [issue] }], bodyWriteKey };
     }
-    if (issues.length > 0) return { ok: false, response: refuse(issues, 0, 1, 'call') };
-    return { ok: true, calls: [toCall(value, route.type, undefined, undefined)], bodyWriteKey };
+    const issues = readClientCall(value, { type: route.type });
+    if (issues.length > 0) return { ok: true, calls: [], indexes: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues }], bodyWriteKey };
+    return { ok: true, calls: [toCall(value, route.type, undefined, undefined)], indexes: [0], refused: [], bodyWriteKey };
   }
 
   const batch = value.batch;
@@ -142,7 +178,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
     shape.push({ path: '$.batch', message: batch === undefined ? 'is required: an array of calls' : `must be an array of calls (got ${kindOf(batch)})` });
   }
   for (const key of ['context', 'integrations'] as const) {
-    if (value[key] !== undefined && !isObject(value[key])) {
+    if (value[key] !== undefined && value[key] !== null && !isObject(value[key])) {
       shape.push({ path: `$.${key}`, message: `must be an object when given (got ${kindOf(value[key])})` });
     }
   }
@@ -154,27 +190,27 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   }
 
   const items = batch as unknown[];
-  const sizeIssues: ValidationIssue[] = [];
-  const fieldIssues: ValidationIssue[] = [];
+  const context = (value.context ?? undefined) as Record<string, unknown> | undefined;
+  const integrations = (value.integrations ?? undefined) as Record<string, unknown> | undefined;
+  const calls: Call[] = [];
+  const indexes: number[] = [];
+  const refused: RefusedCall[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     const path = `$.batch[${i}]`;
     const size = callSize(item, limits.maxCallBytes);
     if (size > limits.maxCallBytes) {
-      sizeIssues.push({ path, message: `is ${size} bytes, over the limit of ${limits.maxCallBytes} bytes (32 KB per call)` });
+      refused.push({ index: i, type: knownType((item as { type?: unknown })?.type), tooLarge: true, issues: [tooLargeIssue(path, size, limits.maxCallBytes)] });
       continue;
     }
-    const found = callIssues(item, { path });
-    for (const issue of found) fieldIssues.push(issue);
-  }
-  if (sizeIssues.length > 0 || fieldIssues.length > 0) {
-    return { ok: false, response: refuse([...sizeIssues, ...fieldIssues], sizeIssues.length, items.length, 'batch') };
-  }
-  const context = value.context as Record<string, unknown> | undefined;
-  const integrations = value.integrations as Record<string, unknown> | undefined;
-  const calls = items.map((item) => {
+    const issues = readClientCall(item, { path });
+    if (issues.length > 0) {
+      refused.push({ index: i, type: knownType((item as { type?: unknown } | null)?.type), tooLarge: false, issues });
+      continue;
+    }
     const record = item as Record<string, unknown>;
-    return toCall(record, record.type as CallType, context, integrations);
-  });
-  return { ok: true, calls, bodyWriteKey };
+    calls.push(toCall(record, record.type as CallType, context, integrations));
+    indexes.push(i);
+  }
+  return { ok: true, calls, indexes, refused, bodyWriteKey };
 }
