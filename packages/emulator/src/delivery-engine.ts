@@ -123,6 +123,15 @@ export class DeliveryEngine {
     this.#startRound(job);
   }
 
+  /** Starts a record's scheduled retry round now; false when none is scheduled (unknown, finished, or in flight). */
+  retryNow(recordId: string): boolean {
+    const job = this.#jobs.get(recordId);
+    if (!job || job.timer === undefined || this.#closed) return false;
+    this.#options.clock.clearTimer(job.timer);
+    this.#startRound(job);
+    return true;
+  }
+
   /** Resolves when `idle` (real time; a manual clock must be moved by the caller). */
   whenIdle(): Promise<void> {
     if (this.idle) return Promise.resolve();

@@ -206,6 +206,15 @@ export interface Emulator {
    * const again = emulator.replay(record.id);
    */
   replay(id: string): DeliveryRecord;
+  /**
+   * Starts a pending record's scheduled retry round now instead of at `nextAttemptAt` (the retry
+   * window still counts from the first attempt). Returns false when the record has no retry waiting
+   * (unknown, finished, or its attempts are still in flight).
+   *
+   * @example
+   * if (emulator.retryNow('dlv_7')) console.log('retrying dlv_7 now');
+   */
+  retryNow(id: string): boolean;
   /** Subscribes to an event. @example emulator.on('attempt', (a) => console.log(a.status)) */
   on<K extends EmulatorEventName>(event: K, listener: EmulatorEvents[K]): this;
   /** Unsubscribes. @example emulator.off('attempt', listener) */
@@ -627,6 +636,11 @@ class EmulatorImpl implements Emulator, TrustedIngest {
       filteredReason: destinationBlock(source.resolved),
       replayOf: original.id,
     });
+  }
+
+  retryNow(id: string): boolean {
+    if (this.#closed) throw new EmulatorClosedError('retryNow');
+    return typeof id === 'string' && this.#engine.retryNow(id);
   }
 
   on<K extends EmulatorEventName>(event: K, listener: EmulatorEvents[K]): this {
