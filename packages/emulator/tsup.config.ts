@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
+  // import.meta.url in the CJS build (the inspector finds its page next to the module).
+  shims: true,
 });

@@ -1,5 +1,6 @@
 import { createEmulator } from '../emulator.js';
 import { listenIntake } from '../intake/intake-server.js';
+import { assertInspectorExposure } from '../inspector/inspector-options.js';
 import { formatAttemptLine, formatSummary } from './serve-summary.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { painter, wantsColor } from './terminal-style.js';
@@ -26,6 +27,7 @@ Options:
   --write-key K      the write key clients must send (default ${SERVE_DEFAULTS.writeKey})
   --timeout-ms N     how long each endpoint has to answer (default 5000, the sender's budget)
   --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
+  --ui-token T       the web inspector's token (or set HOOKGATE_UI_TOKEN); required with a non-loopback --host
   -h, --help         this help
 
 Examples:
@@ -53,6 +55,7 @@ export async function runServe(argv: string[]): Promise<number> {
       'write-key': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'drain-ms': { type: 'string' },
+      'ui-token': { type: 'string' },
     },
     false,
   );
@@ -75,6 +78,12 @@ export async function runServe(argv: string[]): Promise<number> {
   const timeoutMs = intFlag('serve', '--timeout-ms', values['timeout-ms'], 1, 600_000);
   const drainMs = intFlag('serve', '--drain-ms', values['drain-ms'], 0, 600_000) ?? SERVE_DEFAULTS.drainMs;
   const secret = secretFlag(values.secret);
+  const uiToken = values['ui-token'] || process.env.HOOKGATE_UI_TOKEN || undefined;
+  try {
+    assertInspectorExposure(host, { token: uiToken });
+  } catch (error) {
+    throw new UsageError('serve', (error as Error).message);
+  }
 
   let emulator: ReturnType<typeof createEmulator>;
   try {
@@ -97,7 +106,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   let intake;
   try {
-    intake = await listenIntake(emulator, { port, host });
+    intake = await listenIntake(emulator, { port, host, inspector: { token: uiToken } });
   } catch (error) {
     await emulator.close();
     const e = error as NodeJS.ErrnoException;
@@ -114,6 +123,7 @@ export async function runServe(argv: string[]): Promise<number> {
       `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body)`,
       `  endpoints   ${endpoints.join(', ')}`,
       `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
+      `  inspector   ${intake.url}/${uiToken ? '?token=…  (the token you gave)' : ''}`,
       `  inspect     ${intake.url}/_hookgate/deliveries`,
       'Press Ctrl-C to stop.',
       '',
