@@ -21,7 +21,7 @@ export function showSendTest(pane: HTMLElement, meta: Meta, onSent: (records: Su
     { class: 'send-test', 'aria-labelledby': 'send-test-title' },
     h('h2', { id: 'send-test-title', tabindex: '-1' }, 'Send test event'),
     h('p', { class: 'muted' }, 'The message goes through the emulator like a received call: signed, to every endpoint, retried.'),
-    h('label', { for: 'test-type' }, 'Type'),
+    h('label', { for: 'test-type' }, 'Event type'),
     picker,
     h('label', { for: 'test-json' }, 'Message (JSON)'),
     editor,
