@@ -241,3 +241,35 @@ describe('inspector in chromium', () => {
     expect(unnamed).toEqual([]);
   });
 });
+
+describe('Retry now, in chromium', () => {
+  it('shows the next retry and the time left in the 4 h window, and Retry now delivers at once', async () => {
+    let calls = 0;
+    const slow = await startCaptureReceiver(() => (calls++ === 0 ? 503 : 200));
+    const em = createEmulator({
+      sources: [{ writeKey: 'wk_retry', webhooks: { enabled: true, endpoints: [{ url: `${slow.url}/hook` }], sharedSecret: SECRET } }],
+      retry: { initialDelayMs: 3_600_000, jitter: 'none' },
+    });
+    const server = await em.listen();
+    const ctx = await chrome.browser.newContext();
+    try {
+      const record = em.track({ userId: 'u-retry', event: 'Retry Later' }, { writeKey: 'wk_retry' });
+      await until(() => record.nextAttemptAt !== undefined, 'the retry to be scheduled');
+      const p = await ctx.newPage();
+      await p.goto(`${server.url}/#/deliveries/${record.id}`);
+      const schedule = p.locator('#detail p.schedule');
+      await schedule.waitFor();
+      expect(await schedule.textContent()).toMatch(/^Next retry at 2\d{3}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC \(in (1 h|59 min \d+ s)\)\. The 4 h retry window closes at .* UTC \((4 h|3 h 59 min \d+ s) left\)\.$/);
+      await p.getByRole('button', { name: 'Retry now' }).click();
+      await until(() => slow.received.length === 2, 'the retry now');
+      await until(() => record.state === 'delivered', 'the delivery');
+      await expect.poll(() => p.locator('#detail li.attempt').count(), { timeout: 5000 }).toBe(2);
+      expect(await p.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
+    } finally {
+      await ctx.close();
+      await server.close();
+      await em.close();
+      await slow.close();
+    }
+  });
+});
