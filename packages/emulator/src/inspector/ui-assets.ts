@@ -47,6 +47,7 @@ export async function buildUiFromSources(uiDir: string): Promise<UiAssets['files
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
+    banner: { js: DEV_BANNER },
   });
   const js = result.outputFiles[0];
   if (!js) throw new Error('esbuild produced no output for the inspector page');
@@ -56,6 +57,9 @@ export async function buildUiFromSources(uiDir: string): Promise<UiAssets['files
     'app.css': readFileSync(path.join(uiDir, 'styles.css')),
   };
 }
+
+/** The first line of a page built on the fly (so a test can tell it from the shipped bundle). */
+export const DEV_BANNER = '/* hookgate inspector: built from inspector-ui/ on the fly (running from sources) */';
 
 let cached: Promise<UiAssets> | undefined;
 

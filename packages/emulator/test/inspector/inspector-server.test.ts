@@ -134,6 +134,8 @@ describe('page security', () => {
     const js = await request(`${intake.url}/_hookgate/ui/app.js`);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
     expect(js.text).not.toContain('innerHTML');
+    // Vitest runs the sources: the page was built from inspector-ui/ on the fly (the built path has its own test).
+    expect(js.text.startsWith('/* hookgate inspector: built from inspector-ui/ on the fly')).toBe(true);
   });
 
   it('refuses a Host that is not loopback (DNS rebinding)', async () => {
