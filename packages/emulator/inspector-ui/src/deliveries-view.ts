@@ -44,14 +44,14 @@ export function deliveriesView(meta: Meta): View {
     tr.dataset.id = s.id;
     tr.dataset.seq = String(s.seq);
     tr.dataset.state = s.state;
-    tr.className = `row state-${s.state}${s.id === openId ? ' open' : ''}`;
+    tr.className = `row row-${s.state}${s.id === openId ? ' open' : ''}`;
     replaceChildren(
       tr,
       h('td', { class: 'time' }, h('time', { datetime: s.receivedAt, title: s.receivedAt }, shortTime(s.receivedAt))),
       h('td', { class: 'source' }, s.source),
       h('td', { class: 'type' }, s.type),
       h('td', { class: 'event' }, h('a', { href: `#/deliveries/${s.id}`, class: 'event-link' }, s.summary || '(no summary)'), s.userId ? h('span', { class: 'user' }, s.userId) : null),
-      h('td', { class: 'state' }, h('span', { class: `state state-${s.state}` }, s.state)),
+      h('td', { class: 'state-cell' }, h('span', { class: `state state-${s.state}` }, s.state)),
       h('td', { class: 'attempts num' }, s.attempts),
       h('td', { class: 'last num' }, s.lastStatus ?? ''),
     );

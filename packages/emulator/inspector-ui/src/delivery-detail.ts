@@ -9,6 +9,7 @@ function field(label: string, value: string | undefined | null): HTMLElement[] {
 }
 
 function statusText(a: AttemptView): string {
+  if (a.error?.code === 'http') return a.error.message;
   if (a.error) return a.status !== undefined ? `${a.status} ${a.error.code}: ${a.error.message}` : `${a.error.code}: ${a.error.message}`;
   return String(a.status ?? '');
 }
@@ -33,7 +34,7 @@ function timeline(d: Detail): HTMLElement {
           h('span', { class: 'round' }, `#${a.round}`),
           h('time', { datetime: a.at, title: fullTime(a.at) }, `${shortTime(a.at)} (+${duration(offset)})`),
           h('span', { class: 'status' }, statusText(a)),
-          h('span', { class: 'took' }, `${a.durationMs} ms`),
+          h('span', { class: 'took' }, `${Math.round(a.durationMs)} ms`),
           bar,
           a.responseStart ? h('code', { class: 'response' }, a.responseStart) : null,
         ),

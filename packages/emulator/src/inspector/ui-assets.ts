@@ -37,7 +37,12 @@ function readDir(dir: string): UiAssets['files'] {
  * const files = await buildUiFromSources('/repo/packages/emulator/inspector-ui');
  */
 export async function buildUiFromSources(uiDir: string): Promise<UiAssets['files']> {
-  const esbuild = await import('esbuild');
+  let esbuild: typeof import('esbuild');
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    throw new Error(`The inspector's page is not built, and esbuild (a development tool) is not installed to build it from ${uiDir}: run the package's build.`);
+  }
   const result = await esbuild.build({
     entryPoints: [path.join(uiDir, 'src', 'main.ts')],
     bundle: true,

@@ -105,7 +105,7 @@ describe('inspector in chromium', () => {
     await track({ userId: 'u-live', event: 'Live Row Arrives' });
     const row = page.locator('tr.row', { hasText: 'Live Row Arrives' });
     await row.waitFor({ timeout: 5000 });
-    await expect.poll(() => row.locator('td.state').textContent(), { timeout: 5000 }).toBe('delivered');
+    await expect.poll(() => row.locator('td.state-cell').textContent(), { timeout: 5000 }).toBe('delivered');
     expect(await row.locator('td.type').textContent()).toBe('track');
     expect(await row.locator('td.source').textContent()).toBe('web app');
     expect(await row.locator('td.last').textContent()).toBe('200');
