@@ -36,7 +36,13 @@ async function start(): Promise<void> {
       if (tab.dataset.feed === current.feed) tab.setAttribute('aria-current', 'page');
       else tab.removeAttribute('aria-current');
     }
-    current.route(rest.filter(Boolean).map(decodeURIComponent));
+    let parts: string[];
+    try {
+      parts = rest.filter(Boolean).map(decodeURIComponent);
+    } catch {
+      parts = [];
+    }
+    current.route(parts);
   };
   window.addEventListener('hashchange', route);
   route();

@@ -154,7 +154,7 @@ export function createInspector(engine: InspectorEngine, options: InspectorOptio
     if (!isAction && !isRead) return false;
     if (isPage && method === 'GET' && tokenInQuery(url, token)) {
       // The token moves from the URL (history, screenshots) into an HttpOnly cookie.
-      res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+      res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token as string)}; HttpOnly; SameSite=Strict; Path=/` });
       res.end();
       return true;
     }
@@ -197,7 +197,17 @@ export function createInspector(engine: InspectorEngine, options: InspectorOptio
       const [name, id, ...more] = path.slice(INSPECTOR_ROUTES.api.length).split('/');
       const feed = feeds.get(name ?? '');
       if (!feed || more.length > 0) sendJson(res, 404, { error: `No inspector API ${path}; feeds: ${[...feeds.keys()].join(', ')}.` });
-      else answer(res, id === undefined || id === '' ? feed.list(url.searchParams) : feed.detail(decodeURIComponent(id)));
+      else if (id === undefined || id === '') answer(res, feed.list(url.searchParams));
+      else {
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(id);
+        } catch {
+          sendJson(res, 400, { error: `The id in ${path} is not valid percent-encoding.` });
+          return true;
+        }
+        answer(res, feed.detail(decoded));
+      }
     } else sendJson(res, 404, { error: `No inspector file ${path}.` });
     return true;
   }

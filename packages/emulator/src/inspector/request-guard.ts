@@ -50,7 +50,15 @@ export function checkAccess(req: http.IncomingMessage, token: string | undefined
     return undefined;
   }
   const auth = req.headers.authorization;
-  const given = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : cookieValue(req.headers.cookie, TOKEN_COOKIE);
+  const cookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);
+  let given = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
+  if (given === undefined && cookie !== undefined) {
+    try {
+      given = decodeURIComponent(cookie);
+    } catch {
+      given = undefined;
+    }
+  }
   if (given !== undefined && constantTimeEqual(Buffer.from(given), Buffer.from(token))) return undefined;
   return { status: 401, message: 'The inspector needs its token: open /?token=YOUR_TOKEN once (it sets a cookie), or send Authorization: Bearer YOUR_TOKEN.' };
 }

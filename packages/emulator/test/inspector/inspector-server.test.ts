@@ -308,3 +308,24 @@ describe('actions', () => {
     expect(usage).toBe(2);
   });
 });
+
+describe('hostile requests', () => {
+  it('answers a malformed id, unknown API paths and odd methods without crashing', async () => {
+    expect((await request(`${intake.url}/_hookgate/ui/api/deliveries/%E0%A4%A`)).status).toBe(400);
+    expect((await request(`${intake.url}/_hookgate/ui/api/nope`)).status).toBe(404);
+    expect((await request(`${intake.url}/_hookgate/ui/api/deliveries/dlv_1/extra`)).status).toBe(404);
+    expect((await request(`${intake.url}/_hookgate/ui/other.js`)).status).toBe(404);
+    expect((await request(`${intake.url}/`, { method: 'DELETE' })).status).toBe(405);
+    const huge = await request(`${intake.url}/_hookgate/send-test`, { method: 'POST', headers: ACT, body: 'x'.repeat(70_000) });
+    expect(huge.status).toBe(413);
+    const notJson = await request(`${intake.url}/_hookgate/send-test`, { method: 'POST', headers: ACT, body: '{"message":' });
+    expect(notJson.status).toBe(400);
+    // Fifty actions at once: each answered, each replay recorded once.
+    const target = emulator.deliveries.find((r) => r.state === 'delivered') as { id: string };
+    const before = emulator.deliveries.filter((r) => r.replayOf === target.id).length;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => request(`${intake.url}/_hookgate/deliveries/${target.id}/replay`, { method: 'POST', headers: ACT, body: '{}' })));
+    expect(answers.every((a) => a.status === 202)).toBe(true);
+    expect(emulator.deliveries.filter((r) => r.replayOf === target.id).length - before).toBe(50);
+    expect((await request(`${intake.url}/_hookgate/health`)).status).toBe(200);
+  });
+});
