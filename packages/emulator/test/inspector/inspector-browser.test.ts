@@ -231,7 +231,7 @@ describe('inspector in chromium', () => {
     await page.keyboard.press('Enter');
     await until(() => receivedWith((j) => j.event === 'Keyboard Only') === 2, 'the replay by keyboard');
     const unnamed = await page.evaluate(() =>
-      [...document.querySelectorAll('button, a[href], select, input, textarea')]
+      Array.from(document.querySelectorAll('button, a[href], select, input, textarea'))
         .filter((el) => {
           const label = el.id ? document.querySelector(`label[for="${el.id}"]`) : null;
           return !(el.textContent?.trim() || el.getAttribute('aria-label') || label?.textContent?.trim());
