@@ -329,3 +329,44 @@ describe('hostile requests', () => {
     expect((await request(`${intake.url}/_hookgate/health`)).status).toBe(200);
   });
 });
+
+describe('live stream', () => {
+  it('merges a burst: one row per record, and a reset after more than 200 changes', async () => {
+    const em = createEmulator({ sources: [{ writeKey: 'wk_burst', webhooks: { enabled: false, endpoints: [] } }] });
+    const server = await em.listen();
+    const chunks: string[] = [];
+    const sse = http.get(`${server.url}/_hookgate/events`, (res) => res.on('data', (c: Buffer) => chunks.push(c.toString('utf8'))));
+    try {
+      while (!chunks.join('').includes('event: hello')) await new Promise((r) => setTimeout(r, 10));
+      em.track({ userId: 'u-one', event: 'One' });
+      while (!chunks.join('').includes('event: deliveries')) await new Promise((r) => setTimeout(r, 10));
+      const first = /event: deliveries\ndata: (.*)\n\n/.exec(chunks.join(''))?.[1] as string;
+      expect(JSON.parse(first)).toMatchObject({ changed: [{ id: 'dlv_1', summary: 'One', state: 'filtered' }] });
+      chunks.length = 0;
+      for (let i = 0; i < 500; i++) em.track({ userId: `u${i}`, event: 'Burst' });
+      while (!chunks.join('').includes('event: deliveries')) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 300));
+      const events = chunks.join('').split('\n\n').filter((e) => e.startsWith('event: deliveries'));
+      expect(events).toEqual(['event: deliveries\ndata: {"reset":true}']);
+    } finally {
+      sse.destroy();
+      await server.close();
+      await em.close();
+    }
+  });
+});
+
+describe('send test event: delete', () => {
+  it('sends a delete as a deletion notice to the source', async () => {
+    const before = receiver.received.length;
+    const res = await request(`${intake.url}/_hookgate/send-test`, {
+      method: 'POST',
+      headers: ACT,
+      body: JSON.stringify({ message: { type: 'delete', userId: 'u-gone', timestamp: '2026-01-01T00:00:00.000Z' } }),
+    });
+    expect(res.status).toBe(202);
+    expect(JSON.parse(res.text).records).toHaveLength(1);
+    while (receiver.received.length === before) await new Promise((r) => setTimeout(r, 10));
+    expect(receiver.received.at(-1)?.json).toMatchObject({ type: 'delete', userId: 'u-gone' });
+  });
+});
