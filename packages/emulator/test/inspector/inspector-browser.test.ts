@@ -165,6 +165,22 @@ describe('inspector in chromium', () => {
     expect(got?.json.traits).toEqual(template.traits);
   });
 
+  it('Copy as curl puts the command on the clipboard, with no secret and no full signature', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: intake.url });
+    await newPage();
+    await track({ userId: 'u-curl', event: 'Copy Curl' });
+    await until(() => receivedWith((j) => j.event === 'Copy Curl') === 1, 'the delivery');
+    const record = emulator.deliveries.find((r) => r.body.includes('Copy Curl'));
+    await openInspector();
+    await page.locator('a.event-link', { hasText: 'Copy Curl' }).click();
+    await page.getByRole('button', { name: 'Copy as curl' }).click();
+    await page.getByText(/^Copied\. Set HOOKGATE_SECRET/).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain(`BODY='${record?.body}'`);
+    expect(copied).toContain('openssl dgst -sha1 -hmac "$HOOKGATE_SECRET"');
+    for (const secret of [SECRET, PASSWORD, QUERY_TOKEN, record?.signature as string]) expect(copied).not.toContain(secret);
+  });
+
   it('shows a hostile event name as text and runs nothing', async () => {
     await newPage();
     const hostile = ['<img src=x onerror="window.__pwned=1;alert(1)">', '<script>window.__pwned=2;alert(2)</script>'];
