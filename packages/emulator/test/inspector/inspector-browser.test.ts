@@ -185,6 +185,11 @@ describe('inspector in chromium', () => {
     await newPage();
     const hostile = ['<img src=x onerror="window.__pwned=1;alert(1)">', '<script>window.__pwned=2;alert(2)</script>'];
     for (const event of hostile) await track({ userId: 'u-evil', event });
+    // A payload parsed as HTML would try to run; the CSP would block it and report a violation.
+    await page.addInitScript(() => {
+      (window as { __violations?: string[] }).__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __violations: string[] }).__violations.push(e.violatedDirective));
+    });
     await openInspector();
     for (const event of hostile) {
       const link = page.locator('a.event-link', { hasText: event });
@@ -196,7 +201,8 @@ describe('inspector in chromium', () => {
     expect(await page.locator('#detail strong.event-name').textContent()).toBe(hostile[0]);
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.locator('#app img, #app script').count()).toBe(0);
+    expect(await page.locator('body img, body script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __violations?: string[] }).__violations)).toEqual([]);
     expect(dialogs).toEqual([]);
   });
 
