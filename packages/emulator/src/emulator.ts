@@ -667,7 +667,9 @@ class EmulatorImpl implements Emulator, TrustedIngest {
   }
 
   listen(options: IntakeListenOptions = {}): Promise<IntakeServer> {
-    return listenIntake(this, options);
+    // The inspector shows time left in this emulator's retry window.
+    const inspector = options.inspector === false ? false : { retryWindowMs: this.#options.retry.windowMs, ...options.inspector };
+    return listenIntake(this, { ...options, inspector });
   }
 
   async close(): Promise<CloseReport> {

@@ -36,6 +36,7 @@ export interface Detail extends Summary {
   firstAttemptAt?: string;
   nextAttemptAt?: string;
   windowEndsAt?: string;
+  windowMs: number;
   now: string;
   reason?: string;
   deliveredTo?: string;

@@ -51,7 +51,7 @@ function schedule(d: Detail): HTMLElement | null {
   const now = Date.parse(d.now);
   const next = Date.parse(d.nextAttemptAt);
   const parts = [`Next retry at ${fullTime(d.nextAttemptAt)} (in ${duration(next - now)}).`];
-  if (d.windowEndsAt) parts.push(`The 4 h retry window closes at ${fullTime(d.windowEndsAt)} (${duration(Date.parse(d.windowEndsAt) - now)} left).`);
+  if (d.windowEndsAt) parts.push(`The ${duration(d.windowMs)} retry window closes at ${fullTime(d.windowEndsAt)} (${duration(Date.parse(d.windowEndsAt) - now)} left).`);
   return h('p', { class: 'schedule' }, parts.join(' '));
 }
 

@@ -52,6 +52,8 @@ export interface DeliveryDetail extends DeliverySummary {
   nextAttemptAt: string | undefined;
   /** When the 4 h retry window closes (from the first attempt), while the delivery is pending. */
   windowEndsAt: string | undefined;
+  /** The length of the retry window, from the first attempt. */
+  windowMs: number;
   /** The emulator's clock now, so the page counts time left on the emulator's time. */
   now: string;
   reason: string | undefined;
@@ -278,6 +280,7 @@ export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs
     firstAttemptAt: record.firstAttemptAt,
     nextAttemptAt: record.nextAttemptAt,
     windowEndsAt: record.state === 'pending' && firstMs !== undefined ? new Date(firstMs + windowMs).toISOString() : undefined,
+    windowMs,
     now: new Date(nowMs).toISOString(),
     reason: record.reason === undefined ? undefined : masks.scrub(record.reason),
     deliveredTo: record.deliveredTo === undefined ? undefined : masks.url(record.deliveredTo),

@@ -29,6 +29,18 @@ describe('emulator.retryNow', () => {
       // The next round's delay doubles (round 2 → 20 min), from now, not from the cancelled schedule.
       while (record.nextAttemptAt === undefined) await new Promise((r) => setTimeout(r, 5));
       expect(record.nextAttemptAt).toBe('2026-11-24T00:21:00.000Z');
+      // The inspector's detail tells time on the emulator's clock (virtual here), not the wall clock.
+      const intake = await emulator.listen();
+      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${record.id}`)).json()) as Record<string, unknown>;
+      await intake.close();
+      expect(detail).toMatchObject({
+        now: '2026-11-24T00:01:00.000Z',
+        nextAttemptAt: '2026-11-24T00:21:00.000Z',
+        windowEndsAt: '2026-11-24T01:00:00.000Z',
+        windowMs: 3_600_000,
+        receivedAt: '2026-11-24T00:00:00.000Z',
+      });
+      expect((detail.attemptList as Array<{ at: string }>).map((a) => a.at)).toEqual(['2026-11-24T00:00:00.000Z', '2026-11-24T00:01:00.000Z']);
       expect(emulator.retryNow(record.id)).toBe(true);
       while (record.state === 'pending') await new Promise((r) => setTimeout(r, 5));
       expect(record.state).toBe('delivered');
