@@ -118,6 +118,15 @@ export interface Emulator extends Ingest, DeliveryLogView {
    * const again = emulator.replay(record.id);
    */
   replay(id: string): DeliveryRecord;
+  /**
+   * Starts a pending record's scheduled retry round now instead of at `nextAttemptAt` (the retry
+   * window still counts from the first attempt). Returns false when the record has no retry waiting
+   * (unknown, finished, or its attempts are still in flight).
+   *
+   * @example
+   * if (emulator.retryNow('dlv_7')) console.log('retrying dlv_7 now');
+   */
+  retryNow(id: string): boolean;
   /** Subscribes to an event. @example emulator.on('attempt', (a) => console.log(a.status)) */
   on<K extends EmulatorEventName>(event: K, listener: EmulatorEvents[K]): this;
   /** Unsubscribes. @example emulator.off('attempt', listener) */
@@ -253,6 +262,11 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     return replayRecord(this.#p, id);
   }
 
+  retryNow(id: string): boolean {
+    this.#p.assertOpen('retryNow');
+    return typeof id === 'string' && this.#p.engine.retryNow(id);
+  }
+
   on<K extends EmulatorEventName>(event: K, listener: EmulatorEvents[K]): this {
     this.#p.events.on(event, listener);
     return this;
@@ -266,7 +280,9 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     return this.#p.engine.drain();
   }
   listen(options: IntakeListenOptions = {}): Promise<IntakeServer> {
-    return listenIntake(this, options);
+    // The inspector shows time left in this emulator's retry window.
+    const inspector = options.inspector === false ? false : { retryWindowMs: this.#p.options.retry.windowMs, ...options.inspector };
+    return listenIntake(this, { ...options, inspector });
   }
   async close(): Promise<CloseReport> {
     if (this.#p.closed) return { pending: [] };

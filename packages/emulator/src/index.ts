@@ -37,6 +37,7 @@ export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
 export { listenIntake, createIntakeListener } from './intake/intake-server.js';
 export type { IntakeOptions, IntakeListenOptions, IntakeServer, IntakeListener } from './intake/intake-server.js';
 export type { IntakeEngine } from './intake/intake-engine.js';
+export type { InspectorOptions } from './inspector/inspector-options.js';
 export { MAX_CALL_BYTES, MAX_BATCH_BYTES } from './intake/limits.js';
 export { INTAKE_CODES } from './intake/intake-response.js';
 export type { IntakeCode, IntakeErrorBody, IntakePartialBody, RefusedCallView } from './intake/intake-response.js';

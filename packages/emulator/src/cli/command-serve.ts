@@ -2,6 +2,7 @@ import { createEmulator } from '../emulator.js';
 import { listenIntake } from '../intake/intake-server.js';
 import { redactText, redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
+import { assertInspectorExposure } from '../inspector/inspector-options.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, serveOptionsFromFlags } from './serve-options.js';
 import { attemptJson, formatAttemptLine, formatCloseReport, formatFilteredLine, formatSummary, shown, summaryJson } from './serve-summary.js';
@@ -33,6 +34,7 @@ Options:
   --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
   --json             one JSON object per line on stdout: listening, attempt, filtered, stopping,
                      closed, and a final summary; no banner, no colour
+  --ui-token T       the web inspector's token (or set HOOKGATE_UI_TOKEN); required with a non-loopback --host
   -h, --help         this help
 
 ${SERVE_OPTION_HELP}
@@ -64,6 +66,7 @@ export async function runServe(argv: string[]): Promise<number> {
       'drain-ms': { type: 'string' },
       json: { type: 'boolean' },
       ...SERVE_OPTION_FLAGS,
+      'ui-token': { type: 'string' },
     },
     false,
   );
@@ -88,6 +91,12 @@ export async function runServe(argv: string[]): Promise<number> {
   const secret = secretFlag(values.secret);
   const options = serveOptionsFromFlags(values);
   const json = values.json === true;
+  const uiToken = values['ui-token'] || process.env.HOOKGATE_UI_TOKEN || undefined;
+  try {
+    assertInspectorExposure(host, { token: uiToken });
+  } catch (error) {
+    throw new UsageError('serve', (error as Error).message);
+  }
 
   let emulator: ReturnType<typeof createEmulator>;
   try {
@@ -111,7 +120,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   let intake;
   try {
-    intake = await listenIntake(emulator, { port, host });
+    intake = await listenIntake(emulator, { port, host, inspector: { token: uiToken } });
   } catch (error) {
     await emulator.close();
     const e = error as NodeJS.ErrnoException;
@@ -135,7 +144,7 @@ export async function runServe(argv: string[]): Promise<number> {
     else out(formatFilteredLine(record, color, now));
   });
   if (json) {
-    writeJsonLine(process.stdout, { event: 'listening', url: intake.url, writeKey, endpoints: shownEndpoints, signed: secret !== undefined, deliveries: `${intake.url}/_hookgate/deliveries` });
+    writeJsonLine(process.stdout, { event: 'listening', url: intake.url, writeKey, endpoints: shownEndpoints, signed: secret !== undefined, deliveries: `${intake.url}/_hookgate/deliveries`, inspector: `${intake.url}/` });
   } else {
     out(
       [
@@ -143,6 +152,7 @@ export async function runServe(argv: string[]): Promise<number> {
         `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body; the only key accepted)`,
         `  endpoints   ${shownEndpoints.join(', ')}`,
         `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
+        `  inspector   ${intake.url}/${uiToken ? '?token=…  (the token you gave)' : ''}`,
         `  inspect     ${intake.url}/_hookgate/deliveries`,
         'Press Ctrl-C to stop.',
         '',

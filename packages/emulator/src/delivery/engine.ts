@@ -129,6 +129,15 @@ export class DeliveryEngine {
     this.#startRound(job);
   }
 
+  /** Starts a record's scheduled retry round now; false when none is scheduled (unknown, finished, or in flight). */
+  retryNow(recordId: string): boolean {
+    if (this.#closed) return false;
+    const job = this.#waiting.remove((j) => j.record.id === recordId);
+    if (!job) return false;
+    this.#startRound(job);
+    return true;
+  }
+
   /** Resolves when `idle` (real time; a manual clock must be moved by the caller). */
   whenIdle(): Promise<void> {
     if (this.idle) return Promise.resolve();

@@ -55,6 +55,22 @@ export class RetryQueue<T> {
     return items;
   }
 
+  /**
+   * Takes out the first waiting item that `match` accepts (for a "retry now"), or `undefined`. Costs
+   * O(n log n): the rest are re-sorted, which keeps them a valid heap. Meant for rare, user-driven calls.
+   */
+  remove(match: (item: T) => boolean): T | undefined {
+    const index = this.#heap.findIndex(match);
+    if (index === -1) return undefined;
+    const [item] = this.#heap.splice(index, 1);
+    this.#heap.sort((a, b) => this.#dueOf(a) - this.#dueOf(b));
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    if (this.#heap.length > 0) this.#arm(this.#dueOf(this.#heap[0] as T));
+    return item;
+  }
+
   #arm(due: number): void {
     if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
     this.#timerAt = due;

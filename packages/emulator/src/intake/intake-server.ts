@@ -12,6 +12,7 @@ import { BATCH_ROUTES, CALL_ROUTES, INSPECTION_ROUTES, MAX_BATCH_BYTES, MAX_CALL
 import { parseIntakePayload, refusedAll, type IntakeRoute, type RefusedCall } from './parse-intake-payload.js';
 import { readIntakeBody } from './read-intake-body.js';
 import { describeWriteKey, writeKeyFromAuthorization } from './write-key.js';
+import { assertInspectorExposure, createInspector, isInspectorEngine, type Inspector, type InspectorOptions } from '../inspector/index.js';
 
 /**
  * Options of the intake (the tracking HTTP API in front of the delivery engine).
@@ -26,6 +27,8 @@ export interface IntakeOptions {
   maxBatchBytes?: number;
   /** Called with unexpected failures (answered 500). Default: one line on stderr. */
   onError?: (error: unknown) => void;
+  /** The web inspector on the same port (`GET /`, see the README's Inspector section); `false` turns it off. Default on, token-less (loopback only). */
+  inspector?: InspectorOptions | false;
 }
 
 /**
@@ -128,6 +131,7 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
   const startedAt = Date.now();
   const limits = { maxCallBytes: opts.maxCallBytes };
   const keptBodies = new BodyArena();
+  const inspector = options.inspector === false || !isInspectorEngine(engine) ? undefined : createInspector(engine, options.inspector);
 
   async function handleTracking(req: http.IncomingMessage, res: http.ServerResponse, route: IntakeRoute): Promise<void> {
     const auth = writeKeyFromAuthorization(req.headers.authorization);
@@ -213,7 +217,7 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
     return view;
   }
 
-  return (req, res) => {
+  const listener: IntakeListener = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://intake.invalid');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const method = (req.method ?? 'GET').toUpperCase();
@@ -243,9 +247,15 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
         return send(res, intakeError('internal_error', `The inspection failed: ${(error as Error).message}`));
       }
     }
+    if (inspector?.handle(req, res, path, method, url)) return;
     send(res, intakeError('not_found', `No route ${method} ${path}. Routes: ${ROUTE_LIST.join(', ')}.`));
   };
+  if (inspector) INSPECTORS.set(listener, inspector);
+  return listener;
 }
+
+/** The inspector of each listener, so that `close()` can end its live streams. */
+const INSPECTORS = new WeakMap<IntakeListener, Inspector>();
 
 function unknownKey(writeKey: string) {
   return intakeError(
@@ -271,7 +281,9 @@ export async function listenIntake(engine: IntakeEngine, options: IntakeListenOp
   if (typeof host !== 'string' || host.length === 0) {
     throw new TypeError(`listen option host must be a hostname or IP address such as "127.0.0.1" (got ${JSON.stringify(host)}).`);
   }
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, createIntakeListener(engine, intakeOptions));
+  assertInspectorExposure(host, intakeOptions.inspector);
+  const listener = createIntakeListener(engine, intakeOptions);
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, listener);
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);
@@ -290,6 +302,7 @@ export async function listenIntake(engine: IntakeEngine, options: IntakeListenOp
     server,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
+        INSPECTORS.get(listener)?.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
       });

@@ -1,0 +1,99 @@
+// The inspector's HTTP API, as the page uses it. Actions carry the CSRF header the server requires.
+
+export const CSRF_HEADER = 'x-hookgate-inspector';
+
+export interface Summary {
+  id: string;
+  seq: number;
+  receivedAt: string;
+  source: string;
+  origin: string;
+  type: string;
+  summary: string;
+  userId?: string;
+  state: 'pending' | 'delivered' | 'failed' | 'filtered';
+  attempts: number;
+  lastStatus?: number | string;
+  replayOf?: string;
+}
+
+export interface AttemptView {
+  endpoint: string;
+  round: number;
+  at: string;
+  durationMs: number;
+  status?: number;
+  error?: { code: string; message: string };
+  responseStart?: string;
+  outcome: 'delivered' | 'retry' | 'fail';
+}
+
+export interface Detail extends Summary {
+  body: string;
+  headers: Record<string, string>;
+  endpoints: string[];
+  attemptList: AttemptView[];
+  firstAttemptAt?: string;
+  nextAttemptAt?: string;
+  windowEndsAt?: string;
+  windowMs: number;
+  now: string;
+  reason?: string;
+  deliveredTo?: string;
+  curl: string;
+  signed: boolean;
+}
+
+export interface ListPage {
+  items: Summary[];
+  next: number | null;
+  scanned: number;
+  endpoints: string[];
+}
+
+export interface Meta {
+  feeds: string[];
+  states: string[];
+  types: string[];
+  endpoints: string[];
+  templates: Record<string, unknown>;
+  now: string;
+}
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+/** An error answer of the API, with its message and, for validation, its issues. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues: Issue[] = [],
+  ) {
+    super(message);
+  }
+}
+
+async function parse<T>(res: Response): Promise<T> {
+  const body = (await res.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };
+  if (!res.ok) throw new ApiError(res.status, body.error ?? `HTTP ${res.status}`, body.issues ?? []);
+  return body as T;
+}
+
+export async function getJson<T>(path: string, params?: URLSearchParams): Promise<T> {
+  const q = params && [...params.keys()].length > 0 ? `?${params}` : '';
+  return parse<T>(await fetch(`${path}${q}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' }));
+}
+
+export async function postJson<T>(path: string, body: unknown = {}): Promise<T> {
+  return parse<T>(
+    await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json', [CSRF_HEADER]: '1' },
+      body: JSON.stringify(body),
+    }),
+  );
+}

@@ -1,0 +1,38 @@
+// Building the page: every value is set with textContent or a DOM property, never parsed as HTML.
+
+type Child = Node | string | number | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
+
+/** Creates an element; `on*` attributes given as functions become listeners; text children become text nodes. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === 'function') el.addEventListener(name.slice(2).toLowerCase(), value);
+    else if (name === 'class') el.className = String(value);
+    else el.setAttribute(name, value === true ? '' : String(value));
+  }
+  append(el, ...children);
+  return el;
+}
+
+/** Appends children: strings and numbers as text nodes. */
+export function append(parent: Node, ...children: Child[]): void {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    parent.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+  }
+}
+
+/** Replaces every child of an element. */
+export function replaceChildren(parent: Element, ...children: Child[]): void {
+  while (parent.firstChild) parent.removeChild(parent.firstChild);
+  append(parent, ...children);
+}
+
+/** Finds an element by id, or throws naming it. */
+export function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing from the page`);
+  return el as T;
+}

@@ -1,0 +1,290 @@
+import { redact } from '@hookgate/core';
+import { redactSignature, redactUrl } from '../debug-log.js';
+import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
+import type { InspectorEngine } from './inspector-engine.js';
+
+/**
+ * One row of the inspector's list: what a page may show of a delivery (URLs, signatures and write keys
+ * masked).
+ *
+ * @example
+ * const row: DeliverySummary = summarizeDelivery(record, masks);
+ */
+export interface DeliverySummary {
+  id: string;
+  seq: number;
+  receivedAt: string;
+  source: string;
+  origin: DeliveryRecord['origin'];
+  type: DeliveryRecord['type'];
+  /** The event name, or a one-line summary for other types. */
+  summary: string;
+  userId: string | undefined;
+  state: DeliveryRecord['state'];
+  attempts: number;
+  /** The last attempt's status, else its error code. */
+  lastStatus: number | string | undefined;
+  replayOf: string | undefined;
+}
+
+/** One attempt as the page shows it. */
+export interface AttemptView {
+  endpoint: string;
+  round: number;
+  at: string;
+  durationMs: number;
+  status: number | undefined;
+  error: { code: string; message: string } | undefined;
+  /** The start of the answer's body (at most 200 characters). */
+  responseStart: string | undefined;
+  outcome: Attempt['outcome'];
+}
+
+/** A delivery's detail as the page shows it. */
+export interface DeliveryDetail extends DeliverySummary {
+  /** The exact bytes sent, as UTF-8 text. */
+  body: string;
+  /** The headers sent: signature shortened, credential-like static header values masked. */
+  headers: Record<string, string>;
+  endpoints: string[];
+  attemptList: AttemptView[];
+  firstAttemptAt: string | undefined;
+  nextAttemptAt: string | undefined;
+  /** When the 4 h retry window closes (from the first attempt), while the delivery is pending. */
+  windowEndsAt: string | undefined;
+  /** The length of the retry window, from the first attempt. */
+  windowMs: number;
+  /** The emulator's clock now, so the page counts time left on the emulator's time. */
+  now: string;
+  reason: string | undefined;
+  deliveredTo: string | undefined;
+  /** A curl command that resends the body, its signature computed from $HOOKGATE_SECRET (never shown). */
+  curl: string;
+  signed: boolean;
+}
+
+/** Static header names whose values are credentials: shown masked. */
+const CREDENTIAL_HEADER = /auth|token|secret|key|cookie|pass|session|sig/i;
+
+/**
+ * Masks for one engine: endpoint URLs as `redactUrl` shows them (password and query hidden), and each
+ * source's endpoints (read again from `engine.sources` at most once per second: sources can change).
+ */
+export class ViewMasks {
+  readonly #engine: InspectorEngine;
+  #readAt = -Infinity;
+  #urls = new Map<string, string>();
+  #bySource = new Map<string, string[]>();
+
+  constructor(engine: InspectorEngine) {
+    this.#engine = engine;
+  }
+
+  #refresh(): void {
+    const now = Date.now();
+    if (now - this.#readAt < 1000) return;
+    this.#readAt = now;
+    const sources = this.#engine.sources;
+    this.#bySource = new Map();
+    for (const s of sources) this.#bySource.set(s.writeKey, (s.webhooks?.endpoints ?? []).map((e) => e.url));
+  }
+
+  /** An endpoint URL fit for the page. */
+  url(raw: string): string {
+    let shown = this.#urls.get(raw);
+    if (shown === undefined) {
+      try {
+        shown = redactUrl(new URL(raw));
+      } catch {
+        shown = '(unparsable URL)';
+      }
+      if (this.#urls.size > 1000) this.#urls.clear();
+      this.#urls.set(raw, shown);
+    }
+    return shown;
+  }
+
+  /** The raw endpoint URLs of a source. */
+  endpointsOf(writeKey: string): readonly string[] {
+    this.#refresh();
+    return this.#bySource.get(writeKey) ?? [];
+  }
+
+  /** The raw URLs of every source's endpoints that the page shows as `shown`. */
+  rawUrlsShownAs(shown: string): Set<string> {
+    this.#refresh();
+    const out = new Set<string>();
+    for (const urls of this.#bySource.values()) for (const u of urls) if (this.url(u) === shown) out.add(u);
+    return out;
+  }
+
+  /** Every endpoint of every source, masked, without duplicates. */
+  allEndpoints(): string[] {
+    this.#refresh();
+    return [...new Set([...this.#bySource.values()].flat().map((u) => this.url(u)))];
+  }
+
+  /** Replaces every raw endpoint URL of a text by its masked form (error messages may quote one). */
+  scrub(text: string): string {
+    this.#refresh();
+    let out = text;
+    for (const urls of this.#bySource.values()) for (const u of urls) if (out.includes(u)) out = out.split(u).join(this.url(u));
+    return out;
+  }
+}
+
+function oneLine(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The event name, or a one-line summary of a message of another type. */
+function summaryOf(type: string, m: Record<string, unknown> | undefined, reason: string | undefined): string {
+  if (!m) return reason ? `(no message: ${oneLine(reason, 80)})` : '(no message)';
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+  switch (type) {
+    case 'track':
+      return oneLine(str(m.event));
+    case 'screen':
+      return oneLine(`screen ${str(m.name)}`);
+    case 'page': {
+      const p = (m.properties ?? {}) as Record<string, unknown>;
+      return oneLine(`page ${str(p.title ?? p.path ?? p.url ?? '')}`);
+    }
+    case 'identify':
+      return oneLine(`traits: ${Object.keys((m.traits ?? {}) as object).join(', ') || '(none)'}`);
+    case 'group':
+      return oneLine(`group ${str(m.groupId)}`);
+    case 'alias':
+      return oneLine(`${str(m['Previous ID'])} → ${str(m['User ID'])}`);
+    case 'delete':
+      return oneLine(`delete user ${str(m.userId)}`);
+    default:
+      return '';
+  }
+}
+
+function parseBody(record: DeliveryRecord): Record<string, unknown> | undefined {
+  const body = record.body;
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function seqOf(id: string): number {
+  return Number(id.slice(4));
+}
+
+/**
+ * A delivery's row for the page (the body is parsed, not cached on the record, so listing 100,000 rows
+ * does not keep 100,000 parsed messages).
+ *
+ * @example
+ * summarizeDelivery(emulator.get('dlv_1')!, new ViewMasks(emulator)).summary; // 'Signed Up'
+ */
+export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, message = parseBody(record)): DeliverySummary {
+  const last = record.attempts[record.attempts.length - 1];
+  const userId = message ? (message.userId ?? message['User ID']) : undefined;
+  return {
+    id: record.id,
+    seq: seqOf(record.id),
+    receivedAt: record.receivedAt,
+    source: record.sourceName ?? `source ${redact(record.writeKey)}`,
+    origin: record.origin,
+    type: record.type,
+    summary: summaryOf(record.type, message, record.reason),
+    userId: typeof userId === 'string' ? userId : undefined,
+    state: record.state,
+    attempts: record.attempts.length,
+    lastStatus: last ? (last.status ?? last.error?.code) : undefined,
+    replayOf: record.replayOf,
+  };
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A curl command that sends a delivery's exact body again to an endpoint. The signature is computed
+ * by the shell from `$HOOKGATE_SECRET` (openssl), so neither the secret nor a full signature is in it.
+ *
+ * @example
+ * curlCommand('{"type":"track"}', 'http://127.0.0.1:3000/hook', { 'user-agent': 'Segment.io/1.0' }, true);
+ */
+export function curlCommand(body: string, url: string, headers: Record<string, string>, signed: boolean): string {
+  const lines = [`BODY=${shellQuote(body)}`];
+  const parts = [`curl -sS -X POST ${shellQuote(url)}`];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'x-signature' || lower === 'content-length') continue;
+    parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  }
+  if (signed) {
+    parts.push(`-H "X-Signature: $(printf '%s' "$BODY" | openssl dgst -sha1 -hmac "$HOOKGATE_SECRET" | sed 's/^.*= //')"`);
+  }
+  parts.push(`--data-binary "$BODY"`);
+  lines.push(parts.join(' \\\n  '));
+  return lines.join('\n');
+}
+
+function headerView(record: DeliveryRecord): Record<string, string> {
+  const sent = record.attempts[0]?.requestHeaders;
+  const out: Record<string, string> = {};
+  if (sent) {
+    for (const [name, value] of Object.entries(sent)) {
+      const lower = name.toLowerCase();
+      if (lower === 'x-signature') out[name] = redactSignature(value);
+      else if (lower !== 'user-agent' && lower !== 'content-type' && lower !== 'content-length' && CREDENTIAL_HEADER.test(name)) out[name] = redact(value);
+      else out[name] = value;
+    }
+  } else {
+    out['Content-Type'] = 'application/json';
+    if (record.signature) out['X-Signature'] = redactSignature(record.signature);
+  }
+  return out;
+}
+
+/**
+ * A delivery's detail for the page: body, headers sent (masked), every attempt, the next retry and
+ * the retry window's end, on the emulator's clock.
+ *
+ * @example
+ * describeDelivery(record, masks, emulator.clock.now(), 4 * 3600_000).attemptList.length;
+ */
+export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs: number, windowMs: number): DeliveryDetail {
+  const message = parseBody(record);
+  const headers = headerView(record);
+  const rawEndpoints = masks.endpointsOf(record.writeKey);
+  const endpoints = rawEndpoints.map((u) => masks.url(u));
+  const firstMs = record.firstAttemptAt ? Date.parse(record.firstAttemptAt) : undefined;
+  const curlUrl = endpoints[0] ?? 'http://127.0.0.1:3000/webhooks';
+  return {
+    ...summarizeDelivery(record, masks, message),
+    body: record.body,
+    headers,
+    endpoints,
+    attemptList: record.attempts.map((a) => ({
+      endpoint: masks.url(a.endpoint),
+      round: a.round,
+      at: a.at,
+      durationMs: a.durationMs,
+      status: a.status,
+      error: a.error ? { code: a.error.code, message: masks.scrub(a.error.message) } : undefined,
+      responseStart: a.responseBody === undefined ? undefined : a.responseBody.slice(0, 200),
+      outcome: a.outcome,
+    })),
+    firstAttemptAt: record.firstAttemptAt,
+    nextAttemptAt: record.nextAttemptAt,
+    windowEndsAt: record.state === 'pending' && firstMs !== undefined ? new Date(firstMs + windowMs).toISOString() : undefined,
+    windowMs,
+    now: new Date(nowMs).toISOString(),
+    reason: record.reason === undefined ? undefined : masks.scrub(record.reason),
+    deliveredTo: record.deliveredTo === undefined ? undefined : masks.url(record.deliveredTo),
+    curl: record.body.length === 0 ? '' : curlCommand(record.body, curlUrl, headers, record.signature !== undefined),
+    signed: record.signature !== undefined,
+  };
+}
