@@ -45,8 +45,8 @@ async function realReceiver(): Promise<{ server: RunningServer; seen: Seen[]; ha
   return { server: s, seen, handled };
 }
 
-async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', ...headers } });
+async function post(url: string, body: string | Uint8Array, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { method: "POST", body: body as BodyInit, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', ...headers } });
   return { status: response.status, text: await response.text() };
 }
 
