@@ -47,3 +47,7 @@ export { formatProgressLine } from './conformance/progress-line.js';
 export { ConformanceUnreachableError } from './conformance/unreachable-error.js';
 export type { FormatReportOptions } from './conformance/format-report.js';
 export type { ConformanceOptions, ConformanceReport, ConformanceCaseResult, ConformanceLevel } from './conformance/conformance-types.js';
+export { startListener, isLoopbackHost, SENDER_BUDGET_MS } from './listen/listen-server.js';
+export type { ListenOptions, Listener } from './listen/listen-server.js';
+export type { InboundRecord, InboundVerdict, InboundForward } from './listen/inbound-record.js';
+export { InboundLog } from './listen/inbound-log.js';

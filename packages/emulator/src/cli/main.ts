@@ -1,5 +1,6 @@
 import { runConformanceCommand, CONFORMANCE_HELP } from './command-conformance.js';
 import { FIXTURES_HELP, runFixtures } from './command-fixtures.js';
+import { LISTEN_HELP, runListen } from './command-listen.js';
 import { REPLAY_HELP, runReplay } from './command-replay.js';
 import { runSend, SEND_HELP } from './command-send.js';
 import { runServe, SERVE_HELP } from './command-serve.js';
@@ -15,6 +16,7 @@ export const COMMANDS = {
   fixtures: { run: runFixtures, help: FIXTURES_HELP, summary: 'print the fixture of one message type, or of all' },
   sign: { run: runSign, help: SIGN_HELP, summary: 'print the X-Signature of the body on stdin' },
   replay: { run: runReplay, help: REPLAY_HELP, summary: 'deliver a recorded message again, through a running serve' },
+  listen: { run: runListen, help: LISTEN_HELP, summary: 'receive webhooks from any sender: record, verify, explain, forward to your receiver' },
   conformance: { run: runConformanceCommand, help: CONFORMANCE_HELP, summary: 'check a receiver against the sender\'s contract' },
 } as const;
 

@@ -1,0 +1,101 @@
+import { explainMismatch, verify, type Secret } from '@hookgate/core';
+import { redactSignature, redactUrl } from '../debug-log.js';
+import type { InboundRecord, InboundVerdict } from './inbound-record.js';
+
+/** The longest body text kept in a record for the views. */
+export const MAX_VIEW_BODY_CHARS = 64 * 1024;
+
+/** Header values never shown, whatever their content. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/**
+ * Checks the signature over the exact bytes received (the only form that proves them authentic) and,
+ * when it does not match, explains why: which re-serialized form it would match (the bytes were changed
+ * after signing) and where the bytes differ from `JSON.stringify` of their value.
+ *
+ * @example
+ * const verdict = judgeSignature(req.headers['x-signature'], ['s3cret'], body);
+ * if (!verdict.ok) console.warn(verdict.message);
+ */
+export function judgeSignature(signature: unknown, secrets: readonly Secret[], body: Buffer): InboundVerdict {
+  const raw = verify({ signature, secret: secrets, rawBody: body, forms: ['raw'] });
+  if (raw.ok) {
+    return { ok: true, form: 'raw', secretIndex: raw.secretIndex, message: `verified over the bytes received with secret #${raw.secretIndex}` };
+  }
+  if (raw.reason !== 'mismatch') return { ok: false, reason: raw.reason, message: raw.message, findings: [] };
+  const findings = explainMismatch(body);
+  const other = verify({ signature, secret: secrets, rawBody: body, forms: ['stringify', 'sorted'] });
+  if (other.ok && other.form !== 'raw') {
+    return {
+      ok: false,
+      reason: 'mismatch',
+      matchesForm: other.form,
+      findings,
+      message:
+        `The signature matches the ${other.form === 'stringify' ? 'JSON.stringify' : 'key-sorted'} form of this body, not the bytes received: ` +
+        'the bytes were re-encoded after signing (a proxy, or a sender that signs a different serialization). A receiver that checks the raw bytes refuses it.',
+    };
+  }
+  const where = findings.length > 0 ? ` The body would also not survive a JSON round trip: ${findings[0]?.path} ${findings[0]?.message}` : '';
+  return {
+    ok: false,
+    reason: 'mismatch',
+    findings,
+    message: `X-Signature does not match these bytes under any configured secret (wrong secret, or the body was changed).${where}`,
+  };
+}
+
+/**
+ * A request path fit for a view: every query value masked.
+ *
+ * @example
+ * maskPath('/hook?token=abc'); // '/hook?token=***' (or as the shared URL rule masks it)
+ */
+export function maskPath(path: string): string {
+  if (!path.includes('?')) return path;
+  const url = new URL(path, 'http://listen.invalid');
+  const masked = redactUrl(url);
+  return masked.slice('http://listen.invalid'.length);
+}
+
+/**
+ * The headers as received, fit for a view: the signature shortened, credentials and cookies masked.
+ *
+ * @example
+ * maskHeaders(req.rawHeaders); // [['X-Signature', '1a2b3c…'], ['Authorization', '***'], …]
+ */
+export function maskHeaders(rawHeaders: readonly string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    const value = rawHeaders[i + 1] as string;
+    const lower = name.toLowerCase();
+    if (lower === 'x-signature') out.push([name, redactSignature(value)]);
+    else if (SECRET_HEADERS.has(lower)) out.push([name, '***']);
+    else out.push([name, value]);
+  }
+  return out;
+}
+
+/**
+ * The message type and a one-line summary of a webhook body, when it is a JSON object with a `type`.
+ *
+ * @example
+ * summarize('{"type":"track","event":"Signed Up","userId":"u1"}'); // { type: 'track', summary: 'Signed Up · u1' }
+ */
+export function summarize(text: string): Pick<InboundRecord, 'type' | 'summary'> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const m = value as Record<string, unknown>;
+  if (typeof m.type !== 'string') return {};
+  const who = typeof m.userId === 'string' ? m.userId : typeof m['User ID'] === 'string' ? m['User ID'] : undefined;
+  const what =
+    typeof m.event === 'string' ? m.event : typeof m.name === 'string' ? m.name : typeof m.groupId === 'string' ? `group ${m.groupId}` : undefined;
+  const summary = [what, who].filter((s): s is string => s !== undefined).join(' · ');
+  return summary ? { type: m.type, summary: summary.slice(0, 200) } : { type: m.type };
+}

@@ -1,0 +1,269 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Secret } from '@hookgate/core';
+import { redactUrl } from '../debug-log.js';
+import { forwardRequest } from './forward-request.js';
+import { InboundLog } from './inbound-log.js';
+import type { InboundForward, InboundRecord, InboundVerdict } from './inbound-record.js';
+import { judgeSignature, maskHeaders, maskPath, MAX_VIEW_BODY_CHARS, summarize } from './inspect-inbound.js';
+
+/** The sender's answer budget: a receiver slower than this would have been retried. */
+export const SENDER_BUDGET_MS = 5000;
+
+/**
+ * How `listen` runs.
+ *
+ * @example
+ * const options: ListenOptions = { secret: 's3cret', forwardTo: 'http://127.0.0.1:3000/webhooks', port: 9000 };
+ */
+export interface ListenOptions {
+  /** The shared secret, or several during a rotation (the first is current). */
+  secret: Secret | readonly Secret[];
+  /** The user's local receiver: every request is sent there with its exact bytes and headers. */
+  forwardTo?: string | URL;
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+  /** Default `127.0.0.1`. Any other host needs `uiToken`. */
+  host?: string;
+  /** Guards `/_hookgate/*` (the views): sent as `Authorization: Bearer <token>`, `X-Hookgate-Token` or `?token=`. */
+  uiToken?: string;
+  /** Bodies over this many bytes get 413 and are recorded as too large. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How long to wait for the local receiver. Default 30 s (answers past 5 s are flagged `slow`). */
+  forwardTimeoutMs?: number;
+  /** Requests kept in memory for the views; older ones are dropped (and counted). Default 10,000. */
+  maxRecords?: number;
+}
+
+/**
+ * A running `listen`: its URL, its log of inbound requests, and `close()`.
+ *
+ * @example
+ * const listener = await startListener({ secret: 's3cret' });
+ * listener.log.subscribe((r) => console.log(r.verdict.ok ? 'verified' : r.verdict.message));
+ * await listener.close();
+ */
+export interface Listener {
+  /** `http://HOST:PORT` */
+  readonly url: string;
+  readonly port: number;
+  readonly log: InboundLog;
+  close(): Promise<void>;
+}
+
+/** Whether a host name is this machine's loopback (no token is needed there). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+function checkOptions(options: ListenOptions): { forwardTo?: URL; host: string; maxBodyBytes: number; forwardTimeoutMs: number; maxRecords: number; secrets: readonly Secret[] } {
+  if (typeof options !== 'object' || options === null) throw new TypeError('startListener(options): pass { secret, forwardTo?, port?, host? }.');
+  const secrets = (Array.isArray(options.secret) ? options.secret : [options.secret]) as readonly Secret[];
+  if (secrets.length === 0 || secrets.some((s) => !(typeof s === 'string' || s instanceof Uint8Array) || s.length === 0)) {
+    throw new TypeError('listen: secret must be a non-empty string (or several, for a rotation); it is what the sender signs with.');
+  }
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !options.uiToken) {
+    throw new Error(`listen: host ${JSON.stringify(host)} is reachable from other machines; set a token for the views (--ui-token or HOOKGATE_UI_TOKEN), or bind 127.0.0.1.`);
+  }
+  let forwardTo: URL | undefined;
+  if (options.forwardTo !== undefined) {
+    try {
+      forwardTo = new URL(String(options.forwardTo));
+    } catch {
+      throw new TypeError('listen: forwardTo must be a full http(s) URL, e.g. http://127.0.0.1:3000/webhooks.');
+    }
+    if (forwardTo.protocol !== 'http:' && forwardTo.protocol !== 'https:') {
+      throw new TypeError(`listen: forwardTo must use http or https (got ${JSON.stringify(forwardTo.protocol)}).`);
+    }
+  }
+  const positive = (name: string, value: number | undefined, fallback: number) => {
+    const v = value ?? fallback;
+    if (!Number.isInteger(v) || v < 1) throw new RangeError(`listen: ${name} must be a whole number ≥ 1 (got ${String(value)}).`);
+    return v;
+  };
+  return {
+    secrets,
+    host,
+    forwardTo,
+    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 1024 * 1024),
+    forwardTimeoutMs: positive('forwardTimeoutMs', options.forwardTimeoutMs, 30_000),
+    maxRecords: positive('maxRecords', options.maxRecords, 10_000),
+  };
+}
+
+function sendJson(res: http.ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...extra });
+  res.end(body);
+}
+
+function tokenOf(req: http.IncomingMessage, url: URL): string | undefined {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
+  const header = req.headers['x-hookgate-token'];
+  if (typeof header === 'string') return header;
+  return url.searchParams.get('token') ?? undefined;
+}
+
+/**
+ * Starts `listen`: records every request that reaches it, verifies its signature over the exact bytes,
+ * forwards those bytes and headers to `forwardTo` and answers the sender with what that receiver
+ * answered (502 when it is unreachable, 504 when it does not answer in `forwardTimeoutMs`). Without
+ * `forwardTo` it answers 200 to a verified request and 401 to any other. The views live under
+ * `/_hookgate/`: `GET /_hookgate/inbound` (newest first), `GET /_hookgate/inbound/:id` and the live
+ * stream `GET /_hookgate/inbound/events` (server-sent events).
+ *
+ * @example
+ * const listener = await startListener({ secret: 's3cret', forwardTo: 'http://127.0.0.1:3000/webhooks', port: 9000 });
+ * // point the sender (or a tunnel) at http://127.0.0.1:9000/
+ */
+export async function startListener(options: ListenOptions): Promise<Listener> {
+  const o = checkOptions(options);
+  const log = new InboundLog(o.maxRecords);
+  const streams = new Set<http.ServerResponse>();
+  let sequence = 0;
+
+  const views = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
+    if (options.uiToken && tokenOf(req, url) !== options.uiToken) {
+      sendJson(res, 401, { error: 'a token is needed for these views: send Authorization: Bearer <token>' });
+      return;
+    }
+    if (req.method !== 'GET') {
+      sendJson(res, 405, { error: 'the views answer GET only' }, { allow: 'GET' });
+      return;
+    }
+    const path = url.pathname;
+    if (path === '/_hookgate/health') return sendJson(res, 200, { ok: true, mode: 'listen', requests: log.records.length });
+    if (path === '/_hookgate/inbound') {
+      const requests = [...log.records].reverse();
+      return sendJson(res, 200, { total: requests.length, dropped: log.dropped, order: 'newest first', requests });
+    }
+    if (path === '/_hookgate/inbound/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(': hookgate listen\n\n');
+      streams.add(res);
+      const stop = log.subscribe((record) => res.write(`event: request\ndata: ${JSON.stringify(record)}\n\n`));
+      res.on('close', () => {
+        stop();
+        streams.delete(res);
+      });
+      return;
+    }
+    const one = /^\/_hookgate\/inbound\/([^/]+)$/.exec(path);
+    if (one) {
+      const record = log.get(decodeURIComponent(one[1] as string));
+      return record ? sendJson(res, 200, record) : sendJson(res, 404, { error: `no request ${one[1]} in the log` });
+    }
+    sendJson(res, 404, { error: `no view at ${path}; see /_hookgate/inbound` });
+  };
+
+  const record = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const started = performance.now();
+    const receivedAt = new Date().toISOString();
+    const id = `in_${++sequence}`;
+    const base = { id, receivedAt, method: req.method ?? 'GET', path: maskPath(req.url ?? '/'), headers: maskHeaders(req.rawHeaders) };
+    const declared = Number(req.headers['content-length']);
+    const tooLarge = (size: number) => {
+      const verdict: InboundVerdict = { ok: false, reason: 'too_large', message: `The body is over ${o.maxBodyBytes} bytes (--max-body-bytes); answered 413 and not forwarded.`, findings: [] };
+      log.add({ ...base, bodyBytes: size, body: '', bodyTruncated: true, verdict, answeredStatus: 413, durationMs: Math.round(performance.now() - started) });
+      res.shouldKeepAlive = false;
+      sendJson(res, 413, { error: 'payload_too_large', limit: o.maxBodyBytes }, { connection: 'close' });
+      req.resume();
+    };
+    if (Number.isFinite(declared) && declared > o.maxBodyBytes) return tooLarge(declared);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        req.on('data', (chunk: Buffer) => {
+          if (over) return;
+          size += chunk.length;
+          if (size > o.maxBodyBytes) {
+            over = true;
+            resolve();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        req.on('end', resolve);
+        req.on('error', reject);
+        req.on('close', () => (req.complete ? resolve() : reject(new Error('the request closed before its body ended'))));
+      });
+    } catch {
+      return; // the sender went away mid-body: nothing to answer
+    }
+    if (over) return tooLarge(size);
+    const body = Buffer.concat(chunks);
+    const text = body.toString('utf8');
+    const verdict = judgeSignature(req.headers['x-signature'], o.secrets, body);
+    let forward: InboundForward | undefined;
+    let status: number;
+    if (o.forwardTo) {
+      const answer = await forwardRequest({ url: o.forwardTo, method: req.method ?? 'POST', rawHeaders: req.rawHeaders, body, timeoutMs: o.forwardTimeoutMs });
+      forward = {
+        url: redactUrl(o.forwardTo),
+        status: answer.status,
+        error: answer.error,
+        timedOut: answer.timedOut,
+        durationMs: answer.durationMs,
+        slow: answer.timedOut || answer.durationMs > SENDER_BUDGET_MS,
+        bodyStart: answer.body ? answer.body.toString('utf8').slice(0, 512) : undefined,
+      };
+      if (answer.status !== undefined) {
+        status = answer.status;
+        const headers: Record<string, string> = { 'content-length': String(answer.body?.length ?? 0) };
+        const type = answer.headers?.['content-type'];
+        if (type) headers['content-type'] = type;
+        res.writeHead(status, headers);
+        res.end(answer.body);
+      } else {
+        status = answer.timedOut ? 504 : 502;
+        sendJson(res, status, { error: answer.timedOut ? 'the local receiver did not answer in time' : 'the local receiver is unreachable' });
+      }
+    } else {
+      status = verdict.ok ? 200 : 401;
+      sendJson(res, status, verdict.ok ? { verified: true } : { verified: false, reason: verdict.reason, message: verdict.message });
+    }
+    log.add({
+      ...base,
+      bodyBytes: body.length,
+      body: text.length > MAX_VIEW_BODY_CHARS ? text.slice(0, MAX_VIEW_BODY_CHARS) : text,
+      bodyTruncated: text.length > MAX_VIEW_BODY_CHARS,
+      ...summarize(text),
+      verdict,
+      forward,
+      answeredStatus: status,
+      durationMs: Math.round(performance.now() - started),
+    } satisfies InboundRecord);
+  };
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://listen.invalid');
+    if (url.pathname.startsWith('/_hookgate/')) return views(req, res, url);
+    record(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: `listen failed: ${(error as Error).message}` });
+    });
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, o.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of streams) s.end();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
