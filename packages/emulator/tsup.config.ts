@@ -1,10 +1,22 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'es2022',
-});
+export default defineConfig([
+  // The library: ESM + CJS + types.
+  {
+    entry: ['src/index.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: ['!cli.js', '!cli.js.map'], // the CLI's build below runs at the same time into dist/
+    target: 'es2022',
+  },
+  // The CLI, loaded only by bin/hookgate.js (an ES module): ESM, no types, no CJS twin.
+  {
+    entry: ['src/cli.ts'],
+    format: ['esm'],
+    dts: false,
+    sourcemap: true,
+    clean: false,
+    target: 'es2022',
+  },
+]);
