@@ -80,7 +80,8 @@ describe('the packed tarballs', () => {
   });
 });
 
-describe('installed with npm outside the workspace', () => {
+// Spawned node, npx and tsc processes are slow on a loaded machine: a generous bound, not a timing assertion.
+describe('installed with npm outside the workspace', { timeout: 120_000 }, () => {
   it('imports every package as ESM and requires it as CommonJS, with the same exports', async () => {
     const names = PACKAGES.map((p) => `'@hookgate/${p}'`).join(', ');
     const [esm, cjs, resolved] = await Promise.all([
