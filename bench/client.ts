@@ -1,5 +1,7 @@
 // Client throughput: hookgate's client against @segment/analytics-node, shipping the same track calls
 // to the same local intake stand-in, each client in its own child process so that peak RSS is its own.
+// The children (bench/client-child.mjs) run on plain node and load the BUILT @hookgate/client
+// (packages/client/dist): run `pnpm build` first; the run stops if a child loaded anything else.
 //
 //   node --import tsx bench/client.ts [--calls 100000] [--flush-at 100] [--runs 3]
 //
@@ -19,6 +21,8 @@ export interface BenchRow {
   callsPerSec: number;
   /** Peak resident set size of the client's process, in MB. */
   peakRssMb: number;
+  /** Resident set size once the client has flushed and closed (no forced GC), in MB. */
+  rssAfterCloseMb: number;
   /** Messages the intake stand-in received (must equal `calls`). */
   received: number;
 }
@@ -45,14 +49,16 @@ export interface BenchClientOptions {
 
 type ClientName = 'hookgate' | 'analytics-node';
 const CLIENTS: ClientName[] = ['hookgate', 'analytics-node'];
-const WRITE_KEY = 'bench_write_key';
-const THIS_FILE = fileURLToPath(import.meta.url);
+const CHILD = fileURLToPath(new URL('./client-child.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 interface ChildResult {
   calls: number;
   ms: number;
   maxRssKb: number;
+  rssAfterCloseKb: number;
+  /** The file the child imported the client from. */
+  loaded: string;
 }
 
 /** The intake stand-in: keep-alive node:http, reads and JSON.parses each batch, answers 200. */
@@ -86,7 +92,7 @@ function runChild(client: ClientName, url: string, calls: number, flushAt: numbe
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', THIS_FILE, '--child', client, url, String(calls), String(flushAt)],
+      [CHILD, client, url, String(calls), String(flushAt)],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DEBUG: '' } },
     );
     let out = '';
@@ -95,7 +101,11 @@ function runChild(client: ClientName, url: string, calls: number, flushAt: numbe
     child.on('exit', (code) => {
       const line = out.trim().split('\n').pop() ?? '';
       if (code !== 0) return reject(new Error(`${client} child exited with ${code}: ${out}`));
-      resolve(JSON.parse(line) as ChildResult);
+      const result = JSON.parse(line) as ChildResult;
+      if (client === 'hookgate' && !result.loaded.includes(`packages/client/dist/`)) {
+        return reject(new Error(`the hookgate child loaded ${result.loaded}, not the build: run pnpm build first`));
+      }
+      resolve(result);
     });
   });
 }
@@ -133,6 +143,7 @@ export async function benchClient(options: BenchClientOptions = {}): Promise<Ben
     calls,
     callsPerSec: Math.round(median(samples[client].map((s) => (s.calls / s.ms) * 1000))),
     peakRssMb: Math.round(median(samples[client].map((s) => s.maxRssKb / 1024)) * 10) / 10,
+    rssAfterCloseMb: Math.round(median(samples[client].map((s) => s.rssAfterCloseKb / 1024)) * 10) / 10,
     received: Math.min(...samples[client].map((s) => s.received)),
   }));
   const [ours, theirs] = rows as [BenchRow, BenchRow];
@@ -157,14 +168,14 @@ export default async function clientBench(): Promise<BenchReport> {
   const [ours, theirs] = result.rows as [BenchRow, BenchRow];
   return {
     title: result.name,
-    rows: result.rows.map((r) => ({ client: r.client, 'calls/s': r.callsPerSec, 'peak RSS (MB)': r.peakRssMb, received: r.received })),
+    rows: result.rows.map((r) => ({ client: r.client, 'calls/s': r.callsPerSec, 'peak RSS (MB)': r.peakRssMb, 'RSS after close, no GC (MB)': r.rssAfterCloseMb, received: r.received })),
     ratios: {
       'hookgate / analytics-node calls/s': result.ratios.throughput,
       'analytics-node / hookgate peak RSS': Math.round((theirs.peakRssMb / ours.peakRssMb) * 100) / 100,
     },
     bars: { 'hookgate / analytics-node calls/s': 1.5, 'analytics-node / hookgate peak RSS': 1 },
     notes: [
-      'Each client runs in its own child process (node --import tsx), so peak RSS (process.resourceUsage().maxRSS) is its own; the intake stand-in runs in the parent.',
+      'Each client runs in its own child process on plain node (bench/client-child.mjs, no tsx), @hookgate/client from packages/client/dist; peak RSS is that process\'s process.resourceUsage().maxRSS; the intake stand-in runs in the parent.',
       'Both clients get the same calls, 1,000 per event-loop turn, and the same flushAt; the time runs from the first call until close() / closeAndFlush() resolved.',
       `Medians of 3 alternating runs; every run delivered ${ours.calls.toLocaleString('en')} messages to the stand-in: ${result.rows.every((r) => r.received === r.calls) ? 'yes' : 'NO'}.`,
     ],
@@ -172,8 +183,8 @@ export default async function clientBench(): Promise<BenchReport> {
 }
 
 function printTable(result: BenchResult, runs: number): void {
-  const header = ['client', 'calls/s', 'peak RSS (MB)', 'received'];
-  const lines = result.rows.map((r) => [r.client, r.callsPerSec.toLocaleString('en'), r.peakRssMb.toFixed(1), r.received.toLocaleString('en')]);
+  const header = ['client', 'calls/s', 'peak RSS (MB)', 'RSS after close, no GC (MB)', 'received'];
+  const lines = result.rows.map((r) => [r.client, r.callsPerSec.toLocaleString('en'), r.peakRssMb.toFixed(1), r.rssAfterCloseMb.toFixed(1), r.received.toLocaleString('en')]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`\n${result.name} (median of ${runs} run${runs > 1 ? 's' : ''} each)`);
@@ -185,60 +196,12 @@ function printTable(result: BenchResult, runs: number): void {
   );
 }
 
-// ---- child side: one client, one process ----
-
-function trackParams(i: number) {
-  return {
-    userId: `user-${i % 5000}`,
-    event: 'Order Completed',
-    properties: { orderId: `order-${i}`, revenue: 19.99, currency: 'EUR', sku: 'SKU-123', quantity: 1 + (i % 3) },
-  };
-}
-
-/** Yields to the event loop every so many calls, as a busy server does between requests. */
-const CHUNK = 1000;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-async function child(client: ClientName, url: string, calls: number, flushAt: number): Promise<void> {
-  let ms: number;
-  if (client === 'hookgate') {
-    const { Analytics } = await import('../packages/client/src/index.js');
-    const analytics = new Analytics(WRITE_KEY, { endpoint: url, flushAt, onError: (e) => console.error(e.message) });
-    const start = performance.now();
-    for (let i = 0; i < calls; i++) {
-      analytics.track(trackParams(i));
-      if (i % CHUNK === CHUNK - 1) await yieldToLoop();
-    }
-    await analytics.close();
-    ms = performance.now() - start;
-  } else {
-    const { Analytics } = await import('@segment/analytics-node');
-    const analytics = new Analytics({ writeKey: WRITE_KEY, host: url, flushAt, maxRetries: 3 });
-    analytics.on('error', (e: unknown) => console.error(e));
-    const start = performance.now();
-    for (let i = 0; i < calls; i++) {
-      analytics.track(trackParams(i));
-      if (i % CHUNK === CHUNK - 1) await yieldToLoop();
-    }
-    await analytics.closeAndFlush({ timeout: 300_000 });
-    ms = performance.now() - start;
-  }
-  const result: ChildResult = { calls, ms, maxRssKb: process.resourceUsage().maxRSS };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-}
-
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const i = process.argv.indexOf('--child');
-  if (i >= 0) {
-    const [client, url, calls, flushAt] = process.argv.slice(i + 1);
-    await child(client as ClientName, url as string, Number(calls), Number(flushAt));
-  } else {
-    const result = await benchClient({ calls: arg('--calls', 100_000), flushAt: arg('--flush-at', 100), runs: arg('--runs', 3) });
-    if (!result.pass) process.exitCode = 1;
-  }
+  const result = await benchClient({ calls: arg('--calls', 100_000), flushAt: arg('--flush-at', 100), runs: arg('--runs', 3) });
+  if (!result.pass) process.exitCode = 1;
 }

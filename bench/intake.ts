@@ -67,6 +67,7 @@ async function serve(kind: ServerKind): Promise<void> {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
   } else if (kind === 'front') {
+    assertBuilt();
     const { listenIntake } = await import('@hookgate/emulator');
     let ingested = 0;
     const engine = {
@@ -81,6 +82,7 @@ async function serve(kind: ServerKind): Promise<void> {
     server = (await listenIntake(engine, { port: 0 })).server;
     server.on('close', () => void ingested);
   } else {
+    assertBuilt();
     const { createEmulator } = await import('@hookgate/emulator');
     const emulator = createEmulator({
       sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/unused' }] } }],
@@ -89,6 +91,12 @@ async function serve(kind: ServerKind): Promise<void> {
     server = intake.server;
   }
   process.stdout.write(`${(server.address() as AddressInfo).port}\n`);
+}
+
+/** The servers measure the built emulator (dist/), what users run; stop if tsx mapped it to the sources. */
+function assertBuilt(): void {
+  const file = fileURLToPath(import.meta.resolve('@hookgate/emulator'));
+  if (!file.includes('/dist/')) throw new Error(`@hookgate/emulator resolved to ${file}, not to its build: run pnpm build first`);
 }
 
 async function startChild(kind: ServerKind): Promise<{ url: string; child: ChildProcess }> {

@@ -1,10 +1,12 @@
 // Requests per second of a Fastify receiver (@hookgate/fastify) with the Redis dedupe store against the same receiver
 // with the in-memory store, measured in one run (short rounds interleaved, medians of per-round ratios).
 // BENCH_REDIS_SECONDS (default 1) and BENCH_REDIS_ROUNDS (default 9) set the round length and count.
-// Alone: `node --import tsx bench/redis.ts`; with the others: `pnpm bench redis`.
+// Alone: `TSX_TSCONFIG_PATH=test/runtimes/tsconfig.dist.json node --import tsx bench/redis.ts` (the built
+// packages; under the root tsconfig tsx would map @hookgate/* to the sources, and this file refuses);
+// with the others: `pnpm bench redis`.
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { fixture, MemoryIdempotencyStore, sign, type IdempotencyStore } from '@hookgate/core';
@@ -39,6 +41,14 @@ type Autocannon = (options: {
   requests?: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+// The figures are about the built packages (dist/), what users run.
+for (const name of ['@hookgate/core', '@hookgate/fastify', '@hookgate/redis']) {
+  const file = fileURLToPath(import.meta.resolve(name));
+  if (!file.includes('/dist/')) {
+    throw new Error(`${name} resolved to ${file}, not to its build: run pnpm build, then pnpm bench redis (or set TSX_TSCONFIG_PATH=test/runtimes/tsconfig.dist.json)`);
+  }
+}
 
 const SECRET = 'bench-secret';
 const cpus = availableParallelism();

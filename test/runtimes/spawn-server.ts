@@ -3,14 +3,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureRuntime } from './ensure-runtime.js';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A runtime binary installed by the project's own setup (the `bun` and `deno` npm packages). */
+/** A runtime binary (the `bun` and `deno` npm packages), fetched on first use by `ensureRuntime`. */
 export function runtimeBinary(name: 'bun' | 'deno'): string | undefined {
-  const bin = path.join(ROOT, 'node_modules', '.bin', name);
-  return existsSync(bin) ? bin : undefined;
+  return ensureRuntime(name);
 }
 
 function newestMtime(dir: string): number {

@@ -1,5 +1,5 @@
 // @hookgate/express — Express middleware for the Webhooks destination.
-import './augment.js';
+export type {} from './augment.js'; // the augmentation: types only, no runtime code
 
 export { hookgate, type HookgateMiddleware } from './hookgate-middleware.js';
 export { hookgateErrorHandler } from './error-handler.js';

@@ -1,5 +1,5 @@
 // @hookgate/fastify — the Fastify plugin for the Webhooks destination.
-import './augment.js';
+export type {} from './augment.js'; // the augmentation: types only, no runtime code
 
 export { hookgate } from './hookgate-plugin.js';
 export { webhookRoute, type WebhookRoute } from './webhook-route.js';

@@ -6,15 +6,16 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const rootEngines = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).engines.node;
 const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'] as const;
 
 describe.each(PACKAGES)('@hookgate/%s package', (name) => {
   const dir = `${root}packages/${name}`;
   const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
 
-  it('declares Node ≥ 20, side effects, a README and an exports map with import, require and types', () => {
-    expect(pkg.engines?.node).toBe('>=20');
+  it("declares the workspace's Node range, side effects, a README and an exports map with import, require and types", () => {
+    expect(pkg.engines?.node).toBe(rootEngines);
     expect(pkg.sideEffects).toBe(false);
     expect(existsSync(`${dir}/README.md`)).toBe(true);
     const dot = pkg.exports['.'];
