@@ -3,7 +3,7 @@
 // 127.0.0.1. The worker is bundled from the BUILT packages as a Workers bundler would (esbuild, the
 // `workerd`/`worker`/`browser` conditions). Without nodejs_compat there is no node:crypto, so core
 // takes its Web Crypto path; one more service runs with nodejs_compat, where core finds node:crypto.
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../adapters/conformance.js';
 import { assertBuilt } from './spawn-server.js';
 import { startWorkerd, workerdBinary, type RunningWorkerd, type WorkerdService } from './workerd.js';
@@ -32,6 +32,14 @@ if (!workerdBinary()) {
   beforeAll(() => void start().catch(() => {}), 60_000);
   afterAll(async () => {
     await workerd?.close();
+  });
+
+  it("the worker bundles core's runtime-neutral build (dist/index.js), not its Node build, and no node: import", async () => {
+    const { bundle } = await start();
+    expect(bundle).toMatch(/^\/\/ packages\/core\/dist\/index\.js$/m);
+    expect(bundle).toMatch(/^\/\/ packages\/hono\/dist\/index\.js$/m);
+    expect(bundle).not.toContain('packages/core/dist/node.js');
+    expect(bundle).not.toMatch(/^import .* from ["']node:/m);
   });
 
   for (const service of SERVICES) {

@@ -3,7 +3,7 @@
 // one socket per target, binds every socket to 127.0.0.1 port 0, and learns the ports from workerd's
 // control channel (`--control-fd`), which reports `{"event":"listen","socket":…,"port":…}` per socket.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,8 @@ export interface WorkerdService {
 /** A running workerd: the base URL of each service, and a closer. */
 export interface RunningWorkerd {
   urls: Record<string, string>;
+  /** The bundled worker's source (esbuild names every input file in a comment). */
+  bundle: string;
   close(): Promise<void>;
 }
 
@@ -80,7 +82,7 @@ export function startWorkerd(services: readonly WorkerdService[], { timeoutMs = 
   const bin = workerdBinary();
   if (!bin) throw new Error('the workerd binary is missing: install the workspace devDependencies (`pnpm install`).');
   const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-workerd-'));
-  bundleWorker(dir);
+  const bundle = readFileSync(bundleWorker(dir), 'utf8');
   writeFileSync(path.join(dir, 'config.capnp'), capnpConfig(services));
 
   const child = spawn(bin, ['serve', 'config.capnp', '--control-fd=3'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
@@ -117,7 +119,7 @@ export function startWorkerd(services: readonly WorkerdService[], { timeoutMs = 
       }
       if (services.every((s) => urls[s.name])) {
         clearTimeout(timer);
-        resolve({ urls, close });
+        resolve({ urls, bundle, close });
       }
     });
     child.once('error', (e) => fail(`could not start (${e.message})`));
