@@ -19,11 +19,12 @@ export function nodePackageName(): string {
 }
 
 /**
- * The lowest Node version every package's `engines.node` allows, as `x.y.z`: `>=20` → `20.0.0`.
- * Throws if the packages disagree or a range is not of the form `>=x[.y[.z]]`.
+ * The lowest Node version every published package's `engines.node` allows, as `x.y.z`: `>=20.12`
+ * → `20.12.0`. Throws if the packages disagree or a range is not of the form `>=x[.y[.z]]`. (The
+ * workspace root's own `engines` is the development floor: vite 7, under vitest, wants 20.19+.)
  */
 export function enginesFloor(): string {
-  const files = [path.join(ROOT, 'package.json'), ...['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'].map((p) => path.join(ROOT, 'packages', p, 'package.json'))];
+  const files = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'].map((p) => path.join(ROOT, 'packages', p, 'package.json'));
   const ranges = new Set(files.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as { engines?: { node?: string } }).engines?.node));
   if (ranges.size !== 1) throw new Error(`engines.node differs between the packages: ${[...ranges].join(', ')}`);
   const [range] = [...ranges];

@@ -16,7 +16,9 @@ const SERVICES: readonly (WorkerdService & { label: string; nodeCrypto: 'true' |
 ];
 
 if (!workerdBinary()) {
-  describe.skip('workerd: node_modules/workerd (and its platform package) is absent: install the workspace devDependencies', () => {});
+  describe.skip('workerd: node_modules/workerd (and its platform package) is absent: install the workspace devDependencies', () => {
+    it('is skipped', () => {});
+  });
 } else {
   let workerd: RunningWorkerd | undefined;
   let started: Promise<RunningWorkerd> | undefined;
