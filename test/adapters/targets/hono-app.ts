@@ -1,5 +1,5 @@
 // The Hono conformance target: every scenario at /webhooks/<scenario>, the recorder at /_seen.
-// Shared by the Node run (sources) and the Bun and Deno runs (built packages).
+// Shared by the Node run (sources) and the Bun, Deno and workerd runs (built packages).
 import { Hono } from 'hono';
 import { hookgate, type HookgateMiddleware } from '@hookgate/hono';
 import { NEEDS_HANDLERS, Recorder, SCENARIO_NAMES } from '../conformance-scenarios.js';
