@@ -4,10 +4,11 @@
 // module systems (ESM on Node before 20.16 has no `process.getBuiltinModule`: the `node` export
 // condition gives it a build that imports node:crypto statically), its receiver answers its status
 // table, and every other package loads.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, assertBuilt } from './spawn-server.js';
 import { enginesFloor, nodeBinary } from './node-versions.js';
@@ -30,8 +31,10 @@ interface Probe {
   packages: Record<string, string>;
 }
 
-function probe(bin: string, mode: 'import' | 'require'): Probe {
-  const stdout = execFileSync(bin, ['test/runtimes/node-floor-probe.cjs', mode], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+const run = promisify(execFile);
+
+async function probe(bin: string, mode: 'import' | 'require'): Promise<Probe> {
+  const { stdout } = await run(bin, ['test/runtimes/node-floor-probe.cjs', mode], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Probe;
 }
 
@@ -55,13 +58,13 @@ for (const version of VERSIONS) {
   describe(`Node ${version === FLOOR ? `${FLOOR} (the engines floor)` : version}, from npm`, () => {
     let bin: string;
     // The first run installs the binary (tens of MB from npm) into .cache/node-versions/.
-    beforeAll(() => {
-      bin = nodeBinary(version);
+    beforeAll(async () => {
+      bin = await nodeBinary(version);
     }, 600_000);
     for (const mode of ['import', 'require'] as const) {
-      it(`${mode === 'import' ? 'ESM import()' : 'CommonJS require()'}: sync sign/verify, the receiver's table, every package loads`, () => {
+      it(`${mode === 'import' ? 'ESM import()' : 'CommonJS require()'}: sync sign/verify, the receiver's table, every package loads`, async () => {
         assertBuilt(['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis']);
-        const out = probe(bin, mode);
+        const out = await probe(bin, mode);
         if (version === FLOOR) expect(out.node).toBe(`v${FLOOR}`);
         else expect(out.node).toMatch(new RegExp(`^v${version}\\.`));
         expect(JSON.parse(out.body)).toMatchObject({ type: 'track', messageId: `floor-${mode}-${out.node}` });

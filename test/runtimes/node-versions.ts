@@ -3,10 +3,13 @@
 // with plain npm, and reused after that. Used by node-floor.test.ts and by .ci/run, which runs the
 // core, adapter and emulator tests under Node 22 and 24:
 //   node --import tsx test/runtimes/node-versions.ts 22 24   → prints `<spec> <path to bin/node>` per line
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -33,16 +36,20 @@ export function enginesFloor(): string {
   return `${match[1]}.${match[2] ?? 0}.${match[3] ?? 0}`;
 }
 
-/** Path of `bin/node` for `spec` (a version or range npm understands: `22`, `20.0.0`), installing it first if needed. */
-export function nodeBinary(spec: string): string {
+/**
+ * Path of `bin/node` for `spec` (a version or range npm understands: `22`, `20.12.0`), installing it
+ * first if needed. Asynchronous: an install takes tens of seconds, and a test worker's event loop
+ * must keep answering vitest meanwhile.
+ */
+export async function nodeBinary(spec: string): Promise<string> {
   const dir = path.join(NODE_VERSIONS_DIR, spec);
   const bin = path.join(dir, 'node_modules', nodePackageName(), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
   if (existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true });
-  execFileSync(
+  await run(
     'npm',
     ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${nodePackageName()}@${spec}`],
-    { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 },
+    { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
   );
   if (!existsSync(bin)) throw new Error(`npm installed ${nodePackageName()}@${spec} into ${dir}, but ${bin} is not there`);
   return bin;
@@ -51,5 +58,5 @@ export function nodeBinary(spec: string): string {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const specs = process.argv.slice(2);
   if (specs.length === 0) throw new Error('give the versions to install: node --import tsx test/runtimes/node-versions.ts 22 24');
-  for (const spec of specs) console.log(`${spec} ${nodeBinary(spec)}`);
+  for (const spec of specs) console.log(`${spec} ${await nodeBinary(spec)}`);
 }
