@@ -13,8 +13,8 @@ describe.each(PACKAGES)('@hookgate/%s package', (name) => {
   const dir = `${root}packages/${name}`;
   const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
 
-  it('declares Node ≥ 20, side effects, a README and an exports map with import, require and types', () => {
-    expect(pkg.engines?.node).toBe('>=20');
+  it('declares Node ≥ 20.12 (test/runtimes/node-floor.test.ts checks it), side effects, a README and an exports map with import, require and types', () => {
+    expect(pkg.engines?.node).toBe('>=20.12.0');
     expect(pkg.sideEffects).toBe(false);
     expect(existsSync(`${dir}/README.md`)).toBe(true);
     const dot = pkg.exports['.'];
