@@ -1,10 +1,40 @@
-import { defineConfig } from 'tsup';
+import path from 'node:path';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'es2022',
-});
+// Two builds of the same sources:
+// - dist/index.js + dist/index.cjs: runtime-neutral (Workers, browsers, Bun, Deno, Node). No static
+//   import of a Node built-in; node:crypto is looked up at run time (src/signatures/node-crypto.ts).
+// - dist/node.js: ESM for Node (package.json: the `node` condition of `import`), where
+//   src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
+//   has neither `process.getBuiltinModule` nor `require` to look it up with.
+const staticNodeCrypto: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'static-node-crypto',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)node-crypto\.js$/ }, (args) => ({
+      path: path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.node.ts'),
+    }));
+  },
+};
+
+export default defineConfig([
+  {
+    entry: ['src/index.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    // Everything but the other build's output (the two run side by side).
+    clean: ['!node.js', '!node.js.map'],
+    target: 'es2022',
+  },
+  {
+    entry: { node: 'src/index.ts' },
+    format: ['esm'],
+    dts: false, // the same API: dist/index.d.ts types both
+    sourcemap: true,
+    clean: false,
+    target: 'es2022',
+    removeNodeProtocol: false, // keep `node:crypto` (Deno resolves built-ins only with the prefix)
+    platform: 'node',
+    esbuildPlugins: [staticNodeCrypto],
+  },
+]);

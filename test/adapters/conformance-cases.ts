@@ -1,5 +1,5 @@
-// The shared conformance table: one list of cases that every adapter, core's `fetch` and the Bun
-// and Deno runs must pass. Data only; `conformance.ts` sends the requests and checks the answers.
+// The shared conformance table: one list of cases that every adapter, core's `fetch` and the Bun,
+// Deno and workerd runs must pass. Data only; `conformance.ts` sends the requests and checks the answers.
 import { MESSAGE_TYPES, type MessageType } from '@hookgate/core';
 import type { ScenarioName } from './conformance-scenarios.js';
 

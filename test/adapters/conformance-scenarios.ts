@@ -1,6 +1,6 @@
 // The receivers every conformance target mounts, one per scenario, at `/webhooks/<scenario>`, and
-// the recorder their handlers write to (served at `GET /_seen`). Runtime-neutral: the Bun and Deno
-// servers import this file too (with the built packages), so it imports nothing but types.
+// the recorder their handlers write to (served at `GET /_seen`). Runtime-neutral: the Bun, Deno and
+// workerd targets import this file too (with the built packages), so it imports nothing but types.
 import type { HandlerContext, ReceiverOptions, WebhookMessage } from '@hookgate/core';
 
 /** Secrets of the conformance receivers (test values, not secrets of anything real). */

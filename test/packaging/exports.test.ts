@@ -7,15 +7,14 @@ import { formatMessage } from 'publint/utils';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const rootEngines = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).engines.node;
 const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'] as const;
 
 describe.each(PACKAGES)('@hookgate/%s package', (name) => {
   const dir = `${root}packages/${name}`;
   const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
 
-  it("declares the workspace's Node range, side effects, a README and an exports map with import, require and types", () => {
-    expect(pkg.engines?.node).toBe(rootEngines);
+  it('declares Node ≥ 20.12 (test/runtimes/node-floor.test.ts checks it), side effects, a README and an exports map with import, require and types', () => {
+    expect(pkg.engines?.node).toBe('>=20.12.0');
     expect(pkg.sideEffects).toBe(false);
     expect(existsSync(`${dir}/README.md`)).toBe(true);
     const dot = pkg.exports['.'];

@@ -1,6 +1,9 @@
 // Workers safety: no eval / new Function anywhere in core or what it bundles, and core works where
 // code generation from strings is forbidden and node:crypto, Buffer and require are absent (a Worker
 // without nodejs_compat): signAsync, verifyAsync, parseMessage and the receiver over Web Crypto.
+// The second part is a SIMULATION on Node (those globals removed, --disallow-code-generation-from-strings),
+// kept as a fast extra; the real Workers runtime runs the whole conformance table in
+// test/runtimes/workerd.test.ts.
 import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -57,7 +60,7 @@ describe('no code generation from strings', () => {
   });
 });
 
-describe('in a Worker-like runtime: no node:crypto, no Buffer, no require, no eval', () => {
+describe('in a Worker-like runtime simulated on Node: no node:crypto, no Buffer, no require, no eval', () => {
   const SECRET = 'whsec_worker';
   const body = JSON.stringify({ ...fixtures.track, properties: { note: 'café ☕' } });
   const signature = createHmac('sha1', SECRET).update(body).digest('hex');
