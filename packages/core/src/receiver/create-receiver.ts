@@ -1,9 +1,10 @@
 import { messageIssues } from '../messages/parse-message.js';
 import type { WebhookMessage } from '../messages/types.js';
 import { explainMismatch } from '../signatures/explain-mismatch.js';
+import { reserializedMatch } from '../signatures/reserialized-match.js';
 import { nodeCrypto } from '../signatures/node-crypto.js';
 import type { Secret } from '../signatures/sign.js';
-import { verify, verifyAsync, type VerifyResult } from '../signatures/verify.js';
+import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult, type VerifyResult } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { dedupeKey } from './dedupe-key.js';
 import { RequestContext } from './handler-context.js';
@@ -252,6 +253,8 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   const pickHandler = (message: WebhookMessage): MessageHandler<WebhookMessage, TExtra> | undefined =>
     (options.on?.[message.type] as MessageHandler<WebhookMessage, TExtra> | undefined) ?? options.onMessage;
 
+  const allowReserialized = options.allowReserializedWithRawBody === true;
+
   const explain = (signature: string, raw: string | Uint8Array | undefined, result: VerifyResult) => {
     if (!debug || result.ok) return;
     const head = `[hookgate] signature ${result.reason} (X-Signature ${redact(signature)}): ${result.message}`;
@@ -265,6 +268,17 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
     const findings = explainMismatch(raw);
     const lines = findings.slice(0, 10).map((f) => `  ${f.path} [${f.cause}] ${f.message}`);
+    // Debug only (it costs a parse and more HMACs): would a re-serialized form have matched?
+    const other = allowReserialized || secrets === null ? undefined : reserializedMatch(signature, secrets, raw);
+    if (other !== undefined) {
+      logger.warn(
+        `${head} The signature matches the ${other.form === 'stringify' ? 'JSON.stringify' : 'key-sorted'} form of this body, not its raw bytes: ` +
+          `the raw bytes differ from the signed form (first difference at byte ${other.at}), so they were changed after signing and are refused. ` +
+          'Only the raw bytes can match when they are available; allowReserializedWithRawBody accepts re-encoded bytes (see the README for its cost).' +
+          (lines.length > 0 ? `\n${lines.join('\n')}` : ''),
+      );
+      return;
+    }
     logger.warn(
       findings.length === 0
         ? `${head} The body round-trips through JSON unchanged, so the secret is the likely difference (check for a rotated or mistyped secret).`
@@ -297,9 +311,13 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
    */
   function acceptNow(input: ReceiverInput<TExtra>): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
     const respond = refuse;
-    const receivedAt = new Date();
+    const receivedAt = new Date(input.receivedAt ?? Date.now());
     const refused = precheck(input.method, input.headers);
     if (refused) return { kind: 'response', response: refused };
+    // The budget counts from arrival: a body that took it all to arrive is not handled any more.
+    if (input.receivedAt !== undefined && Date.now() - input.receivedAt >= deadlineMs) {
+      return respond('deadline_exceeded', `The request took more than ${deadlineMs} ms to arrive; the sender will retry.`);
+    }
     const raw = input.rawBody;
     const rawSize = raw === undefined ? undefined : typeof raw === 'string' ? utf8ByteLength(raw) : raw.byteLength;
     if ((rawSize ?? 0) > maxBodyBytes) {
@@ -311,33 +329,34 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
 
     // 1. Signature, before the body is trusted in any way.
-    if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 });
+    if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 }, undefined);
     const signature = getHeader(input.headers, 'x-signature');
     if (signature === undefined || signature === '') {
       return respond('missing_signature', 'The X-Signature header is missing; the request is not signed.');
     }
-    const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms };
-    if (useSync) return verified(input, receivedAt, signature, verify(verifyInput));
-    return verifyAsync(verifyInput).then((result) => verified(input, receivedAt, signature, result));
+    const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms, allowReserialized };
+    if (useSync) return verified(input, receivedAt, signature, verifyDetailed(verifyInput));
+    return verifyDetailedAsync(verifyInput).then((detailed) => verified(input, receivedAt, signature, detailed));
   }
 
   function verified(
     input: ReceiverInput<TExtra>,
     receivedAt: Date,
     signature: string | readonly string[],
-    result: VerifyResult,
+    { result, signed }: DetailedVerifyResult,
   ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
     if (!result.ok) {
       explain(typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
       return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
     }
-    return afterVerification(input, receivedAt, { form: result.form, secretIndex: result.secretIndex });
+    return afterVerification(input, receivedAt, { form: result.form, secretIndex: result.secretIndex }, signed);
   }
 
   function afterVerification(
     input: ReceiverInput<TExtra>,
     receivedAt: Date,
     verification: Verification,
+    signed: string | Uint8Array | undefined,
   ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
     const respond = refuse;
     const raw = input.rawBody;
@@ -358,7 +377,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
     const message = value as WebhookMessage;
     if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined);
-    return claimed(input, receivedAt, verification, message, store);
+    return claimed(input, receivedAt, verification, message, store, signed);
   }
 
   // 3. Dedupe: claim the message, or answer for the earlier delivery.
@@ -368,9 +387,12 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     verification: Verification,
     message: WebhookMessage,
     store: IdempotencyStore,
+    signed: string | Uint8Array | undefined,
   ): Promise<AcceptResult<TExtra>> {
     const respond = refuse;
-    const key = await dedupeKey(message, input.rawBody ?? JSON.stringify(message));
+    // Keyed by what was signed: the bytes or re-serialized text that matched, so every byte form of
+    // one signed message (re-encoded, then parsed by a framework) gets the same key.
+    const key = await dedupeKey(message, signed ?? input.rawBody ?? JSON.stringify(message));
     let claim;
     try {
       claim = await store.claim(key, inFlightTtlMs);

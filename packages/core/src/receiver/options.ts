@@ -121,6 +121,11 @@ export interface ReceiverOptions<TExtra = {}> {
   dedupe?: false | DedupeOptions;
   /** Body forms tried by verification, in order. Default raw, stringify, sorted. */
   signatureForms?: readonly SignatureForm[];
+  /**
+   * Also try re-serialized forms when the raw bytes are there. Default false: only the raw bytes can
+   * match them, so bytes changed after signing are refused and a forgery costs one HMAC per secret.
+   */
+  allowReserializedWithRawBody?: boolean;
   /** Require the sender's exact UTC-with-milliseconds timestamps. Default false. */
   strictTimestamps?: boolean;
   /** Called with every handler failure (also in the background). Default: logs the error. */
@@ -171,6 +176,8 @@ export interface ReceiverInput<TExtra = {}> {
   parse?: (text: string) => unknown;
   /** What the adapter adds to each handler's context (e.g. `{ req, res }`). */
   context?: TExtra;
+  /** When the request arrived (`Date.now()` before its body was read): the deadline counts from it. Default: now. */
+  receivedAt?: number;
 }
 
 /**
