@@ -2,8 +2,7 @@ import { RouteFailedError, createReceiver, isPassThrough, type Receiver, type Re
 import type { MiddlewareHandler } from 'hono';
 import type { HonoExtra, HookgateEnv, HookgateHonoOptions } from './options.js';
 import { nodeIncomingOf } from './node-incoming.js';
-import { readHonoBody } from './read-hono-body.js';
-
+import { keepSignedBody, readHonoBody } from './read-hono-body.js';
 
 /**
  * The middleware, with its receiver (for `drain()` on shutdown).
@@ -60,6 +59,9 @@ export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
     if (accepted.kind === 'response') return toResponse(accepted.response);
     c.set('webhook', accepted.message);
     c.set('webhookContext', accepted.context);
+    // The route reads only what was verified: `c.req.text()` / `json()` / `arrayBuffer()` give the
+    // exact bytes the signature matched, never other bytes of the request.
+    keepSignedBody(c.req, accepted.signedBody);
     const answer = await receiver.run(accepted, async () => {
       await next();
       if (c.error) throw c.error;

@@ -59,3 +59,25 @@ export async function readHonoBody(req: HonoRequest, limit: number, incoming?: N
 function exactBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
 }
+
+/**
+ * Leaves only the verified body in Hono's body cache: the exact text or bytes the signature matched
+ * (the raw body, or the re-serialized form that matched), so a pass-through route's `c.req.text()`,
+ * `json()` or `arrayBuffer()` never reads bytes that were not signed. Nothing changes when the
+ * signed body is the raw body already cached, or when verification is off (`undefined`).
+ *
+ * @example
+ * keepSignedBody(c.req, accepted.signedBody);
+ */
+export function keepSignedBody(req: HonoRequest, signed: string | Uint8Array | undefined): void {
+  if (signed === undefined) return;
+  const cache = req.bodyCache as Cache;
+  if (typeof signed === 'string') {
+    for (const key of Object.keys(cache)) delete (cache as Record<string, unknown>)[key];
+    cache.text = Promise.resolve(signed);
+    return;
+  }
+  if (cache.arrayBuffer !== undefined && Object.keys(cache).length === 1) return; // the raw bytes read here
+  for (const key of Object.keys(cache)) delete (cache as Record<string, unknown>)[key];
+  cache.arrayBuffer = Promise.resolve(exactBuffer(signed));
+}

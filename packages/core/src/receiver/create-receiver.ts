@@ -40,6 +40,11 @@ export type AcceptResult<TExtra = {}> =
   | {
       kind: 'message';
       message: WebhookMessage;
+      /**
+       * The exact text or bytes the signature matched (the raw body, or the re-serialized form that
+       * matched); `undefined` when verification is off. Hand these on, never other bytes of the request.
+       */
+      signedBody: string | Uint8Array | undefined;
       context: HandlerContext<TExtra>;
       /** Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for the retry. */
       settle(outcome: 'handled' | 'failed'): Promise<void>;
@@ -376,7 +381,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
       return respond('invalid_message', `The body is not a valid webhook message: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
     }
     const message = value as WebhookMessage;
-    if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined);
+    if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined, signed);
     return claimed(input, receivedAt, verification, message, store, signed);
   }
 
@@ -402,7 +407,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
     if (claim === 'done') return respond('duplicate', 'Already handled; not run again.', { duplicate: true });
     if (claim === 'in-flight') return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
-    return acceptedMessage(input, receivedAt, verification, message, key);
+    return acceptedMessage(input, receivedAt, verification, message, key, signed);
   }
 
   function acceptedMessage(
@@ -411,6 +416,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     verification: Verification,
     message: WebhookMessage,
     key: string | undefined,
+    signed: string | Uint8Array | undefined,
   ): AcceptedMessage<TExtra> {
     const context = new RequestContext(input.context, input.headers, key, verification, receivedAt);
     const settle =
@@ -425,7 +431,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
             }
           };
     const abort = (reason?: unknown) => RequestContext.abort(context, reason);
-    return { kind: 'message', message, context: context as unknown as HandlerContext<TExtra>, settle, abort };
+    return { kind: 'message', message, signedBody: signed, context: context as unknown as HandlerContext<TExtra>, settle, abort };
   }
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
