@@ -1,7 +1,7 @@
-import { RouteFailedError, createReceiver, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
+import { RouteFailedError, createReceiver, endUnreadBody, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
 import type { HonoExtra, HookgateEnv, HookgateHonoOptions } from './options.js';
-import { nodeIncomingOf } from './node-incoming.js';
+import { nodeIncomingOf, nodeOutgoingOf, type NodeIncoming } from './node-incoming.js';
 import { keepSignedBody, readHonoBody } from './read-hono-body.js';
 
 /**
@@ -18,6 +18,19 @@ export type HookgateMiddleware = MiddlewareHandler<HookgateEnv> & {
 
 function toResponse(answer: ReceiverResponse): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * An answer sent before the body ended (413, 415, 405, 503 at the deadline): on Node, the rest of
+ * the body is read and dropped after it (core's `endUnreadBody`), so the client reads the answer
+ * instead of a reset.
+ */
+function refusal(answer: ReceiverResponse, incoming: NodeIncoming | undefined, env: unknown): Response {
+  if (incoming !== undefined && incoming.readableEnded !== true) {
+    const outgoing = nodeOutgoingOf(env);
+    if (outgoing !== undefined) endUnreadBody(incoming, outgoing);
+  }
+  return toResponse(answer);
 }
 
 /**
@@ -43,16 +56,18 @@ export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
   const passThrough = isPassThrough(options);
 
   const middleware: MiddlewareHandler<HookgateEnv> = async (c, next) => {
+    // The deadline counts from here: reading the body is inside it.
+    const receivedAt = Date.now();
     const method = c.req.method;
     // On @hono/node-server, the Node request's own headers (a plain object) and body stream: reading
     // `c.req.raw.headers` or the body through `c.req` would build a Fetch Headers, Request and web stream.
     const incoming = nodeIncomingOf(c.env);
     const headers = incoming ? incoming.headers : c.req.raw.headers;
     const refused = receiver.precheck(method, headers);
-    if (refused) return toResponse(refused);
-    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming);
-    if ('status' in body) return toResponse(body);
-    const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c } };
+    if (refused) return refusal(refused, incoming, c.env);
+    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming, { receivedAt, deadlineMs: receiver.deadlineMs });
+    if ('status' in body) return refusal(body, incoming, c.env);
+    const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c }, receivedAt };
     if (!passThrough) return toResponse(await receiver.handle(input));
 
     const accepted = await receiver.accept(input);

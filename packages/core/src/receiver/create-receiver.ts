@@ -23,8 +23,8 @@ import {
   type ReceiverOptions,
   type Verification,
 } from './options.js';
-import { BodyTooLargeError, readBody } from './read-body.js';
-import { fixedResponse, receiverResponse, type ReceiverResponse } from './responses.js';
+import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
+import { bodyDeadlineResponse, fixedResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 import { utf8ByteLength } from './utf8-length.js';
 
 /**
@@ -525,17 +525,20 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   }
 
   async function fetchHandler(request: Request, context?: TExtra): Promise<Response> {
+    const receivedAt = Date.now();
     const toResponse = (r: ReceiverResponse) => new Response(r.body, { status: r.status, headers: r.headers });
     const refused = precheck(request.method, request.headers);
     if (refused) return toResponse(refused);
     let rawBody: Uint8Array;
     try {
-      rawBody = await readBody(request.body, maxBodyBytes);
+      // The deadline counts from arrival: a body still arriving then is answered 503 (the sender retries).
+      rawBody = await readBody(request.body, maxBodyBytes, receivedAt + deadlineMs);
     } catch (error) {
       if (error instanceof BodyTooLargeError) return toResponse(receiverResponse('payload_too_large', error.message));
+      if (error instanceof BodyDeadlineError) return toResponse(bodyDeadlineResponse(deadlineMs));
       throw error;
     }
-    return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context }));
+    return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context, receivedAt }));
   }
 
   return {
