@@ -352,6 +352,9 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
     if (!result.ok) {
       explain(typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
+      // A mismatch's text is one of a few fixed messages: made once, so that a forgery costs little more
+      // than its HMAC (a malformed header's message names its length: not cached).
+      if (result.reason === 'mismatch') return { kind: 'response', response: fixedResponse('invalid_signature', result.message) };
       return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
     }
     return afterVerification(input, receivedAt, { form: result.form, secretIndex: result.secretIndex }, signed);
