@@ -1,4 +1,5 @@
 import type { Receiver } from './create-receiver.js';
+import { utf8ByteLength } from './utf8-length.js';
 import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { readNodeStreamWithin, type NodeReadable } from './read-node-stream.js';
@@ -68,7 +69,7 @@ export function writeNodeResponse(res: NodeResponseLike, response: ReceiverRespo
 }
 
 function byteLength(s: string): number {
-  return new TextEncoder().encode(s).byteLength;
+  return utf8ByteLength(s); // counted, not encoded: no allocation per answer
 }
 
 /**
