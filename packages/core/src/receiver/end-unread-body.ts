@@ -14,15 +14,30 @@ export interface UnreadBodyRequest {
   resume(): unknown;
 }
 
-/** See `UnreadBodyRequest`. */
+/**
+ * The parts of a Node response that `endUnreadBody` uses: when the answer has been sent.
+ *
+ * @example
+ * const res: UnreadBodyResponse = serverResponse; // an http.ServerResponse fits
+ */
 export interface UnreadBodyResponse {
   writableFinished?: boolean;
   once(event: string, listener: () => void): unknown;
 }
 
-/** After a refusal, how long the rest of a body is read and dropped before the connection is closed. */
+/**
+ * After a refusal, how long the rest of a body is read and dropped before the connection is closed.
+ *
+ * @example
+ * const closedBy = Date.now() + UNREAD_BODY_GRACE_MS; // at the latest, once the 413 was sent
+ */
 export const UNREAD_BODY_GRACE_MS = 2000;
-/** After a refusal, how many more bytes are read and dropped at most before the connection is closed. */
+/**
+ * After a refusal, how many more bytes are read and dropped at most before the connection is closed.
+ *
+ * @example
+ * const worstCase = UNREAD_BODY_MAX_BYTES * concurrentUploads; // bytes read and dropped
+ */
 export const UNREAD_BODY_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
