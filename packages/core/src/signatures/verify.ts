@@ -169,7 +169,8 @@ const RAW_MISMATCH: VerifyResult = {
 const NO_FORM: VerifyResult = {
   ok: false,
   reason: 'mismatch',
-  message: 'None of the allowed signature forms can be made from this body (raw bytes present: only `raw` is tried).',
+  message:
+    'None of the allowed signature forms applies to this body (with raw bytes only `raw` is tried unless re-serialized forms are allowed; without them `raw` cannot be).',
 };
 
 function mismatchOf(p: Ready): VerifyResult {
