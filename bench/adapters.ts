@@ -8,7 +8,14 @@
 // plus a hand-written HMAC-SHA1 check of the raw body (createHmac + timingSafeEqual, no hookgate).
 //   Run alone: node --import tsx bench/adapters.ts
 //   Settings: BENCH_ADAPTERS_SECONDS (per run, default 2), BENCH_ADAPTERS_ROUNDS (default 5),
-//   BENCH_ADAPTERS_FRAMEWORKS (a comma list, default express,fastify,hono).
+//   BENCH_ADAPTERS_FRAMEWORKS (a comma list, default core,express,fastify,hono).
+// `core` is core's node listener (toNodeListener) on node:http, against a hand-written node:http
+// verify-and-parse route and Octokit's createNodeMiddleware (@octokit/webhooks) on the same server:
+// bars ≥ 0.9 of the hand-written route and ≥ 1.0 of Octokit. Octokit verifies HMAC-SHA256 of
+// `X-Hub-Signature-256` (GitHub's scheme) where hookgate verifies HMAC-SHA1 (the sender's); the body
+// is the same 1 KB; both read the body off the stream, verify, parse JSON and run a no-op handler.
+// Hono's plain and hand-written routes read the body straight off the Node request
+// (c.env.incoming), as hookgate's middleware does on @hono/node-server, so all three compare alike.
 import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
@@ -20,7 +27,7 @@ import { fixture, sign } from '@hookgate/core';
 import { fmt, median, printReport, type BenchReport } from './lib.js';
 
 const SECRET = 'whsec_bench_adapters_61d0';
-const FRAMEWORKS = ['express', 'fastify', 'hono'] as const;
+const FRAMEWORKS = ['core', 'express', 'fastify', 'hono'] as const;
 type Framework = (typeof FRAMEWORKS)[number];
 const BAR = 0.85;
 
@@ -68,6 +75,50 @@ async function serve(): Promise<void> {
     urls[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
 
+  const http = await import('node:http');
+  const { createReceiver, toNodeListener } = await import('@hookgate/core');
+  const { Webhooks, createNodeMiddleware } = await import('@octokit/webhooks');
+  const readRaw = (req: import('node:http').IncomingMessage) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
+  const json = (res: import('node:http').ServerResponse, status: number, text: string) =>
+    void res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+  const coreListener = toNodeListener(createReceiver(options));
+  const webhooks = new Webhooks({ secret: SECRET });
+  webhooks.on('push', () => {});
+  const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+  const octokit = createNodeMiddleware(webhooks, { path: '/octokit', log: quiet });
+  const coreServer = http.createServer((req, res) => {
+    switch (req.url) {
+      case '/plain':
+        void readRaw(req).then((raw) => {
+          JSON.parse(raw.toString('utf8'));
+          json(res, 200, '{"ok":true}');
+        });
+        return;
+      case '/hand':
+        void readRaw(req).then((raw) => {
+          if (!handVerified(raw, req.headers['x-signature'])) return json(res, 401, '{"ok":false}');
+          JSON.parse(raw.toString('utf8'));
+          json(res, 200, '{"ok":true}');
+        });
+        return;
+      case '/webhooks':
+        void coreListener(req, res);
+        return;
+      case '/octokit':
+        void octokit(req, res);
+        return;
+      default:
+        json(res, 404, '{}');
+    }
+  });
+  await listen('core', coreServer);
+
   const ex = express();
   ex.post('/plain', express.json(), (_req, res) => void res.json({ ok: true }));
   ex.post('/hand', express.raw({ type: 'application/json' }), (req, res) => {
@@ -97,14 +148,17 @@ async function serve(): Promise<void> {
   await fa.listen({ host: '127.0.0.1', port: 0 });
   urls.fastify = `http://127.0.0.1:${(fa.server.address() as AddressInfo).port}`;
 
+  // Like with like: the plain and hand-written routes read the body straight off the Node request,
+  // as hookgate's middleware does on @hono/node-server (through c.req they would build a Web Request).
+  const honoRaw = (c: { env: unknown }) => readRaw((c.env as { incoming: import('node:http').IncomingMessage }).incoming);
   const ho = new Hono();
   ho.post('/plain', async (c) => {
-    await c.req.json();
+    JSON.parse((await honoRaw(c)).toString('utf8'));
     return c.json({ ok: true });
   });
   ho.post('/hand', async (c) => {
-    const raw = Buffer.from(await c.req.arrayBuffer());
-    if (!handVerified(raw, c.req.header('x-signature'))) return c.json({ ok: false }, 401);
+    const raw = await honoRaw(c);
+    if (!handVerified(raw, (c.env as { incoming: import('node:http').IncomingMessage }).incoming.headers['x-signature'])) return c.json({ ok: false }, 401);
     JSON.parse(raw.toString('utf8'));
     return c.json({ ok: true });
   });
@@ -137,14 +191,27 @@ interface Run {
   cpuPerRequest: number;
 }
 
+/** Octokit's headers for the same body: GitHub's event name, delivery id and HMAC-SHA256 signature. */
+function octokitHeaders(body: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-github-event': 'push',
+    'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+    'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+  };
+}
+
 async function load(servers: Servers, url: string, body: string, seconds: number): Promise<Run> {
   const cpuBefore = await servers.cpu();
+  const headers = url.endsWith('/octokit')
+    ? octokitHeaders(body)
+    : { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': sign(body, SECRET) };
   const result = await autocannon({
     url,
     method: 'POST',
     connections: 10,
     duration: seconds,
-    headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': sign(body, SECRET) },
+    headers,
     body,
   });
   if (result.non2xx > 0 || result.errors > 0) {
@@ -214,34 +281,49 @@ export default async function adaptersBench(): Promise<BenchReport> {
   try {
     const only = process.env.BENCH_ADAPTERS_FRAMEWORKS?.split(',').map((f) => f.trim());
     for (const fw of FRAMEWORKS.filter((f) => !only || only.includes(f))) {
-      const routes = { plain: `${urls[fw]}/plain`, hand: `${urls[fw]}/hand`, hookgate: `${urls[fw]}/webhooks` };
-      const order = ['plain', 'hand', 'hookgate'] as const;
-      for (const route of order) await load(servers, routes[route], body, 1); // warm up (JIT, sockets)
-      const runs: Record<(typeof order)[number], Run[]> = { plain: [], hand: [], hookgate: [] };
+      const routes: Record<string, string> = { plain: `${urls[fw]}/plain`, hand: `${urls[fw]}/hand`, hookgate: `${urls[fw]}/webhooks` };
+      if (fw === 'core') routes.octokit = `${urls[fw]}/octokit`;
+      const order = Object.keys(routes);
+      for (const route of order) await load(servers, routes[route]!, body, 1); // warm up (JIT, sockets)
+      const runs: Record<string, Run[]> = Object.fromEntries(order.map((r) => [r, [] as Run[]]));
       for (let i = 0; i < rounds; i++) {
         // The order rotates, so no route always runs first (or right after the same one).
         for (let k = 0; k < order.length; k++) {
           const route = order[(i + k) % order.length]!;
-          runs[route].push(await load(servers, routes[route], body, seconds));
+          runs[route]!.push(await load(servers, routes[route]!, body, seconds));
         }
       }
       const ratioOf = (a: Run[], b: Run[]) => a.map((r, i) => r.rps / b[i]!.rps);
-      const perRound = ratioOf(runs.hookgate, runs.plain);
-      const handPerRound = ratioOf(runs.hand, runs.plain);
-      const cpuPerRound = runs.plain.map((p, i) => p.cpuPerRequest / runs.hookgate[i]!.cpuPerRequest);
+      const plain = runs.plain!;
+      const hand = runs.hand!;
+      const hook = runs.hookgate!;
+      const perRound = ratioOf(hook, plain);
+      const handPerRound = ratioOf(hand, plain);
+      const cpuPerRound = plain.map((p, i) => p.cpuPerRequest / hook[i]!.cpuPerRequest);
       const cpu = (r: Run[]) => median(r.map((x) => x.cpuPerRequest)).toFixed(1);
-      const name = `${fw}: hookgate / plain route`;
-      ratios[name] = median(perRound);
-      bars[name] = BAR;
+      const label = fw === 'hono' ? 'hono (Node)' : fw === 'core' ? "core's node listener (node:http)" : fw;
+      if (fw === 'core') {
+        // core: the bars are against the hand-written node:http route and Octokit's middleware.
+        const octo = runs.octokit!;
+        ratios[`${fw}: hookgate / hand-written node:http verify-and-parse`] = median(ratioOf(hook, hand));
+        bars[`${fw}: hookgate / hand-written node:http verify-and-parse`] = 0.9;
+        ratios[`${fw}: hookgate / Octokit createNodeMiddleware`] = median(ratioOf(hook, octo));
+        bars[`${fw}: hookgate / Octokit createNodeMiddleware`] = 1.0;
+      } else {
+        const name = `${fw}: hookgate / plain route`;
+        ratios[name] = median(perRound);
+        bars[name] = BAR;
+      }
       rows.push({
-        framework: fw === 'hono' ? 'hono (Node)' : fw,
-        'plain req/s': fmt(median(runs.plain.map((r) => r.rps))),
-        'hookgate req/s': fmt(median(runs.hookgate.map((r) => r.rps))),
+        framework: label,
+        'plain req/s': fmt(median(plain.map((r) => r.rps))),
+        'hookgate req/s': fmt(median(hook.map((r) => r.rps))),
         'median ratio (req/s)': median(perRound).toFixed(3),
         'per-round ratios': perRound.map((r) => r.toFixed(2)).join(' '),
         'hand-written HMAC / plain': median(handPerRound).toFixed(3),
-        'hookgate / hand-written': median(ratioOf(runs.hookgate, runs.hand)).toFixed(3),
-        'server CPU µs/req plain → hand → hookgate': `${cpu(runs.plain)} → ${cpu(runs.hand)} → ${cpu(runs.hookgate)}`,
+        'hookgate / hand-written': median(ratioOf(hook, hand)).toFixed(3),
+        'hookgate / Octokit': runs.octokit ? median(ratioOf(hook, runs.octokit)).toFixed(3) : '—',
+        'server CPU µs/req plain → hand → hookgate': `${cpu(plain)} → ${cpu(hand)} → ${cpu(hook)}${runs.octokit ? ` (Octokit ${cpu(runs.octokit)})` : ''}`,
         'CPU ratio (plain/hookgate)': median(cpuPerRound).toFixed(3),
       });
     }

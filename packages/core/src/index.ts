@@ -34,4 +34,5 @@ export * from './receiver/create-receiver.js';
 export * from './receiver/pass-through.js';
 export * from './receiver/node-listener.js';
 export * from './receiver/client-errors.js';
+export * from './receiver/end-unread-body.js';
 export * from './receiver/route-outcome.js';

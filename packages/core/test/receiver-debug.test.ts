@@ -40,6 +40,19 @@ describe('debug mode', () => {
     expect(log).not.toContain(SECRET);
   });
 
+  it('says when the signature matches the signed form but the raw bytes were changed after signing, and where', async () => {
+    const lines = await debugReceiver(true);
+    const signedText = JSON.stringify(fixtures.track);
+    const changed = `${signedText.slice(0, 1)} ${signedText.slice(1)}`; // one space after "{"
+    const a = await send(srv!.url, changed, { signature: hmac(signedText) });
+    expect(a.status).toBe(401);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('matches the JSON.stringify form of this body, not its raw bytes');
+    expect(lines[0]).toContain('first difference at byte 1');
+    expect(lines[0]).toContain('allowReserializedWithRawBody');
+    expect(lines[0]).not.toContain(SECRET);
+  });
+
   it('blames the secret when the body round-trips unchanged', async () => {
     const lines = await debugReceiver(true);
     const body = JSON.stringify(fixtures.track);

@@ -123,12 +123,12 @@ describe('dedupe', () => {
     let runs = 0;
     srv = await serveReceiver({
       secret: SECRET,
-      deadlineMs: 50,
+      deadlineMs: 300,
       onError: () => {},
       onMessage: async () => {
         runs++;
         if (runs === 1) {
-          await delay(100);
+          await delay(600);
           throw new Error('late');
         }
       },

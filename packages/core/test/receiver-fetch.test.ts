@@ -110,11 +110,13 @@ describe("crypto: 'web'", () => {
     expect(bad.status).toBe(401);
   });
 
-  it('verifies a re-serialized form too (pretty-printed body signed compact)', async () => {
-    const receiver = createReceiver({ secret: SECRET, crypto: 'web', onMessage: () => {} });
+  it('refuses re-encoded raw bytes (pretty-printed body signed compact), unless allowReserializedWithRawBody', async () => {
     const pretty = JSON.stringify(fixtures.alias, null, 2);
-    const res = await receiver.fetch(signed(pretty, { headers: { 'x-signature': hmac(JSON.stringify(fixtures.alias)) } }));
-    expect(res.status).toBe(200);
+    const headers = { 'x-signature': hmac(JSON.stringify(fixtures.alias)) };
+    const strict = createReceiver({ secret: SECRET, crypto: 'web', onMessage: () => {} });
+    expect((await strict.fetch(signed(pretty, { headers }))).status).toBe(401);
+    const lenient = createReceiver({ secret: SECRET, crypto: 'web', allowReserializedWithRawBody: true, onMessage: () => {} });
+    expect((await lenient.fetch(signed(pretty, { headers }))).status).toBe(200);
   });
 });
 

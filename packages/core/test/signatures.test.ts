@@ -125,7 +125,7 @@ describe('verify and verifyAsync', () => {
     expect(await both({ signature: hmac(body, 'neither'), secret: [SECRET, old], rawBody: body })).toMatchObject({ ok: false, reason: 'mismatch' });
   });
 
-  describe('body forms, in the order raw → stringify → sorted', () => {
+  describe('body forms: raw bytes alone when present, else stringify → sorted', () => {
     const message = { ...fixtures.track, properties: { b: 2, a: 1, nested: { z: true, y: [3, { d: 1, c: 2 }] } } };
     const compact = JSON.stringify(message);
     const pretty = JSON.stringify(message, null, 2);
@@ -136,8 +136,17 @@ describe('verify and verifyAsync', () => {
       expect(sorted).not.toBe(compact);
     });
 
-    it('stringify: raw bytes differ (pretty-printed) but the sender signed JSON.stringify', async () => {
-      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty })).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+    it('raw bytes present: re-encoded bytes (pretty-printed) are refused though their JSON.stringify form was signed', async () => {
+      const r = await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty });
+      expect(r).toMatchObject({ ok: false, reason: 'mismatch' });
+      if (!r.ok) expect(r.message).toContain('raw body bytes');
+      // Also when a parsed body is given beside them: the raw bytes decide.
+      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, parsedBody: JSON.parse(pretty) })).toMatchObject({ ok: false });
+    });
+
+    it('allowReserialized: re-encoded raw bytes may match a re-serialized form, when asked for plainly', async () => {
+      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, allowReserialized: true })).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+      expect(await both({ signature: hmac(sorted), secret: SECRET, rawBody: pretty, allowReserialized: true })).toEqual({ ok: true, form: 'sorted', secretIndex: 0 });
     });
 
     it('stringify: only the parsed body is left (a body parser ran first)', async () => {
@@ -146,7 +155,7 @@ describe('verify and verifyAsync', () => {
 
     it('sorted: the body was signed over a key-sorted serialization', async () => {
       expect(await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message })).toEqual({ ok: true, form: 'sorted', secretIndex: 0 });
-      expect(await both({ signature: hmac(sorted), secret: SECRET, rawBody: pretty })).toEqual({ ok: true, form: 'sorted', secretIndex: 0 });
+      expect(await both({ signature: hmac(sorted), secret: SECRET, rawBody: pretty })).toMatchObject({ ok: false, reason: 'mismatch' });
     });
 
     it('raw wins when the raw bytes are what was signed, even if they do not round-trip', async () => {
@@ -158,7 +167,10 @@ describe('verify and verifyAsync', () => {
     it('the forms option limits what is tried', async () => {
       expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, forms: ['raw'] })).toMatchObject({ ok: false, reason: 'mismatch' });
       expect(await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message, forms: ['raw', 'stringify'] })).toMatchObject({ ok: false, reason: 'mismatch' });
-      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: compact, forms: ['sorted', 'stringify'] })).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: compact, forms: ['sorted', 'stringify'], allowReserialized: true })).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+      // Raw bytes present and `raw` not among the forms: nothing can match.
+      const none = await both({ signature: hmac(compact), secret: SECRET, rawBody: compact, forms: ['sorted', 'stringify'] });
+      expect(none).toMatchObject({ ok: false, reason: 'mismatch' });
     });
 
     it('an unknown form name is tried as nothing, not as another form', async () => {
@@ -167,7 +179,8 @@ describe('verify and verifyAsync', () => {
     });
 
     it('rotation and forms combine: secret order is tried within each form', async () => {
-      expect(await both({ signature: hmac(compact, 'old'), secret: ['new', 'old'], rawBody: pretty })).toEqual({ ok: true, form: 'stringify', secretIndex: 1 });
+      expect(await both({ signature: hmac(compact, 'old'), secret: ['new', 'old'], parsedBody: JSON.parse(pretty) })).toEqual({ ok: true, form: 'stringify', secretIndex: 1 });
+      expect(await both({ signature: hmac(compact, 'old'), secret: ['new', 'old'], rawBody: pretty, allowReserialized: true })).toEqual({ ok: true, form: 'stringify', secretIndex: 1 });
     });
   });
 

@@ -85,7 +85,8 @@ const [body, signature, secret] = JSON.parse(process.argv[2]);
 try { core.sign(body, secret); out.signError = null; } catch (e) { out.signError = e.message; }
 out.signAsync = await core.signAsync(body, secret);
 out.verifyAsync = await core.verifyAsync({ signature, secret: ['old', secret], rawBody: body });
-out.verifyAsyncPretty = await core.verifyAsync({ signature, secret, rawBody: JSON.stringify(JSON.parse(body), null, 2) });
+out.verifyAsyncPretty = await core.verifyAsync({ signature, secret, parsedBody: JSON.parse(JSON.stringify(JSON.parse(body), null, 2)) });
+out.verifyAsyncPrettyRaw = await core.verifyAsync({ signature, secret, rawBody: JSON.stringify(JSON.parse(body), null, 2) });
 out.verifyAsyncBad = await core.verifyAsync({ signature: signature.replace(/^./, (c) => (c === '0' ? '1' : '0')), secret, rawBody: body });
 out.parsed = core.parseMessage(body).type;
 out.issues = core.messageIssues({ type: 'alias' }).map((i) => i.path);
@@ -123,6 +124,7 @@ console.log(JSON.stringify(out));
     expect(out.signAsync).toBe(signature);
     expect(out.verifyAsync).toEqual({ ok: true, form: 'raw', secretIndex: 1 });
     expect(out.verifyAsyncPretty).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+    expect(out.verifyAsyncPrettyRaw).toMatchObject({ ok: false, reason: 'mismatch' });
     expect(out.verifyAsyncBad).toMatchObject({ ok: false, reason: 'mismatch' });
   });
 

@@ -42,11 +42,14 @@ export function hookgate(options: HookgateExpressOptions): HookgateMiddleware {
   const passThrough = isPassThrough(options);
 
   async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
+    // The deadline counts from here: reading the body is inside it (a parser mounted before hookgate
+    // reads the body before this point, outside the budget; see the README).
+    const receivedAt = Date.now();
     const refused = receiver.precheck(req.method, req.headers);
-    if (refused) return writeNodeResponse(res, refused);
-    const body = await readExpressBody(req, receiver);
-    if ('status' in body) return writeNodeResponse(res, body);
-    const input = { method: req.method, headers: req.headers, ...body, context: { req, res } };
+    if (refused) return writeNodeResponse(res, refused, req);
+    const body = await readExpressBody(req, receiver, receivedAt);
+    if ('status' in body) return writeNodeResponse(res, body, req);
+    const input = { method: req.method, headers: req.headers, ...body, context: { req, res }, receivedAt };
     if (!passThrough) return writeNodeResponse(res, await receiver.handle(input));
 
     const accepted = await receiver.accept(input);
@@ -62,7 +65,7 @@ export function hookgate(options: HookgateExpressOptions): HookgateMiddleware {
   const middleware: RequestHandler = (req, res, next) => {
     serve(req, res, next).catch(() => {
       // Reading the body failed (the client went away) or a store threw: nothing was handled.
-      writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'));
+      writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
     });
   };
   return Object.assign(middleware, { receiver });

@@ -13,7 +13,8 @@ type ParsedRequest = Request & { _body?: boolean; rawBody?: unknown };
 
 /**
  * Finds the body of an Express request in whatever state earlier middleware left it:
- * - nothing read it yet: reads the raw bytes from the stream, under the receiver's limit (413 above);
+ * - nothing read it yet: reads the raw bytes from the stream, under the receiver's limit (413 above)
+ *   and deadline counted from `receivedAt` (503 for a body still arriving then);
  * - `express.raw()` / `express.text()` ran: those bytes / that text are the raw body;
  * - `express.json()` ran: its parsed value (verified by re-serialization, the seed's method), plus the
  *   raw bytes when its `verify` option kept them in `req.rawBody`.
@@ -22,13 +23,17 @@ type ParsedRequest = Request & { _body?: boolean; rawBody?: unknown };
  * const body = await readExpressBody(req, receiver);
  * if ('status' in body) return writeNodeResponse(res, body);
  */
-export async function readExpressBody(req: Request, receiver: Pick<Receiver, 'maxBodyBytes'>): Promise<ExpressBody | ReceiverResponse> {
+export async function readExpressBody(
+  req: Request,
+  receiver: Pick<Receiver, 'maxBodyBytes' | 'deadlineMs'>,
+  receivedAt: number = Date.now(),
+): Promise<ExpressBody | ReceiverResponse> {
   const r = req as ParsedRequest;
   const body: unknown = r.body;
   if (body instanceof Uint8Array || typeof body === 'string') return { rawBody: body };
   if (r._body === true || (body !== undefined && req.readableEnded)) {
     return { parsedBody: body, rawBody: r.rawBody instanceof Uint8Array || typeof r.rawBody === 'string' ? r.rawBody : undefined };
   }
-  const bytes = await readNodeBody(req, receiver);
+  const bytes = await readNodeBody(req, receiver, receivedAt);
   return bytes instanceof Uint8Array ? { rawBody: bytes } : bytes;
 }

@@ -3,20 +3,21 @@ import { fastifyJsonParse } from './fastify-json-parse.js';
 
 /** Route config flag: this route's JSON body is parsed by its webhookRoute() preHandler, after verification. */
 const DEFER = Symbol.for('hookgate.fastify.defer-parse');
-/** The preHandlers made by webhookRoute(): how a route is recognised at registration. */
-const webhookPreHandlers = new WeakSet<object>();
+/** The preHandlers made by webhookRoute(), with their receiver's deadline: how a route is recognised at registration. */
+const webhookPreHandlers = new WeakMap<object, number>();
 /** Fastify's JSON parser per instance, made once. */
 const parsers = new WeakMap<FastifyInstance, (text: string) => unknown>();
 
 /**
  * Marks a preHandler as webhookRoute()'s, so that a `hookgateRawBody` scope defers the JSON parse of
- * the routes that use it until the signature is verified.
+ * the routes that use it until the signature is verified, and reads their bodies under the
+ * receiver's deadline (`deadlineMs`).
  *
  * @example
- * markWebhookPreHandler(route.preHandler);
+ * markWebhookPreHandler(route.preHandler, receiver.deadlineMs);
  */
-export function markWebhookPreHandler(preHandler: object): void {
-  webhookPreHandlers.add(preHandler);
+export function markWebhookPreHandler(preHandler: object, deadlineMs: number): void {
+  webhookPreHandlers.set(preHandler, deadlineMs);
 }
 
 /**
@@ -29,8 +30,9 @@ export function markWebhookPreHandler(preHandler: object): void {
 export function flagWebhookRoutes(route: RouteOptions): void {
   const pre = route.preHandler;
   const list: unknown[] = Array.isArray(pre) ? pre : pre ? [pre] : [];
-  if (list.some((h) => typeof h === 'function' && webhookPreHandlers.has(h))) {
-    route.config = { ...(route.config as object | undefined), [DEFER]: true } as typeof route.config;
+  const mine = list.find((h) => typeof h === 'function' && webhookPreHandlers.has(h)) as object | undefined;
+  if (mine !== undefined) {
+    route.config = { ...(route.config as object | undefined), [DEFER]: webhookPreHandlers.get(mine) } as typeof route.config;
   }
 }
 
@@ -42,8 +44,20 @@ export function flagWebhookRoutes(route: RouteOptions): void {
  * if (parseDeferred(request)) done(null, undefined);
  */
 export function parseDeferred(request: FastifyRequest): boolean {
+  return deferredDeadlineMs(request) !== undefined;
+}
+
+/**
+ * The receiver's deadline of this request's webhookRoute() route in a `hookgateRawBody` scope, or
+ * `undefined` for any other route.
+ *
+ * @example
+ * const deadlineMs = deferredDeadlineMs(request); // 4000
+ */
+export function deferredDeadlineMs(request: FastifyRequest): number | undefined {
   const config = request.routeOptions.config as unknown as Record<symbol, unknown> | undefined;
-  return config?.[DEFER] === true;
+  const value = config?.[DEFER];
+  return typeof value === 'number' ? value : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { decorateWebhookRequest } from './decorate-request.js';
 import { answerForFastifyError } from './fastify-errors.js';
 import { fastifyJsonParse } from './fastify-json-parse.js';
 import { checkPluginOptions, type FastifyExtra, type HookgatePluginOptions } from './options.js';
-import { keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
+import { arrivalOf, keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
 import { sendAnswer } from './send-answer.js';
 
 function pathsOf(path: HookgatePluginOptions['path']): string[] {
@@ -38,13 +38,20 @@ async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptio
   await app.register(async (scope) => {
     // Bodies are kept as raw bytes only: the receiver verifies them first, then parses with Fastify's
     // own parser (poisoning checks on), so an unsigned body is a 401 whatever it holds.
-    keepRawJsonBodies(scope, { bodyLimit: receiver.maxBodyBytes, anyType: true, parse: false });
+    keepRawJsonBodies(scope, { bodyLimit: receiver.maxBodyBytes, anyType: true, parse: false, deadlineMs: receiver.deadlineMs });
     const parse = fastifyJsonParse(scope);
     scope.setErrorHandler((error, _request, reply) => sendAnswer(reply, answerForFastifyError(error as { statusCode?: number; message?: string })));
     for (const url of paths) {
       scope.all(url, { bodyLimit: receiver.maxBodyBytes }, (request, reply) =>
         receiver
-          .handle({ method: request.method, headers: request.headers, rawBody: rawBodyOf(request), parse, context: { request, reply } })
+          .handle({
+            method: request.method,
+            headers: request.headers,
+            rawBody: rawBodyOf(request),
+            parse,
+            context: { request, reply },
+            receivedAt: arrivalOf(request),
+          })
           .then((answer) => sendAnswer(reply, answer)),
       );
     }

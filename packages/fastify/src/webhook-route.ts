@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-parse.js';
 import { answerForFastifyError } from './fastify-errors.js';
 import { checkWebhookRouteOptions, type FastifyExtra, type WebhookRouteOptions } from './options.js';
-import { rawBodyOf } from './raw-body-parser.js';
+import { arrivalOf, rawBodyOf } from './raw-body-parser.js';
 import { failRoute, routeOutcome } from './route-outcome.js';
 import { sendAnswer } from './send-answer.js';
 
@@ -73,6 +73,7 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
         parsedBody: typeof body === 'string' ? undefined : body,
         parse: deferred ? jsonParserOf(request) : undefined,
         context: { request, reply },
+        receivedAt: arrivalOf(request),
       });
       if (accepted.kind === 'response') return sendAnswer(reply, accepted.response);
       if (deferred) request.body = accepted.message;
@@ -90,6 +91,6 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
       return sendAnswer(reply, answerForFastifyError(error));
     },
   };
-  markWebhookPreHandler(route.preHandler);
+  markWebhookPreHandler(route.preHandler, receiver.deadlineMs);
   return route;
 }

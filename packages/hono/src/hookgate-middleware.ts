@@ -1,8 +1,8 @@
-import { RouteFailedError, createReceiver, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
+import { RouteFailedError, createReceiver, endUnreadBody, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
 import { checkHonoOptions, type HonoExtra, type HookgateEnv, type HookgateHonoOptions } from './options.js';
-import { nodeIncomingOf } from './node-incoming.js';
-import { readHonoBody } from './read-hono-body.js';
+import { nodeIncomingOf, nodeOutgoingOf, type NodeIncoming } from './node-incoming.js';
+import { keepSignedBody, readHonoBody } from './read-hono-body.js';
 
 
 /**
@@ -19,6 +19,19 @@ export type HookgateMiddleware = MiddlewareHandler<HookgateEnv> & {
 
 function toResponse(answer: ReceiverResponse): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * An answer sent before the body ended (413, 415, 405, 503 at the deadline): on Node, the rest of
+ * the body is read and dropped after it (core's `endUnreadBody`), so the client reads the answer
+ * instead of a reset.
+ */
+function refusal(answer: ReceiverResponse, incoming: NodeIncoming | undefined, env: unknown): Response {
+  if (incoming !== undefined && incoming.readableEnded !== true) {
+    const outgoing = nodeOutgoingOf(env);
+    if (outgoing !== undefined) endUnreadBody(incoming, outgoing);
+  }
+  return toResponse(answer);
 }
 
 /**
@@ -45,22 +58,27 @@ export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
   const passThrough = isPassThrough(options);
 
   const middleware: MiddlewareHandler<HookgateEnv> = async (c, next) => {
+    // The deadline counts from here: reading the body is inside it.
+    const receivedAt = Date.now();
     const method = c.req.method;
     // On @hono/node-server, the Node request's own headers (a plain object) and body stream: reading
     // `c.req.raw.headers` or the body through `c.req` would build a Fetch Headers, Request and web stream.
     const incoming = nodeIncomingOf(c.env);
     const headers = incoming ? incoming.headers : c.req.raw.headers;
     const refused = receiver.precheck(method, headers);
-    if (refused) return toResponse(refused);
-    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming);
-    if ('status' in body) return toResponse(body);
-    const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c } };
+    if (refused) return refusal(refused, incoming, c.env);
+    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming, { receivedAt, deadlineMs: receiver.deadlineMs });
+    if ('status' in body) return refusal(body, incoming, c.env);
+    const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c }, receivedAt };
     if (!passThrough) return toResponse(await receiver.handle(input));
 
     const accepted = await receiver.accept(input);
     if (accepted.kind === 'response') return toResponse(accepted.response);
     c.set('webhook', accepted.message);
     c.set('webhookContext', accepted.context);
+    // The route reads only what was verified: `c.req.text()` / `json()` / `arrayBuffer()` give the
+    // exact bytes the signature matched, never other bytes of the request.
+    keepSignedBody(c.req, accepted.signedBody);
     const answer = await receiver.run(accepted, async () => {
       await next();
       if (c.error) throw c.error;

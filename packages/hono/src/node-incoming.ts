@@ -1,4 +1,4 @@
-import { readNodeStream } from '@hookgate/core';
+import { readNodeStreamWithin, type NodeBodyRefusal, type UnreadBodyResponse } from '@hookgate/core';
 
 /**
  * The parts of Node's `IncomingMessage` the middleware reads on `@hono/node-server`, which passes
@@ -13,6 +13,8 @@ export interface NodeIncoming {
   readableDidRead?: boolean;
   readableFlowing?: boolean | null;
   readableEnded?: boolean;
+  complete?: boolean;
+  socket?: { destroy(): unknown } | null;
   on(event: string, listener: (arg?: unknown) => void): unknown;
   removeListener(event: string, listener: (arg?: unknown) => void): unknown;
   resume(): unknown;
@@ -46,10 +48,22 @@ export function bodyUntouched(incoming: NodeIncoming): boolean {
 }
 
 /**
- * Reads a Node request body straight off the `IncomingMessage` (no Fetch `Request`, web stream or
- * `AbortSignal` made for it): core's `readNodeStream` — the bytes, or `undefined` past `limit`.
+ * The Node response behind a Hono context on `@hono/node-server` (its `c.env.outgoing`), or `undefined`.
  *
  * @example
- * const bytes = await readIncoming(incoming, receiver.maxBodyBytes);
+ * const outgoing = nodeOutgoingOf(c.env);
  */
-export const readIncoming: (incoming: NodeIncoming, limit: number) => Promise<Uint8Array | undefined> = readNodeStream;
+export function nodeOutgoingOf(env: unknown): UnreadBodyResponse | undefined {
+  const outgoing = (env as { outgoing?: unknown } | undefined | null)?.outgoing as Partial<UnreadBodyResponse> | undefined;
+  return typeof outgoing === 'object' && outgoing !== null && typeof outgoing.once === 'function' ? (outgoing as UnreadBodyResponse) : undefined;
+}
+
+/**
+ * Reads a Node request body straight off the `IncomingMessage` (no Fetch `Request`, web stream or
+ * `AbortSignal` made for it): core's `readNodeStreamWithin` — the bytes, or why it stopped (over
+ * `limit`, or still arriving at `deadlineAt`).
+ *
+ * @example
+ * const read = await readIncoming(incoming, receiver.maxBodyBytes, receivedAt + receiver.deadlineMs);
+ */
+export const readIncoming: (incoming: NodeIncoming, limit: number, deadlineAt: number) => Promise<Uint8Array | NodeBodyRefusal> = readNodeStreamWithin;

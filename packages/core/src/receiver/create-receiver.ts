@@ -1,9 +1,10 @@
 import { messageIssues } from '../messages/parse-message.js';
 import type { WebhookMessage } from '../messages/types.js';
 import { explainMismatch } from '../signatures/explain-mismatch.js';
+import { reserializedMatch } from '../signatures/reserialized-match.js';
 import { nodeCrypto } from '../signatures/node-crypto.js';
 import type { Secret } from '../signatures/sign.js';
-import { verify, verifyAsync, type VerifyResult } from '../signatures/verify.js';
+import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult, type VerifyResult } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { dedupeKey } from './dedupe-key.js';
 import { RequestContext } from './handler-context.js';
@@ -23,8 +24,8 @@ import {
   type ReceiverOptions,
   type Verification,
 } from './options.js';
-import { BodyTooLargeError, readBody } from './read-body.js';
-import { fixedResponse, receiverResponse, type ReceiverResponse } from './responses.js';
+import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
+import { bodyDeadlineResponse, fixedResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 import { utf8ByteLength } from './utf8-length.js';
 
 /**
@@ -40,6 +41,11 @@ export type AcceptResult<TExtra = {}> =
   | {
       kind: 'message';
       message: WebhookMessage;
+      /**
+       * The exact text or bytes the signature matched (the raw body, or the re-serialized form that
+       * matched); `undefined` when verification is off. Hand these on, never other bytes of the request.
+       */
+      signedBody: string | Uint8Array | undefined;
       context: HandlerContext<TExtra>;
       /** Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for the retry. */
       settle(outcome: 'handled' | 'failed'): Promise<void>;
@@ -254,6 +260,8 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   const pickHandler = (message: WebhookMessage): MessageHandler<WebhookMessage, TExtra> | undefined =>
     (options.on?.[message.type] as MessageHandler<WebhookMessage, TExtra> | undefined) ?? options.onMessage;
 
+  const allowReserialized = options.allowReserializedWithRawBody === true;
+
   const explain = (signature: string, raw: string | Uint8Array | undefined, result: VerifyResult) => {
     if (!debug || result.ok) return;
     const head = `[hookgate] signature ${result.reason} (X-Signature ${redact(signature)}): ${result.message}`;
@@ -267,6 +275,17 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
     const findings = explainMismatch(raw);
     const lines = findings.slice(0, 10).map((f) => `  ${f.path} [${f.cause}] ${f.message}`);
+    // Debug only (it costs a parse and more HMACs): would a re-serialized form have matched?
+    const other = allowReserialized || secrets === null ? undefined : reserializedMatch(signature, secrets, raw);
+    if (other !== undefined) {
+      logger.warn(
+        `${head} The signature matches the ${other.form === 'stringify' ? 'JSON.stringify' : 'key-sorted'} form of this body, not its raw bytes: ` +
+          `the raw bytes differ from the signed form (first difference at byte ${other.at}), so they were changed after signing and are refused. ` +
+          'Only the raw bytes can match when they are available; allowReserializedWithRawBody accepts re-encoded bytes (see the README for its cost).' +
+          (lines.length > 0 ? `\n${lines.join('\n')}` : ''),
+      );
+      return;
+    }
     logger.warn(
       findings.length === 0
         ? `${head} The body round-trips through JSON unchanged, so the secret is the likely difference (check for a rotated or mistyped secret).`
@@ -299,9 +318,13 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
    */
   function acceptNow(input: ReceiverInput<TExtra>): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
     const respond = refuse;
-    const receivedAt = new Date();
+    const receivedAt = new Date(input.receivedAt ?? Date.now());
     const refused = precheck(input.method, input.headers);
     if (refused) return { kind: 'response', response: refused };
+    // The budget counts from arrival: a body that took it all to arrive is not handled any more.
+    if (input.receivedAt !== undefined && Date.now() - input.receivedAt >= deadlineMs) {
+      return respond('deadline_exceeded', `The request took more than ${deadlineMs} ms to arrive; the sender will retry.`);
+    }
     const raw = input.rawBody;
     const rawSize = raw === undefined ? undefined : typeof raw === 'string' ? utf8ByteLength(raw) : raw.byteLength;
     if ((rawSize ?? 0) > maxBodyBytes) {
@@ -313,33 +336,37 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
 
     // 1. Signature, before the body is trusted in any way.
-    if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 });
+    if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 }, undefined);
     const signature = getHeader(input.headers, 'x-signature');
     if (signature === undefined || signature === '') {
       return respond('missing_signature', 'The X-Signature header is missing; the request is not signed.');
     }
-    const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms };
-    if (useSync) return verified(input, receivedAt, signature, verify(verifyInput));
-    return verifyAsync(verifyInput).then((result) => verified(input, receivedAt, signature, result));
+    const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms, allowReserialized };
+    if (useSync) return verified(input, receivedAt, signature, verifyDetailed(verifyInput));
+    return verifyDetailedAsync(verifyInput).then((detailed) => verified(input, receivedAt, signature, detailed));
   }
 
   function verified(
     input: ReceiverInput<TExtra>,
     receivedAt: Date,
     signature: string | readonly string[],
-    result: VerifyResult,
+    { result, signed }: DetailedVerifyResult,
   ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
     if (!result.ok) {
       explain(typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
+      // A mismatch's text is one of a few fixed messages: made once, so that a forgery costs little more
+      // than its HMAC (a malformed header's message names its length: not cached).
+      if (result.reason === 'mismatch') return { kind: 'response', response: fixedResponse('invalid_signature', result.message) };
       return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
     }
-    return afterVerification(input, receivedAt, { form: result.form, secretIndex: result.secretIndex });
+    return afterVerification(input, receivedAt, { form: result.form, secretIndex: result.secretIndex }, signed);
   }
 
   function afterVerification(
     input: ReceiverInput<TExtra>,
     receivedAt: Date,
     verification: Verification,
+    signed: string | Uint8Array | undefined,
   ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
     const respond = refuse;
     const raw = input.rawBody;
@@ -359,8 +386,8 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
       return respond('invalid_message', `The body is not a valid webhook message: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
     }
     const message = value as WebhookMessage;
-    if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined);
-    return claimed(input, receivedAt, verification, message, store);
+    if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined, signed);
+    return claimed(input, receivedAt, verification, message, store, signed);
   }
 
   // 3. Dedupe: claim the message, or answer for the earlier delivery.
@@ -370,9 +397,12 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     verification: Verification,
     message: WebhookMessage,
     store: IdempotencyStore,
+    signed: string | Uint8Array | undefined,
   ): Promise<AcceptResult<TExtra>> {
     const respond = refuse;
-    const key = await dedupeKey(message, input.rawBody ?? JSON.stringify(message));
+    // Keyed by what was signed: the bytes or re-serialized text that matched, so every byte form of
+    // one signed message (re-encoded, then parsed by a framework) gets the same key.
+    const key = await dedupeKey(message, signed ?? input.rawBody ?? JSON.stringify(message));
     let claim;
     try {
       claim = await store.claim(key, inFlightTtlMs);
@@ -382,7 +412,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     }
     if (claim === 'done') return respond('duplicate', 'Already handled; not run again.', { duplicate: true });
     if (claim === 'in-flight') return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
-    return acceptedMessage(input, receivedAt, verification, message, key);
+    return acceptedMessage(input, receivedAt, verification, message, key, signed);
   }
 
   function acceptedMessage(
@@ -391,6 +421,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     verification: Verification,
     message: WebhookMessage,
     key: string | undefined,
+    signed: string | Uint8Array | undefined,
   ): AcceptedMessage<TExtra> {
     const context = new RequestContext(input.context, input.headers, key, verification, receivedAt);
     const settle =
@@ -405,7 +436,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
             }
           };
     const abort = (reason?: unknown) => RequestContext.abort(context, reason);
-    return { kind: 'message', message, context: context as unknown as HandlerContext<TExtra>, settle, abort };
+    return { kind: 'message', message, signedBody: signed, context: context as unknown as HandlerContext<TExtra>, settle, abort };
   }
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
@@ -499,17 +530,20 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   }
 
   async function fetchHandler(request: Request, context?: TExtra): Promise<Response> {
+    const receivedAt = Date.now();
     const toResponse = (r: ReceiverResponse) => new Response(r.body, { status: r.status, headers: r.headers });
     const refused = precheck(request.method, request.headers);
     if (refused) return toResponse(refused);
     let rawBody: Uint8Array;
     try {
-      rawBody = await readBody(request.body, maxBodyBytes);
+      // The deadline counts from arrival: a body still arriving then is answered 503 (the sender retries).
+      rawBody = await readBody(request.body, maxBodyBytes, receivedAt + deadlineMs);
     } catch (error) {
       if (error instanceof BodyTooLargeError) return toResponse(receiverResponse('payload_too_large', error.message));
+      if (error instanceof BodyDeadlineError) return toResponse(bodyDeadlineResponse(deadlineMs));
       throw error;
     }
-    return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context }));
+    return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context, receivedAt }));
   }
 
   return {

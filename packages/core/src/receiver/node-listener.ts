@@ -1,6 +1,9 @@
 import type { Receiver } from './create-receiver.js';
+import { utf8ByteLength } from './utf8-length.js';
+import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
-import { receiverResponse, type ReceiverResponse } from './responses.js';
+import { readNodeStreamWithin, type NodeReadable } from './read-node-stream.js';
+import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 
 /**
  * The parts of Node's `IncomingMessage` the listener uses.
@@ -18,39 +21,19 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   headers: Record<string, string | string[] | undefined>;
   /** Set by body parsers that ran before (Express, Connect). */
   body?: unknown;
-  /** Stream methods used to discard the rest of a body over the limit (present on `IncomingMessage`). */
+  /** Stream methods used to read the body by events and to drop the rest of a refused one (present on `IncomingMessage`). */
   resume?(): unknown;
+  on?(event: string, listener: (arg?: unknown) => void): unknown;
   once?(event: string, listener: () => void): unknown;
-  removeListener?(event: string, listener: () => void): unknown;
+  removeListener?(event: string, listener: (arg?: unknown) => void): unknown;
   readableEnded?: boolean;
+  complete?: boolean;
+  socket?: { destroy(): unknown } | null;
 }
 
-/** How long a body over the limit is read and thrown away before the 413 goes out. */
-const DISCARD_WAIT_MS = 1000;
-
-/**
- * Reads and drops the rest of a request body (bounded in time), so that the client, still sending,
- * reads the 413 instead of a connection reset.
- */
-function discardRest(req: NodeRequestLike): Promise<void> {
-  if (req.readableEnded || typeof req.resume !== 'function' || typeof req.once !== 'function') return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const events = ['end', 'close', 'error'] as const;
-    const done = () => {
-      clearTimeout(timer);
-      for (const e of events) req.removeListener?.(e, done);
-      resolve();
-    };
-    const timer = setTimeout(done, DISCARD_WAIT_MS);
-    for (const e of events) req.once!(e, done);
-    req.resume!();
-  });
-}
-
-/** The 413 answer for Node: the connection is closed after it, since the body was not read to its end. */
-function tooLarge(message: string): ReceiverResponse {
-  const response = receiverResponse('payload_too_large', message);
-  return { ...response, headers: { ...response.headers, connection: 'close' } };
+/** The 413 answer: sent at once; the rest of the body is read and dropped after it (`endUnreadBody`). */
+function tooLarge(limit: number): ReceiverResponse {
+  return receiverResponse('payload_too_large', new BodyTooLargeError(limit).message);
 }
 
 /**
@@ -64,50 +47,68 @@ export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body?: string): unknown;
   headersSent?: boolean;
+  writableFinished?: boolean;
+  once?(event: string, listener: () => void): unknown;
 }
 
 /**
- * Writes a receiver's answer to a Node response.
+ * Writes a receiver's answer to a Node response. Given the request too, an answer sent before its
+ * body ended (413, 415, 405, 503 at the deadline) first arranges for the rest of the body to be read
+ * and dropped (`endUnreadBody`), so the client reads the answer instead of a connection reset.
  *
  * @example
- * writeNodeResponse(res, await receiver.handle(input));
+ * writeNodeResponse(res, await receiver.handle(input), req);
  */
-export function writeNodeResponse(res: NodeResponseLike, response: ReceiverResponse): void {
+export function writeNodeResponse(res: NodeResponseLike, response: ReceiverResponse, req?: NodeRequestLike): void {
   if (res.headersSent) return;
+  if (req !== undefined && req.readableEnded !== true && typeof req.on === 'function' && typeof res.once === 'function') {
+    endUnreadBody(req as UnreadBodyRequest, res as UnreadBodyResponse);
+  }
   res.writeHead(response.status, { ...response.headers, 'content-length': String(byteLength(response.body)) });
   res.end(response.body);
 }
 
 function byteLength(s: string): number {
-  return new TextEncoder().encode(s).byteLength;
+  return utf8ByteLength(s); // counted, not encoded: no allocation per answer
 }
 
 /**
- * Reads a Node request's raw body under the receiver's limit: the bytes, or the 413 answer.
+ * Reads a Node request's raw body under the receiver's limit and deadline: the bytes, or the answer
+ * to send instead (413 over the limit, declared or counted; 503 when the body is still arriving
+ * `deadlineMs` after `receivedAt`, the request's arrival). Write that answer with
+ * `writeNodeResponse(res, answer, req)`, which reads and drops the rest of the body.
  *
  * @example
- * const body = await readNodeBody(req, receiver);
- * if ('status' in body) return writeNodeResponse(res, body);
+ * const receivedAt = Date.now();
+ * const body = await readNodeBody(req, receiver, receivedAt);
+ * if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body, req);
  */
-export async function readNodeBody(req: NodeRequestLike, receiver: Pick<Receiver, 'maxBodyBytes'>): Promise<Uint8Array | ReceiverResponse> {
+export async function readNodeBody(
+  req: NodeRequestLike,
+  receiver: Pick<Receiver, 'maxBodyBytes'> & Partial<Pick<Receiver, 'deadlineMs'>>,
+  receivedAt: number = Date.now(),
+): Promise<Uint8Array | ReceiverResponse> {
+  const limit = receiver.maxBodyBytes;
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > receiver.maxBodyBytes) {
-    await discardRest(req);
-    return tooLarge(new BodyTooLargeError(receiver.maxBodyBytes).message);
+  if (Number.isFinite(declared) && declared > limit) return tooLarge(limit);
+  if (typeof req.on === 'function' && typeof req.removeListener === 'function' && typeof req.resume === 'function') {
+    const deadlineAt = receiver.deadlineMs === undefined ? Infinity : receivedAt + receiver.deadlineMs;
+    const read = await readNodeStreamWithin(req as NodeReadable, limit, deadlineAt);
+    if (read === 'too_large') return tooLarge(limit);
+    if (read === 'deadline') return bodyDeadlineResponse(receiver.deadlineMs ?? 0);
+    return read;
   }
   try {
-    return await readBody(req, receiver.maxBodyBytes);
+    return await readBody(req, limit);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) {
-      await discardRest(req);
-      return tooLarge(error.message);
-    }
+    if (error instanceof BodyTooLargeError) return tooLarge(limit);
     throw error;
   }
 }
 
 /**
  * A `node:http` request listener for a receiver: `http.createServer(toNodeListener(receiver))`.
+ * The deadline counts from the request's arrival, reading the body included.
  *
  * @example
  * import http from 'node:http';
@@ -116,17 +117,16 @@ export async function readNodeBody(req: NodeRequestLike, receiver: Pick<Receiver
  */
 export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
   return async (req, res) => {
+    const receivedAt = Date.now();
     const method = req.method ?? 'GET';
     try {
-      if (method !== 'POST') {
-        writeNodeResponse(res, await receiver.handle({ method, headers: req.headers }));
-        return;
-      }
-      const body = await readNodeBody(req, receiver);
-      if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body);
-      writeNodeResponse(res, await receiver.handle({ method, headers: req.headers, rawBody: body }));
+      const refused = receiver.precheck(method, req.headers);
+      if (refused) return writeNodeResponse(res, refused, req);
+      const body = await readNodeBody(req, receiver, receivedAt);
+      if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body, req);
+      writeNodeResponse(res, await receiver.handle({ method, headers: req.headers, rawBody: body, receivedAt }));
     } catch {
-      writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'));
+      writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
     }
   };
 }

@@ -122,6 +122,11 @@ export interface ReceiverOptions<TExtra = {}> {
   dedupe?: false | DedupeOptions;
   /** Body forms tried by verification, in order. Default raw, stringify, sorted. */
   signatureForms?: readonly SignatureForm[];
+  /**
+   * Also try re-serialized forms when the raw bytes are there. Default false: only the raw bytes can
+   * match them, so bytes changed after signing are refused and a forgery costs one HMAC per secret.
+   */
+  allowReserializedWithRawBody?: boolean;
   /** Require the sender's exact UTC-with-milliseconds timestamps. Default false. */
   strictTimestamps?: boolean;
   /** Called with every handler failure (also in the background). Default: logs the error. */
@@ -172,6 +177,8 @@ export interface ReceiverInput<TExtra = {}> {
   parse?: (text: string) => unknown;
   /** What the adapter adds to each handler's context (e.g. `{ req, res }`). */
   context?: TExtra;
+  /** When the request arrived (`Date.now()` before its body was read): the deadline counts from it. Default: now. */
+  receivedAt?: number;
 }
 
 /**
@@ -222,6 +229,7 @@ const RECEIVER_OPTIONS = {
   maxBodyBytes: true,
   dedupe: true,
   signatureForms: true,
+  allowReserializedWithRawBody: true,
   strictTimestamps: true,
   onError: true,
   debug: true,
@@ -301,7 +309,7 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
       throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);
     }
   }
-  for (const name of ['insecureSkipVerification', 'strictTimestamps', 'debug'] as const) {
+  for (const name of ['insecureSkipVerification', 'allowReserializedWithRawBody', 'strictTimestamps', 'debug'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean') {
       throw new TypeError(`${caller}: ${name} must be true or false; got ${describe(options[name])}.`);
     }

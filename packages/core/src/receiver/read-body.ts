@@ -13,9 +13,25 @@ export class BodyTooLargeError extends Error {
 }
 
 /**
+ * Thrown by `readBody` when the body is still arriving at its deadline; the receiver answers 503.
+ *
+ * @example
+ * try { await readBody(request.body, 1_000_000, receivedAt + 4000); }
+ * catch (e) { if (e instanceof BodyDeadlineError) console.warn('too slow: answer 503'); }
+ */
+export class BodyDeadlineError extends Error {
+  override readonly name = 'BodyDeadlineError';
+  constructor() {
+    super('The body was still arriving at the deadline.');
+  }
+}
+
+/**
  * Reads a body stream (a Node `IncomingMessage`, a Fetch `ReadableStream`, any async iterable of
  * byte chunks) into one `Uint8Array`, stopping with `BodyTooLargeError` past `limit` bytes. Chunks are
  * joined as bytes, never decoded one by one, so multibyte characters split across chunks survive.
+ * With `deadlineAt` (a `Date.now()` time), a body still arriving then stops with `BodyDeadlineError`
+ * (a Fetch stream is cancelled).
  *
  * @example
  * const raw = await readBody(req, receiver.maxBodyBytes); // Node http
@@ -24,8 +40,10 @@ export class BodyTooLargeError extends Error {
 export async function readBody(
   source: AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array> | null | undefined,
   limit: number,
+  deadlineAt: number = Infinity,
 ): Promise<Uint8Array> {
   if (!source) return new Uint8Array(0);
+  if (deadlineAt !== Infinity) return readBodyWithin(source, limit, deadlineAt);
   const chunks: Uint8Array[] = [];
   let size = 0;
   // A Node stream is read through `iterator({ destroyOnReturn: false })`: stopping at the limit must
@@ -74,4 +92,46 @@ async function* streamToIterable(stream: ReadableStream<Uint8Array>): AsyncItera
   } finally {
     reader.releaseLock();
   }
+}
+
+/** `readBody` under a deadline: each chunk is awaited against a timer; at the deadline the source is cancelled. */
+async function readBodyWithin(
+  source: AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>,
+  limit: number,
+  deadlineAt: number,
+): Promise<Uint8Array> {
+  const reader = typeof (source as ReadableStream<Uint8Array>).getReader === 'function' ? (source as ReadableStream<Uint8Array>).getReader() : undefined;
+  const nodeIterator = (source as { iterator?: (o: { destroyOnReturn: boolean }) => AsyncIterable<Uint8Array | string> }).iterator;
+  const iterator =
+    reader === undefined
+      ? (typeof nodeIterator === 'function' ? nodeIterator.call(source, { destroyOnReturn: false }) : (source as AsyncIterable<Uint8Array | string>))[Symbol.asyncIterator]()
+      : undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - Date.now()));
+  });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader ? reader.read() : iterator!.next(), deadline]);
+      if (next === 'deadline') {
+        if (reader) void reader.cancel().catch(() => {});
+        else void iterator!.return?.()?.catch?.(() => {});
+        throw new BodyDeadlineError();
+      }
+      if (next.done) break;
+      const bytes = typeof next.value === 'string' ? new TextEncoder().encode(next.value) : next.value;
+      size += bytes.byteLength;
+      if (size > limit) {
+        if (reader) void reader.cancel().catch(() => {});
+        throw new BodyTooLargeError(limit);
+      }
+      chunks.push(bytes);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (reader) reader.releaseLock();
+  return concatBytes(chunks, size);
 }

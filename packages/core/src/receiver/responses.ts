@@ -86,3 +86,18 @@ export function fixedResponse(code: ReceiverCode, message: string, extra?: Recor
   if (status === 503) headers['retry-after'] = '5';
   return { status, code, headers, body };
 }
+
+/**
+ * The answer to a body still arriving at the deadline: 503 (the sender retries), and the connection
+ * is closed after it.
+ *
+ * @example
+ * writeNodeResponse(res, bodyDeadlineResponse(4000), req);
+ */
+export function bodyDeadlineResponse(deadlineMs: number): ReceiverResponse {
+  const response = receiverResponse(
+    'deadline_exceeded',
+    `The body was still arriving ${deadlineMs} ms after the request did; it is not handled, and the sender will retry.`,
+  );
+  return { ...response, headers: { ...response.headers, connection: 'close' } };
+}

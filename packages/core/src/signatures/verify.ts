@@ -20,8 +20,17 @@ export interface VerifyInput {
   rawBody?: BodyInput;
   /** The body after a JSON parser; when absent it is parsed from `rawBody` if a re-serialized form is needed. */
   parsedBody?: unknown;
-  /** Forms to try, in order. Default `['raw', 'stringify', 'sorted']`. */
+  /**
+   * Forms to try, in order. Default `['raw', 'stringify', 'sorted']`. When `rawBody` is given, only
+   * `raw` of these is tried unless `allowReserialized` is set (the raw bytes rule).
+   */
   forms?: readonly SignatureForm[];
+  /**
+   * Also try the re-serialized forms when `rawBody` is present. Off by default: bytes changed after
+   * signing (re-indented, `1e2` for `100`, a duplicate key) are then accepted as authentic, and a
+   * forged request costs a JSON parse and one HMAC per form and secret instead of one HMAC per secret.
+   */
+  allowReserialized?: boolean;
 }
 
 /**
@@ -58,10 +67,17 @@ type Prepared =
       raw: string | Uint8Array | undefined;
       parsedBody: unknown;
       hasParsed: boolean;
-      /** The re-serialized forms, made only when a form other than `raw` is tried (most requests match raw). */
+      /** The re-serialized forms, made once each when a form other than `raw` is tried (never on the raw-only path). */
       forms: BodyForms | undefined;
       order: readonly SignatureForm[];
     };
+
+type Ready = Extract<Prepared, { ok: true }>;
+
+/** With raw bytes present, only they can match (unless re-serialized forms are allowed explicitly). */
+const RAW_ONLY: readonly SignatureForm[] = ['raw'];
+/** Without raw bytes, the re-serialized forms, in the seed's order. */
+const RESERIALIZED: readonly SignatureForm[] = ['stringify', 'sorted'];
 
 /** A failed preparation. Module level, not a closure: `prepare` runs on every verification. */
 function fail(reason: VerifyFailureReason, message: string): Prepared {
@@ -97,8 +113,18 @@ function prepare(input: VerifyInput): Prepared {
     parsedBody: input.parsedBody,
     hasParsed,
     forms: undefined,
-    order: input.forms ?? SIGNATURE_FORMS,
+    order: formOrder(input.forms, raw !== undefined, input.allowReserialized === true),
   };
+}
+
+/**
+ * The forms to try. Raw bytes present: `raw` alone (bytes re-encoded after signing are not authentic),
+ * unless re-serialized forms are allowed. Raw bytes gone: the re-serialized forms (`raw` has nothing to hash).
+ */
+function formOrder(forms: readonly SignatureForm[] | undefined, hasRaw: boolean, allowReserialized: boolean): readonly SignatureForm[] {
+  if (forms === undefined) return hasRaw ? (allowReserialized ? SIGNATURE_FORMS : RAW_ONLY) : RESERIALIZED;
+  if (!hasRaw) return forms.filter((f) => f !== 'raw');
+  return allowReserialized ? forms : forms.includes('raw') ? RAW_ONLY : [];
 }
 
 /**
@@ -121,7 +147,7 @@ function rawForm(body: unknown): string | Uint8Array | undefined {
   return undefined;
 }
 
-function formText(p: Extract<Prepared, { ok: true }>, form: SignatureForm): string | Uint8Array | undefined {
+function formText(p: Ready, form: SignatureForm): string | Uint8Array | undefined {
   if (form === 'raw') return p.raw;
   if (form === 'stringify' || form === 'sorted') {
     p.forms ??= new BodyForms(p.raw, p.parsedBody, p.hasParsed);
@@ -135,19 +161,42 @@ const MISMATCH: VerifyResult = {
   reason: 'mismatch',
   message: 'X-Signature does not match the body under any configured secret.',
 };
+const RAW_MISMATCH: VerifyResult = {
+  ok: false,
+  reason: 'mismatch',
+  message: 'X-Signature does not match the raw body bytes under any configured secret.',
+};
+const NO_FORM: VerifyResult = {
+  ok: false,
+  reason: 'mismatch',
+  message:
+    'None of the allowed signature forms applies to this body (with raw bytes only `raw` is tried unless re-serialized forms are allowed; without them `raw` cannot be).',
+};
+
+function mismatchOf(p: Ready): VerifyResult {
+  if (p.order.length === 0) return NO_FORM;
+  return p.order.length === 1 && p.order[0] === 'raw' ? RAW_MISMATCH : MISMATCH;
+}
 
 /**
- * Verifies a signature (sync, `node:crypto`): tries the raw bytes, then `JSON.stringify` of the
- * parsed body, then a key-sorted form, under each secret; compares in constant time; never throws.
+ * A verification with the exact text or bytes that matched (the receiver keys dedupe on them and
+ * hands them on); internal.
  *
  * @example
- * const result = verify({ signature: req.headers['x-signature'], secret: [current, previous], rawBody });
- * if (!result.ok) return res.status(401).end(result.message);
- * console.log(`verified over the ${result.form} body with secret #${result.secretIndex}`);
+ * const { result, signed } = verifyDetailed({ signature, secret, rawBody });
  */
-export function verify(input: VerifyInput): VerifyResult {
+export type DetailedVerifyResult = { result: VerifyResult; signed: string | Uint8Array | undefined };
+
+/**
+ * `verify`, also returning the body form that matched (internal: the receiver's dedupe key).
+ *
+ * @example
+ * const { result, signed } = verifyDetailed({ signature, secret, parsedBody });
+ * if (result.ok) console.log(typeof signed === 'string' ? signed.length : signed?.byteLength);
+ */
+export function verifyDetailed(input: VerifyInput): DetailedVerifyResult {
   const p = prepare(input);
-  if (!p.ok) return p.result;
+  if (!p.ok) return { result: p.result, signed: undefined };
   const crypto = requireNodeCrypto('verify');
   const { timingSafeEqual } = crypto;
   const given = p.given;
@@ -157,13 +206,52 @@ export function verify(input: VerifyInput): VerifyResult {
     for (let i = 0; i < p.secrets.length; i++) {
       try {
         const digest = hmacSha1Node(crypto, p.secrets[i] as Secret, body);
-        if (constantTimeEqual(digest, given, timingSafeEqual)) return { ok: true, form, secretIndex: i };
+        if (constantTimeEqual(digest, given, timingSafeEqual)) return { result: { ok: true, form, secretIndex: i }, signed: body };
       } catch {
         // A secret node:crypto refuses (wrong type from untyped callers) is simply not a match.
       }
     }
   }
-  return MISMATCH;
+  return { result: mismatchOf(p), signed: undefined };
+}
+
+/**
+ * `verifyAsync`, also returning the body form that matched (internal: the receiver's dedupe key).
+ *
+ * @example
+ * const { result, signed } = await verifyDetailedAsync({ signature, secret, rawBody });
+ */
+export async function verifyDetailedAsync(input: VerifyInput): Promise<DetailedVerifyResult> {
+  const p = prepare(input);
+  if (!p.ok) return { result: p.result, signed: undefined };
+  const given = p.given;
+  for (const form of p.order) {
+    const body = formText(p, form);
+    if (body === undefined) continue;
+    for (let i = 0; i < p.secrets.length; i++) {
+      try {
+        const digest = await hmacSha1Web(body, p.secrets[i] as Secret);
+        if (constantTimeEqual(digest, given)) return { result: { ok: true, form, secretIndex: i }, signed: body };
+      } catch {
+        // A key Web Crypto refuses is simply not a match.
+      }
+    }
+  }
+  return { result: mismatchOf(p), signed: undefined };
+}
+
+/**
+ * Verifies a signature (sync, `node:crypto`). When the raw bytes are given, only they can match
+ * (one HMAC per secret, no JSON parse); without them, `JSON.stringify` of the parsed body, then a
+ * key-sorted form, each made once. Compares in constant time; never throws.
+ *
+ * @example
+ * const result = verify({ signature: req.headers['x-signature'], secret: [current, previous], rawBody });
+ * if (!result.ok) return res.status(401).end(result.message);
+ * console.log(`verified over the ${result.form} body with secret #${result.secretIndex}`);
+ */
+export function verify(input: VerifyInput): VerifyResult {
+  return verifyDetailed(input).result;
 }
 
 /**
@@ -174,20 +262,5 @@ export function verify(input: VerifyInput): VerifyResult {
  * const result = await verifyAsync({ signature: request.headers.get('x-signature'), secret: env.SECRET, rawBody: await request.arrayBuffer() });
  */
 export async function verifyAsync(input: VerifyInput): Promise<VerifyResult> {
-  const p = prepare(input);
-  if (!p.ok) return p.result;
-  const given = p.given;
-  for (const form of p.order) {
-    const body = formText(p, form);
-    if (body === undefined) continue;
-    for (let i = 0; i < p.secrets.length; i++) {
-      try {
-        const digest = await hmacSha1Web(body, p.secrets[i] as Secret);
-        if (constantTimeEqual(digest, given)) return { ok: true, form, secretIndex: i };
-      } catch {
-        // A key Web Crypto refuses is simply not a match.
-      }
-    }
-  }
-  return MISMATCH;
+  return (await verifyDetailedAsync(input)).result;
 }
