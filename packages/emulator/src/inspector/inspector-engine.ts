@@ -1,4 +1,4 @@
-import type { Emulator } from '../emulator.js';
+import type { Emulator } from '../emulator-api.js';
 
 /**
  * What the inspector needs of an emulator: the delivery log and its events, the clock, the sources

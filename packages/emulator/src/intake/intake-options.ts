@@ -1,0 +1,50 @@
+import type http from 'node:http';
+import type { InspectorOptions } from '../inspector/inspector-options.js';
+
+/**
+ * Options of the intake (the tracking HTTP API in front of the delivery engine).
+ *
+ * @example
+ * const options: IntakeOptions = { maxCallBytes: 16 * 1024, onError: (e) => log.error(e) };
+ */
+export interface IntakeOptions {
+  /** Largest call in UTF-8 bytes of `JSON.stringify(call)`; a larger one is refused alone (the rest of its batch is accepted). Default 32 KB (32768). */
+  maxCallBytes?: number;
+  /** Largest request body in bytes (after decompression); a larger one is refused with 400 unread. Default 500 KB (512000). */
+  maxBatchBytes?: number;
+  /** Called with unexpected failures (answered 500). Default: one line on stderr. */
+  onError?: (error: unknown) => void;
+  /** The web inspector on the same port (`GET /`, see the README's Inspector section); `false` turns it off. Default on, token-less (loopback only). */
+  inspector?: InspectorOptions | false;
+}
+
+/**
+ * Options of `listenIntake` / `emulator.listen`: the intake's options plus where to listen.
+ *
+ * @example
+ * await emulator.listen({ port: 8080, host: '127.0.0.1' });
+ */
+export interface IntakeListenOptions extends IntakeOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind. Default `127.0.0.1` (loopback only); `0.0.0.0` exposes the intake to the network. */
+  host?: string;
+}
+
+/**
+ * A running intake.
+ *
+ * @example
+ * const intake: IntakeServer = await emulator.listen();
+ * console.log(intake.url); await intake.close();
+ */
+export interface IntakeServer {
+  /** Base URL, e.g. `http://127.0.0.1:43123`: give it to a client as its `host` / `endpoint`. */
+  url: string;
+  port: number;
+  host: string;
+  /** The underlying `node:http` server. */
+  server: http.Server;
+  /** Stops accepting connections, lets requests in progress finish, and resolves when closed. */
+  close(): Promise<void>;
+}
