@@ -72,8 +72,12 @@ describe('the packed tarballs', () => {
     for (const tarball of tarballs) {
       const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
       const isEmulator = path.basename(tarball).startsWith('hookgate-emulator');
+      const isCore = path.basename(tarball).startsWith('hookgate-core');
       const expected = ['LICENSE', 'README.md', 'package.json', 'dist/index.cjs', 'dist/index.cjs.map', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'];
-      if (isEmulator) expected.push('bin/hookgate.js', 'dist/cli.js', 'dist/cli.js.map');
+      // The emulator ships the web inspector's page (built by scripts/build-inspector.mjs); core a Node entry
+      // that imports node:crypto statically (ESM on Node before 20.16).
+      if (isEmulator) expected.push('bin/hookgate.js', 'dist/cli.js', 'dist/cli.js.map', 'dist/inspector/app.css', 'dist/inspector/app.js', 'dist/inspector/index.html');
+      if (isCore) expected.push('dist/node.js', 'dist/node.js.map');
       expect(files, path.basename(tarball)).toEqual(expected.sort());
       expect(execFileSync('tar', ['-xzOf', tarball, 'package/LICENSE'], { encoding: 'utf8' })).toBe(LICENSE);
     }

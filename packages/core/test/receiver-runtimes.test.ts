@@ -2,11 +2,12 @@
 // requests signed here with node:crypto.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRuntime } from '../../../test/runtimes/ensure-runtime.js';
 import { fixtures } from '../src/index.js';
-import { bundleCore, repoRoot, type CoreBundle } from './helpers/bundle.js';
+import { bundleCore, type CoreBundle } from './helpers/bundle.js';
 import { SECRET, hmac, send, sendChunks } from './helpers/receiver-server.js';
 
 let bundle: CoreBundle;
@@ -20,11 +21,12 @@ const serveLine = {
   deno: `Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log('listening ' + port) }, receiver.fetch);`,
 };
 
-// The real binaries, not the node_modules/.bin shims: a shim is a wrapper process, and killing it
-// would leave the server running.
+// The pinned runtimes, fetched from npm on first use (test/runtimes/ensure-runtime.ts); the real binaries,
+// not the node_modules/.bin shims: a shim may be a wrapper process, and killing it would leave the server running.
+const packageDir = (name: 'bun' | 'deno') => join(dirname(ensureRuntime(name)), '..', name);
 const runtimes = [
-  { name: 'bun', bin: join(repoRoot, 'node_modules/bun/bin/bun.exe'), args: (f: string) => [f] },
-  { name: 'deno', bin: join(repoRoot, 'node_modules/deno/deno'), args: (f: string) => ['run', '--allow-net', '--allow-read', '--allow-env', f] },
+  { name: 'bun', bin: join(packageDir('bun'), 'bin/bun.exe'), args: (f: string) => [f] },
+  { name: 'deno', bin: join(packageDir('deno'), 'deno'), args: (f: string) => ['run', '--allow-net', '--allow-read', '--allow-env', f] },
 ] as const;
 
 describe.each(runtimes)('$name serve({ fetch: receiver.fetch })', ({ name, bin, args }) => {

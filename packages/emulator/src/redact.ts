@@ -109,7 +109,7 @@ const SENDER_HEADERS = new Set(['user-agent', 'content-type', 'content-length', 
  *
  * @example
  * redactHeaders({ 'Content-Type': 'application/json', Authorization: 'Bearer t', 'X-Signature': 'a94a8fe5cc…' });
- * // { 'Content-Type': 'application/json', Authorization: '***', 'X-Signature': 'a94a8f…' }
+ * // { 'Content-Type': 'application/json', Authorization: '***', 'X-Signature': 'a94a8f…(11 chars)' }
  */
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -24,7 +24,14 @@ export function judgeSignature(signature: unknown, secrets: readonly Secret[], b
   }
   if (raw.reason !== 'mismatch') return { ok: false, reason: raw.reason, message: raw.message, findings: [] };
   const findings = explainMismatch(body);
-  const other = verify({ signature, secret: secrets, rawBody: body, forms: ['stringify', 'sorted'] });
+  // Would the signature match a re-serialized form of the same value? (Diagnosis only: never accepted.)
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const other = parsed === undefined ? raw : verify({ signature, secret: secrets, parsedBody: parsed, forms: ['stringify', 'sorted'] });
   if (other.ok && other.form !== 'raw') {
     return {
       ok: false,

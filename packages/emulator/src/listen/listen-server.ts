@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Secret } from '@hookgate/core';
@@ -7,7 +8,12 @@ import { InboundLog } from './inbound-log.js';
 import type { InboundForward, InboundRecord, InboundVerdict } from './inbound-record.js';
 import { judgeSignature, maskHeaders, maskPath, MAX_VIEW_BODY_CHARS, summarize } from './inspect-inbound.js';
 
-/** The sender's answer budget: a receiver slower than this would have been retried. */
+/**
+ * The sender's answer budget: a receiver slower than this would have been retried.
+ *
+ * @example
+ * if (record.forward && record.forward.durationMs > SENDER_BUDGET_MS) console.warn('too slow for the sender');
+ */
 export const SENDER_BUDGET_MS = 5000;
 
 /**
@@ -51,7 +57,13 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-/** Whether a host name is this machine's loopback (no token is needed there). */
+/**
+ * Whether a host name is this machine's loopback (no token is needed there).
+ *
+ * @example
+ * isLoopbackHost('127.0.0.1'); // true
+ * isLoopbackHost('0.0.0.0'); // false: reachable from other machines
+ */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
@@ -99,6 +111,13 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown, extr
   res.end(body);
 }
 
+/** Compares a given token with the expected one in constant time (over their SHA-256 digests, so lengths leak nothing). */
+function sameToken(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const digest = (t: string) => createHash('sha256').update(t).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 function tokenOf(req: http.IncomingMessage, url: URL): string | undefined {
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
@@ -126,7 +145,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   let sequence = 0;
 
   const views = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
-    if (options.uiToken && tokenOf(req, url) !== options.uiToken) {
+    if (options.uiToken && !sameToken(tokenOf(req, url), options.uiToken)) {
       sendJson(res, 401, { error: 'a token is needed for these views: send Authorization: Bearer <token>' });
       return;
     }
