@@ -28,15 +28,37 @@ const CONCURRENCY = 64; // the emulator's default in-flight requests per endpoin
 const RSS_BUDGET_MB = 200;
 const CALLS_PER_TURN = 100;
 
-/** Track call properties that make the delivered body 1 KB (1,024 bytes ± a few). */
+/**
+ * Track call properties that make the delivered body about 1 KB. Every message differs, as real
+ * traffic does (ids, SKUs, names, prices, quantities and a free-text note drawn from a generator
+ * seeded by `i`): the emulator keeps a waiting message's body deflated, and identical fixtures would
+ * flatter that figure. Self-contained (no outer names): the memory child inlines its source.
+ */
 function properties(i: number): Record<string, unknown> {
+  let seed = (i + 1) * 2654435761;
+  const rand = () => {
+    seed = (seed ^ (seed >>> 15)) * 2246822519 + 3266489917;
+    seed = (seed ^ (seed >>> 13)) >>> 0;
+    return seed / 4294967296;
+  };
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const words = ['café', 'organic', 'large', 'blue', 'linen', 'shirt', 'mug', 'lamp', 'oak', 'desk', 'wool', 'scarf', 'green', 'tea', 'box', 'gift', 'set', 'mini', 'pro', 'kit'];
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
+  const items = Array.from({ length: 6 }, () => ({
+    sku: `SKU-${Math.floor(rand() * 90_000) + 10_000}`,
+    name: `${pick(words)} ${pick(words)} — ${pick(words)}`,
+    qty: 1 + Math.floor(rand() * 4),
+    price: Math.round(rand() * 20_000) / 100,
+  }));
   return {
-    orderId: `ord_${String(i).padStart(8, '0')}`,
-    revenue: 129.95,
-    currency: 'EUR',
-    coupon: 'SPRING-2026',
-    items: Array.from({ length: 6 }, (_, k) => ({ sku: `SKU-${1000 + k}`, name: `Item number ${k} — café`, qty: 1 + (k % 3), price: 19.99 })),
-    note: 'x'.repeat(340),
+    orderId: `ord_${hex(16)}`,
+    revenue: Math.round(items.reduce((sum, it) => sum + it.qty * it.price, 0) * 100) / 100,
+    currency: pick(['EUR', 'USD', 'GBP', 'JPY']),
+    coupon: rand() < 0.5 ? `SPRING-${Math.floor(rand() * 10_000)}` : null,
+    items,
+    cartId: hex(24),
+    shipping: { street: `${Math.floor(rand() * 300) + 1} ${pick(words)} street`, city: pick(['Lyon', 'Zürich', 'Porto', 'Gent', 'Oslo']), postalCode: hex(5) },
+    note: Array.from({ length: 36 }, () => pick(words)).join(' ') + ` ref ${hex(32)}`,
   };
 }
 
@@ -233,6 +255,7 @@ const BUILT = fileURLToPath(new URL('../packages/emulator/dist/index.js', import
 const MEMORY_CHILD = `
 const [url, pending, built] = process.argv.slice(1);
 const { createEmulator, ManualClock } = await import(built);
+const __name = (f) => f; // the TypeScript loader's keep-names helper, which properties' source may call
 const properties = ${properties.toString()};
 const n = Number(pending);
 const clock = new ManualClock();
