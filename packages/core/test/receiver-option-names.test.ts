@@ -121,7 +121,7 @@ describe('unknown names', () => {
 
   it('lists every option of ReceiverOptions as valid', () => {
     expect([...RECEIVER_OPTION_NAMES].sort()).toEqual(
-      ['crypto', 'debug', 'dedupe', 'deadlineMs', 'insecureSkipVerification', 'logger', 'maxBodyBytes', 'mode', 'on', 'onError', 'onMessage', 'secret', 'signatureForms', 'strictTimestamps'].sort(),
+      ['allowReserializedWithRawBody', 'crypto', 'debug', 'dedupe', 'deadlineMs', 'insecureSkipVerification', 'logger', 'maxBodyBytes', 'mode', 'on', 'onError', 'onMessage', 'secret', 'signatureForms', 'strictTimestamps'].sort(),
     );
   });
 
@@ -239,5 +239,13 @@ describe('null means "not given" in optional fields', () => {
   it('a misspelled name is refused even when its value is null', () => {
     expect(create({ secret: SECRET, deadlinMs: null })).toThrow(/unknown option "deadlinMs"; did you mean "deadlineMs"/);
     expect(create({ secret: SECRET, on: { trak: null } })).toThrow(/did you mean "on.track"/);
+  });
+});
+
+describe('allowReserializedWithRawBody is checked like the other switches', () => {
+  it('takes true or false, and names the field for anything else', () => {
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: true })).not.toThrow();
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: 'yes' } as never)).toThrow(/allowReserializedWithRawBody must be true or false; got "yes"/);
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserialisedWithRawBody: true } as never)).toThrow(/did you mean "allowReserializedWithRawBody"/);
   });
 });
