@@ -85,8 +85,8 @@ function verdictSection(d: InboundDetail): HTMLElement {
       h(
         'p',
         { class: 'matches-form' },
-        `The signature matches the ${formName(v.matchesForm)} form of this body: it was re-encoded after signing. `,
-        'Verify the exact bytes received (the raw body) before any JSON parsing, and make sure nothing between the sender and your receiver rewrites them.',
+        `Signed form: ${formName(v.matchesForm)}. The fix: verify the exact bytes received (the raw body) before any JSON parsing, `,
+        'and make sure nothing between the sender and your receiver rewrites them.',
       ),
     );
   }
@@ -168,8 +168,9 @@ async function showInbound(pane: HTMLElement, id: string): Promise<void> {
     headers,
     h('h3', {}, 'Body'),
     d.bodyTruncated ? h('p', { class: 'muted' }, 'Cut for the view (the receiver got every byte).') : null,
-    h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body)),
-    h('details', {}, h('summary', {}, `Exact text received (${d.bodyBytes} bytes)`), h('pre', { class: 'raw', tabindex: '0', 'aria-label': 'Body, exact text' }, d.body)),
+    // A refused request is explained by its exact bytes, which pretty-printing would re-serialize: open them.
+    h('details', { open: !d.verdict.ok }, h('summary', {}, `Exact text received (${d.bodyBytes} bytes)`), h('pre', { class: 'raw', tabindex: '0', 'aria-label': 'Body, exact text' }, d.body)),
+    h('details', { open: d.verdict.ok }, h('summary', {}, 'Pretty (re-serialized for reading: 1.0 shows as 1)'), h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body))),
   );
 }
 

@@ -108,7 +108,10 @@ describe('hookgate listen: the inbound view in chromium', () => {
     const detail = page.locator('#inbound-detail');
     expect(await detail.locator('#verdict-title').textContent()).toBe('Refused: mismatch');
     expect(await detail.locator('.verdict-message').textContent()).toContain('re-encoded after signing');
-    expect(await detail.locator('.matches-form').textContent()).toContain('JSON.stringify form of this body');
+    expect(await detail.locator('.matches-form').textContent()).toContain('Signed form: JSON.stringify.');
+    // The exact text is open (the pretty form would hide 1.0); the pretty form is folded.
+    expect(await detail.locator('pre.raw').isVisible()).toBe(true);
+    expect(await detail.locator('pre.body').isVisible()).toBe(false);
     const finding = detail.locator('li.finding', { hasText: '$.properties.price' });
     expect(await finding.locator('.finding-path').textContent()).toBe('$.properties.price');
     expect(await finding.locator('.finding-cause').textContent()).toBe('number-format');
