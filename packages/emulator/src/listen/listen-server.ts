@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Secret } from '@hookgate/core';
 import { redactUrl } from '../debug-log.js';
 import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
+import { checkAccess } from '../inspector/request-guard.js';
 import { inboundFeed } from './inbound-feed.js';
 import { forwardRequest } from './forward-request.js';
 import { InboundLog } from './inbound-log.js';
@@ -162,6 +163,12 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   const views = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     if (options.uiToken && !sameToken(tokenOf(req, url), options.uiToken)) {
       sendJson(res, 401, { error: 'a token is needed for these views: send Authorization: Bearer <token>' });
+      return;
+    }
+    // Without a token, as the page: only a loopback Host (a web page cannot read them through DNS rebinding).
+    const denied = options.uiToken ? undefined : checkAccess(req, undefined);
+    if (denied) {
+      sendJson(res, denied.status, { error: denied.message });
       return;
     }
     if (req.method !== 'GET') {
