@@ -158,6 +158,47 @@ describe('hookgate listen: the inbound view in chromium', () => {
   });
 });
 
+describe('hookgate listen: the receiver column', () => {
+  it('flags a receiver slower than the sender\'s 5 s, and says "not forwarded" without --forward-to', async () => {
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late but fine'), 5200);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const slowListener = await startListener({ secret: SECRET, forwardTo: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/` });
+    const plain = await startListener({ secret: SECRET });
+    const ctx = await chrome.browser.newContext();
+    try {
+      const p = await ctx.newPage();
+      await p.goto(slowListener.inspectorUrl);
+      await p.locator('#live[data-state="open"]').waitFor();
+      const body = track('Slow Receiver Order');
+      const res = await fetch(`${slowListener.url}/hook`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } });
+      expect(res.status).toBe(200);
+      const cell = p.locator('tr.inbound-row[data-id="in_1"] td.receiver');
+      await cell.waitFor({ timeout: 5000 });
+      expect(await cell.textContent()).toMatch(/^200 in 5(\.\d)? s ⚠ past 5 s$/);
+      await p.locator('tr.inbound-row[data-id="in_1"]').click();
+      await p.locator('#inbound-detail .slow').waitFor();
+      expect(await p.locator('#inbound-detail pre.response').textContent()).toBe('late but fine');
+
+      await p.goto(plain.inspectorUrl);
+      await p.locator('#live[data-state="open"]').waitFor();
+      const other = track('Not Forwarded Order');
+      const direct = await fetch(`${plain.url}/hook`, { method: 'POST', body: other, headers: { 'content-type': 'application/json', 'x-signature': sign(other, SECRET) } });
+      expect(direct.status).toBe(200);
+      const plainCell = p.locator('tr.inbound-row[data-id="in_1"] td.receiver');
+      await plainCell.waitFor({ timeout: 5000 });
+      expect(await plainCell.textContent()).toBe('not forwarded');
+    } finally {
+      await ctx.close();
+      await slowListener.close();
+      await plain.close();
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
+  }, 20_000);
+});
+
 describe('hookgate listen with uiToken: the page needs the token', () => {
   it('refuses the page without it; /?token= sets the cookie and the page loads', async () => {
     const token = 'listen-ui-token-0123456789';
