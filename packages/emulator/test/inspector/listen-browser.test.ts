@@ -137,8 +137,26 @@ describe('hookgate listen: the inbound view in chromium', () => {
     expect(headerText).toContain('x-signature');
     expect(headerText).not.toContain(sign(good, SECRET));
     expect(await page.content()).not.toContain(SECRET);
+    expect(await page.locator('img, script:not([src])').count()).toBe(0);
     expect(errors).toEqual([]);
     expect(listener.log.records).toHaveLength(3); // the page's own requests were not recorded
+  });
+
+  it('is keyboard reachable: Tab reaches a row\'s link, Enter opens it and moves the focus to its heading', async () => {
+    await page.goto(listener.inspectorUrl);
+    await page.locator('tr.inbound-row').nth(2).waitFor();
+    expect(await page.getByRole('table', { name: 'Inbound requests, newest first' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Inbound' }).count()).toBe(1);
+    let onLink = false;
+    for (let i = 0; i < 10 && !onLink; i++) {
+      await page.keyboard.press('Tab');
+      onLink = await page.evaluate(() => document.activeElement?.classList.contains('event-link') === true);
+    }
+    expect(onLink).toBe(true);
+    const id = await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.id);
+    await page.keyboard.press('Enter');
+    await page.locator('#detail-title', { hasText: `Request ${id}` }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('detail-title');
   });
 
   it('the page and its API keep the inspector guard: a foreign Host is refused, a POST to / is a webhook', async () => {
