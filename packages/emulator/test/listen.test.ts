@@ -198,6 +198,84 @@ describe('listen forwards the exact bytes and headers, and answers with the rece
   });
 });
 
+describe('listen serves the web inspector with an inbound feed', () => {
+  const getWithHost = (l: Listener, path: string, host: string) =>
+    new Promise<number>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: l.port, path, headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject);
+    });
+
+  it('GET / is the page (CSP, not recorded); /_hookgate/ui/api/inbound pages newest first; meta lists only inbound', async () => {
+    const l = await listener({ secret: SECRET });
+    const pageRes = await fetch(`${l.url}/`);
+    expect(pageRes.status).toBe(200);
+    expect(pageRes.headers.get('content-type')).toMatch(/text\/html/);
+    expect(pageRes.headers.get('content-security-policy')).toContain("script-src 'self'");
+    await pageRes.text();
+    expect((await fetch(`${l.url}/favicon.ico`)).status).toBe(404);
+    for (let i = 0; i < 3; i++) {
+      const body = track();
+      await post(`${l.url}/hook`, body, { 'x-signature': sign(body, i === 1 ? 'wrong' : SECRET) });
+    }
+    expect(l.log.records).toHaveLength(3); // the page and the icon were not recorded
+    const meta = (await (await fetch(`${l.url}/_hookgate/ui/api/meta`)).json()) as { feeds: string[]; mode: string };
+    expect(meta).toMatchObject({ feeds: ['inbound'], mode: 'listen' });
+    const first = (await (await fetch(`${l.url}/_hookgate/ui/api/inbound?limit=2`)).json()) as { items: Array<{ id: string; verdict: { ok: boolean; reason?: string } }>; next: number | null; total: number };
+    expect(first.items.map((r) => r.id)).toEqual(['in_3', 'in_2']);
+    expect(first.items[1]?.verdict).toMatchObject({ ok: false, reason: 'mismatch' });
+    expect(first.next).toBe(2);
+    expect(first.total).toBe(3);
+    const older = (await (await fetch(`${l.url}/_hookgate/ui/api/inbound?limit=2&before=2`)).json()) as typeof first;
+    expect(older.items.map((r) => r.id)).toEqual(['in_1']);
+    expect(older.next).toBeNull();
+    expect((await fetch(`${l.url}/_hookgate/ui/api/inbound?limit=0`)).status).toBe(400);
+    expect((await fetch(`${l.url}/_hookgate/ui/api/inbound?before=x`)).status).toBe(400);
+    expect((await fetch(`${l.url}/_hookgate/ui/api/inbound/in_9`)).status).toBe(404);
+    const one = (await (await fetch(`${l.url}/_hookgate/ui/api/inbound/in_2`)).json()) as InboundRecord;
+    expect(one.verdict.ok).toBe(false);
+    expect(one.headers.some(([name]) => name.toLowerCase() === 'x-signature')).toBe(true);
+    // No emulator behind listen: the deliveries feed and its actions do not exist here.
+    expect((await fetch(`${l.url}/_hookgate/ui/api/deliveries`)).status).toBe(404);
+    expect((await fetch(`${l.url}/_hookgate/send-test`, { method: 'POST', headers: { 'x-hookgate-inspector': '1' }, body: '{}' })).status).toBe(405);
+  });
+
+  it('a foreign Host (DNS rebinding) gets neither the page, the inspector API nor the JSON views; a webhook is still recorded', async () => {
+    const l = await listener({ secret: SECRET });
+    for (const path of ['/', '/_hookgate/ui/api/inbound', '/_hookgate/events', '/_hookgate/inbound', '/_hookgate/inbound/in_1']) {
+      expect(await getWithHost(l, path, 'evil.example')).toBe(403);
+    }
+    expect(await getWithHost(l, '/_hookgate/inbound', `localhost:${l.port}`)).toBe(200);
+    const body = track();
+    const res = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: l.port, path: '/', method: 'POST', headers: { host: 'hooks.example', 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } }, (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(res).toBe(200);
+    expect(l.log.records.map((r) => r.path)).toEqual(['/']);
+  });
+
+  it('with uiToken, the page needs it: /?token= moves it into a cookie, and the API then answers', async () => {
+    const token = 'listen-page-token-0123456789';
+    const l = await listener({ secret: SECRET, uiToken: token });
+    expect((await fetch(`${l.url}/`)).status).toBe(401);
+    expect((await fetch(`${l.url}/?token=wrong`)).status).toBe(401);
+    const redirect = await fetch(`${l.url}/?token=${token}`, { redirect: 'manual' });
+    expect(redirect.status).toBe(303);
+    expect(redirect.headers.get('location')).toBe('/');
+    const cookie = (redirect.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    expect(cookie).toMatch(/^hookgate_ui=/);
+    expect((await fetch(`${l.url}/_hookgate/ui/api/inbound`, { headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${l.url}/_hookgate/ui/api/inbound`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(l.log.records).toHaveLength(0);
+  });
+});
+
 describe('listen never shows a secret', () => {
   it('no secret, URL password, query token, full signature or authorization in the JSON views or the live stream', async () => {
     const rx = await realReceiver();
@@ -262,6 +340,7 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     const url = /listen on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1] as string;
+    expect(stderr).toContain(`inspector  ${url}/\n`);
     const good = track();
     expect((await post(url, good, { 'x-signature': sign(good, SECRET) })).status).toBe(200);
     expect((await post(url, good, { 'x-signature': sign(good, 'wrong') })).status).toBe(401);

@@ -3,6 +3,7 @@
 import { getJson, type Meta } from './api.js';
 import { deliveriesView } from './deliveries-view.js';
 import { byId, h, replaceChildren } from './dom.js';
+import { inboundView } from './inbound-view.js';
 import { connect } from './live.js';
 import { registeredViews, registerView, type View } from './views.js';
 
@@ -16,6 +17,7 @@ async function start(): Promise<void> {
     return;
   }
   registerView(deliveriesView(meta));
+  registerView(inboundView());
   const views = registeredViews().filter((v) => meta.feeds.includes(v.feed));
   const nav = byId('views');
   const containers = new Map<string, HTMLElement>();

@@ -17,8 +17,10 @@ With --forward-to, the sender gets your receiver's answer (502 if it is unreacha
 does not answer within --forward-timeout-ms). Without it, listen answers 200 to a verified
 request and 401 to any other.
 
-Views: GET /_hookgate/inbound (JSON, newest first), /_hookgate/inbound/<id>, and the live
-stream /_hookgate/inbound/events.
+The web inspector at http://HOST:PORT/ shows every request live: its verdict (and why a forged
+or re-encoded one was refused), headers, body and the receiver's answer. JSON views: GET
+/_hookgate/inbound (newest first), /_hookgate/inbound/<id>, and the live stream
+/_hookgate/inbound/events.
 
 Options:
   --secret S              the shared secret (repeatable for a rotation; or set HOOKGATE_SECRET)
@@ -27,7 +29,8 @@ Options:
   --forward-to URL        your local receiver, e.g. http://127.0.0.1:3000/webhooks
   --forward-timeout-ms N  how long to wait for it (default 30000)
   --max-body-bytes N      answer 413 to larger bodies (default 1048576)
-  --ui-token T            token for the views (or set HOOKGATE_UI_TOKEN); needed off loopback
+  --ui-token T            token for the inspector and views (or set HOOKGATE_UI_TOKEN); needed
+                          off loopback
   --json                  one JSON object per line on stdout ({"kind":"request",…} per request,
                           {"kind":"summary",…} at the end); the banner goes to stderr
   -h, --help              this help
@@ -123,6 +126,7 @@ export async function runListen(argv: string[]): Promise<number> {
   banner.write(
     `hookgate listen on ${listener.url}/ (any path), ${secrets.length} secret${secrets.length > 1 ? 's' : ''}, ` +
       `${forwardTo ? `forwarding to ${redactUrl(new URL(forwardTo))}` : 'not forwarding (answers 200 verified / 401 refused)'}\n` +
+      `inspector  ${listener.inspectorUrl}${uiToken ? ' (open it once with ?token=YOUR_TOKEN)' : ''}\n` +
       `views: ${listener.url}/_hookgate/inbound — Ctrl-C to stop\n`,
   );
   const counts = { requests: 0, verified: 0, refused: 0, forwarded: 0, slow: 0, unreachable: 0 };

@@ -87,20 +87,23 @@ function readJson(req: http.IncomingMessage): Promise<{ ok: true; value: unknown
 }
 
 /**
- * Creates the web inspector of an emulator: the page (`GET /`), its files (`/_hookgate/ui/*`), its
+ * Creates the web inspector of an emulator (or, with `engine` undefined, of other feeds only, as
+ * `hookgate listen` mounts it: no deliveries, no actions): the page (`GET /`), its files (`/_hookgate/ui/*`), its
  * JSON API (`/_hookgate/ui/api/*`), the live stream (`/_hookgate/events`) and the actions (`POST
  * /_hookgate/deliveries/:id/replay`, `POST /_hookgate/deliveries/:id/retry`, `POST /_hookgate/send-test`).
  *
  * @example
  * const inspector = createInspector(emulator, { token: process.env.HOOKGATE_UI_TOKEN });
  */
-export function createInspector(engine: InspectorEngine, options: InspectorOptions = {}): Inspector {
+export function createInspector(engine: InspectorEngine | undefined, options: InspectorOptions = {}): Inspector {
   const token = options.token === '' ? undefined : options.token;
   const windowMs = options.retryWindowMs ?? 4 * 3_600_000;
-  const masks = new ViewMasks(engine);
+  const masks = engine ? new ViewMasks(engine) : undefined;
   const feeds = new Map<string, InspectorFeed>();
-  const deliveries = deliveriesFeed(engine, masks, windowMs);
-  feeds.set(deliveries.name, deliveries);
+  if (engine && masks) {
+    const deliveries = deliveriesFeed(engine, masks, windowMs);
+    feeds.set(deliveries.name, deliveries);
+  }
   let stream = new EventStream([...feeds.values()]);
 
   function answer(res: http.ServerResponse, a: FeedAnswer): void {
@@ -118,7 +121,7 @@ export function createInspector(engine: InspectorEngine, options: InspectorOptio
     }
   }
 
-  async function act(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+  async function act(engine: InspectorEngine, masks: ViewMasks, req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
     const body = await readJson(req);
     if (!body.ok) return sendJson(res, body.status, { error: body.message });
     try {
@@ -149,7 +152,8 @@ export function createInspector(engine: InspectorEngine, options: InspectorOptio
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, method: string, url: URL): boolean {
     const isPage = path === INSPECTOR_ROUTES.page || path === '/index.html';
-    const isAction = path === INSPECTOR_ROUTES.sendTest || ACTION.test(path);
+    // Without an emulator (`hookgate listen`) there is nothing to replay or send: those paths are not ours.
+    const isAction = engine !== undefined && (path === INSPECTOR_ROUTES.sendTest || ACTION.test(path));
     const isRead = isPage || path.startsWith(INSPECTOR_ROUTES.assets) || path === INSPECTOR_ROUTES.events;
     if (!isAction && !isRead) return false;
     if (isPage && method === 'GET' && tokenInQuery(url, token)) {
@@ -173,7 +177,7 @@ export function createInspector(engine: InspectorEngine, options: InspectorOptio
         refuse(res, csrf);
         return true;
       }
-      act(req, res, path).catch((error: unknown) => sendJson(res, 500, { error: String((error as Error)?.message ?? error) }));
+      act(engine as InspectorEngine, masks as ViewMasks, req, res, path).catch((error: unknown) => sendJson(res, 500, { error: String((error as Error)?.message ?? error) }));
       return true;
     }
     if (method !== 'GET' && method !== 'HEAD') {
@@ -185,13 +189,15 @@ export function createInspector(engine: InspectorEngine, options: InspectorOptio
     else if (path === '/_hookgate/ui/app.css') void page(res, 'app.css');
     else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS as Record<string, string>);
     else if (path === `${INSPECTOR_ROUTES.api}meta`) {
+      const now = engine ? engine.clock.now() : Date.now();
       sendJson(res, 200, {
         feeds: [...feeds.keys()],
-        states: ['pending', 'delivered', 'failed', 'filtered'],
+        mode: engine ? 'serve' : 'listen',
+        states: engine ? ['pending', 'delivered', 'failed', 'filtered'] : [],
         types: MESSAGE_TYPES,
-        endpoints: masks.allEndpoints(),
-        templates: testEventTemplates(engine.clock.now()),
-        now: new Date(engine.clock.now()).toISOString(),
+        endpoints: masks ? masks.allEndpoints() : [],
+        templates: engine ? testEventTemplates(now) : {},
+        now: new Date(now).toISOString(),
       });
     } else if (path.startsWith(INSPECTOR_ROUTES.api)) {
       const [name, id, ...more] = path.slice(INSPECTOR_ROUTES.api.length).split('/');

@@ -10,6 +10,7 @@ import type { InboundRecord } from './inbound-record.js';
  */
 export class InboundLog {
   readonly #records: InboundRecord[] = [];
+  readonly #byId = new Map<string, InboundRecord>();
   readonly #listeners = new Set<(record: InboundRecord) => void>();
   #dropped = 0;
 
@@ -18,8 +19,10 @@ export class InboundLog {
   /** Keeps a record and tells every subscriber. */
   add(record: InboundRecord): void {
     this.#records.push(record);
+    this.#byId.set(record.id, record);
     if (this.#records.length > this.max) {
-      this.#records.shift();
+      const gone = this.#records.shift();
+      if (gone) this.#byId.delete(gone.id);
       this.#dropped++;
     }
     for (const listener of this.#listeners) listener(record);
@@ -41,8 +44,8 @@ export class InboundLog {
     return this.#dropped;
   }
 
-  /** One record by id. */
+  /** One record by id (indexed: the live view asks for every changed row). */
   get(id: string): InboundRecord | undefined {
-    return this.#records.find((r) => r.id === id);
+    return this.#byId.get(id);
   }
 }

@@ -3,6 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Secret } from '@hookgate/core';
 import { redactUrl } from '../debug-log.js';
+import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
+import { checkAccess } from '../inspector/request-guard.js';
+import { inboundFeed } from './inbound-feed.js';
 import { forwardRequest } from './forward-request.js';
 import { InboundLog } from './inbound-log.js';
 import type { InboundForward, InboundRecord, InboundVerdict } from './inbound-record.js';
@@ -31,7 +34,10 @@ export interface ListenOptions {
   port?: number;
   /** Default `127.0.0.1`. Any other host needs `uiToken`. */
   host?: string;
-  /** Guards `/_hookgate/*` (the views): sent as `Authorization: Bearer <token>`, `X-Hookgate-Token` or `?token=`. */
+  /**
+   * Guards `/_hookgate/*` (the JSON views: `Authorization: Bearer <token>`, `X-Hookgate-Token` or
+   * `?token=`) and the web inspector at `/` (open `/?token=…` once: it becomes a cookie).
+   */
   uiToken?: string;
   /** Bodies over this many bytes get 413 and are recorded as too large. Default 1 MiB. */
   maxBodyBytes?: number;
@@ -54,6 +60,8 @@ export interface Listener {
   readonly url: string;
   readonly port: number;
   readonly log: InboundLog;
+  /** The web inspector's page (`http://HOST:PORT/`): the inbound requests, live. */
+  readonly inspectorUrl: string;
   close(): Promise<void>;
 }
 
@@ -132,7 +140,8 @@ function tokenOf(req: http.IncomingMessage, url: URL): string | undefined {
  * answered (502 when it is unreachable, 504 when it does not answer in `forwardTimeoutMs`). Without
  * `forwardTo` it answers 200 to a verified request and 401 to any other. The views live under
  * `/_hookgate/`: `GET /_hookgate/inbound` (newest first), `GET /_hookgate/inbound/:id` and the live
- * stream `GET /_hookgate/inbound/events` (server-sent events).
+ * stream `GET /_hookgate/inbound/events` (server-sent events); `GET /` is the web inspector's page
+ * (its "Inbound" tab), with the inspector's guard (loopback `Host`, or `uiToken`).
  *
  * @example
  * const listener = await startListener({ secret: 's3cret', forwardTo: 'http://127.0.0.1:3000/webhooks', port: 9000 });
@@ -143,10 +152,23 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   const log = new InboundLog(o.maxRecords);
   const streams = new Set<http.ServerResponse>();
   let sequence = 0;
+  // The web inspector, with one feed: these requests (already masked). No emulator: no deliveries tab.
+  const inspector = createInspector(undefined, { token: options.uiToken });
+  inspector.addFeed(inboundFeed(log));
+  const isInspectorPath = (path: string, method: string) =>
+    path.startsWith(INSPECTOR_ROUTES.assets) ||
+    path === INSPECTOR_ROUTES.events ||
+    ((path === INSPECTOR_ROUTES.page || path === '/index.html') && (method === 'GET' || method === 'HEAD'));
 
   const views = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     if (options.uiToken && !sameToken(tokenOf(req, url), options.uiToken)) {
       sendJson(res, 401, { error: 'a token is needed for these views: send Authorization: Bearer <token>' });
+      return;
+    }
+    // Without a token, as the page: only a loopback Host (a web page cannot read them through DNS rebinding).
+    const denied = options.uiToken ? undefined : checkAccess(req, undefined);
+    if (denied) {
+      sendJson(res, denied.status, { error: denied.message });
       return;
     }
     if (req.method !== 'GET') {
@@ -261,6 +283,11 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://listen.invalid');
+    const method = req.method ?? 'GET';
+    // GET / is the page; a webhook POSTed to / (or anywhere else) is recorded.
+    if (isInspectorPath(url.pathname, method) && inspector.handle(req, res, url.pathname, method, url)) return;
+    // The browser showing the page asks for an icon; no sender does: not a webhook, not recorded.
+    if (url.pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) return sendJson(res, 404, { error: 'no icon' });
     if (url.pathname.startsWith('/_hookgate/')) return views(req, res, url);
     record(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: `listen failed: ${(error as Error).message}` });
@@ -276,10 +303,12 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
   return {
     url: `http://${shownHost}:${port}`,
+    inspectorUrl: `http://${shownHost}:${port}/`,
     port,
     log,
     close: () =>
       new Promise<void>((resolve) => {
+        inspector.close();
         for (const s of streams) s.end();
         server.close(() => resolve());
         server.closeIdleConnections();
