@@ -304,6 +304,7 @@ describe('listen never shows a secret', () => {
 
   it('off loopback it refuses to start without a token; with one, the views need it and the webhooks do not', async () => {
     await expect(startListener({ secret: SECRET, host: '0.0.0.0' })).rejects.toThrow(/--ui-token or HOOKGATE_UI_TOKEN/);
+    await expect(startListener({ secret: SECRET, host: '0.0.0.0', uiToken: 'too-short' })).rejects.toThrow(/at least 16 characters/);
     const l = await listener({ secret: SECRET, host: '127.0.0.1', uiToken: 'ui-tok' });
     expect((await fetch(`${l.url}/_hookgate/inbound`)).status).toBe(401);
     const body = track();

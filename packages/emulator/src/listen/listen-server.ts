@@ -5,6 +5,7 @@ import type { Secret } from '@hookgate/core';
 import { redactUrl } from '../debug-log.js';
 import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
 import { checkAccess } from '../inspector/request-guard.js';
+import { isLoopbackHost } from '../inspector/inspector-options.js';
 import { inboundFeed } from './inbound-feed.js';
 import { forwardRequest } from './forward-request.js';
 import { InboundLog } from './inbound-log.js';
@@ -65,18 +66,6 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-/**
- * Whether a host name is this machine's loopback (no token is needed there).
- *
- * @example
- * isLoopbackHost('127.0.0.1'); // true
- * isLoopbackHost('0.0.0.0'); // false: reachable from other machines
- */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
-}
-
 function checkOptions(options: ListenOptions): { forwardTo?: URL; host: string; maxBodyBytes: number; forwardTimeoutMs: number; maxRecords: number; secrets: readonly Secret[] } {
   if (typeof options !== 'object' || options === null) throw new TypeError('startListener(options): pass { secret, forwardTo?, port?, host? }.');
   const secrets = (Array.isArray(options.secret) ? options.secret : [options.secret]) as readonly Secret[];
@@ -84,8 +73,8 @@ function checkOptions(options: ListenOptions): { forwardTo?: URL; host: string; 
     throw new TypeError('listen: secret must be a non-empty string (or several, for a rotation); it is what the sender signs with.');
   }
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host) && !options.uiToken) {
-    throw new Error(`listen: host ${JSON.stringify(host)} is reachable from other machines; set a token for the views (--ui-token or HOOKGATE_UI_TOKEN), or bind 127.0.0.1.`);
+  if (!isLoopbackHost(host) && (options.uiToken === undefined || options.uiToken.length < 16)) {
+    throw new Error(`listen: host ${JSON.stringify(host)} is reachable from other machines; set a token of at least 16 characters for the views (--ui-token or HOOKGATE_UI_TOKEN), or bind 127.0.0.1.`);
   }
   let forwardTo: URL | undefined;
   if (options.forwardTo !== undefined) {
