@@ -51,7 +51,8 @@ interface Lane {
 /** A request in flight, with its deadline on the emulator's clock. */
 interface InFlight {
   handle: AttemptHandle;
-  readonly deadlineMs: number;
+  /** Set once, when the request exists. */
+  deadlineMs: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -249,7 +250,9 @@ export class DeliveryEngine {
     const headers = requestHeaders(this.#options.userAgent, endpoint.headers, body.length, record.signature);
     const round = job.round;
     const release = clock.beginIo();
-    const entry: InFlight = { handle: undefined as unknown as AttemptHandle, deadlineMs: startMs + this.#options.timeoutMs };
+    // The deadline is set once the request exists (below): the budget counts from the request, not from
+    // the dispatch, which a GC pause or a busy loop may have delayed.
+    const entry: InFlight = { handle: undefined as unknown as AttemptHandle, deadlineMs: 0 };
     let settled = false;
     entry.handle = sendAttempt(endpoint.parsed, this.#agents.get(endpoint.parsed), headers, body, (result) => {
       settled = true;
@@ -266,6 +269,7 @@ export class DeliveryEngine {
     });
     // The callback may already have run (a synchronous error): then nothing is in flight.
     if (!settled) {
+      entry.deadlineMs = clock.now() + this.#options.timeoutMs;
       this.#inFlight.add(entry);
       if (this.#deadlineTimer === undefined) this.#armDeadlineTimer(entry.deadlineMs);
     }
