@@ -127,7 +127,8 @@ describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
       req.resume();
       res.writeHead(503).end();
     });
-    const serve = startServe(['--endpoint', `${down.url}/hook`, '--drain-ms', '100']);
+    // The first retry is a minute away: exactly one attempt is made before Ctrl-C, however slow the machine.
+    const serve = startServe(['--endpoint', `${down.url}/hook`, '--drain-ms', '100', '--retry-initial-delay-ms', '60000', '--retry-jitter', 'none']);
     const [, url] = await serve.waitFor(/intake listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await postCall(url!, '/v1/identify', 'hookgate-dev', { userId: 'u1' });
     await serve.waitFor(/identify .* 503 .* will retry/);
@@ -141,7 +142,7 @@ describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
     expect(out.slice(summary)).toMatch(/received 1: delivered 0, failed 1 \(1 closed at exit\), pending 0, filtered 0/);
     expect(out.slice(summary)).not.toMatch(/pending [1-9]/);
 
-    const json = startServe(['--json', '--endpoint', `${down.url}/hook`, '--drain-ms', '100']);
+    const json = startServe(['--json', '--endpoint', `${down.url}/hook`, '--drain-ms', '100', '--retry-initial-delay-ms', '60000', '--retry-jitter', 'none']);
     const [, url2] = await json.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
     await postCall(url2!, '/v1/identify', 'hookgate-dev', { userId: 'u1' });
     await json.waitFor(/"outcome":"retry"/);
