@@ -2,24 +2,14 @@
 // whitespace, number forms (1e2, 100.0, other digits of a big integer), \u escapes in either case,
 // \/, and duplicate keys placed before the one that counts. Driven by a seeded generator, for
 // property tests of the raw bytes rule.
+import { seededRandom } from '../helpers/seeded-random.js';
 
-/** A small deterministic generator (mulberry32) so a failing case replays from its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SPACES = ['', '', '', ' ', '\n', '\t', '\r\n  '];
 
 /** Re-encodes `value` (a JSON value as JSON.parse returns it) in other bytes, chosen from `seed`. */
 export function reencodeJson(value: unknown, seed: number): string {
-  const rnd = generator(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
   const ws = () => pick(SPACES);
 

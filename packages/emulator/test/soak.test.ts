@@ -5,22 +5,12 @@ import { createEmulator, ManualClock, type DeliveryRecord, type Emulator } from 
 import type http from 'node:http';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { watchRequestStarts } from './helpers/request-starts.js';
+import { seededRandom } from '../../../test/helpers/seeded-random.js';
 
 const MESSAGES = 10_000;
 const ENDPOINTS = 5;
 const SECRET = 'soak-secret';
 
-/** A small seeded PRNG (mulberry32), so a failing run can be replayed with the same seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = Number(process.env.SOAK_SEED ?? 20261121);
 /** Every 100th message is doomed: every endpoint answers 503 to it, for the whole 4 h window. */
@@ -41,7 +31,7 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
 
   beforeAll(async () => {
     for (let e = 0; e < ENDPOINTS; e++) {
-      const random = prng(SEED + e);
+      const random = seededRandom(SEED + e);
       // Each endpoint answers from its own seeded random sequence.
       const answer = (body: Buffer, req: http.IncomingMessage, res: http.ServerResponse) => {
         const text = body.toString('utf8');
@@ -93,7 +83,7 @@ describe('soak: 10,000 messages to 5 endpoints failing at random, on a ManualClo
     const clock = new ManualClock({ start: '2026-01-01T00:00:00.000Z', ioGraceMs: 50 });
     const emulator: Emulator = createEmulator({
       clock,
-      retry: { random: prng(SEED) },
+      retry: { random: seededRandom(SEED) },
       // Few slots per endpoint: hanging requests hold theirs until their (virtual) deadline, so retries
       // queue behind them while another endpoint answers 2xx — the case where queued retries must be cancelled.
       concurrency: 4,

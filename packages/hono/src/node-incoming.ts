@@ -1,4 +1,4 @@
-import { readNodeStreamWithin, type NodeBodyRefusal, type UnreadBodyResponse } from '@hookgate/core';
+import { readNodeStreamWithin, type NodeBodyRefusal, type UnreadBodyRequest, type UnreadBodyResponse } from '@hookgate/core';
 
 /**
  * The parts of Node's `IncomingMessage` the middleware reads on `@hono/node-server`, which passes
@@ -7,17 +7,11 @@ import { readNodeStreamWithin, type NodeBodyRefusal, type UnreadBodyResponse } f
  * @example
  * const incoming: NodeIncoming | undefined = nodeIncomingOf(c.env);
  */
-export interface NodeIncoming {
+export interface NodeIncoming extends UnreadBodyRequest {
   headers: Record<string, string | string[] | undefined>;
   rawHeaders: string[];
   readableDidRead?: boolean;
   readableFlowing?: boolean | null;
-  readableEnded?: boolean;
-  complete?: boolean;
-  socket?: { destroy(): unknown } | null;
-  on(event: string, listener: (arg?: unknown) => void): unknown;
-  removeListener(event: string, listener: (arg?: unknown) => void): unknown;
-  resume(): unknown;
 }
 
 /**
