@@ -41,7 +41,7 @@ export interface StartRedisOptions {
 }
 
 const INSTALL_HINT =
-  'These tests need a real Redis: install Debian\'s package with `sudo apt-get install -y redis-server` ' +
+  'The Redis tests and `pnpm example:redis` need a real redis-server: install Debian\'s package with `sudo apt-get install -y redis-server` ' +
   '(CI\'s .ci/run installs it when missing), or set REDIS_SERVER_BIN to the binary.';
 
 /**
