@@ -12,7 +12,7 @@ export { ManualClock } from './manual-clock.js';
 export type { ManualClockOptions } from './manual-clock.js';
 export { SettingsError, UnknownWriteKeyError, EmulatorClosedError, ReplayError } from './errors.js';
 export { ValidationError } from '@hookgate/core';
-export { DEFAULT_USER_AGENT, DEFAULT_RETRY, DEFAULT_MAX_RECORDS } from './options.js';
+export { DEFAULT_USER_AGENT, DEFAULT_RETRY, DEFAULT_MAX_RECORDS, DEFAULT_PACK_BODIES_OVER } from './options.js';
 export type { EmulatorOptions, RetryOptions, ResponsePolicy, TlsOptions } from './options.js';
 export { MAX_ENDPOINTS, MAX_HEADERS, RESERVED_HEADERS } from './routing/source-settings.js';
 export type { SourceSettings, WebhooksSettings, EndpointSettings, SourceSchemaSettings } from './routing/source-settings.js';

@@ -3,7 +3,8 @@ import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
 import type { IngestOptions } from './ingest.js';
-import { BodyArena, type StoredBody } from './log/body-arena.js';
+import { BodyArena, bodyBytesOf, type StoredBody } from './log/body-arena.js';
+import { BodyDictionary } from './log/body-dictionary.js';
 import { DeliveryLog } from './log/delivery-log.js';
 import { LoggedDelivery, type DeferredBody, type DeliveryRecord } from './log/delivery-record.js';
 import { EventHub } from './log/events.js';
@@ -123,9 +124,30 @@ export class Pipeline {
     return (this.#lastDeferred = new DeferredCallBodies(source, receivedMs, this.#deferredContext));
   }
 
+  /**
+   * Keeps a new message's body: as its UTF-8 bytes, or deflated against its source's dictionary once
+   * the pending bodies weigh more than `packBodiesOver` (a long backlog, e.g. an endpoint that is down).
+   * Returns where it is and the bytes to sign.
+   */
+  #storeBody(message: WebhookMessage | undefined, source: SourceState): { body: StoredBody; bytes: Uint8Array } {
+    const text = message ? serializeMessage(message, this.options.serialization) : '';
+    if (text.length === 0 || this.engine.pendingBodyBytes < this.options.packBodiesOver) {
+      const body = this.bodies.store(text);
+      return { body, bytes: body.slab.subarray(body.start, body.start + body.length) };
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    const dictionary = (source.dictionary ??= new BodyDictionary(bytes));
+    return { body: this.bodies.storePacked(bytes, dictionary), bytes };
+  }
+
   /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */
   record(r: NewRecord): DeliveryRecord {
-    const body = r.body ?? (r.deferred ? EMPTY_BODY : this.bodies.store(r.message ? serializeMessage(r.message, this.options.serialization) : ''));
+    const { body, bytes } =
+      r.body !== undefined // a replay: the original's body, as it is kept
+        ? { body: r.body, bytes: bodyBytesOf(r.body) }
+        : r.deferred
+          ? { body: EMPTY_BODY, bytes: EMPTY_BODY.slab }
+          : this.#storeBody(r.message, r.source);
     const secret = r.source.resolved.sharedSecret;
     const record = new LoggedDelivery({
       seq: this.log.nextSeq(),
@@ -137,7 +159,7 @@ export class Pipeline {
       body,
       signature:
         r.filteredReason === undefined && secret !== undefined
-          ? sign(body.slab.subarray(body.start, body.start + body.length), secret)
+          ? sign(bytes, secret)
           : undefined,
       receivedMs: r.receivedMs,
       reason: r.filteredReason,

@@ -95,6 +95,8 @@ export class DeliveryEngine {
   #outstanding = 0;
   #idleWaiters: Array<() => void> = [];
   #closed = false;
+  /** Body bytes of the records not finished (what the pipeline weighs against `packBodiesOver`). */
+  #pendingBodyBytes = 0;
 
   constructor(options: ResolvedOptions, events: EventHub, log: DebugLog | undefined) {
     this.#options = options;
@@ -107,6 +109,11 @@ export class DeliveryEngine {
   /** Records not yet delivered, failed or filtered. */
   get pendingCount(): number {
     return this.#jobs.size;
+  }
+
+  /** The bodies' bytes (UTF-8, unpacked) of the records not yet delivered or failed. */
+  get pendingBodyBytes(): number {
+    return this.#pendingBodyBytes;
   }
 
   /** Whether no record is pending and no attempt is queued or in flight. */
@@ -127,6 +134,7 @@ export class DeliveryEngine {
       retryAfter: 0,
     };
     this.#jobs.add(job);
+    this.#pendingBodyBytes += record.bodyLength;
     this.#startRound(job);
   }
 
@@ -421,7 +429,7 @@ export class DeliveryEngine {
 
   #finish(job: Job): void {
     job.record.nextAttemptMs = undefined;
-    this.#jobs.delete(job);
+    if (this.#jobs.delete(job)) this.#pendingBodyBytes -= job.record.bodyLength;
     this.#checkIdle();
   }
 

@@ -1,8 +1,27 @@
-/** Where a body's bytes are: `slab[start, start + length)`. */
+import type { BodyDictionary } from './body-dictionary.js';
+
+/**
+ * Where a body's bytes are: `slab[start, start + length)`; or, when `packed` is set, its deflated
+ * bytes at `slab[start, start + packed.bytes)`, which `packed.dictionary` inflates to `length` bytes.
+ */
 export interface StoredBody {
   readonly slab: Buffer;
   readonly start: number;
+  /** The body's own length in bytes (UTF-8), packed or not: what `Content-Length` says. */
   readonly length: number;
+  readonly packed?: { readonly bytes: number; readonly dictionary: BodyDictionary };
+}
+
+/**
+ * The body's bytes: a view of the slab, or, for a packed body, a new buffer inflated from it.
+ *
+ * @example
+ * const bytes = bodyBytesOf(arena.store('{"type":"track"}')); // <Buffer 7b 22 74 ...>
+ */
+export function bodyBytesOf(body: StoredBody): Buffer {
+  const packed = body.packed;
+  if (packed === undefined) return body.slab.subarray(body.start, body.start + body.length);
+  return packed.dictionary.inflate(body.slab.subarray(body.start, body.start + packed.bytes));
 }
 
 /** Size of one arena slab. */
@@ -57,6 +76,15 @@ export class BodyArena {
     this.#slab.set(bytes, start);
     this.#offset = start + length;
     return { slab: this.#slab, start, length };
+  }
+
+  /**
+   * Deflates a body against `dictionary` and keeps the packed bytes (for bodies that may wait a long
+   * time: see the emulator's `packBodiesOver` option). `bodyBytesOf` gives the exact bytes back.
+   */
+  storePacked(bytes: Uint8Array, dictionary: BodyDictionary): StoredBody {
+    const stored = this.storeBytes(dictionary.deflate(bytes));
+    return { slab: stored.slab, start: stored.start, length: bytes.length, packed: { bytes: stored.length, dictionary } };
   }
 
   #append(text: string): StoredBody {

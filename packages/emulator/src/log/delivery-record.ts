@@ -1,5 +1,6 @@
 import type { MessageType, WebhookMessage } from '@hookgate/core';
-import type { StoredBody } from './body-arena.js';
+import { bodyBytesOf, type StoredBody } from './body-arena.js';
+import type { BodyDictionary } from './body-dictionary.js';
 import { requestHeaders } from '../delivery/request-headers.js';
 import { redactHeaders, redactSignature, redactUrl } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
@@ -197,9 +198,10 @@ const NO_ATTEMPTS = Object.freeze([]) as unknown as LoggedAttempt[];
 const NO_CANCELLED: readonly CancelledRetry[] = Object.freeze([]);
 
 /**
- * The emulator's record. Compact on purpose (100,000 records waiting for a retry fit in 300 MB): the
- * body is kept once, as the UTF-8 bytes that are sent (half the memory of a JavaScript string with
- * any non-Latin-1 character, and no re-encoding per attempt); times are numbers; `body` and
+ * The emulator's record. Compact on purpose (100,000 records waiting for a retry stay under 200 MB of
+ * peak RSS): the body is kept once, as the UTF-8 bytes that are sent (half the memory of a JavaScript
+ * string with any non-Latin-1 character, and no re-encoding per attempt), or deflated against its
+ * source's dictionary once many bodies are pending (`packBodiesOver`); times are numbers; `body` and
  * `message` are decoded when read.
  * The engine changes it through its methods; to users it is the read-only `DeliveryRecord`.
  */
@@ -213,6 +215,9 @@ export class LoggedDelivery implements DeliveryRecord {
   #slab: Buffer;
   #start: number;
   #length: number;
+  /** A packed body: its deflated bytes' count in the slab, and the dictionary that inflates them. */
+  #packedBytes = 0;
+  #dictionary: BodyDictionary | undefined = undefined;
   #deferred: DeferredBody | undefined;
   readonly signature: string | undefined;
   readonly attempts: LoggedAttempt[];
@@ -236,6 +241,10 @@ export class LoggedDelivery implements DeliveryRecord {
     this.origin = init.origin;
     this.#slab = init.body.slab;
     this.#length = init.body.length;
+    if (init.body.packed !== undefined) {
+      this.#packedBytes = init.body.packed.bytes;
+      this.#dictionary = init.body.packed.dictionary;
+    }
     // While the body is deferred, #start holds the call's index in its deferred body (no extra field).
     this.#deferred = init.deferred?.body;
     this.#start = init.deferred ? init.deferred.index : init.body.start;
@@ -265,21 +274,32 @@ export class LoggedDelivery implements DeliveryRecord {
     this.#length = body.length;
   }
 
-  /** Where the body's bytes are kept. */
+  /** Where the body's bytes are kept (packed or not). */
   get stored(): StoredBody {
     this.#materialize();
-    return { slab: this.#slab, start: this.#start, length: this.#length };
+    const dictionary = this.#dictionary;
+    return dictionary === undefined
+      ? { slab: this.#slab, start: this.#start, length: this.#length }
+      : { slab: this.#slab, start: this.#start, length: this.#length, packed: { bytes: this.#packedBytes, dictionary } };
   }
 
-  /** The body's bytes (a view, made on each read). */
+  /** The body's length in bytes (UTF-8), without reading it. */
+  get bodyLength(): number {
+    this.#materialize();
+    return this.#length;
+  }
+
+  /** The body's bytes: a view made on each read, or a new buffer for a packed body. */
   get bodyBytes(): Buffer {
     this.#materialize();
-    return this.#slab.subarray(this.#start, this.#start + this.#length);
+    if (this.#dictionary === undefined) return this.#slab.subarray(this.#start, this.#start + this.#length);
+    return bodyBytesOf(this.stored);
   }
 
   get body(): string {
     this.#materialize();
-    return this.#slab.toString('utf8', this.#start, this.#start + this.#length);
+    if (this.#dictionary === undefined) return this.#slab.toString('utf8', this.#start, this.#start + this.#length);
+    return this.bodyBytes.toString('utf8');
   }
 
   get message(): WebhookMessage | undefined {
@@ -398,7 +418,7 @@ export class LoggedAttempt implements Attempt {
 
   get requestHeaders(): Readonly<Record<string, string>> {
     const r = this.#record;
-    return Object.freeze(requestHeaders(this.#userAgent, this.#endpoint.headers, r.stored.length, r.signature));
+    return Object.freeze(requestHeaders(this.#userAgent, this.#endpoint.headers, r.bodyLength, r.signature));
   }
 
   /** A plain object with every field, for `JSON.stringify` and logs: no credential (`redactHeaders`). */

@@ -1,0 +1,127 @@
+// Bodies kept deflated once many are pending (`packBodiesOver`): what is sent, signed, retried, replayed
+// and read back must be the exact bytes of the message, whatever form the emulator keeps them in.
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmulator, DEFAULT_PACK_BODIES_OVER, ManualClock, SettingsError, type Emulator, type EmulatorOptions } from '@hookgate/emulator';
+import { startCaptureReceiver, type Answer, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
+
+const SECRET = 'packed-secret';
+const hmac = (text: string) => createHmac('sha1', SECRET).update(text, 'utf8').digest('hex');
+
+/** Properties that differ per message and carry non-ASCII text (multi-byte UTF-8, a `\u2028`, an emoji). */
+const props = (i: number) => ({
+  orderId: `ord_${i.toString(16).padStart(8, '0')}`,
+  note: `café — ${'日本語'.repeat(i % 5)} \u2028 🎉 #${i}`,
+  items: Array.from({ length: 1 + (i % 4) }, (_, k) => ({ sku: `SKU-${i * 7 + k}`, price: (i * 13 + k) / 100 })),
+});
+
+describe('packed bodies (packBodiesOver)', () => {
+  const open: Array<{ close(): Promise<unknown> }> = [];
+  afterEach(async () => {
+    for (const o of open.splice(0).reverse()) await o.close();
+  });
+  const receiver = async (answer?: (req: Received, index: number) => Answer) => {
+    const r = await startCaptureReceiver(answer);
+    open.push(r);
+    return r;
+  };
+  const emulator = (r: CaptureReceiver, options: Partial<EmulatorOptions>): Emulator => {
+    const e = createEmulator({
+      clock: new ManualClock(),
+      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${r.url}/hook` }], sharedSecret: SECRET } }],
+      ...options,
+    });
+    open.push(e);
+    return e;
+  };
+
+  it('packBodiesOver: 0 packs every body; the receiver gets the exact signed bytes, first attempt and retries alike', async () => {
+    const seen = new Set<string>();
+    const r = await receiver((req) => (seen.has(req.text) ? 200 : (seen.add(req.text), 503))); // each message: 503 once, then 200
+    const e = emulator(r, { packBodiesOver: 0 });
+    const records = Array.from({ length: 40 }, (_, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }));
+    // Kept packed: the stored bytes are fewer than the body's own length, which is still what Content-Length says.
+    for (const rec of records) expect((rec as unknown as { stored: { packed?: { bytes: number } } }).stored.packed?.bytes).toBeLessThan(Buffer.byteLength(rec.body));
+    await e.drain();
+    expect(r.received).toHaveLength(80);
+    for (const rec of records) {
+      expect(rec.state).toBe('delivered');
+      const got = r.received.filter((q) => q.text === rec.body);
+      expect(got).toHaveLength(2); // the 503'd attempt and its retry: same bytes
+      for (const q of got) {
+        expect(q.headers['x-signature']).toBe(hmac(q.text));
+        expect(q.headers['x-signature']).toBe(rec.signature);
+        expect(Number(q.headers['content-length'])).toBe(Buffer.byteLength(q.text));
+      }
+      expect(rec.message).toEqual(JSON.parse(rec.body));
+      expect((rec.message as { properties: unknown }).properties).toEqual(props(records.indexOf(rec)));
+      expect(rec.attempts[0]?.requestHeaders['Content-Length']).toBe(String(Buffer.byteLength(rec.body)));
+    }
+  });
+
+  it('bodies stay unpacked until the pending ones pass the budget, then new ones are packed', async () => {
+    const r = await receiver(() => 'hang'); // nothing finishes: every body stays pending
+    const e = emulator(r, { packBodiesOver: 4096, timeoutMs: 60_000 });
+    const records = Array.from({ length: 30 }, (_, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }));
+    const packed = records.map((rec) => (rec as unknown as { stored: { packed?: unknown } }).stored.packed !== undefined);
+    let pendingBytes = 0;
+    records.forEach((rec, i) => {
+      expect(packed[i], `record ${i} after ${pendingBytes} pending bytes`).toBe(pendingBytes >= 4096);
+      pendingBytes += Buffer.byteLength(rec.body);
+    });
+    expect(packed.filter(Boolean).length).toBeGreaterThan(10);
+  });
+
+  it('the default budget packs nothing in ordinary traffic', async () => {
+    expect(DEFAULT_PACK_BODIES_OVER).toBe(8 * 1024 * 1024);
+    const r = await receiver(() => 200);
+    const e = emulator(r, {});
+    const rec = e.track({ userId: 'u1', event: 'E', properties: props(3) });
+    expect((rec as unknown as { stored: { packed?: unknown } }).stored.packed).toBeUndefined();
+    await e.drain();
+    expect(r.received[0]?.text).toBe(rec.body);
+  });
+
+  it('a packed record replays with the same bytes and signature', async () => {
+    const r = await receiver(() => 200);
+    const e = emulator(r, { packBodiesOver: 0 });
+    const rec = e.track({ userId: 'u1', event: 'E', properties: props(7) });
+    await e.drain();
+    const again = e.replay(rec.id);
+    await e.drain();
+    expect(again.body).toBe(rec.body);
+    expect(again.signature).toBe(rec.signature);
+    expect(r.received.map((q) => q.text)).toEqual([rec.body, rec.body]);
+    expect(r.received[1]?.headers['x-signature']).toBe(hmac(rec.body));
+  });
+
+  it('sources keep their own dictionaries; an unsigned source packs too', async () => {
+    const r = await receiver(() => 200);
+    const e = createEmulator({
+      clock: new ManualClock(),
+      packBodiesOver: 0,
+      sources: [
+        { writeKey: 'a', webhooks: { enabled: true, endpoints: [{ url: `${r.url}/a` }], sharedSecret: SECRET } },
+        { writeKey: 'b', webhooks: { enabled: true, endpoints: [{ url: `${r.url}/b` }] } },
+      ],
+    });
+    open.push(e);
+    const sent = [
+      e.track({ userId: 'u1', event: 'A', properties: props(1) }, { writeKey: 'a' }),
+      e.identify({ userId: 'u2', traits: { name: 'Zoë', plan: 'pro' } }, { writeKey: 'b' }),
+      e.track({ userId: 'u3', event: 'A', properties: props(2) }, { writeKey: 'a' }),
+    ];
+    await e.drain();
+    expect(r.received.map((q) => q.text).sort()).toEqual(sent.map((s) => s.body).sort());
+    expect(r.received.find((q) => q.url === '/b')?.headers['x-signature']).toBeUndefined();
+  });
+
+  it('refuses a bad packBodiesOver naming it', () => {
+    for (const bad of [-1, Number.NaN, '8MB', {}]) {
+      expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: bad as unknown as number })).toThrow(SettingsError);
+      expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: bad as unknown as number })).toThrow(/packBodiesOver/);
+    }
+    // null means "not given", as for every option: the default applies.
+    for (const ok of [Infinity, 0, null]) expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: ok as number }).close()).not.toThrow();
+  });
+});
