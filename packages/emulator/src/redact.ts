@@ -70,6 +70,17 @@ export function redactUrl(url: URL | string): string {
   return out;
 }
 
+/**
+ * A redirect's `Location` fit to be shown: an absolute URL as `redactUrl` shows it, a relative one
+ * (`/login?token=…`) with its query values and fragment masked the same way.
+ *
+ * @example
+ * redactLocation('/login?next=/a&token=abc'); // '/login?next=***&token=***'
+ */
+export function redactLocation(location: string): string {
+  return /^[a-z][a-z0-9+.-]*:/i.test(location) ? redactUrl(location) : byPattern(location);
+}
+
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 
 /**

@@ -162,9 +162,28 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       expect(d.attempts[0]!.responseHeaders.location).toBe('https://elsewhere.example/in?token=***');
       expect(d.attempts[0]!.error.message).toMatch(/redirects are not followed \(Location: https:\/\/elsewhere\.example\/in\?token=\*\*\*\)/);
       expect(d.message.properties).toEqual({ location: 'https://shop.example/p?utm=keep-me', message: 'http://a:b@c/' }); // data, as sent
+      // The record itself, not only its views: its reason, its attempt's error and its JSON form.
+      expectClean(`${record.reason} ${record.attempts[0]!.error?.message} ${JSON.stringify(record)}`, [record.signature], 'record');
+      expect(record.reason).toMatch(/Location: https:\/\/elsewhere\.example\/in\?token=\*\*\*/);
     } finally {
       await intake.close();
       await emulator.close();
+    }
+    // A relative Location (a login redirect) is masked the same way.
+    const relative = await startHttpServer(async (req, res) => {
+      await readAll(req);
+      res.writeHead(307, { location: `/login?next=%2Fh&token=${TOKEN}` }).end();
+    });
+    servers.push(relative);
+    const second = createEmulator({ sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${relative.url}/h` }] } }], debug: false });
+    try {
+      const record = second.track({ userId: 'u1', event: 'E' });
+      await second.drain();
+      expect(record.state).toBe('failed');
+      expectClean(`${record.reason} ${JSON.stringify(record)}`, [], 'relative location');
+      expect(record.reason).toContain('(Location: /login?next=***&token=***)');
+    } finally {
+      await second.close();
     }
     expect(() => createEmulator({ sources: [{ writeKey: 'k', webhooks: { enabled: true, endpoints: [{ url: `ftp://u:${PASSWORD}@h/?token=${TOKEN}` }] } }] })).toThrow(
       /"ftp:\/\/u:\*\*\*@h\/\?token=\*\*\*" must use the http or https scheme/,

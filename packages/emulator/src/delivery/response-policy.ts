@@ -1,5 +1,6 @@
 import type { AttemptError } from '../log/delivery-record.js';
 import type { ResponsePolicy } from '../options.js';
+import { redactLocation } from '../redact.js';
 
 /** What one attempt leads to for its endpoint. */
 export type Verdict =
@@ -50,7 +51,8 @@ function statusVerdict(
   if (status >= 300 && status < 400) {
     const error: AttemptError = {
       code: 'redirect',
-      message: `${label}: redirects are not followed${location ? ` (Location: ${location})` : ''}`,
+      // The Location may carry a token (a login redirect): shown masked, like every URL in a reason.
+      message: `${label}: redirects are not followed${location ? ` (Location: ${redactLocation(location)})` : ''}`,
     };
     return { outcome: policy.redirects === 'retry' ? 'retry' : 'fail', error };
   }

@@ -2,7 +2,7 @@ import type { MessageType, WebhookMessage } from '@hookgate/core';
 import { bodyBytesOf, type StoredBody } from './body-arena.js';
 import type { BodyDictionary } from './body-dictionary.js';
 import { requestHeaders } from '../delivery/request-headers.js';
-import { redactHeaders, redactSignature, redactUrl } from '../redact.js';
+import { redactHeaders, redactLocation, redactSignature, redactUrl } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
@@ -431,7 +431,8 @@ export class LoggedAttempt implements Attempt {
       requestHeaders: redactHeaders(this.requestHeaders),
       body: this.body,
       status: this.status,
-      responseHeaders: this.responseHeaders,
+      responseHeaders:
+        this.responseHeaders?.location === undefined ? this.responseHeaders : { ...this.responseHeaders, location: redactLocation(this.responseHeaders.location) },
       responseBody: this.responseBody,
       durationMs: this.durationMs,
       error: this.error,
