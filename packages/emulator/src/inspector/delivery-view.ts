@@ -1,5 +1,6 @@
 import { redact } from '@hookgate/core';
 import { redactSignature, redactUrl } from '../debug-log.js';
+import { redactHeaders } from '../redact.js';
 import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
 import type { InspectorEngine } from './inspector-engine.js';
 
@@ -62,9 +63,6 @@ export interface DeliveryDetail extends DeliverySummary {
   curl: string;
   signed: boolean;
 }
-
-/** Static header names whose values are credentials: shown masked. */
-const CREDENTIAL_HEADER = /auth|token|secret|key|cookie|pass|session|sig/i;
 
 /**
  * Masks for one engine: endpoint URLs as `redactUrl` shows them (password and query hidden), and each
@@ -231,20 +229,12 @@ export function curlCommand(body: string, url: string, headers: Record<string, s
   return lines.join('\n');
 }
 
+/** The headers sent, masked by the emulator's one rule (`redactHeaders`: every endpoint header's value hidden). */
 function headerView(record: DeliveryRecord): Record<string, string> {
   const sent = record.attempts[0]?.requestHeaders;
-  const out: Record<string, string> = {};
-  if (sent) {
-    for (const [name, value] of Object.entries(sent)) {
-      const lower = name.toLowerCase();
-      if (lower === 'x-signature') out[name] = redactSignature(value);
-      else if (lower !== 'user-agent' && lower !== 'content-type' && lower !== 'content-length' && CREDENTIAL_HEADER.test(name)) out[name] = redact(value);
-      else out[name] = value;
-    }
-  } else {
-    out['Content-Type'] = 'application/json';
-    if (record.signature) out['X-Signature'] = redactSignature(record.signature);
-  }
+  if (sent) return redactHeaders(sent);
+  const out: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (record.signature) out['X-Signature'] = redactSignature(record.signature);
   return out;
 }
 
