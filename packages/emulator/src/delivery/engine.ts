@@ -25,8 +25,6 @@ interface Job {
   readonly endpoints: readonly ResolvedEndpoint[];
   /** Bit i set: endpoint i is still worth another round (at most 5 endpoints, so a number does). */
   retryable: number;
-  /** Per endpoint: the last error (created on the first error). */
-  lastError: Array<AttemptError | undefined> | undefined;
   round: number;
   /** Attempts of the current round not yet ended (queued or in flight). */
   inRound: number;
@@ -127,7 +125,6 @@ export class DeliveryEngine {
       record,
       endpoints,
       retryable: (1 << endpoints.length) - 1,
-      lastError: undefined,
       round: 0,
       inRound: 0,
       queued: 0,
@@ -340,7 +337,6 @@ export class DeliveryEngine {
       outcome: verdict.outcome,
     });
     if (error) {
-      (job.lastError ??= new Array(job.endpoints.length))[index] = error;
       if (verdict.outcome === 'fail') job.retryable &= ~(1 << index);
       else if (policy.honorRetryAfter && (result.status === 429 || result.status === 503)) {
         const wait = retryAfterMs(result.responseHeaders?.['retry-after'], this.#options.clock.now());
@@ -409,9 +405,18 @@ export class DeliveryEngine {
   }
 
   #lastErrors(job: Job): string {
+    // Each endpoint's last error is its last attempt's (read back from the record: nothing kept per job).
+    const attempts = job.record.attempts;
+    const lastError = (endpoint: ResolvedEndpoint): AttemptError | undefined => {
+      for (let k = attempts.length - 1; k >= 0; k--) {
+        const a = attempts[k] as LoggedAttempt;
+        if (a.resolvedEndpoint === endpoint) return a.error;
+      }
+      return undefined;
+    };
     return job.endpoints
-      .map((e, i) => {
-        const err = job.lastError?.[i];
+      .map((e) => {
+        const err = lastError(e);
         return `${redactUrl(e.parsed)} → ${err ? `${err.code}: ${err.message}` : 'no error'}`;
       })
       .join('; ');

@@ -1,6 +1,7 @@
 import type { MessageType, WebhookMessage } from '@hookgate/core';
 import { bodyBytesOf, type StoredBody } from './body-arena.js';
 import type { BodyDictionary } from './body-dictionary.js';
+import { fromCompactMs, toCompactMs } from './compact-time.js';
 import { requestHeaders } from '../delivery/request-headers.js';
 import { redactHeaders, redactLocation, redactSignature, redactUrl } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
@@ -224,9 +225,10 @@ export class LoggedDelivery implements DeliveryRecord {
   reason: string | undefined;
   deliveredTo: string | undefined = undefined;
   readonly replayOf: string | undefined;
-  readonly receivedMs: number;
-  firstAttemptMs: number | undefined = undefined;
-  nextAttemptMs: number | undefined = undefined;
+  // Times as compact offsets (see compact-time.ts): a small integer each, no 16-byte box.
+  readonly #received: number;
+  #firstAttempt: number | undefined = undefined;
+  #nextAttempt: number | undefined = undefined;
   #message: WebhookMessage | undefined = undefined;
   #cancelled: CancelledRetry[] | undefined = undefined;
 
@@ -251,7 +253,30 @@ export class LoggedDelivery implements DeliveryRecord {
     this.signature = init.signature;
     this.reason = init.reason;
     this.replayOf = init.replayOf;
-    this.receivedMs = init.receivedMs;
+    this.#received = toCompactMs(init.receivedMs);
+  }
+
+  /** When the emulator received the call, epoch ms on its clock. */
+  get receivedMs(): number {
+    return fromCompactMs(this.#received);
+  }
+
+  /** When the first attempt started, epoch ms. */
+  get firstAttemptMs(): number | undefined {
+    return this.#firstAttempt === undefined ? undefined : fromCompactMs(this.#firstAttempt);
+  }
+
+  set firstAttemptMs(ms: number | undefined) {
+    this.#firstAttempt = ms === undefined ? undefined : toCompactMs(ms);
+  }
+
+  /** When the next retry round is due, epoch ms, while one is scheduled. */
+  get nextAttemptMs(): number | undefined {
+    return this.#nextAttempt === undefined ? undefined : fromCompactMs(this.#nextAttempt);
+  }
+
+  set nextAttemptMs(ms: number | undefined) {
+    this.#nextAttempt = ms === undefined ? undefined : toCompactMs(ms);
   }
 
   get id(): string {
@@ -378,11 +403,13 @@ export class LoggedAttempt implements Attempt {
   readonly #endpoint: ResolvedEndpoint;
   readonly #userAgent: string;
   readonly round: number;
-  readonly atMs: number;
+  /** The start, as a compact offset (compact-time.ts). */
+  readonly #at: number;
   readonly status: number | undefined;
   readonly responseHeaders: Readonly<Record<string, string>> | undefined;
   readonly responseBody: string | undefined;
-  readonly durationMs: number;
+  /** The duration in hundredths of a millisecond: a small integer, where a fractional number would be boxed. */
+  readonly #duration: number;
   readonly error: AttemptError | undefined;
   readonly outcome: Attempt['outcome'];
 
@@ -391,17 +418,31 @@ export class LoggedAttempt implements Attempt {
     this.#endpoint = init.endpoint;
     this.#userAgent = init.userAgent;
     this.round = init.round;
-    this.atMs = init.atMs;
+    this.#at = toCompactMs(init.atMs);
     this.status = init.status;
     this.responseHeaders = init.responseHeaders;
     this.responseBody = init.responseBody;
-    this.durationMs = init.durationMs;
+    this.#duration = Math.round(init.durationMs * 100);
     this.error = init.error;
     this.outcome = init.outcome;
   }
 
   get recordId(): string {
     return this.#record.id;
+  }
+
+  /** When the request started, epoch ms on the emulator's clock. */
+  get atMs(): number {
+    return fromCompactMs(this.#at);
+  }
+
+  get durationMs(): number {
+    return this.#duration / 100;
+  }
+
+  /** The endpoint this attempt went to, as the engine resolved it. */
+  get resolvedEndpoint(): ResolvedEndpoint {
+    return this.#endpoint;
   }
 
   get endpoint(): string {
