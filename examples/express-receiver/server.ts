@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { hookgate } from '@hookgate/express';
+import { handleClientErrors, hookgate } from '@hookgate/express';
 import { exampleState, runIfMain, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
 
 export type { RunningReceiver, StartOptions };
@@ -31,7 +31,8 @@ export async function start(options: StartOptions = {}): Promise<RunningReceiver
   });
   app.all('/webhooks', webhooks);
 
-  const server = app.listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+  // handleClientErrors: an oversize header or a stalled request gets 431/408 instead of a reset.
+  const server = handleClientErrors(app.listen(options.port ?? 3000, options.host ?? '127.0.0.1'));
   await once(server, 'listening');
   const { address, port } = server.address() as AddressInfo;
   return {

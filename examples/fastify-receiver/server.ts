@@ -3,7 +3,7 @@
 // PORT (default 3001), HOST (default 127.0.0.1), WEBHOOK_SECRET (default: a fresh random secret).
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { hookgate } from '@hookgate/fastify';
+import { answerClientError, hookgate } from '@hookgate/fastify';
 import { exampleState, runIfMain, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
 
 export type { RunningReceiver, StartOptions };
@@ -18,7 +18,8 @@ export type { RunningReceiver, StartOptions };
 export async function start(options: StartOptions = {}): Promise<RunningReceiver> {
   const { secrets, seen, record } = exampleState(options);
 
-  const app = Fastify();
+  // answerClientError: an oversize header or a stalled request gets 431/408 instead of a reset.
+  const app = Fastify({ clientErrorHandler: answerClientError });
   await app.register(hookgate, {
     path: '/webhooks',
     secret: secrets,

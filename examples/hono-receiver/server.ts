@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { WebhookMessage } from '@hookgate/core';
-import { hookgate } from '@hookgate/hono';
+import { handleClientErrors, hookgate } from '@hookgate/hono';
 import { exampleState, runIfMain, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
 
 export type { RunningReceiver, StartOptions };
@@ -40,7 +40,8 @@ export function buildApp(secrets: string[], onMessage: (msg: WebhookMessage) => 
 export async function start(options: StartOptions = {}): Promise<RunningReceiver> {
   const { secrets, seen, record } = exampleState(options);
   const app = buildApp(secrets, record);
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // handleClientErrors: an oversize header or a stalled request gets 431/408 instead of a reset.
+  const server = handleClientErrors(createAdaptorServer({ fetch: app.fetch }) as Server);
   server.listen(options.port ?? 3002, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const { address, port } = server.address() as AddressInfo;

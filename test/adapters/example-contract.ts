@@ -1,6 +1,7 @@
 // The contract every examples/<framework>-receiver/server.ts keeps (the demo and the emulator's
 // conformance suite import them): `start()` in-process, and one command as a script.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allFixtures, sign, type WebhookMessage } from '@hookgate/core';
@@ -23,6 +24,28 @@ async function post(url: string, message: unknown, secret: string): Promise<numb
   const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': sign(body, secret) } });
   await res.arrayBuffer();
   return res.status;
+}
+
+/**
+ * Sends a request with a 64 KB header while its 4 MB body is still being sent (the case where Node's
+ * default handling resets the connection), reads the answer 300 ms late, and returns its status line
+ * (or 'reset').
+ */
+function oversizeHeaderStatus(url: string): Promise<string> {
+  const { hostname, port, pathname } = new URL(url);
+  const body = Buffer.alloc(4_000_000, 0x20);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body);
+      socket.pause();
+      setTimeout(() => socket.resume(), 300);
+    });
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    socket.on('error', () => resolve(text.startsWith('HTTP/') ? text.split('\r\n')[0]! : 'reset'));
+    socket.on('close', () => resolve(text.split('\r\n')[0] || 'reset'));
+  });
 }
 
 /** Waits until `read()` matches `pattern` (or fails after `ms`). */
@@ -54,6 +77,15 @@ export function describeExample(name: string, start: StartExample, defaultPort: 
         await rx.close();
       }
       await expect(fetch(rx.url)).rejects.toThrow();
+    });
+
+    it('answers a 64 KB header with 431 even while the body is still arriving, not a connection reset (the server\'s client errors are handled)', async () => {
+      const rx = await start({ port: 0, secret: 'example-secret', log: false });
+      try {
+        expect(await oversizeHeaderStatus(rx.url)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      } finally {
+        await rx.close();
+      }
     });
 
     it('accepts both secrets of a rotation and generates a secret when none is given', async () => {
