@@ -5,21 +5,26 @@
 //   core       core's `receiver.fetch` per scenario (test/adapters/targets/core-fetch.ts)
 //   hono-on    the Hono app with handlers in the middleware's `on`
 //   hono-next  the Hono app with pass-through to the route (c.get('webhook'))
-// Each request ends with `ctx.waitUntil(drain())`, as the READMEs tell Workers users to do, so a
-// handler that runs on after the answer (acknowledge mode) is not cut off with the request.
+//   hono-ctx   the Hono app with handlers in `on`, given the ExecutionContext and nothing else: the
+//              middleware itself keeps acknowledge mode's background handler alive (waitUntil)
+// The others end each request with `ctx.waitUntil(drain())`, as core's README tells Workers users to
+// do, so a handler that runs on after the answer (acknowledge mode) is not cut off with the request.
 import { Recorder } from '../adapters/conformance-scenarios.js';
 import { buildCoreFetch } from '../adapters/targets/core-fetch.js';
 import { buildHonoApp } from '../adapters/targets/hono-app.js';
 
 interface Env {
-  TARGET: 'core' | 'hono-on' | 'hono-next';
+  TARGET: 'core' | 'hono-on' | 'hono-next' | 'hono-ctx';
 }
 interface ExecutionContext {
   waitUntil(promise: Promise<unknown>): void;
+  passThroughOnException(): void;
+  props: unknown;
 }
 interface Target {
-  fetch(request: Request): Promise<Response> | Response;
-  drain(): Promise<void>;
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | Response;
+  /** Absent where the target keeps itself alive (hono-ctx). */
+  drain?(): Promise<void>;
 }
 
 // Whether node:crypto is there (workerd gives it only with the nodejs_compat flag): core's receiver
@@ -47,6 +52,7 @@ function build(env: Env): Target {
   }
   const receivers: { drain(): Promise<void> }[] = [];
   const app = buildHonoApp(recorder, { mode: env.TARGET === 'hono-next' ? 'next' : 'on', onReceiver: (r) => receivers.push(r) });
+  if (env.TARGET === 'hono-ctx') return { fetch: (request, e, ctx) => app.fetch(request, e, ctx) };
   return { fetch: (request) => app.fetch(request), drain: async () => void (await Promise.all(receivers.map((r) => r.drain()))) };
 }
 
@@ -55,8 +61,8 @@ let target: Target | undefined;
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     target ??= build(env);
-    const response = await target.fetch(request);
-    ctx.waitUntil(target.drain());
+    const response = await target.fetch(request, env, ctx);
+    if (target.drain) ctx.waitUntil(target.drain());
     return response;
   },
 };

@@ -23,7 +23,7 @@ export function workerdBinary(): string | undefined {
 /** One service of the config: its socket name, its `TARGET` binding and compatibility flags. */
 export interface WorkerdService {
   name: string;
-  target: 'core' | 'hono-on' | 'hono-next';
+  target: 'core' | 'hono-on' | 'hono-next' | 'hono-ctx';
   compatibilityFlags?: string[];
 }
 

@@ -35,6 +35,21 @@ function refusal(answer: ReceiverResponse, incoming: NodeIncoming | undefined, e
 }
 
 /**
+ * On Workers, keeps the isolate alive for the handlers that acknowledge mode runs after the answer
+ * (`ctx.waitUntil`): without it, workerd cuts them off with the request. Elsewhere Hono has no
+ * execution context (reading it throws) and nothing is needed.
+ */
+function keepAliveForBackground(c: { executionCtx: { waitUntil(p: Promise<unknown>): void } }, receiver: Receiver<HonoExtra>): void {
+  let ctx: { waitUntil?: (p: Promise<unknown>) => void } | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    return;
+  }
+  if (typeof ctx?.waitUntil === 'function') ctx.waitUntil(receiver.drain());
+}
+
+/**
  * Hono middleware that verifies and validates webhook deliveries with core's receiver, on Node,
  * Bun, Deno and Workers. With `on` / `onMessage` it answers by itself; without them it stores the
  * message in `c.get('webhook')` and runs the rest of the chain under the deadline.
@@ -56,6 +71,7 @@ export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
   options = checkHonoOptions(options);
   const receiver = createReceiver<HonoExtra>(options);
   const passThrough = isPassThrough(options);
+  const acknowledge = options.mode === 'acknowledge';
 
   const middleware: MiddlewareHandler<HookgateEnv> = async (c, next) => {
     // The deadline counts from here: reading the body is inside it.
@@ -70,7 +86,11 @@ export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
     const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming, { receivedAt, deadlineMs: receiver.deadlineMs });
     if ('status' in body) return refusal(body, incoming, c.env);
     const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c }, receivedAt };
-    if (!passThrough) return toResponse(await receiver.handle(input));
+    if (!passThrough) {
+      const answer = toResponse(await receiver.handle(input));
+      if (acknowledge) keepAliveForBackground(c, receiver);
+      return answer;
+    }
 
     const accepted = await receiver.accept(input);
     if (accepted.kind === 'response') return toResponse(accepted.response);
