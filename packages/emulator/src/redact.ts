@@ -22,11 +22,31 @@ function maskQuery(search: string): string {
     .join('&')}`;
 }
 
+/**
+ * A path segment that reads as a token: 16 characters or more of letters, digits, `-`, `_`, `.`,
+ * `~` or `%`, with at least one letter and one digit. Capability URLs carry their secret there
+ * (Slack's `/services/T…/B…/<token>`, Discord's `/api/webhooks/<id>/<token>`, a UUID).
+ */
+const TOKEN_SEGMENT = /^(?=[^/]*\d)(?=[^/]*[a-z])[\w.~%-]{16,}$/i;
+
+/** Every token-like path segment masked; the rest of the path as it is. */
+function maskPath(pathname: string): string {
+  if (pathname.length < 17) return pathname;
+  return pathname
+    .split('/')
+    .map((segment) => (TOKEN_SEGMENT.test(segment) ? MASK : segment))
+    .join('/');
+}
+
+function hasTokenSegment(pathname: string): boolean {
+  return pathname.length >= 17 && pathname.split('/').some((segment) => TOKEN_SEGMENT.test(segment));
+}
+
 function fromParsed(url: URL): string {
   // A user name alone is masked too: `https://TOKEN@host` and Basic auth with an empty password
   // (the write key's own scheme) carry the credential in the user name.
   const auth = url.username ? `${url.password ? `${url.username}:${MASK}` : MASK}@` : url.password ? `:${MASK}@` : '';
-  return `${url.protocol}//${auth}${url.host}${url.pathname}${maskQuery(url.search)}${url.hash ? `#${MASK}` : ''}`;
+  return `${url.protocol}//${auth}${url.host}${maskPath(url.pathname)}${maskQuery(url.search)}${url.hash ? `#${MASK}` : ''}`;
 }
 
 /**
@@ -42,26 +62,30 @@ function byPattern(text: string): string {
     const colon = rest.indexOf(':');
     rest = `${colon > 0 && colon < at && !/[/?#]/.test(rest.slice(0, colon)) ? `${rest.slice(0, colon)}:${MASK}` : MASK}@${rest.slice(at + 1)}`;
   }
+  const pathEnd = rest.search(/[?#]/);
+  const path = pathEnd === -1 ? rest : rest.slice(0, pathEnd);
+  rest = maskPath(path) + rest.slice(path.length);
   return scheme + rest.replace(/\?([^#\s]*)/, (_m, q: string) => maskQuery(`?${q}`)).replace(/#\S*/, `#${MASK}`);
 }
 
 /**
  * An endpoint URL fit to be shown: the password (or a user name standing alone) becomes `***`, every
- * query value becomes `***` (keys stay, a bare token is masked whole), a fragment becomes `#***`.
- * A string with nothing to hide comes back unchanged.
+ * query value becomes `***` (keys stay, a bare token is masked whole), a fragment becomes `#***`, and
+ * a path segment that reads as a token (16+ characters mixing letters and digits: Slack's or
+ * Discord's webhook secret, a UUID) becomes `***`. A string with nothing to hide comes back unchanged.
  *
  * @example
  * redactUrl('https://user:pw@hooks.example.com/in?token=abc&x=1'); // 'https://user:***@hooks.example.com/in?token=***&x=***'
  */
 export function redactUrl(url: URL | string): string {
-  if (typeof url !== 'string') return url.username || url.password || url.search || url.hash ? fromParsed(url) : url.href;
-  if (!/[@?#]/.test(url)) return url;
+  if (typeof url !== 'string') return url.username || url.password || url.search || url.hash || hasTokenSegment(url.pathname) ? fromParsed(url) : url.href;
+  if (!/[@?#]/.test(url) && !hasTokenSegment(url)) return url;
   const known = cache.get(url);
   if (known !== undefined) return known;
   let out: string;
   try {
     const parsed = new URL(url);
-    out = parsed.username || parsed.password || parsed.search || parsed.hash ? fromParsed(parsed) : url;
+    out = parsed.username || parsed.password || parsed.search || parsed.hash || hasTokenSegment(parsed.pathname) ? fromParsed(parsed) : url;
   } catch {
     out = byPattern(url);
   }

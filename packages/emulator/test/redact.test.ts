@@ -18,6 +18,18 @@ describe('redactUrl', () => {
     expect(redactUrl('https://:onlypw@h.example/')).toBe('https://:***@h.example/');
   });
 
+  it('masks path segments that read as tokens (capability URLs), keeps ordinary path words', () => {
+    const SLACK = 'a1B2c3D4e5F6g7H8i9J0k1L2';
+    expect(redactUrl(`https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SLACK}`)).toBe('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/***');
+    expect(redactUrl('https://discord.com/api/webhooks/1234567890123456789/AbC-dEf_123456789xyzXYZ')).toBe('https://discord.com/api/webhooks/1234567890123456789/***'); // the id is all digits: shown
+    expect(redactUrl(new URL('https://webhook.site/550e8400-e29b-41d4-a716-446655440000'))).toBe('https://webhook.site/***');
+    expect(redactUrl(`http://u:pw@[bad/x/${SLACK}?t=1`)).toBe('http://u:***@[bad/x/***?t=***');
+    expect(redactText(`POST https://hooks.slack.com/services/T0/B0/${SLACK} failed`)).toBe('POST https://hooks.slack.com/services/T0/B0/*** failed');
+    // Neighbours that are not tokens: short ids, words without digits, versions.
+    expect(redactUrl('https://api.example.com/v1/integrations/segment-webhook-receiver/42')).toBe('https://api.example.com/v1/integrations/segment-webhook-receiver/42');
+    expect(redactUrl('http://127.0.0.1:3000/webhooks/order-123')).toBe('http://127.0.0.1:3000/webhooks/order-123');
+  });
+
   it('gives back a URL with nothing to hide exactly as written', () => {
     expect(redactUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
     expect(redactUrl('https://hooks.example.com/in/path')).toBe('https://hooks.example.com/in/path');

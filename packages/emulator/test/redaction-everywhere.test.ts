@@ -11,6 +11,8 @@ import { postCall, requireBuiltCli, runCli, startServe } from './helpers/cli-pro
 const PASSWORD = 's3cretpw';
 const TOKEN = 'tok123';
 const SECRET = 'SHARED-s3cret-XYZ';
+/** A capability URL's secret path segment (Slack-style): masked like a password. */
+const PATH_TOKEN = 'pAtHt0kEn9x8y7z6w5v4';
 const servers: RunningServer[] = [];
 beforeAll(() => requireBuiltCli());
 afterEach(async () => {
@@ -32,18 +34,19 @@ async function credentialReceiver() {
     res.writeHead(seen.length === 1 ? 500 : body.includes('"Bad"') ? 400 : 200).end();
   });
   servers.push(server);
-  return { server, seen, url: `http://user:${PASSWORD}@127.0.0.1:${server.port}/hook?token=${TOKEN}&x=1` };
+  return { server, seen, url: `http://user:${PASSWORD}@127.0.0.1:${server.port}/hook/${PATH_TOKEN}?token=${TOKEN}&x=1` };
 }
 
 async function deadUrl(): Promise<string> {
   const dead = await startHttpServer(() => {});
   await dead.close();
-  return `http://user:${PASSWORD}@127.0.0.1:${dead.port}/hook?token=${TOKEN}`;
+  return `http://user:${PASSWORD}@127.0.0.1:${dead.port}/hook/${PATH_TOKEN}?token=${TOKEN}`;
 }
 
 function expectClean(text: string, signatures: Array<string | undefined>, where: string): void {
   expect(text, where).not.toContain(PASSWORD);
   expect(text, where).not.toContain(TOKEN);
+  expect(text, where).not.toContain(PATH_TOKEN);
   expect(text, where).not.toContain(SECRET);
   for (const s of signatures) if (s) expect(text, where).not.toContain(s);
 }
@@ -70,7 +73,7 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       const signatures = seen.map((s) => s.signature);
       // The requests used the real URL and the real secret.
       expect(seen.length).toBeGreaterThanOrEqual(2);
-      expect(seen[0]!.url).toBe(`/hook?token=${TOKEN}&x=1`);
+      expect(seen[0]!.url).toBe(`/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`);
       expect(seen[0]!.authorization).toBe(`Bearer ${TOKEN}`); // the endpoint header wins over the URL's userinfo
       expect(signatures.every((s) => /^[0-9a-f]{40}$/.test(s ?? ''))).toBe(true);
       const all = `${serve.out()}\n${serve.err()}`;
@@ -78,7 +81,7 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       expectClean(view, signatures, 'deliveries view');
       // What is shown instead: the masked URL, in the banner or listening line, the lines and the summary.
       expect(all).toContain(`http://user:***@127.0.0.1:`);
-      expect(all).toContain('/hook?token=***&x=***');
+      expect(all).toContain('/hook/***?token=***&x=***');
       expect(all).toMatch(/ECONNREFUSED/); // the connection errors are there, without the URL's secrets
       expect(serve.err()).toMatch(/hookgate:emulator .* POST http:\/\/user:\*\*\*@/); // DEBUG lines were on
       const parsed = JSON.parse(view) as { deliveries: Array<{ state: string; reason?: string; attempts: Array<{ endpoint: string; requestHeaders: Record<string, string> }> }> };
@@ -128,14 +131,14 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       const record = emulator.track({ userId: 'u1', event: 'Good' });
       await emulator.drain();
       expect(record.state).toBe('delivered');
-      expect(seen.map((s) => s.url)).toEqual([`/hook?token=${TOKEN}&x=1`, `/hook?token=${TOKEN}&x=1`]);
+      expect(seen.map((s) => s.url)).toEqual([`/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`, `/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`]);
       expect(seen[0]!.authorization).toBe(`Basic ${Buffer.from(`user:${PASSWORD}`).toString('base64')}`);
       const signatures = [record.signature];
       expectClean(JSON.stringify(emulator.sources), signatures, 'sources');
       expectClean(JSON.stringify(record), signatures, 'record JSON');
       expectClean(JSON.stringify(emulator.deliveries), signatures, 'deliveries JSON');
       expectClean(record.attempts.map((a) => a.endpoint).join(' ') + (record.deliveredTo ?? ''), signatures, 'attempt endpoints');
-      expect(record.deliveredTo).toBe(`http://user:***@127.0.0.1:${new URL(url).port}/hook?token=***&x=***`);
+      expect(record.deliveredTo).toBe(`http://user:***@127.0.0.1:${new URL(url).port}/hook/***?token=***&x=***`);
     } finally {
       await emulator.close();
     }
