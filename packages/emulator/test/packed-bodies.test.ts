@@ -125,3 +125,20 @@ describe('packed bodies (packBodiesOver)', () => {
     for (const ok of [Infinity, 0, null]) expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: ok as number }).close()).not.toThrow();
   });
 });
+
+describe('BodyDictionary', () => {
+  it('round-trips bodies of every size, larger than its window and than the dictionary included', async () => {
+    const { BodyDictionary } = await import('../src/log/body-dictionary.js');
+    const sample = Buffer.from(JSON.stringify({ type: 'track', event: 'E', properties: props(1) }));
+    const dictionary = new BodyDictionary(sample);
+    for (const size of [0, 1, 63, 64, 1000, 4096, 4097, 40_000, 300_000]) {
+      const body = Buffer.from(Array.from({ length: size }, (_, k) => String.fromCharCode(32 + ((k * 7919) % 90))).join(''));
+      const packed = dictionary.deflate(body);
+      const back = dictionary.inflate(packed, body.length);
+      expect(back.equals(body), `size ${size}`).toBe(true);
+    }
+    // A body like its source's packs to well under half its size.
+    const like = Buffer.from(JSON.stringify({ type: 'track', event: 'E', properties: props(2) }));
+    expect(dictionary.deflate(like).length).toBeLessThan(like.length * 0.5);
+  });
+});

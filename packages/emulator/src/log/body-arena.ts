@@ -21,7 +21,7 @@ export interface StoredBody {
 export function bodyBytesOf(body: StoredBody): Buffer {
   const packed = body.packed;
   if (packed === undefined) return body.slab.subarray(body.start, body.start + body.length);
-  return packed.dictionary.inflate(body.slab.subarray(body.start, body.start + packed.bytes));
+  return packed.dictionary.inflate(body.slab.subarray(body.start, body.start + packed.bytes), body.length);
 }
 
 /** Size of one arena slab. */
