@@ -322,6 +322,7 @@ export default async function adaptersBench(): Promise<BenchReport> {
         'per-round ratios': perRound.map((r) => r.toFixed(2)).join(' '),
         'hand-written HMAC / plain': median(handPerRound).toFixed(3),
         'hookgate / hand-written': median(ratioOf(hook, hand)).toFixed(3),
+        'hookgate / hand-written per round': ratioOf(hook, hand).map((r) => r.toFixed(2)).join(' '),
         'hookgate / Octokit': runs.octokit ? median(ratioOf(hook, runs.octokit)).toFixed(3) : '—',
         'server CPU µs/req plain → hand → hookgate': `${cpu(plain)} → ${cpu(hand)} → ${cpu(hook)}${runs.octokit ? ` (Octokit ${cpu(runs.octokit)})` : ''}`,
         'CPU ratio (plain/hookgate)': median(cpuPerRound).toFixed(3),

@@ -10,6 +10,7 @@ import { dedupeKey } from './dedupe-key.js';
 import { RequestContext } from './handler-context.js';
 import { getHeader } from './headers.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
+import { HANDLED, NODE_ENTRY, type NodeEntry } from './node-entry.js';
 import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_DEDUPE_TTL_MS,
@@ -317,10 +318,15 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
    * no dedupe store): the common case then costs no promise and no microtask per step.
    */
   function acceptNow(input: ReceiverInput<TExtra>): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
-    const respond = refuse;
-    const receivedAt = new Date(input.receivedAt ?? Date.now());
     const refused = precheck(input.method, input.headers);
     if (refused) return { kind: 'response', response: refused };
+    return acceptPrechecked(input);
+  }
+
+  /** `acceptNow` after `precheck` passed (the node listener runs `precheck` before reading the body). */
+  function acceptPrechecked(input: ReceiverInput<TExtra>): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
+    const respond = refuse;
+    const receivedAt = new Date(input.receivedAt ?? Date.now());
     // The budget counts from arrival: a body that took it all to arrive is not handled any more.
     if (input.receivedAt !== undefined && Date.now() - input.receivedAt >= deadlineMs) {
       return respond('deadline_exceeded', `The request took more than ${deadlineMs} ms to arrive; the sender will retry.`);
@@ -472,6 +478,18 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
   }
 
   function runAccepted(accepted: AcceptedMessage<TExtra>, handler: MessageHandler<WebhookMessage, TExtra>): Promise<ReceiverResponse> {
+    const answer = runAcceptedNow(accepted, handler);
+    if (answer instanceof Promise) return answer;
+    // The only answer not a promise is the shared `HANDLED`, for the node listener alone; callers of
+    // `run` and `handle` get their own copy.
+    return Promise.resolve(fixedResponse('ok', 'Handled.'));
+  }
+
+  /** `runAccepted`, answering `HANDLED` (shared, not a promise) when the handler finished synchronously with nothing to settle. */
+  function runAcceptedNow(
+    accepted: AcceptedMessage<TExtra>,
+    handler: MessageHandler<WebhookMessage, TExtra>,
+  ): ReceiverResponse | Promise<ReceiverResponse> {
     const { message, context, settle } = accepted;
     let returned: unknown;
     let threw = false;
@@ -485,7 +503,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     // answer needs no timer (the same answer the race below would give, without its cost); with no
     // dedupe store there is nothing to settle either, and the answer is ready now.
     if (!threw && mode === 'handle' && !isThenable(returned)) {
-      return settle === settledAlready ? Promise.resolve(fixedResponse('ok', 'Handled.')) : settledOk(settle);
+      return settle === settledAlready ? HANDLED : settledOk(settle);
     }
     return runPending(accepted, threw ? Promise.reject(returned) : returned);
   }
@@ -546,7 +564,20 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context, receivedAt }));
   }
 
-  return {
+  /**
+   * The node listener's entry (`NODE_ENTRY`): `handle` after `precheck` passed and the body was read,
+   * synchronous when nothing has to be awaited (node:crypto, no dedupe store, a synchronous handler).
+   */
+  function handleNodeBody(method: string, headers: ReceiverInput['headers'], rawBody: Uint8Array, receivedAt: number): ReceiverResponse | Promise<ReceiverResponse> {
+    const accepted = acceptPrechecked({ method, headers, rawBody, receivedAt });
+    if (accepted instanceof Promise) return accepted.then(handleAccepted);
+    if (accepted.kind === 'response') return accepted.response;
+    const handler = pickHandler(accepted.message);
+    if (!handler) return handleUnhandled(accepted);
+    return runAcceptedNow(accepted, handler);
+  }
+
+  const receiver = {
     handle,
     accept,
     precheck,
@@ -558,5 +589,9 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     maxBodyBytes,
     deadlineMs,
     mode,
-  };
+  } as Receiver<TExtra> & NodeEntry;
+  // Not enumerable: a copy of the receiver with its own `handle` (`{ ...receiver, handle }`) has no
+  // node entry, so the node listener goes through that `handle`.
+  Object.defineProperty(receiver, NODE_ENTRY, { value: { handle, precheck, handleBody: handleNodeBody } });
+  return receiver;
 }

@@ -2,6 +2,8 @@ import type { Receiver } from './create-receiver.js';
 import { utf8ByteLength } from './utf8-length.js';
 import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
+import { readNodeStreamThen } from './node-body-read.js';
+import { HANDLED, HANDLED_WIRE_HEADERS, NODE_ENTRY, type NodeEntry } from './node-entry.js';
 import { readNodeStreamWithin, type NodeReadable } from './read-node-stream.js';
 import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 
@@ -108,7 +110,8 @@ export async function readNodeBody(
 
 /**
  * A `node:http` request listener for a receiver: `http.createServer(toNodeListener(receiver))`.
- * The deadline counts from the request's arrival, reading the body included.
+ * The deadline counts from the request's arrival, reading the body included. The returned promise
+ * settles once the answer is written (or handed to Node).
  *
  * @example
  * import http from 'node:http';
@@ -116,6 +119,74 @@ export async function readNodeBody(
  * http.createServer(toNodeListener(createReceiver({ secret, on: { track: (m) => console.log(m.event) } }))).listen(3000);
  */
 export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
+  const entry = (receiver as Partial<NodeEntry>)[NODE_ENTRY];
+  // A receiver made by createReceiver, used as made: the body goes to its node entry, which skips the
+  // checks already run here (`precheck`) and answers without a promise when nothing has to be awaited.
+  // Anything else (a wrapper with its own `handle`) goes through the public methods.
+  if (entry === undefined || entry.handle !== receiver.handle || entry.precheck !== receiver.precheck) return publicListener(receiver);
+  const { maxBodyBytes, deadlineMs } = receiver;
+  const handleBody = entry.handleBody;
+  const viaPublic = publicListener(receiver);
+  return (req, res) => {
+    if (typeof req.on !== 'function' || typeof req.removeListener !== 'function' || typeof req.resume !== 'function') return viaPublic(req, res);
+    const receivedAt = Date.now();
+    const method = req.method ?? 'GET';
+    const headers = req.headers;
+    return new Promise<void>((resolve, reject) => {
+      // What the public listener's `catch` does: answer 500; a failure to write even that rejects.
+      const fail = () => {
+        try {
+          writeNodeResponse(res, receiverFailed(), req);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      };
+      let refused: ReceiverResponse | undefined;
+      try {
+        refused = receiver.precheck(method, headers);
+        if (refused) {
+          writeNodeResponse(res, refused, req);
+          return resolve();
+        }
+      } catch {
+        return fail();
+      }
+      readNodeStreamThen(req as NodeReadable, maxBodyBytes, receivedAt + deadlineMs, (read) => {
+        try {
+          if (read instanceof Uint8Array) {
+            const answer = handleBody(method, headers, read, receivedAt);
+            if (answer instanceof Promise) {
+              answer.then((a) => writeAnswer(res, a)).then(resolve, fail);
+              return;
+            }
+            writeAnswer(res, answer);
+          } else if (read === 'too_large') writeNodeResponse(res, tooLarge(maxBodyBytes), req);
+          else if (read === 'deadline') writeNodeResponse(res, bodyDeadlineResponse(deadlineMs), req);
+          else return fail(); // the request failed or closed before its body ended
+          resolve();
+        } catch {
+          fail();
+        }
+      });
+    });
+  };
+}
+
+function receiverFailed(): ReceiverResponse {
+  return receiverResponse('handler_error', 'The receiver failed; the sender will retry.');
+}
+
+/** Writes an answer to a request whose body was read to its end; `HANDLED` with headers made once. */
+function writeAnswer(res: NodeResponseLike, answer: ReceiverResponse): void {
+  if (answer !== HANDLED) return writeNodeResponse(res, answer);
+  if (res.headersSent) return;
+  res.writeHead(HANDLED.status, HANDLED_WIRE_HEADERS);
+  res.end(HANDLED.body);
+}
+
+/** The listener through the receiver's public methods: for receivers without the node entry, and requests that are not streams. */
+function publicListener(receiver: Receiver): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
   return async (req, res) => {
     const receivedAt = Date.now();
     const method = req.method ?? 'GET';
@@ -126,7 +197,7 @@ export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: 
       if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body, req);
       writeNodeResponse(res, await receiver.handle({ method, headers: req.headers, rawBody: body, receivedAt }));
     } catch {
-      writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
+      writeNodeResponse(res, receiverFailed(), req);
     }
   };
 }

@@ -1,0 +1,90 @@
+// core's node listener hands a read body to the receiver's internal node entry (no second precheck, a
+// synchronous answer when nothing is awaited, "Handled." written with headers made once). These pin
+// what that must not change: the same answers as `handle`, a receiver wrapped with its own `handle`
+// still goes through it, and `handle`/`run` still answer objects of their own.
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import { createReceiver, fixtures, toNodeListener, type Receiver, type ReceiverInput } from '../src/index.js';
+import { SECRET, gate, hmac, send } from './helpers/receiver-server.js';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(receiver: Receiver): Promise<RunningServer> {
+  server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  return server;
+}
+
+describe('toNodeListener and the node entry', () => {
+  it('answers what handle answers: status, body and headers, for sync, async, throwing and unhandled handlers', async () => {
+    const slow = gate();
+    const options = {
+      secret: SECRET,
+      dedupe: false as const,
+      on: {
+        track: () => {},
+        identify: async () => {
+          await slow.promise;
+        },
+        page: () => {
+          throw new Error('boom');
+        },
+      },
+      onError: () => {},
+    };
+    const viaListener = await serve(createReceiver(options));
+    const direct = createReceiver(options);
+    slow.open();
+    const cases = [fixtures.track, fixtures.identify, fixtures.page, fixtures.group, { ...fixtures.track, timestamp: 'nope' }];
+    for (const body of cases) {
+      const text = JSON.stringify(body);
+      const a = await send(viaListener.url, text);
+      const h = await direct.handle({ method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac(text) }, rawBody: Buffer.from(text) });
+      expect(a.status).toBe(h.status);
+      expect(a.text).toBe(h.body);
+      expect(a.headers.get('content-type')).toBe(h.headers['content-type']);
+      expect(Number(a.headers.get('content-length'))).toBe(Buffer.byteLength(h.body));
+    }
+    expect((await send(viaListener.url, fixtures.track, { signature: 'ab'.repeat(20) })).status).toBe(401);
+    expect((await send(viaListener.url, fixtures.track, { contentType: 'text/plain' })).status).toBe(415);
+    expect((await send(viaListener.url, fixtures.track, { method: 'PUT' })).status).toBe(405);
+  });
+
+  it('a copy of the receiver with its own handle goes through that handle', async () => {
+    const inner = createReceiver({ secret: SECRET, dedupe: false, onMessage: () => {} });
+    const seen: ReceiverInput[] = [];
+    const wrapped: Receiver = {
+      ...inner,
+      handle: (input) => {
+        seen.push(input);
+        return inner.handle(input);
+      },
+    };
+    const srv = await serve(wrapped);
+    expect((await send(srv.url, fixtures.track)).status).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('handle and run answer "Handled." in objects of their own (changing one changes no other answer)', async () => {
+    const receiver = createReceiver({ secret: SECRET, dedupe: false, onMessage: () => {} });
+    const text = JSON.stringify(fixtures.track);
+    const input = { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac(text) }, rawBody: Buffer.from(text) };
+    const first = await receiver.handle(input);
+    first.headers['x-changed'] = 'yes';
+    const second = await receiver.handle(input);
+    expect(second).not.toBe(first);
+    expect(second.headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
+    const accepted = await receiver.accept(input);
+    if (accepted.kind !== 'message') throw new Error('expected a message');
+    const ran = await receiver.run(accepted, () => {});
+    expect(ran.headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
+    const srv = await serve(receiver);
+    const a = await send(srv.url, text);
+    expect(a.status).toBe(200);
+    expect(a.headers.get('x-changed')).toBeNull();
+  });
+});
