@@ -1,0 +1,448 @@
+// A strict, bounded HTTP/1.x response parser for the delivery transport. One parser lives on each
+// connection and is reset for every answer, so parsing an answer allocates only the head's text (and
+// the pieces of the body kept). It reads what the engine needs: the status, `Retry-After`,
+// `Location`, whether the connection may be reused, and the first `RESPONSE_BODY_LIMIT` bytes.
+
+/**
+ * Bytes of an answer's body kept for the delivery log; the rest is read and dropped.
+ *
+ * @example
+ * parser.bodyText()?.length <= RESPONSE_BODY_LIMIT; // true (ASCII bodies)
+ */
+export const RESPONSE_BODY_LIMIT = 1024;
+
+/**
+ * Most bytes of a status line plus headers (and, separately, of a chunked body's trailers).
+ *
+ * @example
+ * // an answer whose head does not end within 16 KB is a `protocol` error
+ * MAX_HEAD_BYTES; // 16384
+ */
+export const MAX_HEAD_BYTES = 16 * 1024;
+
+/** Most bytes of a chunk-size line (the size and its extensions). */
+const MAX_CHUNK_LINE_BYTES = 4096;
+
+/**
+ * What `Http1ResponseParser.execute` found: more bytes needed, the answer complete, or malformed.
+ *
+ * @example
+ * if (parser.execute(chunk) === ParseResult.Complete) console.log(parser.status);
+ */
+export const ParseResult = { NeedMore: 0, Complete: 1, Malformed: 2 } as const;
+/** One of `ParseResult`'s values. */
+export type ParseResult = (typeof ParseResult)[keyof typeof ParseResult];
+
+const enum State {
+  Head,
+  Length,
+  ChunkSize,
+  ChunkData,
+  ChunkDataEnd,
+  Trailers,
+  UntilClose,
+  Done,
+}
+
+const CRLFCRLF = Buffer.from('\r\n\r\n', 'latin1');
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Control characters a field value may not hold (HTAB is allowed). */
+const CTL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/** Short answers ("ok", "{}") repeat across thousands of attempts: keep one copy of each. */
+const shortAnswers = new Map<string, string>();
+
+function responseText(bytes: Buffer): string {
+  const text = bytes.subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+  if (text.length > 64) return text;
+  const known = shortAnswers.get(text);
+  if (known !== undefined) return known;
+  if (shortAnswers.size < 1000) shortAnswers.set(text, text);
+  return text;
+}
+
+function hasToken(list: string, token: string): boolean {
+  for (const part of list.split(',')) if (part.trim().toLowerCase() === token) return true;
+  return false;
+}
+
+/**
+ * Parses one HTTP/1.0 or 1.1 answer at a time, fed with the socket's chunks: skips 1xx interim
+ * answers, frames the body by `Content-Length`, `Transfer-Encoding: chunked` (extensions and trailers
+ * allowed) or the connection's close, and keeps the first `RESPONSE_BODY_LIMIT` bytes of the body.
+ * Anything malformed (or a head over `MAX_HEAD_BYTES`) gives `ParseResult.Malformed` with `error` set.
+ *
+ * @example
+ * const parser = new Http1ResponseParser();
+ * parser.execute(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')); // ParseResult.Complete
+ * parser.status; // 200
+ * parser.bodyText(); // 'ok'
+ */
+export class Http1ResponseParser {
+  #state: State = State.Head;
+  /** The head's bytes received so far when it spans chunks. */
+  #pending: Buffer | undefined = undefined;
+  /** Head bytes already seen in this answer (1xx heads included). */
+  #headBytes = 0;
+  /** A chunk-size or trailer line received in part. */
+  #line = '';
+  #trailerBytes = 0;
+  #remaining = 0;
+  #first: Buffer | undefined = undefined;
+  #more: Buffer[] | undefined = undefined;
+  #kept = 0;
+  /** Whether any byte of this answer arrived. */
+  started = false;
+  /** The final answer's status (set once its head is parsed). */
+  status: number | undefined = undefined;
+  statusText: string | undefined = undefined;
+  retryAfter: string | undefined = undefined;
+  location: string | undefined = undefined;
+  /** Whether the connection may carry another request after this answer. */
+  keepAlive = false;
+  /** The server's `Keep-Alive: timeout=N` hint in ms, when given. */
+  keepAliveTimeoutMs: number | undefined = undefined;
+  /** Bytes arrived after the answer's end (the connection must not be reused). */
+  trailingBytes = false;
+  /** Why the answer is malformed. */
+  error: string | undefined = undefined;
+
+  /** Readies the parser for the next answer, letting go of the previous one's data. */
+  reset(): void {
+    this.#state = State.Head;
+    this.#pending = undefined;
+    this.#headBytes = 0;
+    this.#line = '';
+    this.#trailerBytes = 0;
+    this.#remaining = 0;
+    this.#first = undefined;
+    this.#more = undefined;
+    this.#kept = 0;
+    this.started = false;
+    this.status = undefined;
+    this.statusText = undefined;
+    this.retryAfter = undefined;
+    this.location = undefined;
+    this.keepAlive = false;
+    this.keepAliveTimeoutMs = undefined;
+    this.trailingBytes = false;
+    this.error = undefined;
+  }
+
+  /** Whether the answer so far is complete once the connection closes (a close-delimited body). */
+  endOfInput(): boolean {
+    if (this.#state === State.UntilClose) this.#state = State.Done;
+    return this.#state === State.Done;
+  }
+
+  /** The kept start of the body as text (short answers interned), undefined when empty. */
+  bodyText(): string | undefined {
+    const bytes = this.#more ? Buffer.concat(this.#more) : this.#first;
+    return bytes && bytes.length > 0 ? responseText(bytes) : undefined;
+  }
+
+  /** Feeds the next bytes of the answer. */
+  execute(data: Buffer): ParseResult {
+    if (data.length > 0) this.started = true;
+    if (this.#state === State.Done) {
+      if (data.length > 0) this.trailingBytes = true;
+      return ParseResult.Complete;
+    }
+    let pos = 0;
+    const end = data.length;
+    while (pos < end || this.#state === State.Done) {
+      switch (this.#state) {
+        case State.Head: {
+          const next = this.#readHead(data, pos);
+          if (next < 0) return next === -1 ? ParseResult.NeedMore : ParseResult.Malformed;
+          pos = next;
+          break;
+        }
+        case State.Length:
+        case State.UntilClose: {
+          const take = this.#state === State.Length ? Math.min(this.#remaining, end - pos) : end - pos;
+          this.#keep(data, pos, pos + take);
+          pos += take;
+          if (this.#state === State.Length) {
+            this.#remaining -= take;
+            if (this.#remaining === 0) this.#state = State.Done;
+          }
+          break;
+        }
+        case State.ChunkSize: {
+          const line = this.#readLine(data, pos, MAX_CHUNK_LINE_BYTES, 'chunk size line');
+          if (line === undefined) return this.error ? ParseResult.Malformed : ParseResult.NeedMore;
+          pos = this.#lineEnd;
+          const size = this.#chunkSize(line);
+          if (size < 0) return ParseResult.Malformed;
+          if (size === 0) this.#state = State.Trailers;
+          else {
+            this.#remaining = size;
+            this.#state = State.ChunkData;
+          }
+          break;
+        }
+        case State.ChunkData: {
+          const take = Math.min(this.#remaining, end - pos);
+          this.#keep(data, pos, pos + take);
+          pos += take;
+          this.#remaining -= take;
+          if (this.#remaining === 0) {
+            this.#state = State.ChunkDataEnd;
+            this.#remaining = 2;
+          }
+          break;
+        }
+        case State.ChunkDataEnd: {
+          // The CRLF after a chunk's data, possibly split between chunks.
+          const expected = this.#remaining === 2 ? 0x0d : 0x0a;
+          if (data[pos] !== expected) return this.#fail('a chunk is not followed by CRLF');
+          pos++;
+          if (--this.#remaining === 0) this.#state = State.ChunkSize;
+          break;
+        }
+        case State.Trailers: {
+          const line = this.#readLine(data, pos, MAX_HEAD_BYTES - this.#trailerBytes, 'trailers');
+          if (line === undefined) return this.error ? ParseResult.Malformed : ParseResult.NeedMore;
+          this.#trailerBytes += this.#lineEnd - pos;
+          pos = this.#lineEnd;
+          if (line === '') this.#state = State.Done;
+          else if (!this.#checkField(line)) return ParseResult.Malformed;
+          break;
+        }
+        case State.Done:
+          if (pos < end) this.trailingBytes = true;
+          return ParseResult.Complete;
+      }
+    }
+    return ParseResult.NeedMore;
+  }
+
+  #fail(message: string): ParseResult {
+    this.error = message;
+    return ParseResult.Malformed;
+  }
+
+  #keep(data: Buffer, from: number, to: number): void {
+    if (this.#kept >= RESPONSE_BODY_LIMIT || to <= from) return;
+    const piece = data.subarray(from, Math.min(to, from + RESPONSE_BODY_LIMIT - this.#kept));
+    this.#kept += piece.length;
+    if (!this.#first) this.#first = piece;
+    else (this.#more ??= [this.#first]).push(piece);
+  }
+
+  /** Where the last line read by `#readLine` ended (after its CRLF). */
+  #lineEnd = 0;
+
+  /** A CRLF-terminated line from `pos` (joined with a part received before), or undefined. */
+  #readLine(data: Buffer, pos: number, limit: number, what: string): string | undefined {
+    const lf = data.indexOf(0x0a, pos);
+    if (lf < 0) {
+      if (this.#line.length + data.length - pos > limit) this.#fail(`the ${what} exceed ${limit} bytes`);
+      else this.#line += data.toString('latin1', pos);
+      return undefined;
+    }
+    const line = this.#line + data.toString('latin1', pos, lf);
+    this.#line = '';
+    if (line.length + 1 > limit) {
+      this.#fail(`the ${what} exceed ${limit} bytes`);
+      return undefined;
+    }
+    if (line.charCodeAt(line.length - 1) !== 0x0d) {
+      this.#fail(`a bare LF ends a line of the ${what}`);
+      return undefined;
+    }
+    this.#lineEnd = lf + 1;
+    return line.slice(0, -1);
+  }
+
+  /** A chunk-size line's size (extensions allowed and ignored), or -1 when malformed. */
+  #chunkSize(line: string): number {
+    let i = 0;
+    let size = 0;
+    for (; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      if (digit < 0) break;
+      if (i >= 12) return this.#fail('a chunk size is too large') && -1;
+      size = size * 16 + digit;
+    }
+    if (i === 0) return this.#fail(`a chunk size line is not hexadecimal: ${JSON.stringify(line.slice(0, 40))}`) && -1;
+    let j = i;
+    while (j < line.length && (line.charCodeAt(j) === 0x20 || line.charCodeAt(j) === 0x09)) j++;
+    if (j < line.length && (line.charCodeAt(j) !== 0x3b || CTL.test(line))) {
+      return this.#fail(`a chunk size line is malformed: ${JSON.stringify(line.slice(0, 40))}`) && -1;
+    }
+    return size;
+  }
+
+  /** Checks a header or trailer line's syntax (`name: value`). */
+  #checkField(line: string): boolean {
+    const colon = line.indexOf(':');
+    if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) {
+      this.#fail(`a header line is malformed: ${JSON.stringify(line.slice(0, 40))}`);
+      return false;
+    }
+    if (CTL.test(line)) {
+      this.#fail(`a header holds a control character: ${JSON.stringify(line.slice(0, colon))}`);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Finds the end of the head from `pos`: -1 when more bytes are needed, -2 when malformed, else
+   * the position after it (the body's start, or the next head after a 1xx answer).
+   */
+  #readHead(data: Buffer, pos: number): number {
+    let buf: Buffer;
+    let start: number;
+    let searchFrom: number;
+    if (this.#pending) {
+      const before = this.#pending.length;
+      buf = Buffer.concat([this.#pending, data.subarray(pos)]);
+      start = 0;
+      searchFrom = Math.max(0, before - 3);
+    } else {
+      buf = data;
+      start = pos;
+      searchFrom = pos;
+    }
+    const at = buf.indexOf(CRLFCRLF, searchFrom);
+    if (at < 0) {
+      if (this.#headBytes + buf.length - start > MAX_HEAD_BYTES) {
+        this.#fail(`the status line and headers exceed ${MAX_HEAD_BYTES} bytes`);
+        return -2;
+      }
+      this.#pending = this.#pending ? buf : buf.subarray(start);
+      return -1;
+    }
+    const headEnd = at + 4;
+    this.#headBytes += headEnd - start;
+    if (this.#headBytes > MAX_HEAD_BYTES) {
+      this.#fail(`the status line and headers exceed ${MAX_HEAD_BYTES} bytes`);
+      return -2;
+    }
+    const consumedFromData = this.#pending ? headEnd - this.#pending.length : headEnd - pos;
+    this.#pending = undefined;
+    if (!this.#parseHead(buf.toString('latin1', start, at))) return -2;
+    return pos + consumedFromData;
+  }
+
+  /** Parses a head (without its final CRLFCRLF) and picks the body's framing. */
+  #parseHead(head: string): boolean {
+    let lineEnd = head.indexOf('\r\n');
+    if (lineEnd < 0) lineEnd = head.length;
+    // Status line: HTTP/1.x SP 3DIGIT [SP reason]
+    if (
+      lineEnd < 12 ||
+      !head.startsWith('HTTP/1.') ||
+      (head.charCodeAt(7) !== 0x30 && head.charCodeAt(7) !== 0x31) ||
+      head.charCodeAt(8) !== 0x20 ||
+      !(lineEnd === 12 || head.charCodeAt(12) === 0x20)
+    ) {
+      this.#fail(`the status line is malformed: ${JSON.stringify(head.slice(0, Math.min(lineEnd, 40)))}`);
+      return false;
+    }
+    let status = 0;
+    for (let i = 9; i < 12; i++) {
+      const c = head.charCodeAt(i);
+      if (c < 0x30 || c > 0x39) {
+        this.#fail(`the status line is malformed: ${JSON.stringify(head.slice(0, Math.min(lineEnd, 40)))}`);
+        return false;
+      }
+      status = status * 10 + (c - 0x30);
+    }
+    const reason = lineEnd > 12 ? head.slice(13, lineEnd) : '';
+    if (status < 100 || CTL.test(reason)) {
+      this.#fail(`the status line is malformed: ${JSON.stringify(head.slice(0, Math.min(lineEnd, 40)))}`);
+      return false;
+    }
+    const http11 = head.charCodeAt(7) === 0x31;
+    let contentLength = -1;
+    let chunked = false;
+    let transferEncoding = false;
+    let close = false;
+    let keepAliveToken = false;
+    let retryAfter: string | undefined;
+    let location: string | undefined;
+    let keepAliveTimeoutMs: number | undefined;
+    let pos = lineEnd + 2;
+    while (pos < head.length) {
+      let next = head.indexOf('\r\n', pos);
+      if (next < 0) next = head.length;
+      const line = head.slice(pos, next);
+      pos = next + 2;
+      if (line.charCodeAt(0) === 0x20 || line.charCodeAt(0) === 0x09) {
+        this.#fail('a header is folded over lines (obsolete line folding)');
+        return false;
+      }
+      if (!this.#checkField(line)) return false;
+      const colon = line.indexOf(':');
+      const value = line.slice(colon + 1).trim();
+      switch (colon) {
+        case 8:
+          if (location === undefined && line.slice(0, colon).toLowerCase() === 'location') location = value;
+          break;
+        case 10: {
+          const name = line.slice(0, colon).toLowerCase();
+          if (name === 'connection') {
+            if (hasToken(value, 'close')) close = true;
+            if (hasToken(value, 'keep-alive')) keepAliveToken = true;
+          } else if (name === 'keep-alive') {
+            const t = /(?:^|[\s,;])timeout\s*=\s*(\d+)/i.exec(value);
+            if (t) keepAliveTimeoutMs = Number(t[1]) * 1000;
+          }
+          break;
+        }
+        case 11:
+          if (retryAfter === undefined && line.slice(0, colon).toLowerCase() === 'retry-after') retryAfter = value;
+          break;
+        case 14:
+          if (line.slice(0, colon).toLowerCase() === 'content-length') {
+            if (!/^\d{1,15}$/.test(value) || (contentLength >= 0 && contentLength !== Number(value))) {
+              this.#fail(`the Content-Length header is invalid: ${JSON.stringify(value.slice(0, 40))}`);
+              return false;
+            }
+            contentLength = Number(value);
+          }
+          break;
+        case 17:
+          if (line.slice(0, colon).toLowerCase() === 'transfer-encoding') {
+            transferEncoding = true;
+            const codings = value.split(',');
+            chunked = (codings[codings.length - 1] as string).trim().toLowerCase() === 'chunked';
+          }
+          break;
+      }
+    }
+    if (status < 200) {
+      if (status === 101) {
+        this.#fail('101 Switching Protocols answered a request that asked for no upgrade');
+        return false;
+      }
+      // An interim answer (100 Continue, 103 Early Hints): the final one follows.
+      return true;
+    }
+    if (transferEncoding && contentLength >= 0) {
+      this.#fail('the answer has both Transfer-Encoding and Content-Length');
+      return false;
+    }
+    this.status = status;
+    this.statusText = reason;
+    this.retryAfter = retryAfter;
+    this.location = location;
+    this.keepAliveTimeoutMs = keepAliveTimeoutMs;
+    this.keepAlive = http11 ? !close : keepAliveToken && !close;
+    if (status === 204 || status === 304) this.#state = State.Done;
+    else if (chunked) this.#state = State.ChunkSize;
+    else if (contentLength >= 0 && !transferEncoding) {
+      this.#remaining = contentLength;
+      this.#state = contentLength === 0 ? State.Done : State.Length;
+    } else {
+      this.#state = State.UntilClose;
+      this.keepAlive = false;
+    }
+    return true;
+  }
+}
