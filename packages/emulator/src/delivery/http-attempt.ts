@@ -67,6 +67,15 @@ function hangUp(): Error & { code: string } {
   return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 }
 
+/** The answer's headers the engine reads (`retry-after`, `location`), or undefined when it has neither. */
+function pickedHeaders(parser: Http1ResponseParser): Record<string, string> | undefined {
+  if (parser.retryAfter === undefined && parser.location === undefined) return undefined;
+  const picked: Record<string, string> = {};
+  if (parser.retryAfter !== undefined) picked['retry-after'] = parser.retryAfter;
+  if (parser.location !== undefined) picked.location = parser.location;
+  return picked;
+}
+
 /** The state of one request in flight: the exchange its connection reports to (no closure per request). */
 class InFlightRequest implements AttemptHandle, Http1Exchange {
   readonly started = performance.now();
@@ -104,13 +113,7 @@ class InFlightRequest implements AttemptHandle, Http1Exchange {
   }
 
   answered(parser: Http1ResponseParser): void {
-    let picked: Record<string, string> | undefined;
-    if (parser.retryAfter !== undefined || parser.location !== undefined) {
-      picked = {};
-      if (parser.retryAfter !== undefined) picked['retry-after'] = parser.retryAfter;
-      if (parser.location !== undefined) picked.location = parser.location;
-    }
-    this.finish(undefined, parser.status, parser.statusText, picked, parser.bodyText());
+    this.finish(undefined, parser.status, parser.statusText, pickedHeaders(parser), parser.bodyText());
   }
 
   malformed(reason: string): void {
@@ -123,7 +126,7 @@ class InFlightRequest implements AttemptHandle, Http1Exchange {
         { code: 'connection', message: `the answer (${parser.status}) was cut off before its end` },
         parser.status,
         parser.statusText,
-        undefined,
+        pickedHeaders(parser),
         undefined,
       );
     } else {
@@ -135,7 +138,7 @@ class InFlightRequest implements AttemptHandle, Http1Exchange {
     const connection = this.connection;
     // An answer whose head came but whose body did not end: its status is reported with the error.
     const parser = connection?.exchange === this ? connection.parser : undefined;
-    this.finish(error, parser?.status, parser?.statusText, undefined, undefined);
+    this.finish(error, parser?.status, parser?.statusText, parser && pickedHeaders(parser), undefined);
     connection?.abandon();
   }
 }
