@@ -61,6 +61,20 @@ function responseText(bytes: Buffer): string {
   return text;
 }
 
+/** The `timeout=N` of a `Keep-Alive` header in ms (node:http servers send `timeout=5`), or undefined. */
+function keepAliveTimeout(value: string): number | undefined {
+  const at = value.indexOf('timeout=');
+  if (at < 0) return undefined;
+  let seconds = 0;
+  let i = at + 8;
+  for (; i < value.length && i < at + 14; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    seconds = seconds * 10 + (c - 0x30);
+  }
+  return i > at + 8 ? seconds * 1000 : undefined;
+}
+
 function hasToken(list: string, token: string): boolean {
   for (const part of list.split(',')) if (part.trim().toLowerCase() === token) return true;
   return false;
@@ -390,8 +404,7 @@ export class Http1ResponseParser {
             if (hasToken(value, 'close')) close = true;
             if (hasToken(value, 'keep-alive')) keepAliveToken = true;
           } else if (name === 'keep-alive') {
-            const t = /(?:^|[\s,;])timeout\s*=\s*(\d+)/i.exec(value);
-            if (t) keepAliveTimeoutMs = Number(t[1]) * 1000;
+            keepAliveTimeoutMs = keepAliveTimeout(value);
           }
           break;
         }
