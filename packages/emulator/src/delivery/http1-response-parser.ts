@@ -45,6 +45,8 @@ const enum State {
 }
 
 const CRLFCRLF = Buffer.from('\r\n\r\n', 'latin1');
+const CRLF = Buffer.from('\r\n', 'latin1');
+const HTTP1 = Buffer.from('HTTP/1.', 'latin1');
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Control characters a field value may not hold (HTAB is allowed). */
 const CTL = /[\x00-\x08\x0a-\x1f\x7f]/;
@@ -61,23 +63,69 @@ function responseText(bytes: Buffer): string {
   return text;
 }
 
-/** The `timeout=N` of a `Keep-Alive` header in ms (node:http servers send `timeout=5`), or undefined. */
-function keepAliveTimeout(value: string): number | undefined {
-  const at = value.indexOf('timeout=');
-  if (at < 0) return undefined;
-  let seconds = 0;
-  let i = at + 8;
-  for (; i < value.length && i < at + 14; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) break;
-    seconds = seconds * 10 + (c - 0x30);
-  }
-  return i > at + 8 ? seconds * 1000 : undefined;
+/** Token characters of header names (RFC 9110 tchar), by byte. */
+const TCHAR = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TCHAR[c.charCodeAt(0)] = 1;
+
+/** Whether `buf[from, to)` equals `lower` (lowercase ASCII), ignoring the case of letters. */
+function equalsIgnoringCase(buf: Buffer, from: number, to: number, lower: string): boolean {
+  if (to - from !== lower.length) return false;
+  for (let i = 0; i < lower.length; i++) if (((buf[from + i] as number) | 0x20) !== lower.charCodeAt(i)) return false;
+  return true;
 }
 
-function hasToken(list: string, token: string): boolean {
-  for (const part of list.split(',')) if (part.trim().toLowerCase() === token) return true;
+/** Whether the comma-separated list in `buf[from, to)` holds `lower` as one of its tokens (any case). */
+function hasToken(buf: Buffer, from: number, to: number, lower: string): boolean {
+  let i = from;
+  while (i < to) {
+    let end = buf.indexOf(0x2c, i);
+    if (end < 0 || end > to) end = to;
+    let a = i;
+    let b = end;
+    while (a < b && (buf[a] === 0x20 || buf[a] === 0x09)) a++;
+    while (b > a && (buf[b - 1] === 0x20 || buf[b - 1] === 0x09)) b--;
+    if (equalsIgnoringCase(buf, a, b, lower)) return true;
+    i = end + 1;
+  }
   return false;
+}
+
+/** The decimal number at `buf[from, to)` (all digits, at most 15), or -1. */
+function decimal(buf: Buffer, from: number, to: number): number {
+  if (to <= from || to - from > 15) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = buf[i] as number;
+    if (c < 0x30 || c > 0x39) return -1;
+    n = n * 10 + (c - 0x30);
+  }
+  return n;
+}
+
+/** The `timeout=N` of a `Keep-Alive` header value in ms (node:http servers send `timeout=5`), or undefined. */
+function keepAliveTimeout(buf: Buffer, from: number, to: number): number | undefined {
+  const at = buf.indexOf('timeout=', from, 'latin1');
+  if (at < 0 || at >= to) return undefined;
+  let end = at + 8;
+  while (end < to && end < at + 14 && (buf[end] as number) >= 0x30 && (buf[end] as number) <= 0x39) end++;
+  const seconds = decimal(buf, at + 8, end);
+  return seconds < 0 ? undefined : seconds * 1000;
+}
+
+/** Reason phrases seen, by status: "OK" and "Service Unavailable" are not decoded again for every answer. */
+const reasons = new Map<number, string>();
+
+function reasonPhrase(status: number, buf: Buffer, from: number, to: number): string {
+  if (to <= from) return '';
+  const known = reasons.get(status);
+  if (known !== undefined && known.length === to - from) {
+    let same = true;
+    for (let i = 0; i < known.length && same; i++) same = known.charCodeAt(i) === buf[from + i];
+    if (same) return known;
+  }
+  const text = buf.toString('latin1', from, to);
+  if (reasons.size < 200) reasons.set(status, text);
+  return text;
 }
 
 /**
@@ -339,40 +387,21 @@ export class Http1ResponseParser {
     }
     const consumedFromData = this.#pending ? headEnd - this.#pending.length : headEnd - pos;
     this.#pending = undefined;
-    if (!this.#parseHead(buf.toString('latin1', start, at))) return -2;
+    if (!this.#parseHead(buf, start, at)) return -2;
     return pos + consumedFromData;
   }
 
-  /** Parses a head (without its final CRLFCRLF) and picks the body's framing. */
-  #parseHead(head: string): boolean {
-    let lineEnd = head.indexOf('\r\n');
-    if (lineEnd < 0) lineEnd = head.length;
+  /** Parses a head, `buf[from, to)` without its final CRLFCRLF, and picks the body's framing (no string per line). */
+  #parseHead(buf: Buffer, from: number, to: number): boolean {
+    let lineEnd = buf.indexOf(CRLF, from);
+    if (lineEnd < 0 || lineEnd > to) lineEnd = to;
     // Status line: HTTP/1.x SP 3DIGIT [SP reason]
-    if (
-      lineEnd < 12 ||
-      !head.startsWith('HTTP/1.') ||
-      (head.charCodeAt(7) !== 0x30 && head.charCodeAt(7) !== 0x31) ||
-      head.charCodeAt(8) !== 0x20 ||
-      !(lineEnd === 12 || head.charCodeAt(12) === 0x20)
-    ) {
-      this.#fail(`the status line is malformed: ${JSON.stringify(head.slice(0, Math.min(lineEnd, 40)))}`);
+    const status = this.#statusOf(buf, from, lineEnd);
+    if (status < 0) {
+      this.#fail(`the status line is malformed: ${JSON.stringify(buf.toString('latin1', from, Math.min(lineEnd, from + 40)))}`);
       return false;
     }
-    let status = 0;
-    for (let i = 9; i < 12; i++) {
-      const c = head.charCodeAt(i);
-      if (c < 0x30 || c > 0x39) {
-        this.#fail(`the status line is malformed: ${JSON.stringify(head.slice(0, Math.min(lineEnd, 40)))}`);
-        return false;
-      }
-      status = status * 10 + (c - 0x30);
-    }
-    const reason = lineEnd > 12 ? head.slice(13, lineEnd) : '';
-    if (status < 100 || CTL.test(reason)) {
-      this.#fail(`the status line is malformed: ${JSON.stringify(head.slice(0, Math.min(lineEnd, 40)))}`);
-      return false;
-    }
-    const http11 = head.charCodeAt(7) === 0x31;
+    const http11 = buf[from + 7] === 0x31;
     let contentLength = -1;
     let chunked = false;
     let transferEncoding = false;
@@ -382,49 +411,64 @@ export class Http1ResponseParser {
     let location: string | undefined;
     let keepAliveTimeoutMs: number | undefined;
     let pos = lineEnd + 2;
-    while (pos < head.length) {
-      let next = head.indexOf('\r\n', pos);
-      if (next < 0) next = head.length;
-      const line = head.slice(pos, next);
+    while (pos < to) {
+      let next = buf.indexOf(CRLF, pos);
+      if (next < 0 || next > to) next = to;
+      const line = pos;
       pos = next + 2;
-      if (line.charCodeAt(0) === 0x20 || line.charCodeAt(0) === 0x09) {
+      if (buf[line] === 0x20 || buf[line] === 0x09) {
         this.#fail('a header is folded over lines (obsolete line folding)');
         return false;
       }
-      if (!this.#checkField(line)) return false;
-      const colon = line.indexOf(':');
-      const value = line.slice(colon + 1).trim();
-      switch (colon) {
+      let colon = line;
+      while (colon < next && TCHAR[buf[colon] as number] === 1) colon++;
+      if (colon === line || colon === next || buf[colon] !== 0x3a) {
+        this.#fail(`a header line is malformed: ${JSON.stringify(buf.toString('latin1', line, Math.min(next, line + 40)))}`);
+        return false;
+      }
+      for (let i = colon + 1; i < next; i++) {
+        const c = buf[i] as number;
+        if ((c < 0x20 && c !== 0x09) || c === 0x7f) {
+          this.#fail(`a header holds a control character: ${JSON.stringify(buf.toString('latin1', line, colon))}`);
+          return false;
+        }
+      }
+      let vs = colon + 1;
+      let ve = next;
+      while (vs < ve && (buf[vs] === 0x20 || buf[vs] === 0x09)) vs++;
+      while (ve > vs && (buf[ve - 1] === 0x20 || buf[ve - 1] === 0x09)) ve--;
+      switch (colon - line) {
         case 8:
-          if (location === undefined && line.slice(0, colon).toLowerCase() === 'location') location = value;
+          if (location === undefined && equalsIgnoringCase(buf, line, colon, 'location')) location = buf.toString('latin1', vs, ve);
           break;
-        case 10: {
-          const name = line.slice(0, colon).toLowerCase();
-          if (name === 'connection') {
-            if (hasToken(value, 'close')) close = true;
-            if (hasToken(value, 'keep-alive')) keepAliveToken = true;
-          } else if (name === 'keep-alive') {
-            keepAliveTimeoutMs = keepAliveTimeout(value);
+        case 10:
+          if (equalsIgnoringCase(buf, line, colon, 'connection')) {
+            if (hasToken(buf, vs, ve, 'close')) close = true;
+            if (hasToken(buf, vs, ve, 'keep-alive')) keepAliveToken = true;
+          } else if (equalsIgnoringCase(buf, line, colon, 'keep-alive')) {
+            keepAliveTimeoutMs = keepAliveTimeout(buf, vs, ve);
           }
           break;
-        }
         case 11:
-          if (retryAfter === undefined && line.slice(0, colon).toLowerCase() === 'retry-after') retryAfter = value;
+          if (retryAfter === undefined && equalsIgnoringCase(buf, line, colon, 'retry-after')) retryAfter = buf.toString('latin1', vs, ve);
           break;
         case 14:
-          if (line.slice(0, colon).toLowerCase() === 'content-length') {
-            if (!/^\d{1,15}$/.test(value) || (contentLength >= 0 && contentLength !== Number(value))) {
-              this.#fail(`the Content-Length header is invalid: ${JSON.stringify(value.slice(0, 40))}`);
+          if (equalsIgnoringCase(buf, line, colon, 'content-length')) {
+            const n = decimal(buf, vs, ve);
+            if (n < 0 || (contentLength >= 0 && contentLength !== n)) {
+              this.#fail(`the Content-Length header is invalid: ${JSON.stringify(buf.toString('latin1', vs, Math.min(ve, vs + 40)))}`);
               return false;
             }
-            contentLength = Number(value);
+            contentLength = n;
           }
           break;
         case 17:
-          if (line.slice(0, colon).toLowerCase() === 'transfer-encoding') {
+          if (equalsIgnoringCase(buf, line, colon, 'transfer-encoding')) {
             transferEncoding = true;
-            const codings = value.split(',');
-            chunked = (codings[codings.length - 1] as string).trim().toLowerCase() === 'chunked';
+            let last = buf.lastIndexOf(0x2c, ve - 1);
+            last = last < vs ? vs : last + 1;
+            while (last < ve && (buf[last] === 0x20 || buf[last] === 0x09)) last++;
+            chunked = equalsIgnoringCase(buf, last, ve, 'chunked');
           }
           break;
       }
@@ -442,7 +486,7 @@ export class Http1ResponseParser {
       return false;
     }
     this.status = status;
-    this.statusText = reason;
+    this.statusText = reasonPhrase(status, buf, from + 13, lineEnd);
     this.retryAfter = retryAfter;
     this.location = location;
     this.keepAliveTimeoutMs = keepAliveTimeoutMs;
@@ -457,5 +501,19 @@ export class Http1ResponseParser {
       this.keepAlive = false;
     }
     return true;
+  }
+
+  /** The status of a status line `buf[from, end)` (`HTTP/1.x SP 3DIGIT [SP reason]`), or -1 when malformed. */
+  #statusOf(buf: Buffer, from: number, end: number): number {
+    if (end - from < 12 || HTTP1.compare(buf, from, from + 7) !== 0) return -1;
+    if ((buf[from + 7] !== 0x30 && buf[from + 7] !== 0x31) || buf[from + 8] !== 0x20) return -1;
+    if (end - from > 12 && buf[from + 12] !== 0x20) return -1;
+    const status = decimal(buf, from + 9, from + 12);
+    if (status < 100) return -1;
+    for (let i = from + 13; i < end; i++) {
+      const c = buf[i] as number;
+      if ((c < 0x20 && c !== 0x09) || c === 0x7f) return -1;
+    }
+    return status;
   }
 }
