@@ -451,3 +451,28 @@ describe('HTTPS', () => {
     expect(server.requests).toBe(2);
   });
 });
+
+describe('Http1ResponseParser on a reused read buffer', () => {
+  it('ignores stale bytes past `end` (a CRLFCRLF left by an earlier read is not the end of this head)', async () => {
+    const { Http1ResponseParser, ParseResult } = await import('../src/delivery/http1-response-parser.js');
+    const parser = new Http1ResponseParser();
+    const shared = Buffer.alloc(256);
+    shared.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1');
+    // This read holds only "HTTP/1.1 5"; the rest of the buffer is what an earlier read left.
+    shared.write('HTTP/1.1 5', 'latin1');
+    expect(parser.execute(shared, 10)).toBe(ParseResult.NeedMore);
+    shared.fill(0x21); // the read buffer is reused: the parser must have copied what it needs
+    const rest = Buffer.from('03 Service Unavailable\r\nRetry-After: 3\r\nContent-Length: 4\r\n\r\nbusy');
+    rest.copy(shared);
+    expect(parser.execute(shared, rest.length - 2)).toBe(ParseResult.NeedMore);
+    shared.fill(0x21);
+    shared.write('sy', 'latin1');
+    expect(parser.execute(shared, 2)).toBe(ParseResult.Complete);
+    expect({ status: parser.status, text: parser.statusText, retryAfter: parser.retryAfter, body: parser.bodyText() }).toEqual({
+      status: 503,
+      text: 'Service Unavailable',
+      retryAfter: '3',
+      body: 'busy',
+    });
+  });
+});

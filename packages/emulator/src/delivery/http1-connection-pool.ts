@@ -47,7 +47,19 @@ function onConnect(this: net.Socket): void {
 }
 
 function onData(this: net.Socket, chunk: Buffer): void {
-  connectionOf(this).received(chunk);
+  connectionOf(this).received(chunk, chunk.length);
+}
+
+/**
+ * Plain sockets read into one buffer shared by every connection (net's `onread`): no buffer, stream
+ * state or next-tick per read. Safe because an answer is parsed synchronously, and what the parser
+ * keeps (the body's first 1 KB, a partial head) it copies.
+ */
+const READ_BUFFER = Buffer.allocUnsafeSlow(64 * 1024);
+
+function onRead(this: net.Socket, length: number): boolean {
+  connectionOf(this).received(READ_BUFFER, length);
+  return true; // keep reading
 }
 
 function onEnd(this: net.Socket): void {
@@ -131,12 +143,12 @@ export class Http1Connection {
       secure.on('session', onSession);
       socket = secure;
     } else {
-      socket = net.connect({ host: origin.host, port: origin.port });
+      socket = net.connect({ host: origin.host, port: origin.port, onread: { buffer: READ_BUFFER, callback: onRead } });
       socket.on('connect', onConnect);
     }
     (socket as Tagged)[CONNECTION] = this;
     socket.setNoDelay(true);
-    socket.on('data', onData);
+    if (origin.secure) socket.on('data', onData);
     socket.on('end', onEnd);
     socket.on('error', onError);
     socket.on('close', onClose);
@@ -176,14 +188,15 @@ export class Http1Connection {
     }
   }
 
-  received(chunk: Buffer): void {
+  /** Bytes from the socket: `chunk[0, length)` (`chunk` may be the shared read buffer). */
+  received(chunk: Buffer, length: number): void {
     const exchange = this.exchange;
     if (!exchange) {
       // Bytes with no request in flight (after an answer's end, on a free socket): not HTTP we can trust.
       this.close();
       return;
     }
-    const result = this.parser.execute(chunk);
+    const result = this.parser.execute(chunk, length);
     if (result === ParseResult.NeedMore) return;
     this.exchange = undefined;
     if (result === ParseResult.Malformed) {

@@ -54,8 +54,8 @@ const CTL = /[\x00-\x08\x0a-\x1f\x7f]/;
 /** Short answers ("ok", "{}") repeat across thousands of attempts: keep one copy of each. */
 const shortAnswers = new Map<string, string>();
 
-function responseText(bytes: Buffer): string {
-  const text = bytes.subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+function responseText(bytes: Buffer, length: number): string {
+  const text = bytes.toString('utf8', 0, Math.min(length, RESPONSE_BODY_LIMIT));
   if (text.length > 64) return text;
   const known = shortAnswers.get(text);
   if (known !== undefined) return known;
@@ -150,8 +150,11 @@ export class Http1ResponseParser {
   #line = '';
   #trailerBytes = 0;
   #remaining = 0;
-  #first: Buffer | undefined = undefined;
-  #more: Buffer[] | undefined = undefined;
+  /**
+   * The kept start of the body, copied: the bytes fed may be a read buffer the socket reuses. One
+   * buffer per parser (so per connection), made on the first answer with a body.
+   */
+  #body: Buffer | undefined = undefined;
   #kept = 0;
   /** Whether any byte of this answer arrived. */
   started = false;
@@ -177,8 +180,6 @@ export class Http1ResponseParser {
     this.#line = '';
     this.#trailerBytes = 0;
     this.#remaining = 0;
-    this.#first = undefined;
-    this.#more = undefined;
     this.#kept = 0;
     this.started = false;
     this.status = undefined;
@@ -199,23 +200,24 @@ export class Http1ResponseParser {
 
   /** The kept start of the body as text (short answers interned), undefined when empty. */
   bodyText(): string | undefined {
-    const bytes = this.#more ? Buffer.concat(this.#more) : this.#first;
-    return bytes && bytes.length > 0 ? responseText(bytes) : undefined;
+    return this.#body && this.#kept > 0 ? responseText(this.#body, this.#kept) : undefined;
   }
 
-  /** Feeds the next bytes of the answer. */
-  execute(data: Buffer): ParseResult {
-    if (data.length > 0) this.started = true;
+  /**
+   * Feeds the next bytes of the answer, `data[0, end)`: `data` may be a read buffer reused once this
+   * returns (bytes past `end` are stale), so whatever is kept is copied.
+   */
+  execute(data: Buffer, end = data.length): ParseResult {
+    if (end > 0) this.started = true;
     if (this.#state === State.Done) {
-      if (data.length > 0) this.trailingBytes = true;
+      if (end > 0) this.trailingBytes = true;
       return ParseResult.Complete;
     }
     let pos = 0;
-    const end = data.length;
     while (pos < end || this.#state === State.Done) {
       switch (this.#state) {
         case State.Head: {
-          const next = this.#readHead(data, pos);
+          const next = this.#readHead(data, pos, end);
           if (next < 0) return next === -1 ? ParseResult.NeedMore : ParseResult.Malformed;
           pos = next;
           break;
@@ -232,7 +234,7 @@ export class Http1ResponseParser {
           break;
         }
         case State.ChunkSize: {
-          const line = this.#readLine(data, pos, MAX_CHUNK_LINE_BYTES, 'chunk size line');
+          const line = this.#readLine(data, pos, end, MAX_CHUNK_LINE_BYTES, 'chunk size line');
           if (line === undefined) return this.error ? ParseResult.Malformed : ParseResult.NeedMore;
           pos = this.#lineEnd;
           const size = this.#chunkSize(line);
@@ -264,7 +266,7 @@ export class Http1ResponseParser {
           break;
         }
         case State.Trailers: {
-          const line = this.#readLine(data, pos, MAX_HEAD_BYTES - this.#trailerBytes, 'trailers');
+          const line = this.#readLine(data, pos, end, MAX_HEAD_BYTES - this.#trailerBytes, 'trailers');
           if (line === undefined) return this.error ? ParseResult.Malformed : ParseResult.NeedMore;
           this.#trailerBytes += this.#lineEnd - pos;
           pos = this.#lineEnd;
@@ -287,21 +289,23 @@ export class Http1ResponseParser {
 
   #keep(data: Buffer, from: number, to: number): void {
     if (this.#kept >= RESPONSE_BODY_LIMIT || to <= from) return;
-    const piece = data.subarray(from, Math.min(to, from + RESPONSE_BODY_LIMIT - this.#kept));
-    this.#kept += piece.length;
-    if (!this.#first) this.#first = piece;
-    else (this.#more ??= [this.#first]).push(piece);
+    this.#body ??= Buffer.allocUnsafeSlow(RESPONSE_BODY_LIMIT);
+    const body = this.#body;
+    const last = Math.min(to, from + RESPONSE_BODY_LIMIT - this.#kept);
+    // A loop, not `copy`: bodies kept are short ("ok"), and `copy` of a part makes a view per call.
+    for (let i = from, at = this.#kept; i < last; i++, at++) body[at] = data[i] as number;
+    this.#kept += last - from;
   }
 
   /** Where the last line read by `#readLine` ended (after its CRLF). */
   #lineEnd = 0;
 
   /** A CRLF-terminated line from `pos` (joined with a part received before), or undefined. */
-  #readLine(data: Buffer, pos: number, limit: number, what: string): string | undefined {
+  #readLine(data: Buffer, pos: number, end: number, limit: number, what: string): string | undefined {
     const lf = data.indexOf(0x0a, pos);
-    if (lf < 0) {
-      if (this.#line.length + data.length - pos > limit) this.#fail(`the ${what} exceed ${limit} bytes`);
-      else this.#line += data.toString('latin1', pos);
+    if (lf < 0 || lf >= end) {
+      if (this.#line.length + end - pos > limit) this.#fail(`the ${what} exceed ${limit} bytes`);
+      else this.#line += data.toString('latin1', pos, end);
       return undefined;
     }
     const line = this.#line + data.toString('latin1', pos, lf);
@@ -356,27 +360,31 @@ export class Http1ResponseParser {
    * Finds the end of the head from `pos`: -1 when more bytes are needed, -2 when malformed, else
    * the position after it (the body's start, or the next head after a 1xx answer).
    */
-  #readHead(data: Buffer, pos: number): number {
+  #readHead(data: Buffer, pos: number, end: number): number {
     let buf: Buffer;
     let start: number;
     let searchFrom: number;
+    let bufEnd: number;
     if (this.#pending) {
       const before = this.#pending.length;
-      buf = Buffer.concat([this.#pending, data.subarray(pos)]);
+      buf = Buffer.concat([this.#pending, data.subarray(pos, end)]);
       start = 0;
       searchFrom = Math.max(0, before - 3);
+      bufEnd = buf.length;
     } else {
       buf = data;
       start = pos;
       searchFrom = pos;
+      bufEnd = end;
     }
+    // A match past `bufEnd` lies in stale bytes of a reused read buffer: not found.
     const at = buf.indexOf(CRLFCRLF, searchFrom);
-    if (at < 0) {
-      if (this.#headBytes + buf.length - start > MAX_HEAD_BYTES) {
+    if (at < 0 || at + 4 > bufEnd) {
+      if (this.#headBytes + bufEnd - start > MAX_HEAD_BYTES) {
         this.#fail(`the status line and headers exceed ${MAX_HEAD_BYTES} bytes`);
         return -2;
       }
-      this.#pending = this.#pending ? buf : buf.subarray(start);
+      this.#pending = this.#pending ? buf : Buffer.from(buf.subarray(start, bufEnd)); // a copy: `data` may be reused
       return -1;
     }
     const headEnd = at + 4;
