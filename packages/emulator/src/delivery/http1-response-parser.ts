@@ -30,7 +30,12 @@ const MAX_CHUNK_LINE_BYTES = 4096;
  * if (parser.execute(chunk) === ParseResult.Complete) console.log(parser.status);
  */
 export const ParseResult = { NeedMore: 0, Complete: 1, Malformed: 2 } as const;
-/** One of `ParseResult`'s values. */
+/**
+ * One of `ParseResult`'s values.
+ *
+ * @example
+ * const result: ParseResult = parser.execute(chunk);
+ */
 export type ParseResult = (typeof ParseResult)[keyof typeof ParseResult];
 
 const enum State {
