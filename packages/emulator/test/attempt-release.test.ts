@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentPool, sendAttempt, type AttemptHandle, type AttemptResult } from '../src/delivery/http-attempt.js';
+import { sendAttempt, type AttemptHandle, type AttemptResult } from '../src/delivery/http-attempt.js';
+import { Http1ConnectionPool, type Http1Connection } from '../src/delivery/http1-connection-pool.js';
 
 // A full GC for this test only (the library never calls one): `--expose-gc` set at run time, read from a new context.
 setFlagsFromString('--expose-gc');
@@ -22,15 +23,18 @@ describe('an attempt lets go of its request when it ends (memory: 100,000 first 
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   };
 
-  const attempt = (url: string, pool: AgentPool) =>
+  const target = (url: string, pool: Http1ConnectionPool) => pool.target({ parsed: new URL(url), headers: {} });
+
+  const attempt = (url: string, pool: Http1ConnectionPool) =>
     new Promise<{ handle: AttemptHandle; request: WeakRef<object>; result: AttemptResult }>((resolve) => {
       const body = Buffer.from('{"type":"track"}');
       let request: WeakRef<object> | undefined;
-      const handle = sendAttempt(new URL(url), pool.get(new URL(url)), { 'Content-Length': String(body.length) }, body, (result) =>
+      const handle = sendAttempt(target(url, pool), body, undefined, (result) =>
         // After the callback: the handle is still held below, as the engine's entry may hold it.
         setImmediate(() => resolve({ handle, request: request as WeakRef<object>, result })),
       );
-      // The request object is what a kept handle used to pin (with its answer, parser state and buffers).
+      // The request's bytes are what a kept handle could pin (node:http's request object, with its
+      // answer, parser state and buffers, before the raw-socket transport).
       request = new WeakRef((handle as unknown as { request: object }).request);
     });
 
@@ -40,7 +44,7 @@ describe('an attempt lets go of its request when it ends (memory: 100,000 first 
         req.resume();
         req.on('end', () => res.writeHead(status, { 'content-type': 'text/plain' }).end('ok'));
       });
-      const pool = new AgentPool({});
+      const pool = new Http1ConnectionPool({}, 'test');
       open.push(() => pool.destroy());
       const { handle, request, result } = await attempt(url, pool);
       expect(result.status).toBe(status);
@@ -62,14 +66,15 @@ describe('an attempt lets go of its request when it ends (memory: 100,000 first 
       req.resume();
       arrived(); // never answers
     });
-    const pool = new AgentPool({});
+    const pool = new Http1ConnectionPool({}, 'test');
     open.push(() => pool.destroy());
     let result: AttemptResult | undefined;
-    const handle = sendAttempt(new URL(url), pool.get(new URL(url)), {}, Buffer.from('{}'), (r) => (result = r));
-    const request = (handle as unknown as { request: http.ClientRequest }).request;
+    const handle = sendAttempt(target(url, pool), Buffer.from('{}'), undefined, (r) => (result = r));
+    const connection = (handle as unknown as { connection: Http1Connection }).connection;
     await seen;
     handle.abort({ code: 'timeout', message: 'no answer within 10 ms' });
     expect(result?.error?.code).toBe('timeout');
-    expect(request.destroyed).toBe(true);
+    expect(connection.socket.destroyed).toBe(true);
+    expect((handle as unknown as { connection: unknown }).connection).toBeUndefined();
   });
 });

@@ -2,11 +2,11 @@ import type { ClockTimer } from '../clock.js';
 import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
 import { LoggedAttempt, type AttemptError, type CancelledRetry, type LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
-import { AgentPool, sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
+import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
+import { Http1ConnectionPool } from './http1-connection-pool.js';
 import type { ResolvedOptions } from '../options.js';
 import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-schedule.js';
-import { requestHeaders } from './request-headers.js';
 import { RetryQueue } from './retry-queue.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
@@ -79,7 +79,7 @@ export class DeliveryEngine {
   readonly #options: ResolvedOptions;
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
-  readonly #agents: AgentPool;
+  readonly #pool: Http1ConnectionPool;
   /** Records not finished (a set of their jobs: no id string kept per record). */
   readonly #jobs = new Set<Job>();
   /** Jobs waiting for their next round, behind one clock timer. */
@@ -100,7 +100,7 @@ export class DeliveryEngine {
     this.#options = options;
     this.#events = events;
     this.#log = log;
-    this.#agents = new AgentPool(options.tls);
+    this.#pool = new Http1ConnectionPool(options.tls, options.userAgent);
     this.#waiting = new RetryQueue(options.clock, (job) => job.record.nextAttemptMs as number, (job) => this.#startRound(job));
   }
 
@@ -187,7 +187,7 @@ export class DeliveryEngine {
     this.#lanes.clear();
     const pending = [...this.#jobs.values()].map((j) => j.record);
     for (const job of [...this.#jobs.values()]) this.#fail(job, CLOSED_REASON);
-    this.#agents.destroy();
+    this.#pool.destroy();
     this.#checkIdle();
     return pending;
   }
@@ -252,14 +252,13 @@ export class DeliveryEngine {
     const startMs = clock.now();
     if (record.firstAttemptMs === undefined) record.firstAttemptMs = startMs;
     const body = record.bodyBytes;
-    const headers = requestHeaders(this.#options.userAgent, endpoint.headers, body.length, record.signature);
     const round = job.round;
     const release = clock.beginIo();
     // The deadline is set once the request exists (below): the budget counts from the request, not from
     // the dispatch, which a GC pause or a busy loop may have delayed.
     const entry: InFlight = { handle: undefined as unknown as AttemptHandle, deadlineMs: 0 };
     let settled = false;
-    entry.handle = sendAttempt(endpoint.parsed, this.#agents.get(endpoint.parsed), headers, body, (result) => {
+    entry.handle = sendAttempt(this.#pool.target(endpoint), body, record.signature, (result) => {
       settled = true;
       if (this.#inFlight.delete(entry) && this.#inFlight.size === 0) this.#stopDeadlineTimer();
       lane.active--;

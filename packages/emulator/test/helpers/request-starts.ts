@@ -1,9 +1,9 @@
-// Watches every outgoing node:http request of this process as it starts (Node's
-// `http.client.request.start` diagnostics channel, published when the request gets its socket, in
-// the same tick as the emulator's `http.request` call), so a test can order request starts against
-// the emulator's events without asking the emulator.
+// Watches every delivery request of this process as it starts (the emulator's
+// `REQUEST_START_CHANNEL` diagnostics channel, published when the request is handed to its socket, in
+// the same tick as the engine sends it), so a test can order request starts against the emulator's
+// events without asking the emulator.
 import dc from 'node:diagnostics_channel';
-import type http from 'node:http';
+import { REQUEST_START_CHANNEL } from '../../src/delivery/http-attempt.js';
 
 /** One request start: where to and which message (its `X-Signature`, unique per body and secret). */
 export interface RequestStart {
@@ -15,9 +15,9 @@ export interface RequestStart {
 /** Calls `onStart` for every request start until the returned function is called. */
 export function watchRequestStarts(onStart: (start: RequestStart) => void): () => void {
   const listener = (message: unknown) => {
-    const request = (message as { request: http.ClientRequest }).request;
-    onStart({ path: request.path, signature: String(request.getHeader('x-signature') ?? '') });
+    const { url, signature } = message as { url: URL; signature: string | undefined };
+    onStart({ path: `${url.pathname}${url.search}`, signature: signature ?? '' });
   };
-  dc.subscribe('http.client.request.start', listener);
-  return () => dc.unsubscribe('http.client.request.start', listener);
+  dc.subscribe(REQUEST_START_CHANNEL, listener);
+  return () => dc.unsubscribe(REQUEST_START_CHANNEL, listener);
 }
