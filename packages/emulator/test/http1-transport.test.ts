@@ -438,6 +438,16 @@ describe('abort', () => {
 });
 
 describe('HTTPS', () => {
+  it('tls.ca is trusted on top of Node\'s root certificates, not instead of them', async () => {
+    const { trustedCertificates } = await import('../src/delivery/http1-connection-pool.js');
+    const tls = await import('node:tls');
+    const list = trustedCertificates('-----BEGIN CERTIFICATE-----\nTEST\n-----END CERTIFICATE-----\n');
+    expect(list).toHaveLength(tls.rootCertificates.length + 1);
+    expect(list.slice(0, -1)).toEqual([...tls.rootCertificates]);
+    expect(trustedCertificates(['a', 'b']).slice(-2)).toEqual(['a', 'b']);
+    expect(trustedCertificates(undefined)).toEqual([...tls.rootCertificates]);
+  });
+
   it('a self-signed certificate is refused as tls with no request sent; trusting its CA (tls.ca) delivers', async () => {
     const server = await startSelfSignedServer();
     open.push(() => server.close());

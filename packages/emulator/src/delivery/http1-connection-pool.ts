@@ -111,6 +111,33 @@ export class Http1Origin {
  * const connection = pool.connection(origin);
  * connection.send(requestBytes, exchange);
  */
+
+const secureContexts = new WeakMap<TlsOptions, tls.SecureContext>();
+
+/**
+ * The TLS context for the emulator's `tls` option, made once: its `ca` trusted on top of Node's root
+ * certificates (as the option says), not instead of them.
+ */
+function secureContextOf(options: TlsOptions): tls.SecureContext {
+  let context = secureContexts.get(options);
+  if (context === undefined) {
+    context = tls.createSecureContext({ ca: trustedCertificates(options.ca) });
+    secureContexts.set(options, context);
+  }
+  return context;
+}
+
+/**
+ * The certificates an HTTPS endpoint may chain to: Node's root certificates and the `ca` given.
+ *
+ * @example
+ * trustedCertificates(testCaPem).length === tls.rootCertificates.length + 1; // true
+ */
+export function trustedCertificates(ca: TlsOptions['ca']): Array<string | Buffer> {
+  const extra = ca === undefined ? [] : Array.isArray(ca) ? ca : [ca];
+  return [...tls.rootCertificates, ...extra];
+}
+
 export class Http1Connection {
   readonly parser = new Http1ResponseParser();
   readonly socket: net.Socket;
@@ -135,7 +162,7 @@ export class Http1Connection {
         host: origin.host,
         port: origin.port,
         ...(net.isIP(origin.host) === 0 ? { servername: origin.host } : {}),
-        ...(tlsOptions.ca ? { ca: tlsOptions.ca } : {}),
+        ...(tlsOptions.ca ? { secureContext: secureContextOf(tlsOptions) } : {}),
         ...(origin.session ? { session: origin.session } : {}),
         rejectUnauthorized: true,
       });
