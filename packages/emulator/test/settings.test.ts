@@ -52,6 +52,16 @@ describe('settings validation (seed §2.1, §8)', () => {
     }
   });
 
+  it('rejects URL credentials with a malformed %-escape (they could not be sent), masking the password; a literal %25 is fine', () => {
+    for (const bad of ['http://us%zzer:pw-s3cret@127.0.0.1:9/h', 'http://user:pw%zz-s3cret@127.0.0.1:9/h', 'http://user:pw%E0%A4-s3cret@127.0.0.1:9/h']) {
+      const e = settingError(() => createEmulator({ sources: source({ endpoints: [{ url: bad }] }) }));
+      expect(e.setting).toBe('sources[0].webhooks.endpoints[0].url');
+      expect(e.message).toMatch(/malformed %-escape/);
+      expect(e.message).not.toContain('s3cret');
+    }
+    expect(() => createEmulator({ sources: source({ endpoints: [{ url: 'http://user:100%25-sure@127.0.0.1:9/h' }] }) }).close()).not.toThrow();
+  });
+
   it.each(['Content-Type', 'content-type', 'X-Signature', 'x-SIGNATURE', 'User-Agent', 'Content-Length', 'Host'])(
     'rejects a static header that would replace %s',
     (name) => {

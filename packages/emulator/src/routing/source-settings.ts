@@ -154,6 +154,17 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
     throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} must use the http or https scheme (got "${parsed.protocol.slice(0, -1)}")`);
   if (!/^https?:\/\//i.test(url))
     throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} must start with http:// or https://`);
+  // The user name and password become the request's Basic credentials, %-decoded: refuse now what
+  // cannot be decoded, rather than fail every delivery later.
+  try {
+    decodeURIComponent(parsed.username);
+    decodeURIComponent(parsed.password);
+  } catch {
+    throw new SettingsError(
+      `${path}.url`,
+      `${JSON.stringify(redactUrl(url))} has a user name or password with a malformed %-escape: write a literal % as %25`,
+    );
+  }
   const headers: Record<string, string> = {};
   if (value.headers !== undefined) {
     if (!isObject(value.headers)) throw new SettingsError(`${path}.headers`, 'must be an object of header name → value');
