@@ -343,6 +343,11 @@ describe('answers in odd shapes (raw TCP server)', () => {
     ['a chunk not followed by CRLF', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n0\r\n\r\n'],
     ['headers over 16 KB', `HTTP/1.1 200 OK\r\nX-Big: ${'b'.repeat(MAX_HEAD_BYTES)}\r\nContent-Length: 0\r\n\r\n`],
     ['an unending head over 16 KB', `HTTP/1.1 200 OK\r\nX-Big: ${'b'.repeat(MAX_HEAD_BYTES + 10)}`],
+    // No CRLFCRLF ever comes: refused as the bytes arrive, not at the deadline (node:http did the same).
+    ['every line ended by a bare LF, the connection kept open', 'HTTP/1.1 200 OK\nContent-Length: 2\n\nok'],
+    ["another protocol's greeting, the connection kept open", 'SSH-2.0-OpenSSH_9.6\r\n'],
+    ['a first byte that cannot start an answer', 'h'],
+    ['a bare LF before the status line', '\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'],
   ];
   for (const [name, answer] of malformed) {
     it(`${name} → protocol error, socket destroyed`, async () => {
@@ -484,5 +489,44 @@ describe('Http1ResponseParser on a reused read buffer', () => {
       retryAfter: '3',
       body: 'busy',
     });
+  });
+});
+
+describe('process lifetime', () => {
+  it('free keep-alive sockets do not keep the process alive: a script that drains and never calls close() exits at once', async () => {
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    // A node:http receiver that keeps idle connections open for a minute, in this process.
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    server.keepAliveTimeout = 60_000;
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const script = `
+        import { createEmulator } from '@hookgate/emulator';
+        const e = createEmulator({ sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: ${JSON.stringify(url)} }] } }] });
+        for (let i = 0; i < 20; i++) e.track({ userId: 'u' + i, event: 'E' });
+        await e.drain();
+        if (e.deliveries.some((r) => r.state !== 'delivered')) process.exit(3);
+        process.stdout.write('drained ' + Date.now() + '\\n');
+      `;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const [code] = (await once(child, 'exit')) as [number];
+      const exitedAt = Date.now();
+      expect(code).toBe(0);
+      const drainedAt = Number(/drained (\d+)/.exec(out)?.[1]);
+      // The pool closes idle sockets after IDLE_CLOSE_MS; a ref'd free socket would hold the process that long.
+      expect(exitedAt - drainedAt).toBeLessThan(IDLE_CLOSE_MS / 2);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

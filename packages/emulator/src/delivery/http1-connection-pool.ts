@@ -323,7 +323,10 @@ export class Http1ConnectionPool {
     while (free.length > 0) {
       const connection = free.pop() as Http1Connection;
       connection.isFree = false;
-      if (now - connection.freeSince < connection.idleLimitMs && !connection.socket.destroyed) return connection;
+      if (now - connection.freeSince < connection.idleLimitMs && !connection.socket.destroyed) {
+        connection.socket.ref(); // carrying a request again: it keeps the process alive
+        return connection;
+      }
       connection.close();
     }
     const connection = new Http1Connection(origin, this.tls);
@@ -339,6 +342,9 @@ export class Http1ConnectionPool {
   release(connection: Http1Connection): void {
     connection.isFree = true;
     connection.freeSince = performance.now();
+    // A free socket does not keep the process alive (as node:http's agent does): a script that drained
+    // its deliveries exits without close(), instead of waiting for the idle close.
+    connection.socket.unref();
     connection.origin.free.push(connection);
   }
 

@@ -20,6 +20,9 @@ export const RESPONSE_BODY_LIMIT = 1024;
  */
 export const MAX_HEAD_BYTES = 16 * 1024;
 
+/** How every answer's status line starts. */
+const HTTP1_PREFIX = Buffer.from('HTTP/1.', 'latin1');
+
 /** Most bytes of a chunk-size line (the size and its extensions). */
 const MAX_CHUNK_LINE_BYTES = 4096;
 
@@ -384,6 +387,11 @@ export class Http1ResponseParser {
     }
     // A match past `bufEnd` lies in stale bytes of a reused read buffer: not found.
     const at = buf.indexOf(CRLFCRLF, searchFrom);
+    // What can already be told wrong is refused now, not at the deadline or the close: an answer that
+    // does not start as one (another protocol's greeting), or a line ended by a bare LF (node:http's
+    // parser refuses both at once, and the emulator used to classify them as malformed answers).
+    const scanEnd = at < 0 || at + 4 > bufEnd ? bufEnd : at + 4;
+    if (!this.#startsAsAnswer(buf, start, scanEnd) || !this.#crlfOnly(buf, start, this.#pending ? this.#pending.length : start, scanEnd)) return -2;
     if (at < 0 || at + 4 > bufEnd) {
       if (this.#headBytes + bufEnd - start > MAX_HEAD_BYTES) {
         this.#fail(`the status line and headers exceed ${MAX_HEAD_BYTES} bytes`);
@@ -402,6 +410,29 @@ export class Http1ResponseParser {
     this.#pending = undefined;
     if (!this.#parseHead(buf, start, at)) return -2;
     return pos + consumedFromData;
+  }
+
+  /** Whether the head's first bytes, `buf[start, end)` so far, can begin `HTTP/1.`. */
+  #startsAsAnswer(buf: Buffer, start: number, end: number): boolean {
+    const n = Math.min(HTTP1_PREFIX.length, end - start);
+    for (let i = 0; i < n; i++) {
+      if (buf[start + i] !== HTTP1_PREFIX[i]) {
+        this.#fail(`the answer does not start with HTTP/1.x: ${JSON.stringify(buf.toString('latin1', start, Math.min(end, start + 40)))}`);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether every LF in `buf[from, end)` follows a CR (the head began at `start`). */
+  #crlfOnly(buf: Buffer, start: number, from: number, end: number): boolean {
+    for (let i = buf.indexOf(0x0a, from); i !== -1 && i < end; i = buf.indexOf(0x0a, i + 1)) {
+      if (i === start || buf[i - 1] !== 0x0d) {
+        this.#fail('a line of the head ends in a bare LF, not CRLF');
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Parses a head, `buf[from, to)` without its final CRLFCRLF, and picks the body's framing (no string per line). */
