@@ -232,6 +232,9 @@ describe('inspector in chromium', () => {
     await newPage();
     await track({ userId: 'u-keys', event: 'Keyboard Only' });
     await until(() => receivedWith((j) => j.event === 'Keyboard Only') === 1, 'the delivery');
+    // Let the emulator record the answer (and finish earlier tests' retries) first: a live update that
+    // re-renders the list mid-walk replaces the focused link, and Enter would then open nothing.
+    await emulator.drain();
     await openInspector();
     await page.locator('a.event-link', { hasText: 'Keyboard Only' }).waitFor();
     // Tab from the top of the page to the row's link, open it with Enter.
@@ -242,7 +245,7 @@ describe('inspector in chromium', () => {
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
-    await page.locator('#detail-title').waitFor();
+    await page.locator('#detail-title').waitFor({ timeout: 10_000 });
     const names: string[] = [];
     for (let i = 0; i < 10; i++) {
       await page.keyboard.press('Tab');
