@@ -3,7 +3,7 @@
 
 import { getJson, type ListPage, type Meta, type Summary } from './api.js';
 import { showDelivery } from './delivery-detail.js';
-import { h, replaceChildren } from './dom.js';
+import { h, keepingFocus, replaceChildren } from './dom.js';
 import { shortTime } from './format.js';
 import { onFeed } from './live.js';
 import { showSendTest } from './send-test.js';
@@ -76,12 +76,14 @@ export function deliveriesView(meta: Meta): View {
     loading = true;
     try {
       const page = await getJson<ListPage>('/_hookgate/ui/api/deliveries', older ? params(next ?? undefined) : params(undefined, Math.min(500, Math.max(PAGE, loaded))));
-      if (!older) {
-        rows.clear();
-        replaceChildren(body);
-        loaded = 0;
-      }
-      for (const s of page.items) body.append(rowFor(s));
+      keepingFocus(body, () => {
+        if (!older) {
+          rows.clear();
+          replaceChildren(body);
+          loaded = 0;
+        }
+        for (const s of page.items) body.append(rowFor(s));
+      });
       loaded += page.items.length;
       next = page.next;
       more.hidden = next === null;
@@ -114,7 +116,7 @@ export function deliveriesView(meta: Meta): View {
     let fresh = false;
     for (const s of (data.changed ?? []) as Summary[]) {
       const tr = rows.get(s.id);
-      if (tr) fillRow(tr, s);
+      if (tr) keepingFocus(tr, () => fillRow(tr, s));
       else fresh = true;
       if (s.id === openId) void showDelivery(detail, openId, changed);
     }

@@ -30,6 +30,34 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
   append(parent, ...children);
 }
 
+/**
+ * Runs a re-render of rows inside `scope` and, when the focus was on a row's link, gives it back to the
+ * same row's link afterwards: a live update must not throw a keyboard user back to the top of the page.
+ * Rows are found by `data-id`; the focused element by its tag and class within the row.
+ */
+export function keepingFocus(scope: Element, rerender: () => void): void {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !scope.contains(active)) {
+    rerender();
+    return;
+  }
+  const id = active.closest<HTMLElement>('[data-id]')?.dataset.id;
+  const classes = active.className.trim() ? `.${active.className.trim().split(/\s+/).map(cssIdent).join('.')}` : '';
+  const selector = `${active.tagName.toLowerCase()}${classes}`;
+  rerender();
+  if (id === undefined || (active.isConnected && document.activeElement === active)) return;
+  for (const candidate of [scope, ...scope.querySelectorAll('[data-id]')]) {
+    if (!(candidate instanceof HTMLElement) || candidate.dataset.id !== id) continue;
+    const again = candidate === active ? candidate : candidate.querySelector<HTMLElement>(selector);
+    again?.focus();
+    return;
+  }
+}
+
+function cssIdent(name: string): string {
+  return typeof CSS !== 'undefined' && typeof CSS.escape === 'function' ? CSS.escape(name) : name.replace(/[^\w-]/g, '\\$&');
+}
+
 /** Finds an element by id, or throws naming it. */
 export function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);

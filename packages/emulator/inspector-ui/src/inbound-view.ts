@@ -3,7 +3,7 @@
 // answer. Every value is set as text (dom.ts), never parsed as HTML.
 
 import { getJson } from './api.js';
-import { h, replaceChildren } from './dom.js';
+import { h, keepingFocus, replaceChildren } from './dom.js';
 import { duration, fullTime, prettyJson, shortTime } from './format.js';
 import { onFeed } from './live.js';
 import type { View } from './views.js';
@@ -229,11 +229,13 @@ export function inboundView(): View {
       const p = new URLSearchParams({ limit: '200' });
       if (older && next !== null) p.set('before', String(next));
       const page = await getJson<InboundPage>('/_hookgate/ui/api/inbound', p);
-      if (!older) {
-        rows.clear();
-        replaceChildren(body);
-      }
-      for (const r of page.items) body.append(rowFor(r));
+      keepingFocus(body, () => {
+        if (!older) {
+          rows.clear();
+          replaceChildren(body);
+        }
+        for (const r of page.items) body.append(rowFor(r));
+      });
       next = page.next;
       more.hidden = next === null;
       count.textContent =
@@ -268,7 +270,7 @@ export function inboundView(): View {
     const fresh = ((data.changed ?? []) as InboundRow[]).slice().sort((a, b) => a.seq - b.seq);
     for (const r of fresh) {
       const tr = rows.get(r.id);
-      if (tr) fillRow(tr, r);
+      if (tr) keepingFocus(tr, () => fillRow(tr, r));
       else body.prepend(rowFor(r));
       if (r.id === openId) void showInbound(detail, r.id);
     }

@@ -18,6 +18,7 @@ let intake: IntakeServer;
 let context: BrowserContext;
 let page: Page;
 let flakyFailures = 0;
+let focusFailures = 0;
 
 async function track(body: Record<string, unknown>, type = 'track'): Promise<void> {
   const res = await fetch(`${intake.url}/v1/${type}`, {
@@ -52,6 +53,10 @@ beforeAll(async () => {
     if (req.json.event === 'Flaky Checkout' && flakyFailures === 0) {
       flakyFailures++;
       return { status: 500, body: 'receiver down for a moment' };
+    }
+    if (req.json.event === 'Focus Kept' && focusFailures < 2) {
+      focusFailures++;
+      return { status: 500, body: 'not yet' };
     }
     return { status: 200, body: '{"ok":true}' };
   });
@@ -226,6 +231,31 @@ describe('inspector in chromium', () => {
     await page.getByLabel('Search').fill('');
     await page.getByLabel('State').selectOption('failed');
     await expect.poll(() => page.locator('p.count').textContent()).toBe('No delivery matches.');
+  });
+
+  it('keeps the keyboard focus on a row while the list updates live (the row in place, new rows above it)', async () => {
+    await newPage();
+    await openInspector();
+    await track({ userId: 'u-focus', event: 'Focus Kept' });
+    const link = page.locator('a.event-link', { hasText: 'Focus Kept' });
+    await link.waitFor();
+    await link.focus();
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return { text: el?.textContent ?? '', row: el?.closest('tr')?.getAttribute('data-state') ?? '' };
+    });
+    // Two failed attempts, then 200: the row is re-filled in place at each answer.
+    await expect.poll(async () => (await focused()).row, { timeout: 10_000 }).toBe('delivered');
+    expect(focusFailures).toBe(2);
+    expect((await focused()).text).toBe('Focus Kept');
+    // New rows: the whole list is reloaded; the focus stays on the same row's link.
+    for (let i = 0; i < 3; i++) await track({ userId: 'u-focus', event: `After Focus ${i}` });
+    await page.locator('a.event-link', { hasText: 'After Focus 2' }).waitFor();
+    expect(await focused()).toEqual({ text: 'Focus Kept', row: 'delivered' });
+    // And Enter still opens it.
+    await page.keyboard.press('Enter');
+    await page.locator('#detail-title').waitFor({ timeout: 10_000 });
+    expect(await page.locator('#detail strong.event-name').textContent()).toBe('Focus Kept');
   });
 
   it('reaches every action by keyboard, and every button and link has a name', async () => {
