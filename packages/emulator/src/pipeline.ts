@@ -1,9 +1,9 @@
-import { callIssues, sign, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { callIssues, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
 import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
 import type { IngestOptions } from './ingest.js';
-import { BodyArena, bodyBytesOf, type StoredBody } from './log/body-arena.js';
+import { BodyArena, type StoredBody } from './log/body-arena.js';
 import { BodyDictionary } from './log/body-dictionary.js';
 import { DeliveryLog } from './log/delivery-log.js';
 import { LoggedDelivery, type DeferredBody, type DeliveryRecord } from './log/delivery-record.js';
@@ -127,40 +127,28 @@ export class Pipeline {
   /**
    * Keeps a new message's body: as its UTF-8 bytes, or deflated against its source's dictionary once
    * the pending bodies weigh more than `packBodiesOver` (a long backlog, e.g. an endpoint that is down).
-   * Returns where it is and the bytes to sign.
+   * Returns where it is.
    */
-  #storeBody(message: WebhookMessage | undefined, source: SourceState): { body: StoredBody; bytes: Uint8Array } {
+  #storeBody(message: WebhookMessage | undefined, source: SourceState): StoredBody {
     const text = message ? serializeMessage(message, this.options.serialization) : '';
-    if (text.length === 0 || this.engine.pendingBodyBytes < this.options.packBodiesOver) {
-      const body = this.bodies.store(text);
-      return { body, bytes: body.slab.subarray(body.start, body.start + body.length) };
-    }
+    if (text.length === 0 || this.engine.pendingBodyBytes < this.options.packBodiesOver) return this.bodies.store(text);
     const bytes = Buffer.from(text, 'utf8');
     const dictionary = (source.dictionary ??= new BodyDictionary(bytes));
-    return { body: this.bodies.storePacked(bytes, dictionary), bytes };
+    return this.bodies.storePacked(bytes, dictionary);
   }
 
   /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */
   record(r: NewRecord): DeliveryRecord {
-    const { body, bytes } =
-      r.body !== undefined // a replay: the original's body, as it is kept
-        ? { body: r.body, bytes: bodyBytesOf(r.body) }
-        : r.deferred
-          ? { body: EMPTY_BODY, bytes: EMPTY_BODY.slab }
-          : this.#storeBody(r.message, r.source);
-    const secret = r.source.resolved.sharedSecret;
+    // A replay keeps the original's body as it is kept; a deferred body is built when read.
+    const body = r.body ?? (r.deferred ? EMPTY_BODY : this.#storeBody(r.message, r.source));
     const record = new LoggedDelivery({
       seq: this.log.nextSeq(),
       state: r.filteredReason === undefined ? 'pending' : 'filtered',
       type: r.type,
-      writeKey: r.source.resolved.writeKey,
-      sourceName: r.source.resolved.name,
+      source: r.source.resolved,
       origin: r.origin,
       body,
-      signature:
-        r.filteredReason === undefined && secret !== undefined
-          ? sign(bytes, secret)
-          : undefined,
+      signed: r.filteredReason === undefined && r.source.resolved.sharedSecret !== undefined,
       receivedMs: r.receivedMs,
       reason: r.filteredReason,
       replayOf: r.replayOf,
@@ -172,7 +160,7 @@ export class Pipeline {
       this.debug?.(`${record.receivedAt} ${record.id} ${record.type} filtered: ${record.reason}`);
       if (this.events.has('filtered')) this.events.emit('filtered', record);
     } else {
-      this.engine.deliver(record, r.source.resolved.endpoints);
+      this.engine.deliver(record);
     }
     return record;
   }

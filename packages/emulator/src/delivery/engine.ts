@@ -1,6 +1,6 @@
 import type { ClockTimer } from '../clock.js';
 import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
-import { LoggedAttempt, type AttemptError, type CancelledRetry, type LoggedDelivery } from '../log/delivery-record.js';
+import { LoggedAttempt, type AttemptEndpoint, type AttemptError, type CancelledRetry, type LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
 import { Http1ConnectionPool } from './http1-connection-pool.js';
@@ -19,23 +19,25 @@ import type { ResolvedEndpoint } from '../routing/source-settings.js';
  */
 export const CLOSED_REASON = 'emulator closed before delivery';
 
-/** A record's delivery state inside the engine. */
-interface Job {
-  readonly record: LoggedDelivery;
-  readonly endpoints: readonly ResolvedEndpoint[];
-  /** Bit i set: endpoint i is still worth another round (at most 5 endpoints, so a number does). */
-  retryable: number;
-  round: number;
-  /** Attempts of the current round not yet ended (queued or in flight). */
-  inRound: number;
-  /** Bit i set: endpoint i's attempt of the current round waits in its lane (not started yet). */
-  queued: number;
-  /** Largest Retry-After (ms) seen in the current round. */
-  retryAfter: number;
-}
+/**
+ * A record's delivery state inside the engine lives in the record itself (`round`, `engineBits`: no
+ * object per pending record). `engineBits` packs three 5-bit fields, bit i for endpoint i (at most 5
+ * endpoints): which endpoints are still worth another round, whose attempt of the current round
+ * waits in its lane (not started yet), and how many attempts of the current round have not ended.
+ */
+const FIVE_BITS = 0b11111;
+const QUEUED_SHIFT = 5;
+const IN_ROUND_SHIFT = 10;
+
+const retryableOf = (r: LoggedDelivery) => r.engineBits & FIVE_BITS;
+const queuedOf = (r: LoggedDelivery) => (r.engineBits >> QUEUED_SHIFT) & FIVE_BITS;
+const inRoundOf = (r: LoggedDelivery) => r.engineBits >> IN_ROUND_SHIFT;
+const setRetryable = (r: LoggedDelivery, bits: number) => (r.engineBits = (r.engineBits & ~FIVE_BITS) | bits);
+const setQueued = (r: LoggedDelivery, bits: number) => (r.engineBits = (r.engineBits & ~(FIVE_BITS << QUEUED_SHIFT)) | (bits << QUEUED_SHIFT));
+const setInRound = (r: LoggedDelivery, n: number) => (r.engineBits = (r.engineBits & ((1 << IN_ROUND_SHIFT) - 1)) | (n << IN_ROUND_SHIFT));
 
 interface Queued {
-  job: Job;
+  record: LoggedDelivery;
   index: number;
 }
 
@@ -72,7 +74,7 @@ export function formatDuration(ms: number): string {
  *
  * @example
  * const engine = new DeliveryEngine(options, events, undefined);
- * engine.deliver(record, source.endpoints);
+ * engine.deliver(record);
  * await engine.whenIdle();
  */
 export class DeliveryEngine {
@@ -80,10 +82,14 @@ export class DeliveryEngine {
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
   readonly #pool: Http1ConnectionPool;
-  /** Records not finished (a set of their jobs: no id string kept per record). */
-  readonly #jobs = new Set<Job>();
-  /** Jobs waiting for their next round, behind one clock timer. */
-  readonly #waiting: RetryQueue<Job>;
+  /** Records not finished (no id string kept per record). */
+  readonly #pending = new Set<LoggedDelivery>();
+  /** Records waiting for their next round, behind one clock timer. */
+  readonly #waiting: RetryQueue<LoggedDelivery>;
+  /** The largest Retry-After (ms) seen in a record's current round, for the few records that got one. */
+  readonly #retryAfter = new Map<LoggedDelivery, number>();
+  /** What attempts to each endpoint share (the endpoint and the User-Agent sent). */
+  readonly #attemptEndpoints = new WeakMap<ResolvedEndpoint, AttemptEndpoint>();
   readonly #lanes = new Map<string, Lane>();
   /** Requests in flight, oldest first: with one `timeoutMs` for all, also earliest deadline first. */
   readonly #inFlight = new Set<InFlight>();
@@ -101,12 +107,12 @@ export class DeliveryEngine {
     this.#events = events;
     this.#log = log;
     this.#pool = new Http1ConnectionPool(options.tls, options.userAgent);
-    this.#waiting = new RetryQueue(options.clock, (job) => job.record.nextAttemptMs as number, (job) => this.#startRound(job));
+    this.#waiting = new RetryQueue(options.clock, (record) => record.nextAttemptMs as number, (record) => this.#startRound(record));
   }
 
   /** Records not yet delivered, failed or filtered. */
   get pendingCount(): number {
-    return this.#jobs.size;
+    return this.#pending.size;
   }
 
   /** The bodies' bytes (UTF-8, unpacked) of the records not yet delivered or failed. */
@@ -116,31 +122,25 @@ export class DeliveryEngine {
 
   /** Whether no record is pending and no attempt is queued or in flight. */
   get idle(): boolean {
-    return this.#jobs.size === 0 && this.#outstanding === 0;
+    return this.#pending.size === 0 && this.#outstanding === 0;
   }
 
-  /** Starts delivering a pending record: its first round goes to every endpoint now. */
-  deliver(record: LoggedDelivery, endpoints: readonly ResolvedEndpoint[]): void {
-    const job: Job = {
-      record,
-      endpoints,
-      retryable: (1 << endpoints.length) - 1,
-      round: 0,
-      inRound: 0,
-      queued: 0,
-      retryAfter: 0,
-    };
-    this.#jobs.add(job);
+  /** Starts delivering a pending record: its first round goes to every endpoint of its source now. */
+  deliver(record: LoggedDelivery): void {
+    record.round = 0;
+    record.engineBits = 0;
+    setRetryable(record, (1 << record.endpoints.length) - 1);
+    this.#pending.add(record);
     this.#pendingBodyBytes += record.bodyLength;
-    this.#startRound(job);
+    this.#startRound(record);
   }
 
   /** Starts a record's scheduled retry round now; false when none is scheduled (unknown, finished, or in flight). */
   retryNow(recordId: string): boolean {
     if (this.#closed) return false;
-    const job = this.#waiting.remove((j) => j.record.id === recordId);
-    if (!job) return false;
-    this.#startRound(job);
+    const record = this.#waiting.remove((r) => r.id === recordId);
+    if (!record) return false;
+    this.#startRound(record);
     return true;
   }
 
@@ -182,11 +182,11 @@ export class DeliveryEngine {
     for (const lane of this.#lanes.values())
       for (let i = lane.head; i < lane.queue.length; i++) {
         const q = lane.queue[i];
-        if (q !== undefined && q.job.queued & (1 << q.index)) this.#outstanding--;
+        if (q !== undefined && queuedOf(q.record) & (1 << q.index)) this.#outstanding--;
       }
     this.#lanes.clear();
-    const pending = [...this.#jobs.values()].map((j) => j.record);
-    for (const job of [...this.#jobs.values()]) this.#fail(job, CLOSED_REASON);
+    const pending = [...this.#pending.values()];
+    for (const record of pending) this.#fail(record, CLOSED_REASON);
     this.#pool.destroy();
     this.#checkIdle();
     return pending;
@@ -199,17 +199,19 @@ export class DeliveryEngine {
     for (const w of waiters) w();
   }
 
-  #startRound(job: Job): void {
-    job.record.nextAttemptMs = undefined;
-    job.round++;
-    job.retryAfter = 0;
-    for (let i = 0; i < job.endpoints.length; i++) {
-      if (!(job.retryable & (1 << i))) continue;
-      job.inRound++;
-      job.queued |= 1 << i;
+  #startRound(record: LoggedDelivery): void {
+    record.nextAttemptMs = undefined;
+    record.round++;
+    this.#retryAfter.delete(record);
+    const endpoints = record.endpoints;
+    const retryable = retryableOf(record);
+    for (let i = 0; i < endpoints.length; i++) {
+      if (!(retryable & (1 << i))) continue;
+      setInRound(record, inRoundOf(record) + 1);
+      setQueued(record, queuedOf(record) | (1 << i));
       this.#outstanding++;
-      const lane = this.#lane((job.endpoints[i] as ResolvedEndpoint).url);
-      lane.queue.push({ job, index: i });
+      const lane = this.#lane((endpoints[i] as ResolvedEndpoint).url);
+      lane.queue.push({ record, index: i });
       this.#dispatch(lane);
     }
   }
@@ -231,10 +233,10 @@ export class DeliveryEngine {
       // Checked as the attempt starts, not when it was queued: a retry whose message another endpoint
       // accepted meanwhile was cancelled (and accounted for) then; it leaves only this mark behind.
       const bit = 1 << next.index;
-      if (!(next.job.queued & bit)) continue;
-      next.job.queued &= ~bit;
+      if (!(queuedOf(next.record) & bit)) continue;
+      setQueued(next.record, queuedOf(next.record) & ~bit);
       lane.active++;
-      this.#send(next.job, next.index, lane);
+      this.#send(next.record, next.index, lane);
     }
     if (lane.head === lane.queue.length) {
       lane.queue = [];
@@ -245,26 +247,25 @@ export class DeliveryEngine {
     }
   }
 
-  #send(job: Job, index: number, lane: Lane): void {
+  #send(record: LoggedDelivery, index: number, lane: Lane): void {
     const { clock } = this.#options;
-    const record = job.record;
-    const endpoint = job.endpoints[index] as ResolvedEndpoint;
+    const endpoint = record.endpoints[index] as ResolvedEndpoint;
     const startMs = clock.now();
     if (record.firstAttemptMs === undefined) record.firstAttemptMs = startMs;
     const body = record.bodyBytes;
-    const round = job.round;
+    const round = record.round;
     const release = clock.beginIo();
     // The deadline is set once the request exists (below): the budget counts from the request, not from
     // the dispatch, which a GC pause or a busy loop may have delayed.
     const entry: InFlight = { handle: undefined as unknown as AttemptHandle, deadlineMs: 0 };
     let settled = false;
-    entry.handle = sendAttempt(this.#pool.target(endpoint), body, record.signature, (result) => {
+    entry.handle = sendAttempt(this.#pool.target(endpoint), body, record.signatureOf(body), (result) => {
       settled = true;
       if (this.#inFlight.delete(entry) && this.#inFlight.size === 0) this.#stopDeadlineTimer();
       lane.active--;
       this.#outstanding--;
       try {
-        this.#ended(job, index, round, startMs, result);
+        this.#ended(record, index, round, startMs, result);
         this.#dispatch(lane);
       } finally {
         this.#checkIdle();
@@ -277,6 +278,15 @@ export class DeliveryEngine {
       this.#inFlight.add(entry);
       if (this.#deadlineTimer === undefined) this.#armDeadlineTimer(entry.deadlineMs);
     }
+  }
+
+  #attemptEndpoint(endpoint: ResolvedEndpoint): AttemptEndpoint {
+    let to = this.#attemptEndpoints.get(endpoint);
+    if (to === undefined) {
+      to = Object.freeze({ endpoint, userAgent: this.#options.userAgent });
+      this.#attemptEndpoints.set(endpoint, to);
+    }
+    return to;
   }
 
   #armDeadlineTimer(deadlineMs: number): void {
@@ -308,15 +318,8 @@ export class DeliveryEngine {
     }
   }
 
-  #ended(
-    job: Job,
-    index: number,
-    round: number,
-    startMs: number,
-    result: AttemptResult,
-  ): void {
-    const record = job.record;
-    const endpoint = job.endpoints[index] as ResolvedEndpoint;
+  #ended(record: LoggedDelivery, index: number, round: number, startMs: number, result: AttemptResult): void {
+    const endpoint = record.endpoints[index] as ResolvedEndpoint;
     const policy = this.#options.responsePolicy;
     const verdict: Verdict = result.error
       ? classifyError(result.error, policy)
@@ -324,8 +327,7 @@ export class DeliveryEngine {
     const error = verdict.outcome === 'delivered' ? undefined : verdict.error;
     const attempt = new LoggedAttempt({
       record,
-      endpoint,
-      userAgent: this.#options.userAgent,
+      to: this.#attemptEndpoint(endpoint),
       round,
       atMs: startMs,
       status: result.status,
@@ -336,24 +338,24 @@ export class DeliveryEngine {
       outcome: verdict.outcome,
     });
     if (error) {
-      if (verdict.outcome === 'fail') job.retryable &= ~(1 << index);
+      if (verdict.outcome === 'fail') setRetryable(record, retryableOf(record) & ~(1 << index));
       else if (policy.honorRetryAfter && (result.status === 429 || result.status === 503)) {
         const wait = retryAfterMs(result.responseHeaders?.['retry-after'], this.#options.clock.now());
-        if (wait !== undefined) job.retryAfter = Math.max(job.retryAfter, wait);
+        if (wait !== undefined) this.#retryAfter.set(record, Math.max(this.#retryAfter.get(record) ?? 0, wait));
       }
     }
-    record.attempts.push(attempt);
+    record.addAttempt(attempt);
     this.#logAttempt(record, attempt, endpoint.parsed);
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
       record.state = 'delivered';
       record.deliveredTo = redactUrl(endpoint.url);
-      this.#finish(job);
+      this.#finish(record);
       this.#events.emit('delivered', record);
-      this.#cancelQueuedRetries(job, index, result.status ?? 0);
+      this.#cancelQueuedRetries(record, index, result.status ?? 0);
     }
-    job.inRound--;
-    if (job.inRound === 0) this.#roundEnded(job);
+    setInRound(record, inRoundOf(record) - 1);
+    if (inRoundOf(record) === 0) this.#roundEnded(record);
   }
 
   /**
@@ -362,50 +364,55 @@ export class DeliveryEngine {
    * processed and not retried to the others). First attempts keep the fan-out: every endpoint gets
    * the message once, even when queued behind a slow one. Each cancelled retry is logged, with why.
    */
-  #cancelQueuedRetries(job: Job, winner: number, status: number): void {
-    if (job.round === 1 || job.queued === 0) return;
-    const record = job.record;
+  #cancelQueuedRetries(record: LoggedDelivery, winner: number, status: number): void {
+    if (record.round === 1 || queuedOf(record) === 0) return;
     const now = this.#options.clock.now();
-    const winnerUrl = (job.endpoints[winner] as ResolvedEndpoint).parsed;
+    const endpoints = record.endpoints;
+    const winnerUrl = (endpoints[winner] as ResolvedEndpoint).parsed;
     const reason = `endpoint ${winner + 1} (${redactUrl(winnerUrl)}) answered ${status}: a message is not retried after an endpoint accepted it`;
-    for (let i = 0; i < job.endpoints.length; i++) {
-      if (!(job.queued & (1 << i))) continue;
-      job.queued &= ~(1 << i);
-      job.inRound--;
+    for (let i = 0; i < endpoints.length; i++) {
+      if (!(queuedOf(record) & (1 << i))) continue;
+      setQueued(record, queuedOf(record) & ~(1 << i));
+      setInRound(record, inRoundOf(record) - 1);
       this.#outstanding--;
-      const endpoint = job.endpoints[i] as ResolvedEndpoint;
-      const cancelled: CancelledRetry = Object.freeze({ recordId: record.id, endpoint: endpoint.url, round: job.round, at: iso(now), reason });
+      const endpoint = endpoints[i] as ResolvedEndpoint;
+      const cancelled: CancelledRetry = Object.freeze({ recordId: record.id, endpoint: endpoint.url, round: record.round, at: iso(now), reason });
       record.addCancelled(cancelled);
-      this.#log?.(`${cancelled.at} ${record.id} ${record.type} round ${job.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`);
+      this.#log?.(`${cancelled.at} ${record.id} ${record.type} round ${record.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`);
       this.#events.emit('cancelled', cancelled, record);
     }
   }
 
-  #roundEnded(job: Job): void {
-    if (job.record.state !== 'pending' || this.#closed) return;
-    if (job.retryable === 0) {
-      this.#fail(job, `every endpoint failed for good: ${this.#lastErrors(job)}`);
+  #roundEnded(record: LoggedDelivery): void {
+    const retryAfter = this.#retryAfter.get(record) ?? 0;
+    this.#retryAfter.delete(record);
+    if (record.state !== 'pending' || this.#closed) return;
+    if (retryableOf(record) === 0) {
+      this.#fail(record, `every endpoint failed for good: ${this.#lastErrors(record)}`);
       return;
     }
     const { clock, retry } = this.#options;
-    const delay = Math.max(backoffDelay(job.round, retry), job.retryAfter);
+    const delay = Math.max(backoffDelay(record.round, retry), retryAfter);
     const now = clock.now();
-    const first = job.record.firstAttemptMs ?? now;
-    if (now + delay - first > retry.windowMs) {
+    const first = record.firstAttemptMs ?? now;
+    // Whole milliseconds (rounded up: never early): a jittered delay is fractional, and a fractional time
+    // would be kept boxed, 16 bytes more per waiting record.
+    const due = Math.ceil(now + delay);
+    if (due - first > retry.windowMs) {
       this.#fail(
-        job,
+        record,
         `gave up: the next retry would start more than ${formatDuration(retry.windowMs)} after the first attempt (retry.windowMs); ` +
-          `${job.round} round(s), last error: ${this.#lastErrors(job)}`,
+          `${record.round} round(s), last error: ${this.#lastErrors(record)}`,
       );
       return;
     }
-    job.record.nextAttemptMs = now + delay;
-    this.#waiting.add(job);
+    record.nextAttemptMs = due;
+    this.#waiting.add(record);
   }
 
-  #lastErrors(job: Job): string {
-    // Each endpoint's last error is its last attempt's (read back from the record: nothing kept per job).
-    const attempts = job.record.attempts;
+  #lastErrors(record: LoggedDelivery): string {
+    // Each endpoint's last error is its last attempt's (read back from the record: nothing kept per record).
+    const attempts = record.attempts;
     const lastError = (endpoint: ResolvedEndpoint): AttemptError | undefined => {
       for (let k = attempts.length - 1; k >= 0; k--) {
         const a = attempts[k] as LoggedAttempt;
@@ -413,7 +420,7 @@ export class DeliveryEngine {
       }
       return undefined;
     };
-    return job.endpoints
+    return record.endpoints
       .map((e) => {
         const err = lastError(e);
         return `${redactUrl(e.parsed)} → ${err ? `${err.code}: ${err.message}` : 'no error'}`;
@@ -421,19 +428,19 @@ export class DeliveryEngine {
       .join('; ');
   }
 
-  #fail(job: Job, reason: string): void {
-    const record = job.record;
+  #fail(record: LoggedDelivery, reason: string): void {
     if (record.state !== 'pending') return;
     record.state = 'failed';
     record.reason = reason;
-    this.#finish(job);
+    this.#finish(record);
     this.#log?.(`${iso(this.#options.clock.now())} ${record.id} ${record.type} failed: ${reason}`);
     this.#events.emit('failed', record);
   }
 
-  #finish(job: Job): void {
-    job.record.nextAttemptMs = undefined;
-    if (this.#jobs.delete(job)) this.#pendingBodyBytes -= job.record.bodyLength;
+  #finish(record: LoggedDelivery): void {
+    record.nextAttemptMs = undefined;
+    this.#retryAfter.delete(record);
+    if (this.#pending.delete(record)) this.#pendingBodyBytes -= record.bodyLength;
     this.#checkIdle();
   }
 
@@ -444,7 +451,8 @@ export class DeliveryEngine {
       : a.error.code === 'http'
         ? a.error.message
         : `${a.status !== undefined ? `${a.status} ` : ''}${a.error.code}: ${a.error.message}`;
-    const sig = record.signature ? ` sig=${redactSignature(record.signature)}` : '';
+    const signature = record.signature;
+    const sig = signature ? ` sig=${redactSignature(signature)}` : '';
     this.#log(`${a.at} ${record.id} ${record.type} round ${a.round} POST ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`);
   }
 }

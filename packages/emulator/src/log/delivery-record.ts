@@ -1,5 +1,5 @@
-import type { MessageType, WebhookMessage } from '@hookgate/core';
-import { bodyBytesOf, type StoredBody } from './body-arena.js';
+import { sign, type MessageType, type WebhookMessage } from '@hookgate/core';
+import type { StoredBody } from './body-arena.js';
 import type { BodyDictionary } from './body-dictionary.js';
 import { fromCompactMs, toCompactMs } from './compact-time.js';
 import { requestHeaders } from '../delivery/request-headers.js';
@@ -154,18 +154,15 @@ export interface CloseReport {
   pending: DeliveryRecord[];
 }
 
-/**
- * An empty array with room for one element. `[]` grows to 16 slots on its first `push`; most
- * records have a single attempt, and 100,000 of them waiting for a retry would carry 13 MB of
- * empty slots.
- */
-function oneSlotArray<T>(): T[] {
-  const a: T[] = [undefined as T];
-  a.pop();
-  return a;
-}
-
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+/** The source a record came from, as it was when the record was made (settings are replaced, never changed). */
+export interface RecordSource {
+  readonly writeKey: string;
+  readonly name: string | undefined;
+  readonly sharedSecret: string | undefined;
+  readonly endpoints: readonly ResolvedEndpoint[];
+}
 
 /** What the emulator knows when it creates a record. */
 export interface RecordInit {
@@ -173,14 +170,14 @@ export interface RecordInit {
   seq: number;
   state: 'pending' | 'filtered';
   type: MessageType;
-  writeKey: string;
-  sourceName: string | undefined;
+  source: RecordSource;
   origin: DeliveryRecord['origin'];
   /** Where the body's UTF-8 bytes are (length 0 when no message could be built, or while deferred). */
   body: StoredBody;
   /** For a record that is never sent (filtered): what builds its body on first read, and its index there. */
   deferred?: { body: DeferredBody; index: number };
-  signature: string | undefined;
+  /** Whether the body is signed (`X-Signature`) with the source's shared secret. */
+  signed: boolean;
   receivedMs: number;
   reason: string | undefined;
   replayOf: string | undefined;
@@ -198,62 +195,144 @@ export interface DeferredBody {
 const NO_ATTEMPTS = Object.freeze([]) as unknown as LoggedAttempt[];
 const NO_CANCELLED: readonly CancelledRetry[] = Object.freeze([]);
 
+// `#kind` packs the state, the origin and whether the body is signed into one small integer.
+const STATES: readonly DeliveryState[] = ['pending', 'delivered', 'failed', 'filtered'];
+const ORIGINS: ReadonlyArray<DeliveryRecord['origin']> = ['call', 'delete', 'audience', 'computed-trait', 'replay'];
+const STATE_MASK = 0b11;
+const ORIGIN_SHIFT = 2;
+const ORIGIN_MASK = 0b111 << ORIGIN_SHIFT;
+const SIGNED = 1 << 5;
+
+/** The fields most records never set, kept apart so that a pending record does not carry six empty slots. */
+interface RecordExtra {
+  reason: string | undefined;
+  deliveredTo: string | undefined;
+  replayOf: string | undefined;
+  message: WebhookMessage | undefined;
+  cancelled: CancelledRetry[] | undefined;
+  deferred: DeferredBody | undefined;
+}
+
 /**
  * The emulator's record. Compact on purpose (100,000 records waiting for a retry stay under 200 MB of
- * peak RSS): the body is kept once, as the UTF-8 bytes that are sent (half the memory of a JavaScript
- * string with any non-Latin-1 character, and no re-encoding per attempt), or deflated against its
- * source's dictionary once many bodies are pending (`packBodiesOver`); times are numbers; `body` and
- * `message` are decoded when read.
+ * peak RSS, a few hundred bytes of heap each): the body is kept once, as the UTF-8 bytes that are sent
+ * (half the memory of a JavaScript string with any non-Latin-1 character, and no re-encoding per
+ * attempt), or deflated against its source's dictionary once many bodies are pending
+ * (`packBodiesOver`); times are small integers; the state and origin share one; the signature is
+ * made again from the body and the source's secret when read (HMAC is a pure function of them);
+ * a single attempt is kept without an array; fields most records never set live apart; and the
+ * delivery engine keeps its per-record state here (`round`, `engineBits`) instead of in an object of
+ * its own. `body` and `message` are decoded when read.
  * The engine changes it through its methods; to users it is the read-only `DeliveryRecord`.
  */
 export class LoggedDelivery implements DeliveryRecord {
   readonly #seq: number;
-  state: DeliveryState;
+  #kind: number;
   readonly type: MessageType;
-  readonly writeKey: string;
-  readonly sourceName: string | undefined;
-  readonly origin: DeliveryRecord['origin'];
+  readonly #source: RecordSource;
   #slab: Buffer;
+  /** The body's offset in the slab; while the body is deferred, the call's index in its deferred body. */
   #start: number;
   #length: number;
-  /** A packed body: its deflated bytes' count in the slab, and the dictionary that inflates them. */
+  /** A packed body: its deflated bytes' count in the slab (0: not packed), and the dictionary that inflates them. */
   #packedBytes = 0;
   #dictionary: BodyDictionary | undefined = undefined;
-  #deferred: DeferredBody | undefined;
-  readonly signature: string | undefined;
-  readonly attempts: LoggedAttempt[];
-  reason: string | undefined;
-  deliveredTo: string | undefined = undefined;
-  readonly replayOf: string | undefined;
+  /** None, one attempt, or the list once there are two or more. */
+  #attempts: LoggedAttempt | LoggedAttempt[] | undefined = undefined;
   // Times as compact offsets (see compact-time.ts): a small integer each, no 16-byte box.
   readonly #received: number;
   #firstAttempt: number | undefined = undefined;
   #nextAttempt: number | undefined = undefined;
-  #message: WebhookMessage | undefined = undefined;
-  #cancelled: CancelledRetry[] | undefined = undefined;
+  #extra: RecordExtra | undefined = undefined;
+  /** The delivery engine's round counter for this record (0 before the first round). */
+  round = 0;
+  /** The delivery engine's per-endpoint bits for this record (which endpoints are retryable, queued, ...). */
+  engineBits = 0;
 
   constructor(init: RecordInit) {
     this.#seq = init.seq;
-    // A filtered record is never attempted: it shares one frozen empty list.
-    this.attempts = init.state === 'filtered' ? NO_ATTEMPTS : oneSlotArray();
-    this.state = init.state;
+    this.#kind = STATES.indexOf(init.state) | (ORIGINS.indexOf(init.origin) << ORIGIN_SHIFT) | (init.signed && init.source.sharedSecret !== undefined ? SIGNED : 0);
     this.type = init.type;
-    this.writeKey = init.writeKey;
-    this.sourceName = init.sourceName;
-    this.origin = init.origin;
+    this.#source = init.source;
     this.#slab = init.body.slab;
     this.#length = init.body.length;
     if (init.body.packed !== undefined) {
       this.#packedBytes = init.body.packed.bytes;
       this.#dictionary = init.body.packed.dictionary;
     }
-    // While the body is deferred, #start holds the call's index in its deferred body (no extra field).
-    this.#deferred = init.deferred?.body;
     this.#start = init.deferred ? init.deferred.index : init.body.start;
-    this.signature = init.signature;
-    this.reason = init.reason;
-    this.replayOf = init.replayOf;
+    if (init.deferred !== undefined || init.reason !== undefined || init.replayOf !== undefined) {
+      const extra = this.#extras();
+      extra.deferred = init.deferred?.body;
+      extra.reason = init.reason;
+      extra.replayOf = init.replayOf;
+    }
     this.#received = toCompactMs(init.receivedMs);
+  }
+
+  #extras(): RecordExtra {
+    return (this.#extra ??= { reason: undefined, deliveredTo: undefined, replayOf: undefined, message: undefined, cancelled: undefined, deferred: undefined });
+  }
+
+  get state(): DeliveryState {
+    return STATES[this.#kind & STATE_MASK] as DeliveryState;
+  }
+
+  set state(state: DeliveryState) {
+    this.#kind = (this.#kind & ~STATE_MASK) | STATES.indexOf(state);
+  }
+
+  get origin(): DeliveryRecord['origin'] {
+    return ORIGINS[(this.#kind & ORIGIN_MASK) >> ORIGIN_SHIFT] as DeliveryRecord['origin'];
+  }
+
+  get writeKey(): string {
+    return this.#source.writeKey;
+  }
+
+  get sourceName(): string | undefined {
+    return this.#source.name;
+  }
+
+  /** The endpoints the record is delivered to: its source's, as they were when it was received. */
+  get endpoints(): readonly ResolvedEndpoint[] {
+    return this.#source.endpoints;
+  }
+
+  get reason(): string | undefined {
+    return this.#extra?.reason;
+  }
+
+  set reason(reason: string | undefined) {
+    if (reason !== undefined || this.#extra !== undefined) this.#extras().reason = reason;
+  }
+
+  get deliveredTo(): string | undefined {
+    return this.#extra?.deliveredTo;
+  }
+
+  set deliveredTo(url: string | undefined) {
+    if (url !== undefined || this.#extra !== undefined) this.#extras().deliveredTo = url;
+  }
+
+  get replayOf(): string | undefined {
+    return this.#extra?.replayOf;
+  }
+
+  /** The `X-Signature` value, made from the body's bytes and the source's secret. */
+  get signature(): string | undefined {
+    return this.#kind & SIGNED ? this.signatureOf(this.bodyBytes) : undefined;
+  }
+
+  /** The signature of these bytes (the record's body, already at hand), or undefined for an unsigned record. */
+  signatureOf(bodyBytes: Uint8Array): string | undefined {
+    const secret = this.#source.sharedSecret;
+    return this.#kind & SIGNED && secret !== undefined ? sign(bodyBytes, secret) : undefined;
+  }
+
+  /** Whether the record carries an `X-Signature` (without making it). */
+  get signed(): boolean {
+    return (this.#kind & SIGNED) !== 0;
   }
 
   /** When the emulator received the call, epoch ms on its clock. */
@@ -288,11 +367,31 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.#seq;
   }
 
+  /** Every attempt, in the order they ended (a new array on each read while there is a single one). */
+  get attempts(): readonly LoggedAttempt[] {
+    const a = this.#attempts;
+    return a === undefined ? NO_ATTEMPTS : Array.isArray(a) ? a : [a];
+  }
+
+  /** How many attempts ended (without making an array). */
+  get attemptCount(): number {
+    const a = this.#attempts;
+    return a === undefined ? 0 : Array.isArray(a) ? a.length : 1;
+  }
+
+  /** Logs an attempt that ended. */
+  addAttempt(attempt: LoggedAttempt): void {
+    const a = this.#attempts;
+    if (a === undefined) this.#attempts = attempt;
+    else if (Array.isArray(a)) a.push(attempt);
+    else this.#attempts = [a, attempt];
+  }
+
   /** Builds a deferred body now (once). */
   #materialize(): void {
-    const deferred = this.#deferred;
+    const deferred = this.#extra?.deferred;
     if (deferred === undefined) return;
-    this.#deferred = undefined;
+    (this.#extra as RecordExtra).deferred = undefined;
     const body = deferred.materialize(this.#start);
     this.#slab = body.slab;
     this.#start = body.start;
@@ -317,8 +416,9 @@ export class LoggedDelivery implements DeliveryRecord {
   /** The body's bytes: a view made on each read, or a new buffer for a packed body. */
   get bodyBytes(): Buffer {
     this.#materialize();
-    if (this.#dictionary === undefined) return this.#slab.subarray(this.#start, this.#start + this.#length);
-    return bodyBytesOf(this.stored);
+    const dictionary = this.#dictionary;
+    if (dictionary === undefined) return this.#slab.subarray(this.#start, this.#start + this.#length);
+    return dictionary.inflate(this.#slab.subarray(this.#start, this.#start + this.#packedBytes), this.#length);
   }
 
   get body(): string {
@@ -329,17 +429,19 @@ export class LoggedDelivery implements DeliveryRecord {
 
   get message(): WebhookMessage | undefined {
     this.#materialize();
-    if (this.#message === undefined && this.#length > 0) this.#message = JSON.parse(this.body) as WebhookMessage;
-    return this.#message;
+    if (this.#length === 0) return undefined;
+    const extra = this.#extras();
+    extra.message ??= JSON.parse(this.body) as WebhookMessage;
+    return extra.message;
   }
 
   get cancelled(): readonly CancelledRetry[] {
-    return this.#cancelled ?? NO_CANCELLED;
+    return this.#extra?.cancelled ?? NO_CANCELLED;
   }
 
   /** Logs a retry that will not start. */
   addCancelled(c: CancelledRetry): void {
-    (this.#cancelled ??= []).push(c);
+    (this.#extras().cancelled ??= []).push(c);
   }
 
   get receivedAt(): string {
@@ -356,6 +458,7 @@ export class LoggedDelivery implements DeliveryRecord {
 
   /** A plain object with every field, for `JSON.stringify` and logs: the signature shortened (`redactSignature`). */
   toJSON(): Record<string, unknown> {
+    const signature = this.signature;
     return {
       id: this.id,
       state: this.state,
@@ -365,7 +468,7 @@ export class LoggedDelivery implements DeliveryRecord {
       origin: this.origin,
       message: this.message,
       body: this.body,
-      signature: this.signature === undefined ? undefined : redactSignature(this.signature),
+      signature: signature === undefined ? undefined : redactSignature(signature),
       receivedAt: this.receivedAt,
       firstAttemptAt: this.firstAttemptAt,
       nextAttemptAt: this.nextAttemptAt,
@@ -378,11 +481,19 @@ export class LoggedDelivery implements DeliveryRecord {
   }
 }
 
+/**
+ * An endpoint as attempts see it: the endpoint and the `User-Agent` sent to it. The engine makes one
+ * per endpoint and every attempt to it shares it.
+ */
+export interface AttemptEndpoint {
+  readonly endpoint: ResolvedEndpoint;
+  readonly userAgent: string;
+}
+
 /** What the engine knows when an attempt ends. */
 export interface AttemptInit {
   record: LoggedDelivery;
-  endpoint: ResolvedEndpoint;
-  userAgent: string;
+  to: AttemptEndpoint;
   round: number;
   atMs: number;
   status: number | undefined;
@@ -393,38 +504,50 @@ export interface AttemptInit {
   outcome: Attempt['outcome'];
 }
 
+const OUTCOMES: ReadonlyArray<Attempt['outcome']> = ['delivered', 'retry', 'fail'];
+/** No status (no answer came): statuses are 100..999, so 0 stands for none. */
+const NO_STATUS = 0;
+
 /**
- * The emulator's attempt: the `Attempt` fields, compact: its start time is a number, and its body
- * and request headers are rebuilt from its record and endpoint when read (they are the same bytes
- * and headers that were sent).
+ * The emulator's attempt: the `Attempt` fields, compact: its start time is a number, its status and
+ * outcome share one small integer, and its body and request headers are rebuilt from its record and
+ * endpoint when read (they are the same bytes and headers that were sent).
  */
 export class LoggedAttempt implements Attempt {
   readonly #record: LoggedDelivery;
-  readonly #endpoint: ResolvedEndpoint;
-  readonly #userAgent: string;
+  readonly #to: AttemptEndpoint;
   readonly round: number;
   /** The start, as a compact offset (compact-time.ts). */
   readonly #at: number;
-  readonly status: number | undefined;
+  /** `status × 4 + outcome index` (status 0: none). */
+  readonly #statusOutcome: number;
   readonly responseHeaders: Readonly<Record<string, string>> | undefined;
   readonly responseBody: string | undefined;
   /** The duration in hundredths of a millisecond: a small integer, where a fractional number would be boxed. */
   readonly #duration: number;
   readonly error: AttemptError | undefined;
-  readonly outcome: Attempt['outcome'];
 
   constructor(init: AttemptInit) {
     this.#record = init.record;
-    this.#endpoint = init.endpoint;
-    this.#userAgent = init.userAgent;
+    this.#to = init.to;
     this.round = init.round;
     this.#at = toCompactMs(init.atMs);
-    this.status = init.status;
+    this.#statusOutcome = (init.status ?? NO_STATUS) * 4 + OUTCOMES.indexOf(init.outcome);
     this.responseHeaders = init.responseHeaders;
     this.responseBody = init.responseBody;
     this.#duration = Math.round(init.durationMs * 100);
     this.error = init.error;
-    this.outcome = init.outcome;
+  }
+
+  /** The answer's status, when an answer came. */
+  get status(): number | undefined {
+    const status = Math.floor(this.#statusOutcome / 4);
+    return status === NO_STATUS ? undefined : status;
+  }
+
+  /** What the attempt led to for this endpoint. */
+  get outcome(): Attempt['outcome'] {
+    return OUTCOMES[this.#statusOutcome % 4] as Attempt['outcome'];
   }
 
   get recordId(): string {
@@ -442,11 +565,11 @@ export class LoggedAttempt implements Attempt {
 
   /** The endpoint this attempt went to, as the engine resolved it. */
   get resolvedEndpoint(): ResolvedEndpoint {
-    return this.#endpoint;
+    return this.#to.endpoint;
   }
 
   get endpoint(): string {
-    return redactUrl(this.#endpoint.url);
+    return redactUrl(this.#to.endpoint.url);
   }
 
   get at(): string {
@@ -459,7 +582,7 @@ export class LoggedAttempt implements Attempt {
 
   get requestHeaders(): Readonly<Record<string, string>> {
     const r = this.#record;
-    return Object.freeze(requestHeaders(this.#userAgent, this.#endpoint.headers, r.bodyLength, r.signature));
+    return Object.freeze(requestHeaders(this.#to.userAgent, this.#to.endpoint.headers, r.bodyLength, r.signature));
   }
 
   /** A plain object with every field, for `JSON.stringify` and logs: no credential (`redactHeaders`). */
