@@ -146,7 +146,7 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   async close(): Promise<CloseReport> {
     if (this.#p.closed) return { pending: [] };
     this.#p.closed = true;
-    return { pending: this.#p.engine.close() };
+    return { pending: this.#p.engine.close(this.#p.log.records) };
   }
 }
 

@@ -4,7 +4,6 @@ import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
 import type { IngestOptions } from './ingest.js';
 import { BodyArena, type StoredBody } from './log/body-arena.js';
-import { BodyDictionary } from './log/body-dictionary.js';
 import { DeliveryLog } from './log/delivery-log.js';
 import { LoggedDelivery, type DeferredBody, type DeliveryRecord } from './log/delivery-record.js';
 import { EventHub } from './log/events.js';
@@ -133,8 +132,7 @@ export class Pipeline {
     const text = message ? serializeMessage(message, this.options.serialization) : '';
     if (text.length === 0 || this.engine.pendingBodyBytes < this.options.packBodiesOver) return this.bodies.store(text);
     const bytes = Buffer.from(text, 'utf8');
-    const dictionary = (source.dictionary ??= new BodyDictionary(bytes));
-    return this.bodies.storePacked(bytes, dictionary);
+    return this.bodies.storePacked(bytes, source.dictionaries.for(bytes));
   }
 
   /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */

@@ -73,7 +73,7 @@ describe('packed bodies (packBodiesOver)', () => {
   });
 
   it('the default budget packs nothing in ordinary traffic', async () => {
-    expect(DEFAULT_PACK_BODIES_OVER).toBe(8 * 1024 * 1024);
+    expect(DEFAULT_PACK_BODIES_OVER).toBe(2 * 1024 * 1024);
     const r = await receiver(() => 200);
     const e = emulator(r, {});
     const rec = e.track({ userId: 'u1', event: 'E', properties: props(3) });
@@ -140,5 +140,36 @@ describe('BodyDictionary', () => {
     // A body like its source's packs to well under half its size.
     const like = Buffer.from(JSON.stringify({ type: 'track', event: 'E', properties: props(2) }));
     expect(dictionary.deflate(like).length).toBeLessThan(like.length * 0.5);
+  });
+});
+
+describe('SourceDictionaries', () => {
+  it("packs with the source's first body, then with its first eight; every body inflates with the dictionary it was packed with", async () => {
+    const { BodyDictionary, SourceDictionaries } = await import('../src/log/body-dictionary.js');
+    const dictionaries = new SourceDictionaries();
+    const bodies = Array.from({ length: 200 }, (_, i) => Buffer.from(JSON.stringify({ type: 'track', event: 'Order Completed', properties: props(i) })));
+    const packed = bodies.map((body) => {
+      const dictionary = dictionaries.for(body);
+      return { dictionary, bytes: dictionary.deflate(body) };
+    });
+    // The first body's dictionary serves bodies 1..7; the eighth body switches to the eight-body one, for good.
+    expect(packed[1]?.dictionary).toBe(packed[0]?.dictionary);
+    expect(packed[7]?.dictionary).not.toBe(packed[6]?.dictionary);
+    expect(new Set(packed.slice(7).map((p) => p.dictionary)).size).toBe(1);
+    packed.forEach((p, i) => expect(p.dictionary.inflate(p.bytes, (bodies[i] as Buffer).length).equals(bodies[i] as Buffer), `body ${i}`).toBe(true));
+    // The wider dictionary packs later bodies smaller than the first body alone does.
+    const first = new BodyDictionary(bodies[0] as Buffer);
+    const later = bodies.slice(20);
+    const withFirst = later.reduce((sum, b) => sum + first.deflate(b).length, 0);
+    const withEight = packed.slice(20).reduce((sum, p) => sum + p.bytes.length, 0);
+    expect(withEight).toBeLessThan(withFirst * 0.95);
+  });
+
+  it('a damaged packed body is an error naming the body store, never wrong bytes', async () => {
+    const { BodyDictionary } = await import('../src/log/body-dictionary.js');
+    const body = Buffer.from(JSON.stringify({ type: 'track', event: 'E', properties: props(3) }));
+    const dictionary = new BodyDictionary(body);
+    const packed = dictionary.deflate(body);
+    expect(() => dictionary.inflate(packed, body.length + 5)).toThrow(/body store is damaged/);
   });
 });

@@ -1,6 +1,6 @@
 import type { ClockTimer } from '../clock.js';
 import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
-import { LoggedAttempt, type AttemptEndpoint, type AttemptError, type CancelledRetry, type LoggedDelivery } from '../log/delivery-record.js';
+import type { AttemptAnswer, AttemptEndpoint, AttemptError, AttemptInit, CancelledRetry, LoggedAttempt, LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
 import { Http1ConnectionPool } from './http1-connection-pool.js';
@@ -36,15 +36,14 @@ const setRetryable = (r: LoggedDelivery, bits: number) => (r.engineBits = (r.eng
 const setQueued = (r: LoggedDelivery, bits: number) => (r.engineBits = (r.engineBits & ~(FIVE_BITS << QUEUED_SHIFT)) | (bits << QUEUED_SHIFT));
 const setInRound = (r: LoggedDelivery, n: number) => (r.engineBits = (r.engineBits & ((1 << IN_ROUND_SHIFT) - 1)) | (n << IN_ROUND_SHIFT));
 
-interface Queued {
-  record: LoggedDelivery;
-  index: number;
-}
-
-/** One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order. */
+/**
+ * One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order.
+ * `queue` holds pairs, a record then its endpoint's index (no object per queued attempt: with an
+ * endpoint down, 100,000 first attempts may wait here at once).
+ */
 interface Lane {
   active: number;
-  queue: Array<Queued | undefined>;
+  queue: Array<LoggedDelivery | number | undefined>;
   head: number;
 }
 
@@ -56,6 +55,9 @@ interface InFlight {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Distinct errors, and distinct bodies per error, whose answers are shared (see `#answer`). */
+const ANSWERS_KEPT = 64;
 
 /** Formats a duration for a reason: `4 h`, `90 s`, `250 ms`. */
 export function formatDuration(ms: number): string {
@@ -82,12 +84,14 @@ export class DeliveryEngine {
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
   readonly #pool: Http1ConnectionPool;
-  /** Records not finished (no id string kept per record). */
-  readonly #pending = new Set<LoggedDelivery>();
+  /** Records handed to `deliver` and not yet delivered or failed (the log holds them: no set of them here). */
+  #pendingCount = 0;
   /** Records waiting for their next round, behind one clock timer. */
   readonly #waiting: RetryQueue<LoggedDelivery>;
   /** The largest Retry-After (ms) seen in a record's current round, for the few records that got one. */
   readonly #retryAfter = new Map<LoggedDelivery, number>();
+  /** Shared answers, by error object then body (see `#answer`). */
+  readonly #answers = new Map<AttemptError | undefined, Map<string | undefined, AttemptAnswer>>();
   /** What attempts to each endpoint share (the endpoint and the User-Agent sent). */
   readonly #attemptEndpoints = new WeakMap<ResolvedEndpoint, AttemptEndpoint>();
   readonly #lanes = new Map<string, Lane>();
@@ -112,7 +116,7 @@ export class DeliveryEngine {
 
   /** Records not yet delivered, failed or filtered. */
   get pendingCount(): number {
-    return this.#pending.size;
+    return this.#pendingCount;
   }
 
   /** The bodies' bytes (UTF-8, unpacked) of the records not yet delivered or failed. */
@@ -122,7 +126,7 @@ export class DeliveryEngine {
 
   /** Whether no record is pending and no attempt is queued or in flight. */
   get idle(): boolean {
-    return this.#pending.size === 0 && this.#outstanding === 0;
+    return this.#pendingCount === 0 && this.#outstanding === 0;
   }
 
   /** Starts delivering a pending record: its first round goes to every endpoint of its source now. */
@@ -130,9 +134,10 @@ export class DeliveryEngine {
     record.round = 0;
     record.engineBits = 0;
     setRetryable(record, (1 << record.endpoints.length) - 1);
-    this.#pending.add(record);
+    this.#pendingCount++;
     this.#pendingBodyBytes += record.bodyLength;
-    this.#startRound(record);
+    if (this.#closed) this.#fail(record, CLOSED_REASON);
+    else this.#startRound(record);
   }
 
   /** Starts a record's scheduled retry round now; false when none is scheduled (unknown, finished, or in flight). */
@@ -170,9 +175,10 @@ export class DeliveryEngine {
   /**
    * Stops everything: timers cleared, in-flight requests aborted (recorded as `aborted` attempts),
    * queued attempts dropped, and every pending record marked failed with `CLOSED_REASON` and
-   * emitted as `failed`. Returns those records.
+   * emitted as `failed`. Returns those records. `records`: the delivery log's records (the engine keeps
+   * no list of its own; pending records are never evicted from the log).
    */
-  close(): LoggedDelivery[] {
+  close(records: Iterable<LoggedDelivery>): LoggedDelivery[] {
     this.#closed = true;
     const { clock } = this.#options;
     this.#waiting.clear();
@@ -180,12 +186,13 @@ export class DeliveryEngine {
     if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
     for (const lane of this.#lanes.values())
-      for (let i = lane.head; i < lane.queue.length; i++) {
-        const q = lane.queue[i];
-        if (q !== undefined && queuedOf(q.record) & (1 << q.index)) this.#outstanding--;
+      for (let i = lane.head; i < lane.queue.length; i += 2) {
+        const record = lane.queue[i] as LoggedDelivery;
+        if (queuedOf(record) & (1 << (lane.queue[i + 1] as number))) this.#outstanding--;
       }
     this.#lanes.clear();
-    const pending = [...this.#pending.values()];
+    const pending: LoggedDelivery[] = [];
+    for (const record of records) if (record.state === 'pending') pending.push(record);
     for (const record of pending) this.#fail(record, CLOSED_REASON);
     this.#pool.destroy();
     this.#checkIdle();
@@ -211,7 +218,7 @@ export class DeliveryEngine {
       setQueued(record, queuedOf(record) | (1 << i));
       this.#outstanding++;
       const lane = this.#lane((endpoints[i] as ResolvedEndpoint).url);
-      lane.queue.push({ record, index: i });
+      lane.queue.push(record, i);
       this.#dispatch(lane);
     }
   }
@@ -228,20 +235,22 @@ export class DeliveryEngine {
   #dispatch(lane: Lane): void {
     const limit = this.#options.concurrency;
     while (lane.active < limit && lane.head < lane.queue.length && !this.#closed) {
-      const next = lane.queue[lane.head] as Queued;
-      lane.queue[lane.head++] = undefined;
+      const record = lane.queue[lane.head] as LoggedDelivery;
+      const index = lane.queue[lane.head + 1] as number;
+      lane.queue[lane.head] = undefined;
+      lane.head += 2;
       // Checked as the attempt starts, not when it was queued: a retry whose message another endpoint
       // accepted meanwhile was cancelled (and accounted for) then; it leaves only this mark behind.
-      const bit = 1 << next.index;
-      if (!(queuedOf(next.record) & bit)) continue;
-      setQueued(next.record, queuedOf(next.record) & ~bit);
+      const bit = 1 << index;
+      if (!(queuedOf(record) & bit)) continue;
+      setQueued(record, queuedOf(record) & ~bit);
       lane.active++;
-      this.#send(next.record, next.index, lane);
+      this.#send(record, index, lane);
     }
     if (lane.head === lane.queue.length) {
       lane.queue = [];
       lane.head = 0;
-    } else if (lane.head > 1024 && lane.head * 2 > lane.queue.length) {
+    } else if (lane.head > 2048 && lane.head * 2 > lane.queue.length) {
       lane.queue = lane.queue.slice(lane.head);
       lane.head = 0;
     }
@@ -278,6 +287,26 @@ export class DeliveryEngine {
       this.#inFlight.add(entry);
       if (this.#deadlineTimer === undefined) this.#armDeadlineTimer(entry.deadlineMs);
     }
+  }
+
+  /**
+   * The answer as attempts keep it: one shared object per distinct short answer (error, body, no
+   * headers kept), so thousands of identical failures cost one; at most `ANSWERS_KEPT` distinct ones.
+   */
+  #answer(error: AttemptError | undefined, responseBody: string | undefined, responseHeaders: Readonly<Record<string, string>> | undefined): AttemptAnswer {
+    if (responseHeaders !== undefined || (responseBody !== undefined && responseBody.length > 256)) return { error, responseBody, responseHeaders };
+    let byBody = this.#answers.get(error);
+    if (byBody === undefined) {
+      if (this.#answers.size >= ANSWERS_KEPT) return { error, responseBody, responseHeaders };
+      byBody = new Map();
+      this.#answers.set(error, byBody);
+    }
+    let answer = byBody.get(responseBody);
+    if (answer === undefined) {
+      answer = Object.freeze({ error, responseBody, responseHeaders: undefined });
+      if (byBody.size < ANSWERS_KEPT) byBody.set(responseBody, answer);
+    }
+    return answer;
   }
 
   #attemptEndpoint(endpoint: ResolvedEndpoint): AttemptEndpoint {
@@ -325,18 +354,15 @@ export class DeliveryEngine {
       ? classifyError(result.error, policy)
       : classifyStatus(result.status ?? 0, result.statusText, result.responseHeaders?.location, policy);
     const error = verdict.outcome === 'delivered' ? undefined : verdict.error;
-    const attempt = new LoggedAttempt({
-      record,
+    const init: AttemptInit = {
       to: this.#attemptEndpoint(endpoint),
       round,
       atMs: startMs,
       status: result.status,
-      responseHeaders: result.responseHeaders,
-      responseBody: result.responseBody,
+      answer: this.#answer(error, result.responseBody, result.responseHeaders),
       durationMs: result.durationMs,
-      error,
       outcome: verdict.outcome,
-    });
+    };
     if (error) {
       if (verdict.outcome === 'fail') setRetryable(record, retryableOf(record) & ~(1 << index));
       else if (policy.honorRetryAfter && (result.status === 429 || result.status === 503)) {
@@ -344,7 +370,7 @@ export class DeliveryEngine {
         if (wait !== undefined) this.#retryAfter.set(record, Math.max(this.#retryAfter.get(record) ?? 0, wait));
       }
     }
-    record.addAttempt(attempt);
+    const attempt = record.addAttempt(init);
     this.#logAttempt(record, attempt, endpoint.parsed);
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
@@ -440,7 +466,8 @@ export class DeliveryEngine {
   #finish(record: LoggedDelivery): void {
     record.nextAttemptMs = undefined;
     this.#retryAfter.delete(record);
-    if (this.#pending.delete(record)) this.#pendingBodyBytes -= record.bodyLength;
+    this.#pendingCount--;
+    this.#pendingBodyBytes -= record.bodyLength;
     this.#checkIdle();
   }
 

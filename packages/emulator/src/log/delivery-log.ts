@@ -67,6 +67,11 @@ export class DeliveryLog implements DeliveryLogView {
     if (this.#records.push(record) > this.#compactAt) this.#evict();
   }
 
+  /** The records kept, oldest first, as the engine sees them (pending ones are never evicted). */
+  get records(): readonly LoggedDelivery[] {
+    return this.#records;
+  }
+
   get deliveries(): readonly DeliveryRecord[] {
     if (this.#records.length > this.#maxRecords) this.#evict();
     return this.#records;

@@ -237,8 +237,16 @@ export class LoggedDelivery implements DeliveryRecord {
   /** A packed body: its deflated bytes' count in the slab (0: not packed), and the dictionary that inflates them. */
   #packedBytes = 0;
   #dictionary: BodyDictionary | undefined = undefined;
-  /** None, one attempt, or the list once there are two or more. */
-  #attempts: LoggedAttempt | LoggedAttempt[] | undefined = undefined;
+  // The first attempt, inline (most records have one: with a receiver down, 100,000 records waiting for
+  // their retry would each carry an attempt object): its round, status and outcome packed (`packAttempt`;
+  // -1: none inline), its endpoint, start, duration and answer. The attempt object is made when read.
+  #firstBits = -1;
+  #firstTo: AttemptEndpoint | undefined = undefined;
+  #firstAt = 0;
+  #firstDuration = 0;
+  #firstAnswer: AttemptAnswer | undefined = undefined;
+  /** The attempts after the first (or every attempt when the first could not be kept inline). */
+  #moreAttempts: LoggedAttempt[] | undefined = undefined;
   // Times as compact offsets (see compact-time.ts): a small integer each, no 16-byte box.
   readonly #received: number;
   #firstAttempt: number | undefined = undefined;
@@ -262,7 +270,7 @@ export class LoggedDelivery implements DeliveryRecord {
     }
     this.#start = init.deferred ? init.deferred.index : init.body.start;
     if (init.deferred !== undefined || init.reason !== undefined || init.replayOf !== undefined) {
-      const extra = this.#extras();
+      const extra = this.extras();
       extra.deferred = init.deferred?.body;
       extra.reason = init.reason;
       extra.replayOf = init.replayOf;
@@ -270,7 +278,8 @@ export class LoggedDelivery implements DeliveryRecord {
     this.#received = toCompactMs(init.receivedMs);
   }
 
-  #extras(): RecordExtra {
+  // A TypeScript-private method, not a #method: a class with #methods gives every instance a brand slot.
+  private extras(): RecordExtra {
     return (this.#extra ??= { reason: undefined, deliveredTo: undefined, replayOf: undefined, message: undefined, cancelled: undefined, deferred: undefined });
   }
 
@@ -304,7 +313,7 @@ export class LoggedDelivery implements DeliveryRecord {
   }
 
   set reason(reason: string | undefined) {
-    if (reason !== undefined || this.#extra !== undefined) this.#extras().reason = reason;
+    if (reason !== undefined || this.#extra !== undefined) this.extras().reason = reason;
   }
 
   get deliveredTo(): string | undefined {
@@ -312,7 +321,7 @@ export class LoggedDelivery implements DeliveryRecord {
   }
 
   set deliveredTo(url: string | undefined) {
-    if (url !== undefined || this.#extra !== undefined) this.#extras().deliveredTo = url;
+    if (url !== undefined || this.#extra !== undefined) this.extras().deliveredTo = url;
   }
 
   get replayOf(): string | undefined {
@@ -367,28 +376,41 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.#seq;
   }
 
-  /** Every attempt, in the order they ended (a new array on each read while there is a single one). */
+  /** Every attempt, in the order they ended (made on each read: the first is kept inline). */
   get attempts(): readonly LoggedAttempt[] {
-    const a = this.#attempts;
-    return a === undefined ? NO_ATTEMPTS : Array.isArray(a) ? a : [a];
+    const more = this.#moreAttempts;
+    if (this.#firstBits < 0) return more ?? NO_ATTEMPTS;
+    const first = new LoggedAttempt(this, this.#firstTo as AttemptEndpoint, this.#firstBits, this.#firstAt, this.#firstDuration, this.#firstAnswer as AttemptAnswer);
+    return more === undefined ? [first] : [first, ...more];
   }
 
-  /** How many attempts ended (without making an array). */
+  /** How many attempts ended (without making them). */
   get attemptCount(): number {
-    const a = this.#attempts;
-    return a === undefined ? 0 : Array.isArray(a) ? a.length : 1;
+    return (this.#firstBits < 0 ? 0 : 1) + (this.#moreAttempts?.length ?? 0);
   }
 
-  /** Logs an attempt that ended. */
-  addAttempt(attempt: LoggedAttempt): void {
-    const a = this.#attempts;
-    if (a === undefined) this.#attempts = attempt;
-    else if (Array.isArray(a)) a.push(attempt);
-    else this.#attempts = [a, attempt];
+  /** Logs an attempt that ended; returns it (for the `attempt` event). */
+  addAttempt(init: AttemptInit): LoggedAttempt {
+    const bits = packAttempt(init.round, init.status, init.outcome);
+    const at = toCompactMs(init.atMs);
+    const rounded = Math.round(init.durationMs * 100);
+    const duration = (rounded | 0) === rounded ? rounded | 0 : rounded; // a small integer to V8 (see compact-time.ts)
+    const attempt = new LoggedAttempt(this, init.to, bits, at, duration, init.answer, bits < 0 ? { round: init.round, status: init.status, outcome: init.outcome } : undefined);
+    // Inline only small integers: one fractional or far-off value would make V8 box that field in every record.
+    if (this.#firstBits < 0 && this.#moreAttempts === undefined && bits >= 0 && (at | 0) === at && (duration | 0) === duration && !Object.is(at, -0)) {
+      this.#firstBits = bits;
+      this.#firstTo = init.to;
+      this.#firstAt = at;
+      this.#firstDuration = duration;
+      this.#firstAnswer = init.answer;
+    } else {
+      (this.#moreAttempts ??= []).push(attempt);
+    }
+    return attempt;
   }
 
   /** Builds a deferred body now (once). */
-  #materialize(): void {
+  private materialize(): void {
     const deferred = this.#extra?.deferred;
     if (deferred === undefined) return;
     (this.#extra as RecordExtra).deferred = undefined;
@@ -400,7 +422,7 @@ export class LoggedDelivery implements DeliveryRecord {
 
   /** Where the body's bytes are kept (packed or not). */
   get stored(): StoredBody {
-    this.#materialize();
+    this.materialize();
     const dictionary = this.#dictionary;
     return dictionary === undefined
       ? { slab: this.#slab, start: this.#start, length: this.#length }
@@ -409,28 +431,28 @@ export class LoggedDelivery implements DeliveryRecord {
 
   /** The body's length in bytes (UTF-8), without reading it. */
   get bodyLength(): number {
-    this.#materialize();
+    this.materialize();
     return this.#length;
   }
 
   /** The body's bytes: a view made on each read, or a new buffer for a packed body. */
   get bodyBytes(): Buffer {
-    this.#materialize();
+    this.materialize();
     const dictionary = this.#dictionary;
     if (dictionary === undefined) return this.#slab.subarray(this.#start, this.#start + this.#length);
     return dictionary.inflate(this.#slab.subarray(this.#start, this.#start + this.#packedBytes), this.#length);
   }
 
   get body(): string {
-    this.#materialize();
+    this.materialize();
     if (this.#dictionary === undefined) return this.#slab.toString('utf8', this.#start, this.#start + this.#length);
     return this.bodyBytes.toString('utf8');
   }
 
   get message(): WebhookMessage | undefined {
-    this.#materialize();
+    this.materialize();
     if (this.#length === 0) return undefined;
-    const extra = this.#extras();
+    const extra = this.extras();
     extra.message ??= JSON.parse(this.body) as WebhookMessage;
     return extra.message;
   }
@@ -441,7 +463,7 @@ export class LoggedDelivery implements DeliveryRecord {
 
   /** Logs a retry that will not start. */
   addCancelled(c: CancelledRetry): void {
-    (this.#extras().cancelled ??= []).push(c);
+    (this.extras().cancelled ??= []).push(c);
   }
 
   get receivedAt(): string {
@@ -490,64 +512,101 @@ export interface AttemptEndpoint {
   readonly userAgent: string;
 }
 
+/**
+ * What an endpoint answered to an attempt, or what went wrong: shared by the attempts that got the same
+ * (a receiver down for hours answers the same thousands of times).
+ */
+export interface AttemptAnswer {
+  readonly error: AttemptError | undefined;
+  readonly responseBody: string | undefined;
+  readonly responseHeaders: Readonly<Record<string, string>> | undefined;
+}
+
 /** What the engine knows when an attempt ends. */
 export interface AttemptInit {
-  record: LoggedDelivery;
   to: AttemptEndpoint;
   round: number;
   atMs: number;
   status: number | undefined;
-  responseHeaders: Readonly<Record<string, string>> | undefined;
-  responseBody: string | undefined;
+  answer: AttemptAnswer;
   durationMs: number;
-  error: AttemptError | undefined;
   outcome: Attempt['outcome'];
 }
 
 const OUTCOMES: ReadonlyArray<Attempt['outcome']> = ['delivered', 'retry', 'fail'];
-/** No status (no answer came): statuses are 100..999, so 0 stands for none. */
-const NO_STATUS = 0;
+/** Rounds below this are packed with the status and outcome into one small integer. */
+const PACKED_ROUNDS = 1 << 16;
 
 /**
- * The emulator's attempt: the `Attempt` fields, compact: its start time is a number, its status and
- * outcome share one small integer, and its body and request headers are rebuilt from its record and
- * endpoint when read (they are the same bytes and headers that were sent).
+ * An attempt's round, status and outcome in one small integer: `(round × 1024 + status) × 4 + outcome`
+ * (status 0: no answer came). -1 when they do not fit (a round past 65,535, a status past 999): the
+ * record then keeps an attempt object, which stores the round apart.
+ */
+function packAttempt(round: number, status: number | undefined, outcome: Attempt['outcome']): number {
+  const s = status ?? 0;
+  if (!(round >= 0 && round < PACKED_ROUNDS && Number.isInteger(round) && s >= 0 && s <= 999 && Number.isInteger(s))) return -1;
+  return (round * 1024 + s) * 4 + OUTCOMES.indexOf(outcome);
+}
+
+/**
+ * The emulator's attempt: the `Attempt` fields, compact: its start time is a number; its round, status
+ * and outcome share one small integer; its answer is shared; its body and request headers are rebuilt
+ * from its record and endpoint when read (they are the same bytes and headers that were sent).
  */
 export class LoggedAttempt implements Attempt {
   readonly #record: LoggedDelivery;
   readonly #to: AttemptEndpoint;
-  readonly round: number;
+  /** `packAttempt(round, status, outcome)`, or -1 with `#unpacked` set. */
+  readonly #bits: number;
   /** The start, as a compact offset (compact-time.ts). */
   readonly #at: number;
-  /** `status × 4 + outcome index` (status 0: none). */
-  readonly #statusOutcome: number;
-  readonly responseHeaders: Readonly<Record<string, string>> | undefined;
-  readonly responseBody: string | undefined;
   /** The duration in hundredths of a millisecond: a small integer, where a fractional number would be boxed. */
   readonly #duration: number;
-  readonly error: AttemptError | undefined;
+  readonly #answer: AttemptAnswer;
+  readonly #unpacked: { round: number; status: number | undefined; outcome: Attempt['outcome'] } | undefined;
 
-  constructor(init: AttemptInit) {
-    this.#record = init.record;
-    this.#to = init.to;
-    this.round = init.round;
-    this.#at = toCompactMs(init.atMs);
-    this.#statusOutcome = (init.status ?? NO_STATUS) * 4 + OUTCOMES.indexOf(init.outcome);
-    this.responseHeaders = init.responseHeaders;
-    this.responseBody = init.responseBody;
-    this.#duration = Math.round(init.durationMs * 100);
-    this.error = init.error;
+  /** Made by `LoggedDelivery.addAttempt` and when a record's attempts are read. */
+  constructor(record: LoggedDelivery, to: AttemptEndpoint, bits: number, at: number, duration: number, answer: AttemptAnswer, unpacked?: { round: number; status: number | undefined; outcome: Attempt['outcome'] }) {
+    this.#record = record;
+    this.#to = to;
+    this.#bits = bits;
+    this.#at = at;
+    this.#duration = duration;
+    this.#answer = answer;
+    this.#unpacked = bits < 0 ? unpacked : undefined;
+  }
+
+  /** 1 for the first round (every endpoint), 2 for the first retry round, ... */
+  get round(): number {
+    return this.#bits < 0 ? (this.#unpacked?.round ?? 0) : Math.floor(this.#bits / 4096);
   }
 
   /** The answer's status, when an answer came. */
   get status(): number | undefined {
-    const status = Math.floor(this.#statusOutcome / 4);
-    return status === NO_STATUS ? undefined : status;
+    if (this.#bits < 0) return this.#unpacked?.status;
+    const status = Math.floor(this.#bits / 4) % 1024;
+    return status === 0 ? undefined : status;
   }
 
   /** What the attempt led to for this endpoint. */
   get outcome(): Attempt['outcome'] {
-    return OUTCOMES[this.#statusOutcome % 4] as Attempt['outcome'];
+    if (this.#bits < 0) return this.#unpacked?.outcome ?? 'fail';
+    return OUTCOMES[this.#bits % 4] as Attempt['outcome'];
+  }
+
+  /** Response headers of interest (`retry-after`, `location`), when an answer came. */
+  get responseHeaders(): Readonly<Record<string, string>> | undefined {
+    return this.#answer.responseHeaders;
+  }
+
+  /** Up to the first 1 KB of the answer's body. */
+  get responseBody(): string | undefined {
+    return this.#answer.responseBody;
+  }
+
+  /** What went wrong; absent on a 2xx. */
+  get error(): AttemptError | undefined {
+    return this.#answer.error;
   }
 
   get recordId(): string {
