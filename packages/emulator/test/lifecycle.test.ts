@@ -144,4 +144,23 @@ describe('events, drain, replay and close', () => {
     await clock.runAll();
     expect(receiver.received.length).toBe(before); // no retry after close
   });
+
+  it('a message taken while close() runs (a received listener closes the emulator) is recorded failed, not left pending', async () => {
+    const { emulator, receiver } = await setup(() => 200, new ManualClock());
+    const failed: string[] = [];
+    emulator.on('failed', (r) => failed.push(r.id));
+    let report: Promise<{ pending: readonly { id: string }[] }> | undefined;
+    emulator.on('received', () => {
+      report ??= emulator.close();
+    });
+    const record = emulator.track({ userId: 'u1', event: 'closing' });
+    const { pending } = await (report as NonNullable<typeof report>);
+    expect(pending.map((r) => r.id)).toEqual([record.id]);
+    expect(record.state).toBe('failed');
+    expect(record.reason).toBe(CLOSED_REASON);
+    expect(failed).toEqual([record.id]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(receiver.received).toHaveLength(0);
+    expect(record.attempts).toHaveLength(0);
+  });
 });

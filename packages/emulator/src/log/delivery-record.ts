@@ -214,13 +214,13 @@ interface RecordExtra {
 }
 
 /**
- * The emulator's record. Compact on purpose (100,000 records waiting for a retry stay under 200 MB of
- * peak RSS, a few hundred bytes of heap each): the body is kept once, as the UTF-8 bytes that are sent
+ * The emulator's record. Compact on purpose (100,000 records waiting for a retry peak near 200 MB of
+ * RSS, about 192 bytes of heap each): the body is kept once, as the UTF-8 bytes that are sent
  * (half the memory of a JavaScript string with any non-Latin-1 character, and no re-encoding per
  * attempt), or deflated against its source's dictionary once many bodies are pending
  * (`packBodiesOver`); times are small integers; the state and origin share one; the signature is
  * made again from the body and the source's secret when read (HMAC is a pure function of them);
- * a single attempt is kept without an array; fields most records never set live apart; and the
+ * the first attempt is kept inline (its object is made when read); fields most records never set live apart; and the
  * delivery engine keeps its per-record state here (`round`, `engineBits`) instead of in an object of
  * its own. `body` and `message` are decoded when read.
  * The engine changes it through its methods; to users it is the read-only `DeliveryRecord`.
