@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock, ClockTimer } from './clock.js';
 import { SettingsError } from './errors.js';
+import { InOrderList, type ListLinks } from './in-order-list.js';
 
 /**
  * Options of `new ManualClock()`.
@@ -31,7 +32,7 @@ interface ManualTimer extends ClockTimer {
   fired: boolean;
 }
 
-interface IoHold {
+interface IoHold extends ListLinks<IoHold> {
   readonly startedAt: number;
 }
 
@@ -58,7 +59,7 @@ export class ManualClock implements Clock {
   #cancelled = 0;
   readonly #heap: ManualTimer[] = [];
   /** In-flight I/O not yet presumed hanging, in start order. */
-  readonly #fresh = new Set<IoHold>();
+  readonly #fresh = new InOrderList<IoHold>();
   #staleCheck: ReturnType<typeof setTimeout> | undefined;
   #staleCheckDue = 0;
   #lastIoEnd = Number.NEGATIVE_INFINITY;
@@ -121,8 +122,8 @@ export class ManualClock implements Clock {
    * socket.once('close', done);
    */
   beginIo(): () => void {
-    const hold: IoHold = { startedAt: performance.now() };
-    this.#fresh.add(hold);
+    const hold: IoHold = { startedAt: performance.now(), prev: undefined, next: undefined, listed: false };
+    this.#fresh.push(hold);
     this.#openIo++;
     if (this.#staleCheck === undefined) {
       this.#eluMark = performance.eventLoopUtilization();
@@ -168,7 +169,7 @@ export class ManualClock implements Clock {
     const threshold = quiet >= this.#graceMs ? this.#graceMs : Math.max(20 * this.#graceMs, 5000);
     let expired = false;
     let next = quiet >= this.#graceMs ? this.#graceMs : this.#graceMs - quiet;
-    for (const hold of this.#fresh) {
+    for (let hold = this.#fresh.first; hold !== undefined; hold = this.#fresh.first) {
       const age = now - hold.startedAt;
       if (age < threshold) {
         next = Math.min(next, threshold - age);

@@ -8,6 +8,7 @@ import type { ResolvedOptions } from '../options.js';
 import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-schedule.js';
 import { RetryQueue } from './retry-queue.js';
+import { InOrderList, type ListLinks } from '../in-order-list.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 
 /**
@@ -47,8 +48,8 @@ interface Lane {
   head: number;
 }
 
-/** A request in flight, with its deadline on the emulator's clock. */
-interface InFlight {
+/** A request in flight, with its deadline on the emulator's clock (linked in the engine's in-flight list). */
+interface InFlight extends ListLinks<InFlight> {
   handle: AttemptHandle;
   /** Set once, when the request exists. */
   deadlineMs: number;
@@ -96,7 +97,7 @@ export class DeliveryEngine {
   readonly #attemptEndpoints = new WeakMap<ResolvedEndpoint, AttemptEndpoint>();
   readonly #lanes = new Map<string, Lane>();
   /** Requests in flight, oldest first: with one `timeoutMs` for all, also earliest deadline first. */
-  readonly #inFlight = new Set<InFlight>();
+  readonly #inFlight = new InOrderList<InFlight>();
   /** One clock timer watches every deadline: it is set for the oldest request in flight. */
   #deadlineTimer: ClockTimer | undefined;
   /** Attempts queued or in flight (a delivered record's first-round attempts to the others included). */
@@ -182,7 +183,7 @@ export class DeliveryEngine {
     this.#closed = true;
     const { clock } = this.#options;
     this.#waiting.clear();
-    for (const a of [...this.#inFlight]) a.handle.abort({ code: 'aborted', message: 'close() ended the request' });
+    for (const a of this.#inFlight.toArray()) a.handle.abort({ code: 'aborted', message: 'close() ended the request' });
     if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
     for (const lane of this.#lanes.values())
@@ -266,7 +267,7 @@ export class DeliveryEngine {
     const release = clock.beginIo();
     // The deadline is set once the request exists (below): the budget counts from the request, not from
     // the dispatch, which a GC pause or a busy loop may have delayed.
-    const entry: InFlight = { handle: undefined as unknown as AttemptHandle, deadlineMs: 0 };
+    const entry: InFlight = { handle: undefined as unknown as AttemptHandle, deadlineMs: 0, prev: undefined, next: undefined, listed: false };
     let settled = false;
     entry.handle = sendAttempt(this.#pool.target(endpoint), body, record.signatureOf(body), (result) => {
       settled = true;
@@ -284,7 +285,7 @@ export class DeliveryEngine {
     // The callback may already have run (a synchronous error): then nothing is in flight.
     if (!settled) {
       entry.deadlineMs = clock.now() + this.#options.timeoutMs;
-      this.#inFlight.add(entry);
+      this.#inFlight.push(entry);
       if (this.#deadlineTimer === undefined) this.#armDeadlineTimer(entry.deadlineMs);
     }
   }
@@ -335,7 +336,8 @@ export class DeliveryEngine {
   #expireDeadlines(): void {
     const now = this.#options.clock.now();
     const timeout: AttemptError = Object.freeze({ code: 'timeout', message: `no answer within ${this.#options.timeoutMs} ms (timeoutMs)` });
-    for (const entry of this.#inFlight) {
+    // Oldest first; each abort removes its entry (and may start the next queued request, at the end).
+    for (let entry = this.#inFlight.first; entry !== undefined; entry = this.#inFlight.first) {
       if (entry.deadlineMs > now) {
         // The oldest request still in flight has the earliest deadline (a send made while expiring
         // may have set the timer for its own, later deadline).
@@ -344,6 +346,7 @@ export class DeliveryEngine {
         return;
       }
       entry.handle.abort(timeout); // removes the entry from #inFlight
+      this.#inFlight.delete(entry); // (already done, unless its request had ended: never loop on it)
     }
   }
 
