@@ -42,7 +42,7 @@ export function keepingFocus(scope: Element, rerender: () => void): void {
     return;
   }
   const id = active.closest<HTMLElement>('[data-id]')?.dataset.id;
-  const classes = active.className.trim() ? `.${active.className.trim().split(/\s+/).map(cssIdent).join('.')}` : '';
+  const classes = active.className.trim() ? `.${active.className.trim().split(/\s+/).map((c) => CSS.escape(c)).join('.')}` : '';
   const selector = `${active.tagName.toLowerCase()}${classes}`;
   rerender();
   if (id === undefined || (active.isConnected && document.activeElement === active)) return;
@@ -52,10 +52,6 @@ export function keepingFocus(scope: Element, rerender: () => void): void {
     again?.focus();
     return;
   }
-}
-
-function cssIdent(name: string): string {
-  return typeof CSS !== 'undefined' && typeof CSS.escape === 'function' ? CSS.escape(name) : name.replace(/[^\w-]/g, '\\$&');
 }
 
 /** Finds an element by id, or throws naming it. */

@@ -210,7 +210,6 @@ export class DeliveryEngine {
   #startRound(record: LoggedDelivery): void {
     record.nextAttemptMs = undefined;
     record.round++;
-    this.#retryAfter.delete(record);
     const endpoints = record.endpoints;
     const retryable = retryableOf(record);
     for (let i = 0; i < endpoints.length; i++) {
@@ -468,7 +467,7 @@ export class DeliveryEngine {
 
   #finish(record: LoggedDelivery): void {
     record.nextAttemptMs = undefined;
-    this.#retryAfter.delete(record);
+    this.#retryAfter.delete(record); // (a round cut short by close() never reaches #roundEnded)
     this.#pendingCount--;
     this.#pendingBodyBytes -= record.bodyLength;
     this.#checkIdle();

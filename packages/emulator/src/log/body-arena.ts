@@ -12,18 +12,6 @@ export interface StoredBody {
   readonly packed?: { readonly bytes: number; readonly dictionary: BodyDictionary };
 }
 
-/**
- * The body's bytes: a view of the slab, or, for a packed body, a new buffer inflated from it.
- *
- * @example
- * const bytes = bodyBytesOf(arena.store('{"type":"track"}')); // <Buffer 7b 22 74 ...>
- */
-export function bodyBytesOf(body: StoredBody): Buffer {
-  const packed = body.packed;
-  if (packed === undefined) return body.slab.subarray(body.start, body.start + body.length);
-  return packed.dictionary.inflate(body.slab.subarray(body.start, body.start + packed.bytes), body.length);
-}
-
 /** Size of one arena slab. */
 const SLAB_BYTES = 1 << 20;
 /** Bodies larger than this get a buffer of their own. */
@@ -80,7 +68,7 @@ export class BodyArena {
 
   /**
    * Deflates a body against `dictionary` and keeps the packed bytes (for bodies that may wait a long
-   * time: see the emulator's `packBodiesOver` option). `bodyBytesOf` gives the exact bytes back.
+   * time: see the emulator's `packBodiesOver` option); `packed.dictionary.inflate` gives the exact bytes back.
    */
   storePacked(bytes: Uint8Array, dictionary: BodyDictionary): StoredBody {
     const stored = this.storeBytes(dictionary.deflate(bytes));

@@ -30,11 +30,6 @@ export class BodyDictionary {
     this.#bytes = Buffer.from(tail);
   }
 
-  /** The dictionary's size in bytes. */
-  get size(): number {
-    return this.#bytes.length;
-  }
-
   /** Deflates one body (raw deflate, no header: the record knows its dictionary and length). */
   deflate(body: Uint8Array): Buffer {
     // Output room for the body plus deflate's worst-case overhead, in one buffer (zlib's default is a

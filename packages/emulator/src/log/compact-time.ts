@@ -10,11 +10,20 @@
  */
 export function toCompactMs(ms: number): number {
   if (origin === undefined) origin = Math.floor(ms);
-  const kept = ms - origin;
-  // `| 0` makes it a small integer to V8: a difference of two large doubles is a boxed number even when
-  // it is whole, and storing one box in a record's field makes V8 box that field in every record.
-  const small = kept | 0;
-  return small === kept ? small : kept;
+  return smallInteger(ms - origin);
+}
+
+/**
+ * The same number, as a small integer to V8 when it is one (`| 0`): the result of arithmetic on large
+ * doubles is a boxed number even when it is whole, and storing one box in a record's field makes V8 box
+ * that field in every record. Other numbers come back as they are.
+ *
+ * @example
+ * smallInteger(1.764e12 - 1.764e12); // 0, unboxed
+ */
+export function smallInteger(n: number): number {
+  const small = n | 0;
+  return small === n ? small : n;
 }
 
 /** Epoch milliseconds of a time kept by `toCompactMs`. @example fromCompactMs(toCompactMs(42)) // 42 */

@@ -1,7 +1,7 @@
 import { sign, type MessageType, type WebhookMessage } from '@hookgate/core';
 import type { StoredBody } from './body-arena.js';
 import type { BodyDictionary } from './body-dictionary.js';
-import { fromCompactMs, toCompactMs } from './compact-time.js';
+import { fromCompactMs, smallInteger, toCompactMs } from './compact-time.js';
 import { requestHeaders } from '../delivery/request-headers.js';
 import { redactHeaders, redactLocation, redactSignature, redactUrl } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
@@ -339,11 +339,6 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.#kind & SIGNED && secret !== undefined ? sign(bodyBytes, secret) : undefined;
   }
 
-  /** Whether the record carries an `X-Signature` (without making it). */
-  get signed(): boolean {
-    return (this.#kind & SIGNED) !== 0;
-  }
-
   /** When the emulator received the call, epoch ms on its clock. */
   get receivedMs(): number {
     return fromCompactMs(this.#received);
@@ -384,20 +379,14 @@ export class LoggedDelivery implements DeliveryRecord {
     return more === undefined ? [first] : [first, ...more];
   }
 
-  /** How many attempts ended (without making them). */
-  get attemptCount(): number {
-    return (this.#firstBits < 0 ? 0 : 1) + (this.#moreAttempts?.length ?? 0);
-  }
-
   /** Logs an attempt that ended; returns it (for the `attempt` event). */
   addAttempt(init: AttemptInit): LoggedAttempt {
     const bits = packAttempt(init.round, init.status, init.outcome);
     const at = toCompactMs(init.atMs);
-    const rounded = Math.round(init.durationMs * 100);
-    const duration = (rounded | 0) === rounded ? rounded | 0 : rounded; // a small integer to V8 (see compact-time.ts)
+    const duration = smallInteger(Math.round(init.durationMs * 100));
     const attempt = new LoggedAttempt(this, init.to, bits, at, duration, init.answer, bits < 0 ? { round: init.round, status: init.status, outcome: init.outcome } : undefined);
     // Inline only small integers: one fractional or far-off value would make V8 box that field in every record.
-    if (this.#firstBits < 0 && this.#moreAttempts === undefined && bits >= 0 && (at | 0) === at && (duration | 0) === duration && !Object.is(at, -0)) {
+    if (this.#firstBits < 0 && this.#moreAttempts === undefined && bits >= 0 && (at | 0) === at && (duration | 0) === duration) {
       this.#firstBits = bits;
       this.#firstTo = init.to;
       this.#firstAt = at;
