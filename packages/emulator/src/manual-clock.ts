@@ -32,8 +32,12 @@ interface ManualTimer extends ClockTimer {
   fired: boolean;
 }
 
-interface IoHold extends ListLinks<IoHold> {
-  readonly startedAt: number;
+/** Real I/O in flight, linked in the clock's list of fresh holds. */
+class IoHold implements ListLinks<IoHold> {
+  readonly startedAt = performance.now();
+  prev: IoHold | undefined = undefined;
+  next: IoHold | undefined = undefined;
+  listed = false;
 }
 
 const earlier = (a: ManualTimer, b: ManualTimer) => a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq);
@@ -122,7 +126,8 @@ export class ManualClock implements Clock {
    * socket.once('close', done);
    */
   beginIo(): () => void {
-    const hold: IoHold = { startedAt: performance.now(), prev: undefined, next: undefined, listed: false };
+    // A class, not a literal: see `InFlight` in delivery/engine.ts (a pretenured literal site kept garbage alive).
+    const hold = new IoHold();
     this.#fresh.push(hold);
     this.#openIo++;
     if (this.#staleCheck === undefined) {
