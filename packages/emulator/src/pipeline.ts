@@ -4,6 +4,7 @@ import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
 import type { IngestOptions } from './ingest.js';
 import { BodyArena, type StoredBody } from './log/body-arena.js';
+import type { BodyPacker } from './log/body-packer.js';
 import { DeliveryLog } from './log/delivery-log.js';
 import { LoggedDelivery, type DeferredBody, type DeliveryRecord } from './log/delivery-record.js';
 import { EventHub } from './log/events.js';
@@ -54,6 +55,10 @@ export class Pipeline {
   readonly log: DeliveryLog;
   readonly sources = new SourceRegistry();
   readonly bodies = new BodyArena();
+  /** Bodies waiting for their packed group to fill: short-lived, so small slabs that are soon garbage. */
+  readonly #staging = new BodyArena(64 * 1024);
+  /** Sources whose packer may hold an open group, packed at the end of the current job. */
+  readonly #packing = new Set<BodyPacker>();
   closed = false;
   /** What a deferred body needs, one object shared by all of them. */
   readonly #deferredContext: { options: ResolvedOptions; bodies: BodyArena };
@@ -123,22 +128,44 @@ export class Pipeline {
     return (this.#lastDeferred = new DeferredCallBodies(source, receivedMs, this.#deferredContext));
   }
 
-  /**
-   * Keeps a new message's body: as its UTF-8 bytes, or deflated against its source's dictionary once
-   * the pending bodies weigh more than `packBodiesOver` (a long backlog, e.g. an endpoint that is down).
-   * Returns where it is.
-   */
-  #storeBody(message: WebhookMessage | undefined, source: SourceState): StoredBody {
-    const text = message ? serializeMessage(message, this.options.serialization) : '';
-    if (text.length === 0 || this.engine.pendingBodyBytes < this.options.packBodiesOver) return this.bodies.store(text);
-    const bytes = Buffer.from(text, 'utf8');
-    return this.bodies.storePacked(bytes, source.dictionaries.for(bytes));
+  /** Adds a record to its source's open group; what is left open is packed once the current job ends. */
+  #pack(packer: BodyPacker, record: LoggedDelivery): void {
+    if (this.#packing.size === 0) queueMicrotask(() => this.#closeGroups());
+    this.#packing.add(packer);
+    try {
+      packer.add(record, this.bodies);
+    } catch (error) {
+      // The bodies stay unpacked (and exact): packing saves memory, it never decides what is sent.
+      this.debug?.(`packing bodies failed, they stay unpacked: ${(error as Error).message}`);
+    }
+  }
+
+  #closeGroups(): void {
+    for (const packer of this.#packing) {
+      try {
+        packer.close(this.bodies);
+      } catch (error) {
+        this.debug?.(`packing bodies failed, they stay unpacked: ${(error as Error).message}`);
+      }
+    }
+    this.#packing.clear();
   }
 
   /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */
   record(r: NewRecord): DeliveryRecord {
-    // A replay keeps the original's body as it is kept; a deferred body is built when read.
-    const body = r.body ?? (r.deferred ? EMPTY_BODY : this.#storeBody(r.message, r.source));
+    // A replay keeps the original's body as it is kept; a deferred body is built when read. A new body is
+    // kept as UTF-8 bytes, or packed (deflated with a few others of its source) once the pending bodies
+    // weigh more than `packBodiesOver`: a long backlog, e.g. an endpoint that is down.
+    let body = r.body;
+    let pack = false;
+    if (body === undefined) {
+      if (r.deferred) body = EMPTY_BODY;
+      else {
+        const text = r.message ? serializeMessage(r.message, this.options.serialization) : '';
+        pack = text.length > 0 && this.engine.pendingBodyBytes >= this.options.packBodiesOver;
+        body = (pack ? this.#staging : this.bodies).store(text);
+      }
+    }
     const record = new LoggedDelivery({
       seq: this.log.nextSeq(),
       state: r.filteredReason === undefined ? 'pending' : 'filtered',
@@ -152,6 +179,7 @@ export class Pipeline {
       replayOf: r.replayOf,
       deferred: r.deferred,
     });
+    if (pack) this.#pack(r.source.packer, record);
     this.log.push(record);
     if (this.events.has('received')) this.events.emit('received', record);
     if (record.state === 'filtered') {

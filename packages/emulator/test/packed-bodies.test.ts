@@ -2,10 +2,19 @@
 // and read back must be the exact bytes of the message, whatever form the emulator keeps them in.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, DEFAULT_PACK_BODIES_OVER, ManualClock, SettingsError, type Emulator, type EmulatorOptions } from '@hookgate/emulator';
+import { createEmulator, DEFAULT_PACK_BODIES_OVER, ManualClock, SettingsError, type DeliveryRecord, type Emulator, type EmulatorOptions } from '@hookgate/emulator';
 import { startCaptureReceiver, type Answer, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
 
 const SECRET = 'packed-secret';
+/** Bodies per deflate call (src/log/body-packer.ts). */
+const GROUP_BODIES = 4;
+type Stored = { packed?: { bytes: number; length: number; dictionary: unknown } };
+const storedOf = (rec: DeliveryRecord) => (rec as unknown as { stored: Stored }).stored;
+/** Lets the current job end: a part-full group is packed then. */
+const nextJob = () => new Promise((resolve) => setImmediate(resolve));
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 500 && !ok(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+};
 const hmac = (text: string) => createHmac('sha1', SECRET).update(text, 'utf8').digest('hex');
 
 /** Properties that differ per message and carry non-ASCII text (multi-byte UTF-8, a `\u2028`, an emoji). */
@@ -40,8 +49,13 @@ describe('packed bodies (packBodiesOver)', () => {
     const r = await receiver((req) => (seen.has(req.text) ? 200 : (seen.add(req.text), 503))); // each message: 503 once, then 200
     const e = emulator(r, { packBodiesOver: 0 });
     const records = Array.from({ length: 40 }, (_, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }));
-    // Kept packed: the stored bytes are fewer than the body's own length, which is still what Content-Length says.
-    for (const rec of records) expect((rec as unknown as { stored: { packed?: { bytes: number } } }).stored.packed?.bytes).toBeLessThan(Buffer.byteLength(rec.body));
+    await nextJob();
+    // Kept packed, GROUP_BODIES to a deflate call: each group's stored bytes are fewer than its bodies' own
+    // length, and each body's length is still what Content-Length says.
+    const groups = new Set(records.map((rec) => storedOf(rec).packed));
+    expect(groups.has(undefined)).toBe(false);
+    expect(groups.size).toBe(40 / GROUP_BODIES);
+    for (const group of groups) expect(group?.bytes).toBeLessThan((group?.length ?? 0) * 0.6);
     await e.drain();
     expect(r.received).toHaveLength(80);
     for (const rec of records) {
@@ -63,13 +77,81 @@ describe('packed bodies (packBodiesOver)', () => {
     const r = await receiver(() => 'hang'); // nothing finishes: every body stays pending
     const e = emulator(r, { packBodiesOver: 4096, timeoutMs: 60_000 });
     const records = Array.from({ length: 30 }, (_, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }));
-    const packed = records.map((rec) => (rec as unknown as { stored: { packed?: unknown } }).stored.packed !== undefined);
+    // A group is packed once full; the last, part-full one at the end of the job that opened it.
+    const packedAtOnce = records.map((rec) => storedOf(rec).packed !== undefined);
+    await nextJob();
+    const packed = records.map((rec) => storedOf(rec).packed !== undefined);
+    expect(packedAtOnce.filter(Boolean).length % GROUP_BODIES).toBe(0);
+    expect(packedAtOnce.filter(Boolean).length).toBeLessThan(packed.filter(Boolean).length);
     let pendingBytes = 0;
     records.forEach((rec, i) => {
       expect(packed[i], `record ${i} after ${pendingBytes} pending bytes`).toBe(pendingBytes >= 4096);
       pendingBytes += Buffer.byteLength(rec.body);
     });
     expect(packed.filter(Boolean).length).toBeGreaterThan(10);
+    // Every body reads back exactly, and went out exactly, whichever group it is in.
+    records.forEach((rec, i) => expect((rec.message as { properties: unknown }).properties).toEqual(props(i)));
+    await until(() => r.received.length === 30);
+    expect(r.received.map((q) => q.text).sort()).toEqual(records.map((rec) => rec.body).sort());
+  });
+
+  it('bodies of different lengths and scripts in one group, read in any order, come back exact', async () => {
+    const r = await receiver(() => 200);
+    const e = emulator(r, { packBodiesOver: 0 });
+    const sizes = [0, 1, 5, 40, 3, 200, 7];
+    const records = sizes.map((n, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: { ...props(i), pad: '€'.repeat(n * 50) } }));
+    const bodies = records.map((rec) => rec.body);
+    await nextJob();
+    expect(new Set(records.map((rec) => storedOf(rec).packed)).size).toBe(2); // 4 + 3
+    for (const i of [6, 0, 3, 1, 5, 2, 4, 4, 0]) {
+      const rec = records[i] as DeliveryRecord;
+      expect(rec.body).toBe(bodies[i]);
+      expect((rec as unknown as { bodyBytes: Buffer }).bodyBytes.equals(Buffer.from(bodies[i] as string))).toBe(true);
+      expect(rec.signature).toBe(hmac(bodies[i] as string));
+    }
+    await e.drain();
+    expect(r.received.map((q) => q.text).sort()).toEqual([...bodies].sort());
+  });
+
+  it('when deflate fails, the bodies stay unpacked and are sent exact: packing never decides what is sent', async () => {
+    const r = await receiver(() => 200);
+    const lines: string[] = [];
+    const e = emulator(r, { packBodiesOver: 0, debug: (line) => lines.push(line) });
+    // Break deflate on the class of the dictionary this emulator made (whichever build it comes from).
+    const first = e.track({ userId: 'u0', event: 'E', properties: props(0) });
+    await nextJob();
+    const dictionary = storedOf(first).packed?.dictionary as object;
+    expect(dictionary).toBeDefined();
+    const proto = Object.getPrototypeOf(dictionary) as { deflate: (b: Uint8Array) => Buffer };
+    const deflate = proto.deflate;
+    proto.deflate = () => {
+      throw new Error('zlib: out of memory');
+    };
+    try {
+      const records = Array.from({ length: 6 }, (_, i) => e.track({ userId: `u${i}`, event: 'E', properties: props(i + 1) }));
+      await nextJob();
+      for (const rec of records) expect(storedOf(rec).packed).toBeUndefined();
+      expect(lines.some((l) => l.includes('packing bodies failed') && l.includes('out of memory'))).toBe(true);
+      await e.drain();
+      expect(r.received.map((q) => q.text).sort()).toEqual([first, ...records].map((rec) => rec.body).sort());
+      for (const q of r.received) expect(q.headers['x-signature']).toBe(hmac(q.text));
+    } finally {
+      proto.deflate = deflate;
+    }
+  });
+
+  it('a record replayed while its group is still open keeps exact bytes, as does the original once packed', async () => {
+    const r = await receiver(() => 200);
+    const e = emulator(r, { packBodiesOver: 0 });
+    const rec = e.track({ userId: 'u1', event: 'E', properties: props(9) });
+    const body = rec.body;
+    const again = e.replay(rec.id); // same job: the original's group is open, its body unpacked
+    await nextJob();
+    expect(storedOf(rec).packed).toBeDefined();
+    expect(rec.body).toBe(body);
+    expect(again.body).toBe(body);
+    await e.drain();
+    expect(r.received.map((q) => q.text)).toEqual([body, body]);
   });
 
   it('the default budget packs nothing in ordinary traffic', async () => {

@@ -13,8 +13,8 @@ const WINDOW_BYTES = 1 << DEFLATE.windowBits;
 /**
  * Deflates message bodies against a dictionary: bodies of the same source, kept once. Bodies of one
  * source share most of their text (keys, event names, ids' prefixes), so a 1 KB track body packs to
- * about 0.25 of its size against the source's first bodies, where plain deflate gets about 0.55. Each
- * packed body inflates on its own (no state between bodies), back to the exact bytes that were signed.
+ * about 0.25 of its size against the source's first bodies, where plain deflate gets about 0.55. What
+ * one call packed (a body, or a `BodyPacker` group of a few) inflates on its own, back to the exact bytes.
  *
  * @example
  * const dictionary = new BodyDictionary(Buffer.from(firstBody));
@@ -23,6 +23,9 @@ const WINDOW_BYTES = 1 << DEFLATE.windowBits;
  */
 export class BodyDictionary {
   readonly #bytes: Buffer;
+  /** The last `inflateKept` call's key and result. */
+  #keptKey: object | undefined = undefined;
+  #kept: Buffer | undefined = undefined;
 
   constructor(sample: Uint8Array) {
     const tail = sample.length > WINDOW_BYTES ? sample.subarray(sample.length - WINDOW_BYTES) : sample;
@@ -48,6 +51,18 @@ export class BodyDictionary {
     const inflated = inflateSync(packed, { dictionary: this.#bytes, out });
     if (inflated.length !== length) throw new Error(`a packed body inflated to ${inflated.length} bytes instead of ${length}: the body store is damaged`);
     return out;
+  }
+
+  /**
+   * `inflate`, keeping the result for the next call with the same `key` (one entry: the last key).
+   * The buffer returned is shared by those calls: read it, do not change it.
+   */
+  inflateKept(key: object, packed: Uint8Array, length: number): Buffer {
+    if (this.#keptKey !== key || this.#kept === undefined) {
+      this.#kept = this.inflate(packed, length);
+      this.#keptKey = key;
+    }
+    return this.#kept;
   }
 }
 

@@ -1,6 +1,6 @@
 import { sign, type MessageType, type WebhookMessage } from '@hookgate/core';
 import type { StoredBody } from './body-arena.js';
-import type { BodyDictionary } from './body-dictionary.js';
+import type { PackedGroup } from './packed-group.js';
 import { fromCompactMs, smallInteger, toCompactMs } from './compact-time.js';
 import { requestHeaders } from '../delivery/request-headers.js';
 import { redactHeaders, redactLocation, redactSignature, redactUrl } from '../redact.js';
@@ -234,9 +234,8 @@ export class LoggedDelivery implements DeliveryRecord {
   /** The body's offset in the slab; while the body is deferred, the call's index in its deferred body. */
   #start: number;
   #length: number;
-  /** A packed body: its deflated bytes' count in the slab (0: not packed), and the dictionary that inflates them. */
-  #packedBytes = 0;
-  #dictionary: BodyDictionary | undefined = undefined;
+  /** A packed body's group (then `#start` is the body's offset in the group's inflated bytes). */
+  #packed: PackedGroup | undefined = undefined;
   // The first attempt, inline (most records have one: with a receiver down, 100,000 records waiting for
   // their retry would each carry an attempt object): its round, status and outcome packed (`packAttempt`;
   // -1: none inline), its endpoint, start, duration and answer. The attempt object is made when read.
@@ -264,10 +263,7 @@ export class LoggedDelivery implements DeliveryRecord {
     this.#source = init.source;
     this.#slab = init.body.slab;
     this.#length = init.body.length;
-    if (init.body.packed !== undefined) {
-      this.#packedBytes = init.body.packed.bytes;
-      this.#dictionary = init.body.packed.dictionary;
-    }
+    this.#packed = init.body.packed;
     this.#start = init.deferred ? init.deferred.index : init.body.start;
     if (init.deferred !== undefined || init.reason !== undefined || init.replayOf !== undefined) {
       const extra = this.extras();
@@ -412,10 +408,15 @@ export class LoggedDelivery implements DeliveryRecord {
   /** Where the body's bytes are kept (packed or not). */
   get stored(): StoredBody {
     this.materialize();
-    const dictionary = this.#dictionary;
-    return dictionary === undefined
-      ? { slab: this.#slab, start: this.#start, length: this.#length }
-      : { slab: this.#slab, start: this.#start, length: this.#length, packed: { bytes: this.#packedBytes, dictionary } };
+    const packed = this.#packed;
+    return packed === undefined ? { slab: this.#slab, start: this.#start, length: this.#length } : { slab: this.#slab, start: this.#start, length: this.#length, packed };
+  }
+
+  /** Points the record at its body's packed copy: `offset` bytes into what `group` inflates to (used by `BodyPacker`). */
+  packInto(group: PackedGroup, offset: number): void {
+    this.#slab = group.slab;
+    this.#start = offset;
+    this.#packed = group;
   }
 
   /** The body's length in bytes (UTF-8), without reading it. */
@@ -424,18 +425,17 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.#length;
   }
 
-  /** The body's bytes: a view made on each read, or a new buffer for a packed body. */
+  /** The body's bytes: a view made on each read (of the slab, or of its packed group inflated). Read-only. */
   get bodyBytes(): Buffer {
     this.materialize();
-    const dictionary = this.#dictionary;
-    if (dictionary === undefined) return this.#slab.subarray(this.#start, this.#start + this.#length);
-    return dictionary.inflate(this.#slab.subarray(this.#start, this.#start + this.#packedBytes), this.#length);
+    const packed = this.#packed;
+    const bytes = packed === undefined ? this.#slab : packed.inflate();
+    return bytes.subarray(this.#start, this.#start + this.#length);
   }
 
   get body(): string {
     this.materialize();
-    if (this.#dictionary === undefined) return this.#slab.toString('utf8', this.#start, this.#start + this.#length);
-    return this.bodyBytes.toString('utf8');
+    return (this.#packed === undefined ? this.#slab : this.#packed.inflate()).toString('utf8', this.#start, this.#start + this.#length);
   }
 
   get message(): WebhookMessage | undefined {

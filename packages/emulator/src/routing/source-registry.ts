@@ -1,4 +1,4 @@
-import { SourceDictionaries } from '../log/body-dictionary.js';
+import { BodyPacker } from '../log/body-packer.js';
 import { redactUrl } from '../debug-log.js';
 import { SettingsError, UnknownWriteKeyError } from '../errors.js';
 import { resolveSource, type ResolvedSource, type SourceSettings } from './source-settings.js';
@@ -37,8 +37,8 @@ export interface SourceState {
   resolved: ResolvedSource;
   usage: number;
   seenUsers: Set<string>;
-  /** What this source's packed bodies are deflated against (its first packed bodies); kept across setting changes. */
-  dictionaries: SourceDictionaries;
+  /** Packs this source's bodies in groups, against its dictionaries (its first packed bodies); kept across setting changes. */
+  packer: BodyPacker;
 }
 
 /**
@@ -87,7 +87,7 @@ export class SourceRegistry {
     const resolved = resolveSource(raw, path);
     if (this.#sources.has(resolved.writeKey))
       throw new SettingsError(`${path}.writeKey`, 'another source has this write key; write keys must be unique (use updateSource to change a source)');
-    const state: SourceState = { raw: { ...raw }, resolved, usage: 0, seenUsers: new Set(), dictionaries: new SourceDictionaries() };
+    const state: SourceState = { raw: { ...raw }, resolved, usage: 0, seenUsers: new Set(), packer: new BodyPacker() };
     this.#sources.set(resolved.writeKey, state);
     return state;
   }

@@ -1,0 +1,56 @@
+import type { BodyArena } from './body-arena.js';
+import { SourceDictionaries } from './body-dictionary.js';
+import type { LoggedDelivery } from './delivery-record.js';
+import { PackedGroup } from './packed-group.js';
+
+/**
+ * Bodies per deflate call. node:zlib makes a stream object and a native handle per call, which every
+ * young-generation collection keeps alive until a full one: one call per body put ≈ 60 MB of that
+ * garbage in the old generation with 100,000 bodies packed (bench/README.md, Emulator). Four bodies
+ * per call cut it to a quarter and halve the deflate time per body; reading one body inflates its
+ * group (≈ 4 KB, about 1.5× one body's time), and the last group inflated is kept.
+ */
+export const GROUP_BODIES = 4;
+
+/**
+ * One source's body packing: its dictionaries, and the group it is filling. A record joins the open
+ * group with its body unpacked (in a short-lived staging arena); when the group is full, or at
+ * `close()`, its bodies are deflated together and each record is pointed at the packed group.
+ *
+ * @example
+ * const packer = new BodyPacker();
+ * packer.add(record, arena); // packs the group once it holds GROUP_BODIES bodies
+ * packer.close(arena); // packs what is left
+ */
+export class BodyPacker {
+  readonly #dictionaries = new SourceDictionaries();
+  #open: LoggedDelivery[] = [];
+
+  /** Whether bodies wait in the open group. */
+  get holding(): boolean {
+    return this.#open.length > 0;
+  }
+
+  /** Adds a record whose body is stored unpacked; packs the group when it is full. */
+  add(record: LoggedDelivery, arena: BodyArena): void {
+    this.#open.push(record);
+    if (this.#open.length >= GROUP_BODIES) this.close(arena);
+  }
+
+  /** Packs the open group's bodies (however many) into `arena`. */
+  close(arena: BodyArena): void {
+    const records = this.#open;
+    if (records.length === 0) return;
+    this.#open = [];
+    const bodies = records.map((r) => r.bodyBytes);
+    const joined = bodies.length === 1 ? (bodies[0] as Buffer) : Buffer.concat(bodies);
+    const dictionary = this.#dictionaries.for(joined);
+    const stored = arena.storeBytes(dictionary.deflate(joined));
+    const group = new PackedGroup(stored.slab, stored.start, stored.length, joined.length, dictionary);
+    let offset = 0;
+    for (const record of records) {
+      record.packInto(group, offset);
+      offset += record.bodyLength;
+    }
+  }
+}
