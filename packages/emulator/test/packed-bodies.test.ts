@@ -6,8 +6,9 @@ import { createEmulator, DEFAULT_PACK_BODIES_OVER, ManualClock, SettingsError, t
 import { startCaptureReceiver, type Answer, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
 
 const SECRET = 'packed-secret';
-/** Bodies per deflate call (src/log/body-packer.ts). */
-const GROUP_BODIES = 4;
+/** Bodies per deflate call at most, and the bytes that close a group (src/log/body-packer.ts). */
+const GROUP_BODIES = 8;
+const GROUP_BYTES = 8 * 1024;
 type Stored = { packed?: { bytes: number; length: number; dictionary: unknown } };
 const storedOf = (rec: DeliveryRecord) => (rec as unknown as { stored: Stored }).stored;
 /** Lets the current job end: a part-full group is packed then. */
@@ -54,7 +55,7 @@ describe('packed bodies (packBodiesOver)', () => {
     // length, and each body's length is still what Content-Length says.
     const groups = new Set(records.map((rec) => storedOf(rec).packed));
     expect(groups.has(undefined)).toBe(false);
-    expect(groups.size).toBe(40 / GROUP_BODIES);
+    expect(groups.size).toBe(40 / GROUP_BODIES); // these bodies are short: eight to a group
     for (const group of groups) expect(group?.bytes).toBeLessThan((group?.length ?? 0) * 0.6);
     await e.drain();
     expect(r.received).toHaveLength(80);
@@ -102,7 +103,16 @@ describe('packed bodies (packBodiesOver)', () => {
     const records = sizes.map((n, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: { ...props(i), pad: '€'.repeat(n * 50) } }));
     const bodies = records.map((rec) => rec.body);
     await nextJob();
-    expect(new Set(records.map((rec) => storedOf(rec).packed)).size).toBe(2); // 4 + 3
+    // Groups close at GROUP_BYTES: the first five bodies pass it, the 30 KB one is a group of its own,
+    // and the last one is packed alone when the job ends.
+    const lengths = bodies.map((b) => Buffer.byteLength(b));
+    expect(lengths.slice(0, 4).reduce((a, b) => a + b)).toBeLessThan(GROUP_BYTES);
+    expect(lengths.slice(0, 5).reduce((a, b) => a + b)).toBeGreaterThanOrEqual(GROUP_BYTES);
+    expect(lengths[5]).toBeGreaterThan(GROUP_BYTES);
+    const group = (i: number) => storedOf(records[i] as DeliveryRecord).packed;
+    expect(new Set([0, 1, 2, 3, 4].map(group)).size).toBe(1);
+    expect(new Set([group(0), group(5), group(6)]).size).toBe(3);
+    expect(group(5)?.length).toBe(lengths[5]);
     for (const i of [6, 0, 3, 1, 5, 2, 4, 4, 0]) {
       const rec = records[i] as DeliveryRecord;
       expect(rec.body).toBe(bodies[i]);

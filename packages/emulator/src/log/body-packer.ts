@@ -4,13 +4,19 @@ import type { LoggedDelivery } from './delivery-record.js';
 import { PackedGroup } from './packed-group.js';
 
 /**
- * Bodies per deflate call. node:zlib makes a stream object and a native handle per call, which every
- * young-generation collection keeps alive until a full one: one call per body put ≈ 60 MB of that
- * garbage in the old generation with 100,000 bodies packed (bench/README.md, Emulator). Four bodies
- * per call cut it to a quarter and halve the deflate time per body; reading one body inflates its
- * group (≈ 4 KB, about 1.5× one body's time), and the last group inflated is kept.
+ * Bodies per deflate call, at most. node:zlib makes a stream object and a native handle per call, which
+ * every young-generation collection keeps alive until a full one: one call per body put ≈ 60 MB of that
+ * garbage in the old generation with 100,000 bodies packed (bench/README.md, Emulator). Eight bodies
+ * per call cut it to an eighth and halve the deflate time per body; the price is on reading: one body
+ * inflates its whole group (the last group inflated is kept, so a lane sending a group's bodies one
+ * after another inflates it once).
  */
-export const GROUP_BODIES = 4;
+export const GROUP_BODIES = 8;
+/**
+ * A group is closed once its bodies reach this many bytes: deflate's window (8 KB) sees no further back,
+ * and reading one body never inflates much more than this (a large body makes a group of its own).
+ */
+export const GROUP_BYTES = 8 * 1024;
 
 /**
  * One source's body packing: its dictionaries, and the group it is filling. A record joins the open
@@ -19,12 +25,13 @@ export const GROUP_BODIES = 4;
  *
  * @example
  * const packer = new BodyPacker();
- * packer.add(record, arena); // packs the group once it holds GROUP_BODIES bodies
+ * packer.add(record, arena); // packs the group once it holds GROUP_BODIES bodies or GROUP_BYTES
  * packer.close(arena); // packs what is left
  */
 export class BodyPacker {
   readonly #dictionaries = new SourceDictionaries();
   #open: LoggedDelivery[] = [];
+  #openBytes = 0;
 
   /** Whether bodies wait in the open group. */
   get holding(): boolean {
@@ -34,7 +41,8 @@ export class BodyPacker {
   /** Adds a record whose body is stored unpacked; packs the group when it is full. */
   add(record: LoggedDelivery, arena: BodyArena): void {
     this.#open.push(record);
-    if (this.#open.length >= GROUP_BODIES) this.close(arena);
+    this.#openBytes += record.bodyLength;
+    if (this.#open.length >= GROUP_BODIES || this.#openBytes >= GROUP_BYTES) this.close(arena);
   }
 
   /** Packs the open group's bodies (however many) into `arena`. */
@@ -42,6 +50,7 @@ export class BodyPacker {
     const records = this.#open;
     if (records.length === 0) return;
     this.#open = [];
+    this.#openBytes = 0;
     const bodies = records.map((r) => r.bodyBytes);
     const joined = bodies.length === 1 ? (bodies[0] as Buffer) : Buffer.concat(bodies);
     const dictionary = this.#dictionaries.for(joined);
