@@ -135,8 +135,7 @@ export class Pipeline {
     try {
       packer.add(record, this.bodies);
     } catch (error) {
-      // The bodies stay unpacked (and exact): packing saves memory, it never decides what is sent.
-      this.debug?.(`packing bodies failed, they stay unpacked: ${(error as Error).message}`);
+      this.#packingFailed(error);
     }
   }
 
@@ -145,10 +144,19 @@ export class Pipeline {
       try {
         packer.close(this.bodies);
       } catch (error) {
-        this.debug?.(`packing bodies failed, they stay unpacked: ${(error as Error).message}`);
+        this.#packingFailed(error);
       }
     }
     this.#packing.clear();
+  }
+
+  /** The bodies stay unpacked (and exact): packing saves memory, it never decides what is sent. */
+  #packingFailed(error: unknown): void {
+    try {
+      this.debug?.(`packing bodies failed, they stay unpacked: ${error instanceof Error ? error.message : String(error)}`);
+    } catch {
+      // A debug function that throws must not turn a memory saving into an uncaught error (this may run in a microtask).
+    }
   }
 
   /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */
@@ -165,6 +173,10 @@ export class Pipeline {
         pack = text.length > 0 && this.engine.pendingBodyBytes >= this.options.packBodiesOver;
         body = (pack ? this.#staging : this.bodies).store(text);
       }
+    } else if (body.packed === undefined && body.length > 0) {
+      // A replay of an unpacked body (its original's group may still be open, in the staging arena):
+      // packed as a new body would be, so that it never holds a staging slab for its life.
+      pack = this.engine.pendingBodyBytes >= this.options.packBodiesOver;
     }
     const record = new LoggedDelivery({
       seq: this.log.nextSeq(),

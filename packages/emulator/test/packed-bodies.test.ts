@@ -123,10 +123,34 @@ describe('packed bodies (packBodiesOver)', () => {
     expect(r.received.map((q) => q.text).sort()).toEqual([...bodies].sort());
   });
 
+  it('a large body is packed alone, never in the group of small ones: reading a small body inflates little', async () => {
+    const r = await receiver(() => 200);
+    const e = emulator(r, { packBodiesOver: 0 });
+    const big = { ...props(1), blob: 'x'.repeat(3 * GROUP_BYTES) };
+    const records = [props(2), props(3), big, props(4)].map((p, i) => e.track({ userId: `u${i}`, event: 'E', properties: p }));
+    const bodies = records.map((rec) => rec.body);
+    await nextJob();
+    const group = (i: number) => storedOf(records[i] as DeliveryRecord).packed;
+    expect(group(0)).toBe(group(1));
+    expect(new Set([group(0), group(2), group(3)]).size).toBe(3);
+    expect(group(2)?.length).toBe(Buffer.byteLength(bodies[2] as string));
+    for (const i of [0, 1, 3]) expect(group(i)?.length).toBeLessThan(GROUP_BYTES);
+    records.forEach((rec, i) => expect(rec.body).toBe(bodies[i]));
+    await e.drain();
+    expect(r.received.map((q) => q.text).sort()).toEqual([...bodies].sort());
+  });
+
   it('when deflate fails, the bodies stay unpacked and are sent exact: packing never decides what is sent', async () => {
     const r = await receiver(() => 200);
     const lines: string[] = [];
-    const e = emulator(r, { packBodiesOver: 0, debug: (line) => lines.push(line) });
+    // A debug function that throws too: the failure must still not escape (packing may run in a microtask).
+    const e = emulator(r, {
+      packBodiesOver: 0,
+      debug: (line) => {
+        lines.push(line);
+        if (line.includes('packing bodies failed')) throw new Error('debug sink broke');
+      },
+    });
     // Break deflate on the class of the dictionary this emulator made (whichever build it comes from).
     const first = e.track({ userId: 'u0', event: 'E', properties: props(0) });
     await nextJob();
@@ -158,6 +182,9 @@ describe('packed bodies (packBodiesOver)', () => {
     const again = e.replay(rec.id); // same job: the original's group is open, its body unpacked
     await nextJob();
     expect(storedOf(rec).packed).toBeDefined();
+    // The replay is packed too: it does not keep the staging slab its original's body waited in.
+    expect(storedOf(again).packed).toBeDefined();
+    expect(storedOf(again).packed?.length).toBe(Buffer.byteLength(body) * 2);
     expect(rec.body).toBe(body);
     expect(again.body).toBe(body);
     await e.drain();
@@ -232,6 +259,27 @@ describe('BodyDictionary', () => {
     // A body like its source's packs to well under half its size.
     const like = Buffer.from(JSON.stringify({ type: 'track', event: 'E', properties: props(2) }));
     expect(dictionary.deflate(like).length).toBeLessThan(like.length * 0.5);
+  });
+});
+
+describe('BodyDictionary.inflateKept', () => {
+  it('keeps the last small result for its key, never a large one, and only weakly holds the key', async () => {
+    const { BodyDictionary } = await import('../src/log/body-dictionary.js');
+    const small = Buffer.from(JSON.stringify({ type: 'track', event: 'E', properties: props(4) }));
+    const large = Buffer.from('y'.repeat(64 * 1024));
+    const dictionary = new BodyDictionary(small);
+    const [keyA, keyB] = [{}, {}];
+    const packedSmall = dictionary.deflate(small);
+    const packedLarge = dictionary.deflate(large);
+    const first = dictionary.inflateKept(keyA, packedSmall, small.length);
+    expect(first.equals(small)).toBe(true);
+    expect(dictionary.inflateKept(keyA, packedSmall, small.length)).toBe(first); // kept: no second inflate
+    const big1 = dictionary.inflateKept(keyB, packedLarge, large.length);
+    expect(big1.equals(large)).toBe(true);
+    const big2 = dictionary.inflateKept(keyB, packedLarge, large.length);
+    expect(big2).not.toBe(big1); // not kept: 64 KB would be held for nothing
+    expect(big2.equals(large)).toBe(true);
+    expect(dictionary.inflateKept(keyA, packedSmall, small.length)).toBe(first); // the small one is still the kept one
   });
 });
 

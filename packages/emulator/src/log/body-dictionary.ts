@@ -7,6 +7,8 @@ import { inflateSync } from 'fflate';
  * of zlib's default 320 KB (allocated and freed per call: it fragments the process's memory).
  */
 const DEFLATE = { windowBits: 13, memLevel: 4 } as const;
+/** `inflateKept` keeps results up to this size (a packed group of small bodies is under 16 KB). */
+const KEPT_BYTES = 16 * 1024;
 /** A dictionary longer than the window only helps through its last bytes. */
 const WINDOW_BYTES = 1 << DEFLATE.windowBits;
 
@@ -23,8 +25,8 @@ const WINDOW_BYTES = 1 << DEFLATE.windowBits;
  */
 export class BodyDictionary {
   readonly #bytes: Buffer;
-  /** The last `inflateKept` call's key and result. */
-  #keptKey: object | undefined = undefined;
+  /** The last kept `inflateKept` result and its key (weakly: the cache never keeps a group's record alive). */
+  #keptKey: WeakRef<object> | undefined = undefined;
   #kept: Buffer | undefined = undefined;
 
   constructor(sample: Uint8Array) {
@@ -54,15 +56,20 @@ export class BodyDictionary {
   }
 
   /**
-   * `inflate`, keeping the result for the next call with the same `key` (one entry: the last key).
-   * The buffer returned is shared by those calls: read it, do not change it.
+   * `inflate`, keeping the result for the next call with the same `key` (one entry: the last key, held
+   * weakly; only results up to `KEPT_BYTES`). The buffer returned may be shared by those calls: read
+   * it, do not change it.
    */
   inflateKept(key: object, packed: Uint8Array, length: number): Buffer {
-    if (this.#keptKey !== key || this.#kept === undefined) {
-      this.#kept = this.inflate(packed, length);
-      this.#keptKey = key;
+    const kept = this.#kept;
+    if (kept !== undefined && this.#keptKey?.deref() === key) return kept;
+    const bytes = this.inflate(packed, length);
+    // A large body is read once per attempt at most: keeping it would only hold its memory.
+    if (length <= KEPT_BYTES) {
+      this.#kept = bytes;
+      this.#keptKey = new WeakRef(key);
     }
-    return this.#kept;
+    return bytes;
   }
 }
 

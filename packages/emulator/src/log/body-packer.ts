@@ -13,8 +13,9 @@ import { PackedGroup } from './packed-group.js';
  */
 export const GROUP_BODIES = 8;
 /**
- * A group is closed once its bodies reach this many bytes: deflate's window (8 KB) sees no further back,
- * and reading one body never inflates much more than this (a large body makes a group of its own).
+ * A group is closed once its bodies reach this many bytes: deflate's window (8 KB) sees no further back.
+ * A body this large or larger is packed alone (the open group is closed first), so reading a small body
+ * never inflates a large one: a group holds under 2 × GROUP_BYTES, or one body.
  */
 export const GROUP_BYTES = 8 * 1024;
 
@@ -40,8 +41,10 @@ export class BodyPacker {
 
   /** Adds a record whose body is stored unpacked; packs the group when it is full. */
   add(record: LoggedDelivery, arena: BodyArena): void {
+    const length = record.bodyLength;
+    if (length >= GROUP_BYTES && this.#open.length > 0) this.close(arena);
     this.#open.push(record);
-    this.#openBytes += record.bodyLength;
+    this.#openBytes += length;
     if (this.#open.length >= GROUP_BODIES || this.#openBytes >= GROUP_BYTES) this.close(arena);
   }
 
