@@ -164,19 +164,20 @@ export class Pipeline {
     // A replay keeps the original's body as it is kept; a deferred body is built when read. A new body is
     // kept as UTF-8 bytes, or packed (deflated with a few others of its source) once the pending bodies
     // weigh more than `packBodiesOver`: a long backlog, e.g. an endpoint that is down.
+    const backlog = this.engine.pendingBodyBytes >= this.options.packBodiesOver;
     let body = r.body;
     let pack = false;
     if (body === undefined) {
       if (r.deferred) body = EMPTY_BODY;
       else {
         const text = r.message ? serializeMessage(r.message, this.options.serialization) : '';
-        pack = text.length > 0 && this.engine.pendingBodyBytes >= this.options.packBodiesOver;
+        pack = backlog && text.length > 0;
         body = (pack ? this.#staging : this.bodies).store(text);
       }
-    } else if (body.packed === undefined && body.length > 0) {
-      // A replay of an unpacked body (its original's group may still be open, in the staging arena):
+    } else {
+      // A replay of an unpacked body (its original's group may still be open, in the staging arena) is
       // packed as a new body would be, so that it never holds a staging slab for its life.
-      pack = this.engine.pendingBodyBytes >= this.options.packBodiesOver;
+      pack = backlog && body.packed === undefined && body.length > 0;
     }
     const record = new LoggedDelivery({
       seq: this.log.nextSeq(),

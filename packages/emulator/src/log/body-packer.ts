@@ -34,11 +34,6 @@ export class BodyPacker {
   #open: LoggedDelivery[] = [];
   #openBytes = 0;
 
-  /** Whether bodies wait in the open group. */
-  get holding(): boolean {
-    return this.#open.length > 0;
-  }
-
   /** Adds a record whose body is stored unpacked; packs the group when it is full. */
   add(record: LoggedDelivery, arena: BodyArena): void {
     const length = record.bodyLength;
@@ -60,9 +55,9 @@ export class BodyPacker {
     const stored = arena.storeBytes(dictionary.deflate(joined));
     const group = new PackedGroup(stored.slab, stored.start, stored.length, joined.length, dictionary);
     let offset = 0;
-    for (const record of records) {
+    records.forEach((record, i) => {
       record.packInto(group, offset);
-      offset += record.bodyLength;
-    }
+      offset += (bodies[i] as Buffer).length;
+    });
   }
 }
