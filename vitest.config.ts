@@ -16,6 +16,7 @@ export default defineConfig({
       '@hookgate/emulator': pkg('emulator'),
       '@hookgate/client': pkg('client'),
       '@hookgate/redis': pkg('redis'),
+      '@hookgate/bullmq': pkg('bullmq'),
     },
   },
   test: {
