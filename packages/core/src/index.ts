@@ -2,6 +2,7 @@
 
 export * from './messages/schemas.js';
 export * from './messages/types.js';
+export * from './messages/extra-fields.js';
 export * from './messages/timestamp.js';
 export * from './messages/validation-error.js';
 export * from './messages/parse-message.js';
@@ -14,6 +15,9 @@ export * from './calls/integrations.js';
 export { callIssues, parseCall, type CallCheckOptions } from './calls/parse-call.js';
 export * from './calls/call-timestamp.js';
 export * from './calls/read-client-call.js';
+
+export * from './actions/spec-events.js';
+export * from './actions/standard-schema.js';
 
 export * from './signatures/body-forms.js';
 export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';
@@ -29,6 +33,7 @@ export * from './receiver/read-node-stream.js';
 export * from './receiver/idempotency-store.js';
 export * from './receiver/responses.js';
 export * from './receiver/options.js';
+export * from './receiver/handoff.js';
 export * from './receiver/dedupe-key.js';
 export * from './receiver/create-receiver.js';
 export * from './receiver/pass-through.js';
