@@ -19,9 +19,9 @@ function pathsOf(path: HookgatePluginOptions['path']): string[] {
 async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptions): Promise<void> {
   const { path, prefix: _prefix, logLevel: _logLevel, logSerializers: _logSerializers, ...receiverOptions } = checkPluginOptions(options) as HookgatePluginOptions &
     Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
-  if (receiverOptions.on === undefined && receiverOptions.onMessage === undefined) {
+  if (receiverOptions.on === undefined && receiverOptions.onMessage === undefined && receiverOptions.enqueue === undefined) {
     throw new TypeError(
-      'The hookgate plugin registers its own route and needs handlers: give `on` (per message type) or `onMessage`. ' +
+      'The hookgate plugin registers its own route and needs handlers: give `on` (per message type) or `onMessage`, or `enqueue` to hand messages to a queue. ' +
         'To verify on a route of your own, use webhookRoute() instead.',
     );
   }

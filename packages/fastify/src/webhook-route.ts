@@ -45,10 +45,10 @@ export interface WebhookRoute {
  */
 export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
   options = checkWebhookRouteOptions(options);
-  const given = options as { on?: unknown; onMessage?: unknown };
-  if (given.on !== undefined || given.onMessage !== undefined) {
+  const given = options as { on?: unknown; onMessage?: unknown; enqueue?: unknown };
+  if (given.on !== undefined || given.onMessage !== undefined || given.enqueue !== undefined) {
     throw new TypeError(
-      'webhookRoute() runs your route handler as the handler, so `on` / `onMessage` would never run. ' +
+      'webhookRoute() runs your route handler as the handler, so `on` / `onMessage` / `enqueue` would never run. ' +
         'Drop them, or register the hookgate plugin, whose own route runs them.',
     );
   }

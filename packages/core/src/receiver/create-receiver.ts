@@ -25,6 +25,7 @@ import {
   type ReceiverOptions,
   type Verification,
 } from './options.js';
+import type { EnqueueHandoff } from './handoff.js';
 import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
 import { bodyDeadlineResponse, fixedResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 import { utf8ByteLength } from './utf8-length.js';
@@ -96,7 +97,8 @@ export interface Receiver<TExtra = {}> {
   drain(): Promise<void>;
   readonly maxBodyBytes: number;
   readonly deadlineMs: number;
-  readonly mode: 'handle' | 'acknowledge';
+  /** `enqueue` when the `enqueue` option is given (a durable handoff instead of handlers). */
+  readonly mode: 'handle' | 'acknowledge' | 'enqueue';
 }
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
@@ -105,6 +107,7 @@ const DEADLINE = Symbol('deadline');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const SETTLED: Promise<void> = Promise.resolve();
 const ACKNOWLEDGED = { acknowledged: true } as const;
+const QUEUED = { queued: true } as const;
 
 /** A refusal from `accept`; module level, not a closure per request. */
 function refuse(code: Parameters<typeof receiverResponse>[0], message: string, extra?: Record<string, unknown>) {
@@ -166,6 +169,7 @@ function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secre
   }
   checkSignatureForms(options.signatureForms);
   checkDedupe(options.dedupe);
+  checkEnqueue(options);
   if (options.insecureSkipVerification === true) return { secrets: null, deadlineMs, maxBodyBytes };
   const list = options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret];
   if (list.length === 0) {
@@ -180,6 +184,20 @@ function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secre
     }
   });
   return { secrets: list as readonly Secret[], deadlineMs, maxBodyBytes };
+}
+
+/** `enqueue` replaces handlers: the message is handled by whoever reads the queue, never here. */
+function checkEnqueue<T>(options: ReceiverOptions<T>): void {
+  if (options.enqueue === undefined) return;
+  if (options.on !== undefined || options.onMessage !== undefined) {
+    throw new TypeError(
+      'enqueue hands each verified message to a queue, so `on` / `onMessage` would never run here: ' +
+        'remove them and give the handlers to your worker (e.g. createWorker(queueName, { connection, on }) from @hookgate/bullmq).',
+    );
+  }
+  if (options.mode === 'acknowledge') {
+    throw new TypeError("enqueue answers 200 once the queue holds the message; remove mode: 'acknowledge' (it would answer before that).");
+  }
 }
 
 function checkSignatureForms(forms: unknown): void {
@@ -229,7 +247,8 @@ function checkDedupe(dedupe: unknown): void {
 export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra> {
   options = checkReceiverOptions<ReceiverOptions<TExtra>>(options);
   const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);
-  const mode = options.mode ?? 'handle';
+  const enqueue = options.enqueue;
+  const mode = enqueue !== undefined ? 'enqueue' : (options.mode ?? 'handle');
   const debug = options.debug ?? envDebug();
   const logger: ReceiverLogger = options.logger ?? {
     warn: (line) => console.warn(line),
@@ -466,6 +485,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
 
   function handleAccepted(accepted: AcceptResult<TExtra>): Promise<ReceiverResponse> {
     if (accepted.kind === 'response') return Promise.resolve(accepted.response);
+    if (enqueue !== undefined) return runEnqueue(accepted, enqueue);
     const handler = pickHandler(accepted.message);
     if (!handler) return handleUnhandled(accepted);
     return runAccepted(accepted, handler);
@@ -547,6 +567,43 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     return receiverResponse('handler_error', 'The handler failed; the sender will retry.');
   }
 
+  /**
+   * Mode `enqueue`: hands the message to `enqueue` and answers 200 only once it resolved. At the
+   * deadline or on its failure: 503 and the dedupe claim released, so the sender's retry is taken
+   * again (the handoff is keyed by the dedupe key: a store that lands late is not stored twice).
+   */
+  async function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff): Promise<ReceiverResponse> {
+    const { message, context, settle, signedBody } = accepted;
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(
+        enqueue({ message, dedupeKey: context.dedupeKey, signedBody, verification: context.verification, receivedAt: context.receivedAt, signal: context.signal }),
+      );
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<typeof DEADLINE>((resolve) => {
+      timer = setTimeout(() => resolve(DEADLINE), Math.max(0, deadlineMs - (Date.now() - context.receivedAt.getTime())));
+    });
+    const outcome = await Promise.race([pending.then(() => 'ok' as const, (error: unknown) => ({ error })), deadline]);
+    clearTimeout(timer);
+    if (outcome === 'ok') {
+      await settle('handled');
+      return fixedResponse('ok', 'Stored in the queue.', QUEUED);
+    }
+    await settle('failed');
+    if (outcome === DEADLINE) {
+      accepted.abort(new DeadlineExceededError(deadlineMs));
+      // Reported once it settles; whether it lands or not, the sender retries and the key dedupes it.
+      track(pending.then(undefined, (error: unknown) => onError(error, { message, dedupeKey: context.dedupeKey, phase: 'enqueue' })));
+      onError(new DeadlineExceededError(deadlineMs), { message, dedupeKey: context.dedupeKey, phase: 'enqueue' });
+      return receiverResponse('queue_unavailable', `The queue did not take the message within ${deadlineMs} ms; the sender will retry.`);
+    }
+    onError(outcome.error, { message, dedupeKey: context.dedupeKey, phase: 'enqueue' });
+    return receiverResponse('queue_unavailable', 'The queue refused the message; the sender will retry.');
+  }
+
   async function fetchHandler(request: Request, context?: TExtra): Promise<Response> {
     const receivedAt = Date.now();
     const toResponse = (r: ReceiverResponse) => new Response(r.body, { status: r.status, headers: r.headers });
@@ -572,6 +629,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     const accepted = acceptPrechecked({ method, headers, rawBody, receivedAt });
     if (accepted instanceof Promise) return accepted.then(handleAccepted);
     if (accepted.kind === 'response') return accepted.response;
+    if (enqueue !== undefined) return runEnqueue(accepted, enqueue);
     const handler = pickHandler(accepted.message);
     if (!handler) return handleUnhandled(accepted);
     return runAcceptedNow(accepted, handler);

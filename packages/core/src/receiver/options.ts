@@ -4,16 +4,11 @@ import type { SignatureForm } from '../signatures/body-forms.js';
 import type { Secret } from '../signatures/sign.js';
 import type { HeadersLike } from './headers.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { EnqueueHandoff } from './handoff.js';
+import type { Verification } from './verification.js';
 import { optionNames, rejectUnknownNames } from '../options/nearest-name.js';
 
-/**
- * How the signature of a handled message was checked.
- *
- * @example
- * const describe = (v: Verification) =>
- *   v.form === 'unsigned' ? 'not verified' : `${v.form} body, secret #${v.secretIndex}`;
- */
-export type Verification = { form: SignatureForm; secretIndex: number } | { form: 'unsigned'; secretIndex: -1 };
+export type { Verification } from './verification.js';
 
 /**
  * What every handler receives beside the message. `TExtra` is what an adapter adds (e.g. `req`).
@@ -83,7 +78,8 @@ export interface ReceiverErrorInfo {
   message?: WebhookMessage;
   dedupeKey?: string | undefined;
   /** `handler` (mode handle), `background` (acknowledged first, or finished after the deadline), `store`. */
-  phase: 'handler' | 'background' | 'store';
+  /** `enqueue`: the `enqueue` option threw or was still running at the deadline (answered 503). */
+  phase: 'handler' | 'background' | 'store' | 'enqueue';
 }
 
 /**
@@ -114,6 +110,12 @@ export interface ReceiverOptions<TExtra = {}> {
    * reporting failures to `onError` (the sender will not retry those).
    */
   mode?: 'handle' | 'acknowledge';
+  /**
+   * Durable handoff: instead of running handlers, store each verified message with this function
+   * (e.g. `enqueueTo(queue)` from `@hookgate/bullmq`) and answer 200 only once it resolved; 503 if it
+   * throws or is still running at the deadline. Handlers then run in your workers, not here.
+   */
+  enqueue?: EnqueueHandoff;
   /** Milliseconds before the receiver answers 503 for a still-running handler. Default 4000; 1 to 4999. */
   deadlineMs?: number;
   /** Largest accepted body in bytes (413 above). Default 1 MiB, well above the 32 KB call limit. */
@@ -225,6 +227,7 @@ const RECEIVER_OPTIONS = {
   on: true,
   onMessage: true,
   mode: true,
+  enqueue: true,
   deadlineMs: true,
   maxBodyBytes: true,
   dedupe: true,
@@ -304,7 +307,7 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
     }
     options.on = on;
   }
-  for (const name of ['onMessage', 'onError'] as const) {
+  for (const name of ['onMessage', 'onError', 'enqueue'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);
     }

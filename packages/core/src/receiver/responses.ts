@@ -20,6 +20,7 @@ export const RECEIVER_CODES = {
   deadline_exceeded: 503,
   in_flight: 503,
   store_unavailable: 503,
+  queue_unavailable: 503,
 } as const;
 
 /**

@@ -1,0 +1,42 @@
+import type { WebhookMessage } from '../messages/types.js';
+import type { Verification } from './verification.js';
+
+/**
+ * What a receiver in enqueue mode hands to its `enqueue` function: a verified, validated message
+ * whose dedupe claim it holds. Never carries the secret.
+ *
+ * @example
+ * const enqueue: EnqueueHandoff = async (handoff: Handoff) => {
+ *   await myQueue.push({ id: handoff.dedupeKey, message: handoff.message });
+ * };
+ * createReceiver({ secret, enqueue });
+ */
+export interface Handoff<M = WebhookMessage> {
+  /** The verified message. */
+  message: M;
+  /** The dedupe key (`id:<messageId>`, else a digest of what was signed); `undefined` only when dedupe is off and no key was made. */
+  dedupeKey: string | undefined;
+  /** The exact text or bytes the signature matched; `undefined` when verification is off. */
+  signedBody: string | Uint8Array | undefined;
+  /** Which body form and which secret verified the signature. */
+  verification: Verification;
+  /** When the request reached the receiver. */
+  receivedAt: Date;
+  /** Fires at the deadline: the receiver has answered 503 and the sender will retry. */
+  signal: AbortSignal;
+}
+
+/**
+ * The `enqueue` option: stores a verified message durably (a queue, a table) and resolves once it
+ * is stored. The receiver answers 200 only after it resolves; 503 when it throws or has not
+ * resolved by the deadline (the dedupe claim is released, so the sender's retry is taken again).
+ * Make it idempotent on `dedupeKey`: a retry after a late store must not store a second copy
+ * (`@hookgate/bullmq`'s `enqueueTo` uses the key as the job id).
+ *
+ * @example
+ * import { enqueueTo } from '@hookgate/bullmq';
+ * createReceiver({ secret, enqueue: enqueueTo(queue) });
+ * // or by hand:
+ * createReceiver({ secret, enqueue: (h) => db.insertIgnore('inbox', { id: h.dedupeKey, body: h.message }) });
+ */
+export type EnqueueHandoff = (handoff: Handoff) => unknown;
