@@ -7,6 +7,17 @@
 export const MAX_CALL_BYTES = 32 * 1024;
 
 /**
+ * Deepest call the intake accepts, in levels of objects and arrays (the call itself is level 1): a
+ * deeper call is refused alone, with the path of the field that nests too deeply. JSON this deep is
+ * rare in analytics data, and every later stage (sizing, signing, a receiver's own code) stays far
+ * from any stack limit.
+ *
+ * @example
+ * const call = { type: 'track', userId: 'u1', event: 'E', properties: { a: { b: 1 } } }; // 3 levels
+ */
+export const MAX_CALL_DEPTH = 100;
+
+/**
  * Largest request body the intake accepts, in bytes after decompression (seed §8: 500 KB).
  *
  * @example

@@ -1,6 +1,8 @@
 import { CALL_TYPES, readClientCall, type Call, type CallType, type ValidationIssue } from '@hookgate/core';
 import { intakeError, type IntakeResponse, type RefusedCallView } from './intake-response.js';
+import { tooDeepAt } from './json-depth.js';
 import { jsonSizeBound } from './json-size-bound.js';
+import { MAX_CALL_DEPTH } from './limits.js';
 
 /** What a request's URL says about its body: one call of a type, or a batch. */
 export type IntakeRoute = { kind: 'call'; type: CallType } | { kind: 'batch' };
@@ -50,12 +52,22 @@ function kindOf(v: unknown): string {
 }
 
 /**
- * The call's size in UTF-8 bytes of `JSON.stringify(call)` when it could be over `limit`; otherwise
- * a cheap upper bound at most `limit` (so "size > limit" is exact without serializing small calls).
+ * Why a call is refused for its form before anything reads it (nested deeper than `MAX_CALL_DEPTH`,
+ * or larger than `limit` bytes of `JSON.stringify(call)`), or `undefined`. Never throws: a small call
+ * is bounded without serializing it (and is then known to be shallow: the bound gives up past 64
+ * levels); any other is checked for depth with an explicit stack before it is serialized to be measured.
  */
-function callSize(call: unknown, limit: number): number {
-  const bound = jsonSizeBound(call, limit);
-  return bound <= limit ? bound : Buffer.byteLength(JSON.stringify(call) ?? '', 'utf8');
+function formIssue(call: unknown, limit: number, path: string): { tooLarge: boolean; issue: ValidationIssue } | undefined {
+  if (jsonSizeBound(call, limit) <= limit) return undefined;
+  const deep = tooDeepAt(call, MAX_CALL_DEPTH, path);
+  if (deep !== undefined) {
+    return {
+      tooLarge: false,
+      issue: { path: deep, message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call); flatten it or send it as a string` },
+    };
+  }
+  const size = Buffer.byteLength(JSON.stringify(call) ?? '', 'utf8');
+  return size > limit ? { tooLarge: true, issue: tooLargeIssue(path, size, limit) } : undefined;
 }
 
 /**
@@ -155,9 +167,9 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   const bodyWriteKey = typeof value.writeKey === 'string' && value.writeKey.length > 0 ? value.writeKey : undefined;
 
   if (route.kind === 'call') {
-    const size = callSize(value, limits.maxCallBytes);
-    if (size > limits.maxCallBytes) {
-      const refused = { index: 0, type: route.type, tooLarge: true, issues: [tooLargeIssue('$', size, limits.maxCallBytes)] };
+    const form = formIssue(value, limits.maxCallBytes, '$');
+    if (form !== undefined) {
+      const refused = { index: 0, type: route.type, tooLarge: form.tooLarge, issues: [form.issue] };
       return { ok: true, calls: [], indexes: [], refused: [refused], bodyWriteKey };
     }
     if (value.type !== undefined && value.type !== null && value.type !== route.type) {
@@ -198,9 +210,9 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     const path = `$.batch[${i}]`;
-    const size = callSize(item, limits.maxCallBytes);
-    if (size > limits.maxCallBytes) {
-      refused.push({ index: i, type: knownType((item as { type?: unknown })?.type), tooLarge: true, issues: [tooLargeIssue(path, size, limits.maxCallBytes)] });
+    const form = formIssue(item, limits.maxCallBytes, path);
+    if (form !== undefined) {
+      refused.push({ index: i, type: knownType((item as { type?: unknown } | null)?.type), tooLarge: form.tooLarge, issues: [form.issue] });
       continue;
     }
     const issues = readClientCall(item, { path });
