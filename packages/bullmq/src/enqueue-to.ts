@@ -1,0 +1,76 @@
+import { dedupeKey as dedupeKeyOf, type EnqueueHandoff, type Handoff } from '@hookgate/core';
+import type { JobsOptions, Queue } from 'bullmq';
+import type { HandoffJobData } from './job-data.js';
+import { jobIdOf } from './job-id.js';
+
+/**
+ * Options of `enqueueTo`.
+ *
+ * @example
+ * const options: EnqueueToOptions = { includeSignedBody: true, jobOptions: { attempts: 10 } };
+ * createReceiver({ secret, enqueue: enqueueTo(queue, options) });
+ */
+export interface EnqueueToOptions {
+  /** Also store the exact signed text in `job.data.signedBody` (to re-verify or archive it). Default false. */
+  includeSignedBody?: boolean;
+  /** The job name. Default: the message's `type` (`track`, `identify`, …). */
+  jobName?: string | ((handoff: Handoff) => string);
+  /** BullMQ job options, over `DEFAULT_JOB_OPTIONS` and the queue's `defaultJobOptions`. `jobId` is always the dedupe key's. */
+  jobOptions?: Omit<JobsOptions, 'jobId'>;
+}
+
+/** Seconds a completed job is kept: longer than the sender's 4 h of retries, so its id still dedupes them. */
+const KEEP_COMPLETED_S = 5 * 60 * 60;
+
+/**
+ * Job options `enqueueTo` uses unless the queue or `jobOptions` say otherwise: 8 attempts with
+ * exponential backoff from 1 s, completed jobs kept 5 h (their ids dedupe the sender's retries
+ * across receiver instances), failed jobs kept (visible and re-runnable).
+ *
+ * @example
+ * enqueueTo(queue, { jobOptions: { ...DEFAULT_JOB_OPTIONS, attempts: 20 } });
+ */
+export const DEFAULT_JOB_OPTIONS: Readonly<JobsOptions> = Object.freeze({
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: KEEP_COMPLETED_S },
+  removeOnFail: false,
+});
+
+/**
+ * The `enqueue` option of a receiver that stores each verified message as a BullMQ job. The job id
+ * is the message's dedupe key, so a retried delivery (to this instance or another) never makes a
+ * second job. The receiver answers 200 once `queue.add` resolved, 503 when Redis did not take it
+ * within the deadline.
+ *
+ * @example
+ * import { Queue } from 'bullmq';
+ * import { createReceiver } from '@hookgate/core';
+ * import { enqueueTo } from '@hookgate/bullmq';
+ *
+ * const queue = new Queue('webhooks', { connection: { host: '127.0.0.1', port: 6379 } });
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, enqueue: enqueueTo(queue) });
+ */
+export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): EnqueueHandoff {
+  if (queue === null || typeof queue !== 'object' || typeof (queue as { add?: unknown }).add !== 'function') {
+    throw new TypeError('enqueueTo(queue) needs a BullMQ Queue, e.g. enqueueTo(new Queue("webhooks", { connection })).');
+  }
+  const { includeSignedBody = false, jobName, jobOptions } = options;
+  if (jobOptions && 'jobId' in jobOptions) {
+    throw new TypeError('enqueueTo: jobOptions.jobId cannot be set: the job id is the message\'s dedupe key (that is what makes retries one job).');
+  }
+  const utf8 = new TextDecoder();
+  return async (handoff: Handoff) => {
+    const signed = handoff.signedBody;
+    const key = handoff.dedupeKey ?? (await dedupeKeyOf(handoff.message, signed ?? JSON.stringify(handoff.message)));
+    const data: HandoffJobData = {
+      message: handoff.message,
+      dedupeKey: key,
+      receivedAt: handoff.receivedAt.toISOString(),
+      verification: handoff.verification,
+    };
+    if (includeSignedBody && signed !== undefined) data.signedBody = typeof signed === 'string' ? signed : utf8.decode(signed);
+    const name = typeof jobName === 'function' ? jobName(handoff) : (jobName ?? handoff.message.type);
+    await queue.add(name, data, { ...DEFAULT_JOB_OPTIONS, ...queue.defaultJobOptions, ...jobOptions, jobId: jobIdOf(key) });
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * The BullMQ job id of a dedupe key. BullMQ refuses ids with `:` and integer ids, and core's keys
+ * are `id:<messageId>` or `sha256:<hex>`, so `%` and `:` are percent-encoded: one key, one id, and
+ * two keys never share an id.
+ *
+ * @example
+ * jobIdOf('id:ajs-1f0e'); // 'id%3Aajs-1f0e'
+ * await queue.getJob(jobIdOf(ctx.dedupeKey)); // find the job of a message
+ */
+export function jobIdOf(dedupeKey: string): string {
+  return dedupeKey.replace(/%/g, '%25').replace(/:/g, '%3A');
+}
