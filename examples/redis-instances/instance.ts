@@ -3,7 +3,7 @@
 // Prints JSON lines on stdout: {"instance","port"} when listening, {"instance","handled"} per message.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createReceiver, toNodeListener } from '@hookgate/core';
+import { createReceiver, extraFields, toNodeListener } from '@hookgate/core';
 import { RedisIdempotencyStore } from '@hookgate/redis';
 
 const name = process.env.INSTANCE ?? 'instance';
@@ -21,10 +21,10 @@ const receiver = createReceiver({
   on: {
     track: async (message) => {
       await new Promise((resolve) => setTimeout(resolve, 200)); // the work: a database write, an API call…
-      say({ handled: message.messageId ?? null, event: message.event });
+      say({ handled: extraFields(message).messageId ?? null, event: message.event });
     },
   },
-  onMessage: (message) => say({ handled: message.messageId ?? null, type: message.type }),
+  onMessage: (message) => say({ handled: extraFields(message).messageId ?? null, type: message.type }),
 });
 
 const server = http.createServer(toNodeListener(receiver) as http.RequestListener);

@@ -83,7 +83,7 @@ describe('@segment/analytics-node against the intake', () => {
     expect(alias).toMatchObject({ type: 'alias', 'Previous ID': 'anon_5e1f', 'User ID': 'user_1001' });
     expect(alias).not.toHaveProperty('userId');
     // The client's context (library name) came through the batch.
-    expect(byType.track!.message.context).toMatchObject({ library: { name: '@segment/analytics-node' } });
+    expect((byType.track!.message as { context?: unknown }).context).toMatchObject({ library: { name: '@segment/analytics-node' } });
   });
 
   it('accepts a batch posted with only the body writeKey (older clients)', async () => {

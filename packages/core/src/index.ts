@@ -3,6 +3,7 @@
 export * from './messages/schemas.js';
 export * from './messages/types.js';
 export * from './messages/extra-fields.js';
+export * from './messages/extra-fields.js';
 export * from './messages/timestamp.js';
 export * from './messages/validation-error.js';
 export * from './messages/parse-message.js';

@@ -1,7 +1,7 @@
 // The pieces adapters build on: precheck (no body needed), accept (verify, validate, claim) and
 // run (a handler under the same mode, deadline and dedupe rules as `handle`).
 import { describe, expect, it } from 'vitest';
-import { createReceiver, fixtures, type AcceptResult } from '../src/index.js';
+import { createReceiver, extraFields, fixtures, type AcceptResult } from '../src/index.js';
 import { SECRET, delay, hmac } from './helpers/receiver-server.js';
 
 const headers = (body: string, extra: Record<string, string> = {}) => ({
@@ -129,7 +129,7 @@ describe("the input's parse hook (how adapters keep their framework's JSON prote
     expect(refused.response.body).toContain('forbidden prototype property');
     const marked = (text: string) => ({ ...(JSON.parse(text) as object), messageId: 'from-parse' });
     const accepted = expectMessage(await receiver.accept({ method: 'POST', headers: headers(base), rawBody: base, parse: marked }));
-    expect(accepted.message.messageId).toBe('from-parse');
+    expect(extraFields(accepted.message).messageId).toBe('from-parse');
   });
 
   it('without it, JSON.parse reads a signed __proto__ key as data (why the Fastify adapter passes its own parser)', async () => {

@@ -2,7 +2,7 @@
 // "acknowledge then handle" (200 after verification, handler in the background, failures to onError),
 // and drain() for shutdown. Over a real node:http server.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DEADLINE_MS, DeadlineExceededError, SENDER_TIMEOUT_MS, fixtures, type ReceiverErrorInfo } from '../src/index.js';
+import { DEFAULT_DEADLINE_MS, DeadlineExceededError, SENDER_TIMEOUT_MS, extraFields, fixtures, type ReceiverErrorInfo } from '../src/index.js';
 import { SECRET, delay, gate, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
@@ -186,7 +186,7 @@ describe('mode acknowledge', () => {
       mode: 'acknowledge',
       onMessage: async (m) => {
         await delay(300);
-        done.push(String(m.messageId));
+        done.push(String(extraFields(m).messageId));
       },
     });
     const ids = ['s1', 's2', 's3', 's4', 's5'];

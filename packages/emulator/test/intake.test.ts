@@ -148,7 +148,7 @@ describe('intake: the tracking HTTP API', () => {
     expect(emulator.deliveries.map((d) => d.state)).toEqual(['delivered', 'filtered']);
     expect(emulator.deliveries[1]!.reason).toMatch(/All is false/);
     expect(seen).toHaveLength(1);
-    expect(seen[0]!.message.context).toEqual({ ip: '203.0.113.9', locale: 'fr-FR' });
+    expect((seen[0]!.message as { context?: unknown }).context).toEqual({ ip: '203.0.113.9', locale: 'fr-FR' });
   });
 
   it('treats /v1/import as /v1/batch and keeps historical timestamps, Go-style +0000 included', async () => {

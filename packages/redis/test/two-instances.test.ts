@@ -1,5 +1,6 @@
 // Two receivers (two real HTTP servers, each with its own Redis connection) share one real redis-server,
 // as instances behind a load balancer do.
+import { extraFields } from '@hookgate/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
@@ -95,7 +96,7 @@ describe('a failing handler', () => {
     let failures = 1;
     const [a, b] = await pair({
       onTrack: (message) => {
-        if (failures-- > 0) throw new Error(`downstream unavailable for ${String(message.messageId)}`);
+        if (failures-- > 0) throw new Error(`downstream unavailable for ${String(extraFields(message).messageId)}`);
       },
     });
     const message = trackMessage();

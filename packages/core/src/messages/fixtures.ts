@@ -1,10 +1,10 @@
 import type { MessageType } from './schemas.js';
-import type { MessageOf, WebhookMessage } from './types.js';
+import type { ExtraFields, MessageOf, WebhookMessage } from './types.js';
 
 const timestamp = '2026-11-21T12:00:00.000Z';
 
 /**
- * One realistic message of every type, in the shapes of the seed's §2.2, for tests.
+ * One realistic message of every type, in the shapes the Webhooks destination delivers, for tests.
  * Frozen: copy before changing (`structuredClone(fixtures.track)`).
  *
  * @example
@@ -75,13 +75,19 @@ export const fixtures: { readonly [T in MessageType]: Readonly<MessageOf<T>> } =
 });
 
 /**
- * A fresh, mutable copy of the fixture of one type, with optional overrides.
+ * A fresh, mutable copy of the fixture of one type, with optional overrides. Documented fields are
+ * type-checked; other fields (a `messageId`, say) may be added too, and stay typed on the result.
  *
  * @example
- * const msg = fixture('track', { event: 'Signed Up' });
+ * const msg = fixture('track', { event: 'Signed Up', messageId: 'm-1' });
+ * msg.event; // 'Signed Up'
+ * msg.messageId; // 'm-1' (string): added here, so typed here
  */
-export function fixture<T extends MessageType>(type: T, overrides: Partial<MessageOf<T>> = {}): MessageOf<T> {
-  return { ...(structuredClone(fixtures[type]) as unknown as MessageOf<T>), ...overrides };
+export function fixture<T extends MessageType, const O extends Partial<MessageOf<T>> & ExtraFields = {}>(
+  type: T,
+  overrides?: O,
+): MessageOf<T> & Omit<O, keyof MessageOf<T>> {
+  return { ...(structuredClone(fixtures[type]) as unknown as MessageOf<T>), ...overrides } as MessageOf<T> & Omit<O, keyof MessageOf<T>>;
 }
 
 /** Every fixture in type order, for table-driven tests. @example for (const m of allFixtures()) send(m); */

@@ -2,7 +2,7 @@ import { Type, type TSchema, type TString } from '@sinclair/typebox';
 import { IsoTimestampSchema, StrictTimestampSchema } from './timestamp.js';
 
 /**
- * The seven message types the Webhooks destination delivers (seed §2.2).
+ * The seven message types the Webhooks destination delivers.
  *
  * @example
  * const handled = Object.fromEntries(MESSAGE_TYPES.map((type) => [type, 0]));
@@ -79,7 +79,7 @@ function buildMessageSchemas<T extends TString>(timestamp: T) {
       context: Type.Optional(ContextSchema),
       'Previous ID': Str,
       'User ID': Str,
-      // No userId on alias (seed §2.2): in the schema itself, so the types, the validator and the
+      // No userId on alias: in the schema itself, so the types, the validator and the
       // exported JSON Schema (`"not": {}`) all say so.
       userId: Type.Optional(Type.Never({ description: 'absent on alias: the new id is in "User ID"' })),
     }),

@@ -1,12 +1,13 @@
 import type { Static } from '@sinclair/typebox';
-import type { ContextSchema, MessageType, messageSchemas } from './schemas.js';
+import type { ContextSchema, MessageType, PagePropertiesSchema, messageSchemas } from './schemas.js';
 
 /**
- * Fields the service may add beyond the seed's tables: kept, typed `unknown`.
+ * Open keys typed `unknown`: the shape of objects whose keys are not fixed (`properties`, `traits`,
+ * `context`) and of a call's extra fields.
  *
  * @example
- * const msg: TrackMessage = fixture('track');
- * const sentAt = msg['sentAt']; // unknown: a field beyond the documented ones, kept as sent
+ * const extras: ExtraFields = { messageId: 'm1', anonymousId: 'anon_5e1f' };
+ * const id = extras['messageId']; // unknown: narrow it before use
  */
 export interface ExtraFields {
   [key: string]: unknown;
@@ -14,8 +15,12 @@ export interface ExtraFields {
 
 type Schemas = typeof messageSchemas;
 
+/** Spells an intersection out as one object type, so editor hovers show plain fields. */
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
 /**
- * The context object sent with every non-delete message.
+ * The context object sent with every non-delete message: the screen shape (device, os, app) typed,
+ * any other key (ip, locale, library…) kept and typed `unknown`.
  *
  * @example
  * const deviceModel = (context: MessageContext | undefined) => context?.device?.model ?? 'unknown';
@@ -24,57 +29,77 @@ type Schemas = typeof messageSchemas;
 export type MessageContext = Static<typeof ContextSchema> & ExtraFields;
 
 /**
+ * A page message's properties: `path`, `referrer`, `title` and `url` typed as strings, custom keys open.
+ *
+ * @example
+ * const where = (p: PageProperties | undefined) => p?.url ?? p?.['screenWidth'];
+ */
+export type PageProperties = Static<typeof PagePropertiesSchema> & ExtraFields;
+
+/**
+ * A message of one schema: exactly its documented top-level fields (an unknown top-level field
+ * does not compile; reach extras with `extraFields(msg)`), with `context` open.
+ */
+type Exact<S extends keyof Schemas, Drop extends string = never, Over = unknown> = Flatten<
+  Omit<Static<Schemas[S]>, 'context' | Drop | keyof Over> &
+    ('context' extends keyof Static<Schemas[S]> ? { context?: MessageContext } : unknown) &
+    Over
+>;
+
+/**
  * A `page` message.
  *
  * @example
  * const onPage = (msg: PageMessage) => console.log(msg.userId, 'viewed', msg.properties?.url);
  */
-export type PageMessage = Static<Schemas['page']> & ExtraFields;
+export type PageMessage = Exact<'page', never, { properties?: PageProperties }>;
 /**
  * A `screen` message.
  *
  * @example
  * const onScreen = (msg: ScreenMessage) => console.log(msg.name, 'on', msg.context?.os?.name);
  */
-export type ScreenMessage = Static<Schemas['screen']> & ExtraFields;
+export type ScreenMessage = Exact<'screen'>;
 /**
- * An `identify` message (also how audience and computed-trait syncs arrive).
+ * An `identify` message (also how audience and computed-trait syncs arrive). `traits` is open.
  *
  * @example
  * const onIdentify = (msg: IdentifyMessage) => console.log(msg.userId, msg.traits?.email);
  */
-export type IdentifyMessage = Static<Schemas['identify']> & ExtraFields;
+export type IdentifyMessage = Exact<'identify'>;
 /**
- * A `track` message.
+ * A `track` message. `properties` is open.
  *
  * @example
  * const onTrack = (msg: TrackMessage) => console.log(msg.event, msg.properties?.revenue);
  */
-export type TrackMessage = Static<Schemas['track']> & ExtraFields;
+export type TrackMessage = Exact<'track'>;
 /**
- * An `alias` message: `"Previous ID"` and `"User ID"`, with the spaces, and no `userId`.
+ * An `alias` message: `"Previous ID"` and `"User ID"`, with the spaces, and no `userId`
+ * (`msg.userId` does not compile on an alias).
  *
  * @example
  * const onAlias = (msg: AliasMessage) => console.log(msg['Previous ID'], '→', msg['User ID']);
  */
-export type AliasMessage = Static<Schemas['alias']> & ExtraFields;
+export type AliasMessage = Exact<'alias', 'userId'>;
 /**
- * A `group` message.
+ * A `group` message. `traits` is open.
  *
  * @example
  * const onGroup = (msg: GroupMessage) => console.log(msg.userId, 'joined', msg.groupId, msg.traits?.name);
  */
-export type GroupMessage = Static<Schemas['group']> & ExtraFields;
+export type GroupMessage = Exact<'group'>;
 /**
  * A `delete` notification: `type`, `userId`, `timestamp` only.
  *
  * @example
  * const onDelete = (msg: DeleteMessage) => console.log('erase every record of', msg.userId);
  */
-export type DeleteMessage = Static<Schemas['delete']> & ExtraFields;
+export type DeleteMessage = Exact<'delete'>;
 
 /**
- * Any message the Webhooks destination delivers, discriminated on `type`.
+ * Any message the Webhooks destination delivers, discriminated on `type`. Only documented fields
+ * are readable; fields beyond them are kept at run time and read with `extraFields(msg)`.
  *
  * @example
  * function describe(msg: WebhookMessage) {

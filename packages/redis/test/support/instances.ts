@@ -1,6 +1,6 @@
 // Receiver instances for the tests: core's receiver + a RedisIdempotencyStore, on a real node:http server.
 import { randomUUID } from 'node:crypto';
-import { createReceiver, fixture, sign, toNodeListener, type ReceiverErrorInfo, type TrackMessage } from '@hookgate/core';
+import { createReceiver, extraFields, fixture, sign, toNodeListener, type ReceiverErrorInfo, type TrackMessage } from '@hookgate/core';
 import type { Redis } from 'ioredis';
 import { RedisIdempotencyStore } from '../../src/index.js';
 import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
@@ -49,7 +49,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     on: {
       track: async (message) => {
         if (options.onTrack) await options.onTrack(message, instance);
-        instance.handled.push(String(message.messageId));
+        instance.handled.push(String(extraFields(message).messageId));
       },
     },
   });
@@ -65,7 +65,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
 }
 
 /** A track message with a fresh messageId, in the seed's shape (core's fixture). */
-export function trackMessage(id = `msg-${randomUUID()}`): TrackMessage {
+export function trackMessage(id = `msg-${randomUUID()}`): TrackMessage & { messageId: string } {
   return fixture('track', { messageId: id });
 }
 
