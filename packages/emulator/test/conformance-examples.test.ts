@@ -1,9 +1,10 @@
-// The conformance suite against the three example receivers (Express, Fastify, Hono): every MUST
+// The conformance suite against the example receivers (Express, Fastify, Hono, NestJS): every MUST
 // and SHOULD case passes, and no refused request ever reaches a handler.
 import { afterEach, describe, expect, it } from 'vitest';
 import { start as startExpress } from '../../../examples/express-receiver/server.js';
 import { start as startFastify } from '../../../examples/fastify-receiver/server.js';
 import { start as startHono } from '../../../examples/hono-receiver/server.js';
+import { start as startNest } from '../../../examples/nest-receiver/server.js';
 import { runConformance } from '../src/conformance/index.js';
 
 const SECRET = 'example-receivers-secret';
@@ -16,6 +17,7 @@ describe.each([
   ['express', startExpress],
   ['fastify', startFastify],
   ['hono', startHono],
+  ['nest', startNest],
 ] as const)('the %s example receiver', (_name, start) => {
   it('passes every MUST and SHOULD case of the conformance suite', async () => {
     const rx = await start({ port: 0, secret: SECRET });
