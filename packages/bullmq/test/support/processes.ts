@@ -122,7 +122,7 @@ export function trackMessage(messageId: string): TrackMessage {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /** One signed POST, as the classic sender makes it; resolves with the status and the answer's code. */
-export function post(url: string, body: string, timeoutMs = 10_000): Promise<{ status: number; code: string; ms: number }> {
+export function post(url: string, body: string, timeoutMs = 10_000, signature = sign(body, SECRET)): Promise<{ status: number; code: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -130,7 +130,7 @@ export function post(url: string, body: string, timeoutMs = 10_000): Promise<{ s
       {
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET), 'user-agent': 'Segment.io/1.0', 'content-length': Buffer.byteLength(body) },
+        headers: { 'content-type': 'application/json', 'x-signature': signature, 'user-agent': 'Segment.io/1.0', 'content-length': Buffer.byteLength(body) },
         timeout: timeoutMs,
       },
       (res) => {

@@ -1,0 +1,208 @@
+// The `enqueue` option on core and every adapter, over real HTTP, with a real Redis and BullMQ queue;
+// and the worker's retries and failed set.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { Queue, QueueEvents } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReceiver, sign, toNodeListener, type EnqueueHandoff, type Handoff, type ReceiverOptions } from '@hookgate/core';
+import { hookgate as expressHookgate } from '@hookgate/express';
+import { hookgate as fastifyHookgate } from '@hookgate/fastify';
+import { hookgate as honoHookgate } from '@hookgate/hono';
+import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
+import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
+import { createWorker, enqueueTo, jobIdOf, type HandoffJobData } from '../src/index.js';
+import { SECRET, closeAgent, post, trackMessage } from './support/processes.js';
+
+type Options = Omit<ReceiverOptions, 'on' | 'onMessage'>;
+interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Each way of mounting a receiver, served on 127.0.0.1:0 with the given options. */
+const SETUPS: Array<{ name: string; start(options: Options): Promise<Served> }> = [
+  {
+    name: "core's node listener",
+    start: async (options) => startHttpServer(toNodeListener(createReceiver(options)) as Parameters<typeof startHttpServer>[0]),
+  },
+  {
+    name: "core's fetch handler",
+    start: async (options) => listenOnLoopback(createAdaptorServer({ fetch: createReceiver(options).fetch, hostname: '127.0.0.1' }) as Server),
+  },
+  {
+    name: 'express',
+    start: async (options) => {
+      const app = express();
+      app.post('/', expressHookgate(options));
+      return startHttpServer(app);
+    },
+  },
+  {
+    name: 'fastify plugin',
+    start: async (options) => {
+      const app = Fastify();
+      await app.register(fastifyHookgate, { ...options, path: '/' });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = app.server.address() as AddressInfo;
+      return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+    },
+  },
+  {
+    name: 'hono on node',
+    start: async (options) => {
+      const app = new Hono();
+      app.post('/', honoHookgate(options));
+      return listenOnLoopback(createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server);
+    },
+  },
+];
+
+let redis: RunningRedis;
+const closers: Array<() => Promise<unknown>> = [];
+let n = 0;
+function newQueue(): Queue<HandoffJobData> {
+  const queue = new Queue<HandoffJobData>(`enq-${process.pid}-${++n}`, { connection: { host: '127.0.0.1', port: redis.port } });
+  closers.push(() => queue.close());
+  return queue;
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+  closeAgent();
+  await redis?.stop();
+});
+
+describe.each(SETUPS)('enqueue: enqueueTo(queue) on $name', (setup) => {
+  it('answers 200 once the job is stored (job id = dedupe key); a retry makes no second job; a forgery makes none', async () => {
+    const queue = newQueue();
+    const server = await setup.start({ secret: SECRET, enqueue: enqueueTo(queue, { includeSignedBody: true }) });
+    closers.push(() => server.close());
+    const body = JSON.stringify(trackMessage('adapter-1'));
+    const first = await post(`${server.url}/`, body);
+    expect([first.status, first.code]).toEqual([200, 'ok']);
+    const job = await queue.getJob(jobIdOf('id:adapter-1'));
+    expect(job?.name).toBe('track');
+    expect(job?.data.message).toEqual(JSON.parse(body));
+    expect(job?.data.dedupeKey).toBe('id:adapter-1');
+    expect(job?.data.signedBody).toBe(body);
+    expect(job?.data.verification).toEqual({ form: 'raw', secretIndex: 0 });
+    expect(JSON.stringify(job?.data)).not.toContain(SECRET);
+
+    expect((await post(`${server.url}/`, body)).status).toBe(200); // the sender's retry
+    const forgedBody = JSON.stringify(trackMessage('forged'));
+    const forged = await post(`${server.url}/`, forgedBody, 5000, sign(forgedBody, 'not-the-secret'));
+    expect(forged.status).toBe(401);
+    expect(await queue.count()).toBe(1);
+  });
+});
+
+describe('enqueue mode in core', () => {
+  it('503 queue_unavailable when enqueue throws, and the claim is released so the retry is stored', async () => {
+    let failing = true;
+    const stored: Handoff[] = [];
+    const errors: string[] = [];
+    const enqueue: EnqueueHandoff = async (handoff) => {
+      if (failing) throw new Error('queue down');
+      stored.push(handoff);
+    };
+    const receiver = createReceiver({ secret: SECRET, enqueue, onError: (e, info) => errors.push(`${info.phase}:${(e as Error).message}`) });
+    expect(receiver.mode).toBe('enqueue');
+    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    closers.push(() => server.close());
+    const body = JSON.stringify(trackMessage('flaky'));
+    expect(await post(server.url, body)).toMatchObject({ status: 503, code: 'queue_unavailable' });
+    expect(errors).toEqual(['enqueue:queue down']);
+    failing = false;
+    expect(await post(server.url, body)).toMatchObject({ status: 200, code: 'ok' });
+    expect(await post(server.url, body)).toMatchObject({ status: 200, code: 'duplicate' });
+    expect(stored.map((h) => h.dedupeKey)).toEqual(['id:flaky']);
+  });
+
+  it('503 at the deadline when enqueue hangs, the signal fires, and the retry is taken again', async () => {
+    let hang = true;
+    let aborted = false;
+    const enqueue: EnqueueHandoff = (handoff) => {
+      if (!hang) return undefined;
+      handoff.signal.addEventListener('abort', () => (aborted = true));
+      return new Promise(() => undefined);
+    };
+    const receiver = createReceiver({ secret: SECRET, enqueue, deadlineMs: 300, onError: () => undefined });
+    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    closers.push(() => server.close());
+    const body = JSON.stringify(trackMessage('slow'));
+    const answer = await post(server.url, body);
+    expect(answer).toMatchObject({ status: 503, code: 'queue_unavailable' });
+    expect(answer.ms).toBeLessThan(300 + 1000);
+    expect(aborted).toBe(true);
+    hang = false;
+    expect((await post(server.url, body)).status).toBe(200);
+  });
+
+  it('refuses enqueue with handlers or acknowledge mode, naming the fix', () => {
+    const enqueue: EnqueueHandoff = () => undefined;
+    expect(() => createReceiver({ secret: SECRET, enqueue, onMessage: () => undefined })).toThrow(/remove them and give the handlers to your worker/);
+    expect(() => createReceiver({ secret: SECRET, enqueue, mode: 'acknowledge' })).toThrow(/remove mode: 'acknowledge'/);
+    expect(() => createReceiver({ secret: SECRET, enqueue: 'queue' as never })).toThrow(/enqueue must be a function/);
+    expect(() => enqueueTo({} as never)).toThrow(/needs a BullMQ Queue/);
+    expect(() => createWorker('q', { on: { track: () => undefined } } as never)).toThrow(/connection is required/);
+    expect(() => createWorker('q', { connection: {} })).toThrow(/give handlers/);
+    expect(() => createWorker('q', { connection: {}, on: { trak: () => undefined } as never })).toThrow(/on\.trak is not a message type/);
+  });
+});
+
+describe('createWorker', () => {
+  it('runs typed handlers with the dedupe key; a throwing handler is retried, and one that keeps failing ends in the failed set with its error', async () => {
+    const queue = newQueue();
+    const events = new QueueEvents(queue.name, { connection: { host: '127.0.0.1', port: redis.port } });
+    closers.push(() => events.close());
+    await events.waitUntilReady();
+    const receiver = createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }) });
+    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    closers.push(() => server.close());
+
+    const runs: string[] = [];
+    const worker = createWorker(queue.name, {
+      connection: { host: '127.0.0.1', port: redis.port },
+      on: {
+        track: async (msg, ctx) => {
+          runs.push(`${ctx.dedupeKey}#${ctx.attempt}:${msg.event}`);
+          if (ctx.dedupeKey === 'id:flaky' && ctx.attempt < 2) throw new Error('downstream timeout');
+          if (ctx.dedupeKey === 'id:broken') throw new Error('always broken');
+        },
+      },
+    });
+    closers.push(() => worker.close());
+    const finished = (id: string, what: 'completed' | 'failed') =>
+      new Promise<void>((resolve) => {
+        const check = ({ jobId }: { jobId: string }) => {
+          if (jobId === jobIdOf(id)) resolve();
+        };
+        events.on(what, check);
+      });
+    const flakyDone = finished('id:flaky', 'completed');
+    const brokenFailed = new Promise<void>((resolve) => {
+      events.on('failed', async ({ jobId }) => {
+        if (jobId !== jobIdOf('id:broken')) return;
+        if ((await queue.getJob(jobId))?.finishedOn) resolve();
+      });
+    });
+    expect((await post(server.url, JSON.stringify(trackMessage('flaky')))).status).toBe(200);
+    expect((await post(server.url, JSON.stringify(trackMessage('broken')))).status).toBe(200);
+    await flakyDone;
+    await brokenFailed;
+    const event = trackMessage('x').event;
+    expect(runs.filter((r) => r.startsWith('id:flaky'))).toEqual([`id:flaky#1:${event}`, `id:flaky#2:${event}`]);
+    expect(runs.filter((r) => r.startsWith('id:broken'))).toHaveLength(3);
+    const failed = await queue.getFailed();
+    expect(failed.map((j) => [j.id, j.failedReason, j.attemptsMade])).toEqual([[jobIdOf('id:broken'), 'always broken', 3]]);
+    // Re-runnable from the failed set.
+    expect(await (await queue.getJob(jobIdOf('id:flaky')))?.getState()).toBe('completed');
+  });
+});
