@@ -15,6 +15,8 @@ export interface Summary {
   attempts: number;
   lastStatus?: number | string;
   replayOf?: string;
+  /** For a filtered delivery: why it was never sent, in words. */
+  filteredBecause?: string;
 }
 
 export interface AttemptView {
@@ -58,6 +60,8 @@ export interface Meta {
   endpoints: string[];
   templates: Record<string, unknown>;
   now: string;
+  /** The sources: name and write key (masked), for the empty list's help. */
+  sources?: Array<{ name: string | null; writeKey: string; webhooks: boolean }>;
 }
 
 export interface Issue {

@@ -1,11 +1,15 @@
 // One delivery: summary, actions, attempts per endpoint on a timeline, headers and body, curl.
 
 import { ApiError, getJson, postJson, type AttemptView, type Detail, type Summary } from './api.js';
-import { h, replaceChildren } from './dom.js';
+import { breakable, h, replaceChildren } from './dom.js';
 import { duration, fullTime, prettyJson, shortTime } from './format.js';
 
-function field(label: string, value: string | undefined | null): HTMLElement[] {
+function field(label: string, value: string | Node | undefined | null): HTMLElement[] {
   return value ? [h('dt', {}, label), h('dd', {}, value)] : [];
+}
+
+function deliveryLink(id: string | undefined): HTMLElement | undefined {
+  return id ? h('a', { href: `#/deliveries/${id}`, class: 'record-link' }, id) : undefined;
 }
 
 function statusText(a: AttemptView): string {
@@ -20,7 +24,6 @@ function timeline(d: Detail): HTMLElement {
   for (const e of d.endpoints) if (!byEndpoint.has(e)) byEndpoint.set(e, []);
   const first = d.firstAttemptAt ? Date.parse(d.firstAttemptAt) : undefined;
   const section = h('section', { class: 'timeline', 'aria-label': 'Attempts' }, h('h3', {}, `Attempts (${d.attemptList.length})`));
-  if (d.state === 'filtered') section.append(h('p', { class: 'reason' }, `Filtered, never sent: ${d.reason ?? 'no reason recorded'}`));
   for (const [endpoint, attempts] of byEndpoint) {
     const list = h('ol', { class: 'attempts' });
     for (const a of attempts) {
@@ -33,15 +36,15 @@ function timeline(d: Detail): HTMLElement {
           { class: `attempt outcome-${a.outcome}`, 'data-status': a.status ?? a.error?.code ?? '' },
           h('span', { class: 'round' }, `#${a.round}`),
           h('time', { datetime: a.at, title: fullTime(a.at) }, `${shortTime(a.at)} (+${duration(offset)})`),
-          h('span', { class: 'status' }, statusText(a)),
+          h('span', { class: 'status' }, breakable(statusText(a))),
           h('span', { class: 'took' }, `${Math.round(a.durationMs)} ms`),
-          bar,
+          h('span', { class: 'bar-row' }, bar),
           a.responseStart ? h('code', { class: 'response' }, a.responseStart) : null,
         ),
       );
     }
-    if (attempts.length === 0) list.append(h('li', { class: 'attempt none' }, d.state === 'pending' ? 'queued' : 'no attempt'));
-    section.append(h('h4', {}, endpoint), list);
+    if (attempts.length === 0) list.append(h('li', { class: 'attempt none' }, h('span', { class: 'status' }, d.state === 'pending' ? 'queued' : 'no attempt')));
+    section.append(h('h4', { class: 'endpoint' }, breakable(endpoint)), list);
   }
   return section;
 }
@@ -53,6 +56,17 @@ function schedule(d: Detail): HTMLElement | null {
   const parts = [`Next retry at ${fullTime(d.nextAttemptAt)} (in ${duration(next - now)}).`];
   if (d.windowEndsAt) parts.push(`The ${duration(d.windowMs)} retry window closes at ${fullTime(d.windowEndsAt)} (${duration(Date.parse(d.windowEndsAt) - now)} left).`);
   return h('p', { class: 'schedule' }, parts.join(' '));
+}
+
+/** The body: as sent (pretty, and its exact bytes); for a filtered delivery, what it would have sent. */
+function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
+  const bytes = new TextEncoder().encode(d.body).length;
+  if (filtered && d.body === '') return [h('h3', {}, 'Message'), h('p', { class: 'muted no-message' }, 'No message could be built from this call, so there are no bytes to show.')];
+  return [
+    h('h3', {}, filtered ? 'The message it would have sent (never sent)' : 'Body'),
+    h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body)),
+    h('details', {}, h('summary', {}, filtered ? `Exact bytes it would have sent (${bytes} bytes)` : `Exact bytes sent (${bytes} bytes)`), h('pre', { class: 'raw' }, d.body)),
+  ];
 }
 
 /** Renders a delivery into `pane`, with its actions; `onChanged` is told of a new record (replay). */
@@ -69,7 +83,8 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
     message.textContent = `${label}…`;
     try {
       const r = await postJson<{ record: Summary }>(path);
-      message.textContent = r.record.id === d.id ? `${label}: started.` : `${label}: sent as ${r.record.id}.`;
+      if (r.record.id === d.id) message.textContent = `${label}: started.`;
+      else replaceChildren(message, `${label}: sent as `, deliveryLink(r.record.id), '.');
       onChanged(r.record);
     } catch (error) {
       message.textContent = `${label} failed: ${error instanceof ApiError ? error.message : String(error)}`;
@@ -107,6 +122,7 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
         )
       : null,
   );
+  const filtered = d.state === 'filtered';
   const headers = h('table', { class: 'headers' }, h('caption', {}, 'Headers sent'));
   for (const [name, value] of Object.entries(d.headers)) headers.append(h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value)));
   replaceChildren(
@@ -122,18 +138,17 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
       ...field('User', d.userId),
       ...field('Received', fullTime(d.receivedAt)),
       ...field('First attempt', fullTime(d.firstAttemptAt)),
-      ...field('Delivered to', d.deliveredTo),
-      ...field('Replay of', d.replayOf),
-      ...field('Reason', d.state === 'filtered' ? undefined : d.reason),
+      ...field('Delivered to', d.deliveredTo === undefined ? undefined : breakable(d.deliveredTo)),
+      ...field('Replay of', deliveryLink(d.replayOf)),
+      ...field('Reason', d.state === 'filtered' || d.reason === undefined ? undefined : breakable(d.reason)),
     ),
+    filtered ? h('section', { class: 'filtered-why', 'aria-labelledby': 'filtered-title' }, h('h3', { id: 'filtered-title' }, 'Why it was filtered'), h('p', {}, breakable(d.filteredBecause ?? 'Not sent.'))) : null,
     actions,
     message,
     schedule(d),
-    timeline(d),
-    headers,
-    h('h3', {}, 'Body'),
-    h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body)),
-    h('details', {}, h('summary', {}, `Exact bytes sent (${new TextEncoder().encode(d.body).length} bytes)`), h('pre', { class: 'raw' }, d.body)),
+    filtered ? null : timeline(d),
+    filtered ? null : headers,
+    ...bodyBlocks(d, filtered),
     d.curl ? h('details', {}, h('summary', {}, 'curl command'), curl) : null,
   );
 }

@@ -60,3 +60,23 @@ export function byId<T extends HTMLElement>(id: string): T {
   if (!el) throw new Error(`#${id} is missing from the page`);
   return el as T;
 }
+
+/**
+ * Text (a URL, or a message quoting one) that wraps at spaces and after the `/`, `?` and `&` of a URL
+ * (a `<wbr>` there), never inside a part: a run with a `-` or `/` is kept whole per part (a browser
+ * would otherwise break `destination-events` at its hyphen).
+ */
+export function breakable(text: string): DocumentFragment {
+  const out = document.createDocumentFragment();
+  for (const run of text.split(/(\s+)/)) {
+    if (!/[-/]/.test(run)) {
+      if (run) out.appendChild(document.createTextNode(run));
+      continue;
+    }
+    run.split(/(?<=[/?&])(?=.)/).forEach((part, i) => {
+      if (i > 0) out.appendChild(document.createElement('wbr'));
+      out.appendChild(h('span', { class: 'part' }, part));
+    });
+  }
+  return out;
+}

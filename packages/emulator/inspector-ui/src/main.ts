@@ -48,7 +48,7 @@ async function start(): Promise<void> {
   };
   window.addEventListener('hashchange', route);
   route();
-  connect(byId('live'));
+  connect(byId('live'), byId('server-gone'));
 }
 
 void start();

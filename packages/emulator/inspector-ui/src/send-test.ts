@@ -42,7 +42,11 @@ export function showSendTest(pane: HTMLElement, meta: Meta, onSent: (records: Su
     }
     postJson<{ records: Summary[] }>('/_hookgate/send-test', { message }).then(
       (r) => {
-        result.textContent = r.records.length > 0 ? `Sent: ${r.records.map((x) => x.id).join(', ')}.` : 'No record was created (no source has seen this user).';
+        if (r.records.length === 0) result.textContent = 'No record was created (no source has seen this user).';
+        else {
+          const links = r.records.flatMap((x, i) => [i > 0 ? ', ' : '', h('a', { href: `#/deliveries/${x.id}`, class: 'record-link' }, x.id)]);
+          replaceChildren(result, 'Sent: ', ...links, '.');
+        }
         onSent(r.records);
       },
       (error: unknown) => {

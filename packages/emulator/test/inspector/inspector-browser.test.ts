@@ -230,7 +230,7 @@ describe('inspector in chromium', () => {
     expect(await rows.first().locator('td.type').textContent()).toBe('group');
     await page.getByLabel('Search').fill('');
     await page.getByLabel('State').selectOption('failed');
-    await expect.poll(() => page.locator('p.count').textContent()).toBe('No delivery matches.');
+    await expect.poll(() => page.locator('p.count').textContent()).toBe('No delivery matches these filters.');
   });
 
   it('keeps the keyboard focus on a row while the list updates live (the row in place, new rows above it)', async () => {
