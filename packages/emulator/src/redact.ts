@@ -155,3 +155,16 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
   }
   return out;
 }
+
+/**
+ * A write key fit to be shown (in a view, an event stream, a page or a log line): masked like a
+ * secret, with only its first 4 characters when it is long enough (16+) to keep most of it hidden,
+ * and its length. `hookgate serve`'s start-up banner is the one place that prints it whole.
+ *
+ * @example
+ * redactWriteKey('wk_live_0123456789abcdef'); // 'wk_l…(24 chars)'
+ * redactWriteKey('hookgate-dev'); // '***(12 chars)'
+ */
+export function redactWriteKey(writeKey: string): string {
+  return writeKey.length >= 16 ? `${writeKey.slice(0, 4)}…(${writeKey.length} chars)` : `${MASK}(${writeKey.length} chars)`;
+}

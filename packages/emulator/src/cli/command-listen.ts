@@ -1,6 +1,7 @@
 import { redactUrl } from '../debug-log.js';
 import type { InboundRecord } from '../listen/inbound-record.js';
 import { SENDER_BUDGET_MS, startListener } from '../listen/listen-server.js';
+import { SERVER_TIMEOUTS_HELP } from '../server-timeouts.js';
 import { intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { painter, statusStyle, wantsColor, type Style } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
@@ -20,7 +21,10 @@ request and 401 to any other.
 The web inspector at http://HOST:PORT/ shows every request live: its verdict (and why a forged
 or re-encoded one was refused), headers, body and the receiver's answer. JSON views: GET
 /_hookgate/inbound (newest first), /_hookgate/inbound/<id>, and the live stream
-/_hookgate/inbound/events.
+/_hookgate/inbound/events. They and the page answer only to a loopback Host (or --host's name)
+and, when --ui-token is set, only with it. Requests are forwarded without their hop-by-hop headers
+(Connection, Keep-Alive, TE, Upgrade, ... and any header Connection names).
+${SERVER_TIMEOUTS_HELP}
 
 Options:
   --secret S              the shared secret (repeatable for a rotation; or set HOOKGATE_SECRET)

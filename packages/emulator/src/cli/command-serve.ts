@@ -3,6 +3,8 @@ import { listenIntake } from '../intake/intake-server.js';
 import { redactText, redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
 import { assertInspectorExposure } from '../inspector/inspector-options.js';
+import { normalizeOrigin } from '../intake/origin-policy.js';
+import { SERVER_TIMEOUTS_HELP } from '../server-timeouts.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, serveOptionsFromFlags } from './serve-options.js';
 import { attemptJson, formatAttemptLine, formatCloseReport, formatFilteredLine, formatSummary, shown, summaryJson } from './serve-summary.js';
@@ -35,9 +37,16 @@ Options:
   --json             one JSON object per line on stdout: listening, attempt, filtered, stopping,
                      closed, and a final summary; no banner, no colour
   --ui-token T       the web inspector's token (or set HOOKGATE_UI_TOKEN); required with a non-loopback --host
+  --allow-origin O   let web pages from origin O (e.g. https://app.example.com) call the tracking API
+                     (repeatable); pages on loopback origins (http://localhost:3000) always may, others get 403
   -h, --help         this help
 
 ${SERVE_OPTION_HELP}
+Security: /_hookgate/* and the inspector answer only to a loopback Host (or --host's name) and, beyond
+loopback, only with the --ui-token. The write key is shown once, in the banner below; views and log
+lines mask it.
+${SERVER_TIMEOUTS_HELP}
+
 Examples:
   hookgate serve --endpoint http://127.0.0.1:3000/webhooks --secret s3cret
   curl -u hookgate-dev: -H 'content-type: application/json' \\
@@ -67,6 +76,7 @@ export async function runServe(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       ...SERVE_OPTION_FLAGS,
       'ui-token': { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
     },
     false,
   );
@@ -97,6 +107,13 @@ export async function runServe(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError('serve', (error as Error).message);
   }
+  const allowOrigins = (values['allow-origin'] ?? []).map((origin) => {
+    try {
+      return normalizeOrigin(origin, '--allow-origin');
+    } catch (error) {
+      throw new UsageError('serve', (error as Error).message);
+    }
+  });
 
   let emulator: ReturnType<typeof createEmulator>;
   try {
@@ -120,7 +137,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   let intake;
   try {
-    intake = await listenIntake(emulator, { port, host, inspector: { token: uiToken } });
+    intake = await listenIntake(emulator, { port, host, inspector: { token: uiToken }, allowOrigins });
   } catch (error) {
     await emulator.close();
     const e = error as NodeJS.ErrnoException;

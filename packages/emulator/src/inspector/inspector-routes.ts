@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { MESSAGE_TYPES, redact } from '@hookgate/core';
+import { MESSAGE_TYPES } from '@hookgate/core';
 import { EmulatorClosedError, ReplayError } from '../errors.js';
 import { deliveriesFeed } from './deliveries-feed.js';
 import { summarizeDelivery, ViewMasks } from './delivery-view.js';
@@ -7,7 +7,7 @@ import { EventStream } from './event-stream.js';
 import type { FeedAnswer, InspectorFeed } from './inspector-feed.js';
 import type { InspectorEngine } from './inspector-engine.js';
 import type { InspectorOptions } from './inspector-options.js';
-import { checkAccess, checkCsrf, tokenInQuery, TOKEN_COOKIE, type Refusal } from './request-guard.js';
+import { checkCsrf, LocalServerGuard, tokenInQuery, TOKEN_COOKIE, type Refusal } from './request-guard.js';
 import { sendTestEvent, testEventTemplates } from './send-test-event.js';
 import { loadUiAssets } from './ui-assets.js';
 
@@ -34,10 +34,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 });
 
 const CONTENT_TYPES = { 'index.html': 'text/html; charset=utf-8', 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' } as const;
-/** The page's icon (a hook on a dark square), served so a browser's icon request is not a 404. */
-const FAVICON = Buffer.from(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d1d1b"/><path d="M9 3v6.5a2.5 2.5 0 0 1-5 0V8" fill="none" stroke="#4cc46a" stroke-width="2" stroke-linecap="round"/></svg>',
-);
 const ACTION = /^\/_hookgate\/deliveries\/(dlv_\d+)\/(replay|retry)$/;
 const MAX_ACTION_BODY = 64 * 1024;
 
@@ -98,9 +94,12 @@ function readJson(req: http.IncomingMessage): Promise<{ ok: true; value: unknown
  *
  * @example
  * const inspector = createInspector(emulator, { token: process.env.HOOKGATE_UI_TOKEN });
+ *
+ * Every request passes `guard` first (the server's one `LocalServerGuard`; by default one for loopback
+ * with `options.token`).
  */
-export function createInspector(engine: InspectorEngine | undefined, options: InspectorOptions = {}): Inspector {
-  const token = options.token === '' ? undefined : options.token;
+export function createInspector(engine: InspectorEngine | undefined, options: InspectorOptions = {}, guard = new LocalServerGuard({ token: options.token })): Inspector {
+  const token = guard.token;
   const windowMs = options.retryWindowMs ?? 4 * 3_600_000;
   const masks = engine ? new ViewMasks(engine) : undefined;
   const feeds = new Map<string, InspectorFeed>();
@@ -160,15 +159,15 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
     const isAction = engine !== undefined && (path === INSPECTOR_ROUTES.sendTest || ACTION.test(path));
     const isRead = isPage || path.startsWith(INSPECTOR_ROUTES.assets) || path === INSPECTOR_ROUTES.events;
     if (!isAction && !isRead) return false;
+    const denied = guard.check(req, url);
+    if (denied) {
+      refuse(res, denied);
+      return true;
+    }
     if (isPage && method === 'GET' && tokenInQuery(url, token)) {
       // The token moves from the URL (history, screenshots) into an HttpOnly cookie.
       res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token as string)}; HttpOnly; SameSite=Strict; Path=/` });
       res.end();
-      return true;
-    }
-    const denied = checkAccess(req, token);
-    if (denied) {
-      refuse(res, denied);
       return true;
     }
     if (isAction) {
@@ -191,10 +190,6 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
     if (isPage) void page(res, 'index.html');
     else if (path === '/_hookgate/ui/app.js') void page(res, 'app.js');
     else if (path === '/_hookgate/ui/app.css') void page(res, 'app.css');
-    else if (path === '/_hookgate/ui/favicon.svg') {
-      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'image/svg+xml', 'content-length': String(FAVICON.length) });
-      res.end(FAVICON);
-    }
     else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS as Record<string, string>);
     else if (path === `${INSPECTOR_ROUTES.api}meta`) {
       const now = engine ? engine.clock.now() : Date.now();
@@ -204,8 +199,6 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
         states: engine ? ['pending', 'delivered', 'failed', 'filtered'] : [],
         types: MESSAGE_TYPES,
         endpoints: masks ? masks.allEndpoints() : [],
-        // For the empty list's "send a first call" help: each source's name and write key, masked.
-        sources: engine ? engine.sources.map((s) => ({ name: s.name ?? null, writeKey: redact(s.writeKey), webhooks: s.webhooks?.enabled ?? false })) : [],
         templates: engine ? testEventTemplates(now) : {},
         now: new Date(now).toISOString(),
       });

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type http from 'node:http';
+import { isIP } from 'node:net';
 import { constantTimeEqual } from '@hookgate/core';
 import { isLoopbackHost } from './inspector-options.js';
 
@@ -14,10 +16,11 @@ export interface Refusal {
   message: string;
 }
 
+/** A `Host` header's name, without its port (an IPv6 literal keeps its brackets); `''` when unparsable. */
 function hostName(hostHeader: string | undefined): string {
   if (!hostHeader) return '';
   const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(hostHeader.trim());
-  return m ? (m[1] as string) : '';
+  return m ? (m[1] as string).toLowerCase() : '';
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -29,38 +32,109 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+/** Compares two tokens in constant time, over their SHA-256 digests (so their lengths leak nothing either). */
+function sameToken(given: string, expected: string): boolean {
+  const digest = (t: string) => createHash('sha256').update(t).digest();
+  return constantTimeEqual(digest(given), digest(expected));
+}
+
 /**
- * Who may reach the inspector. Without a token: only requests whose `Host` names the loopback
- * interface (so a web page cannot reach it through DNS rebinding) arriving on a loopback socket. With a
- * token: requests carrying it (cookie or bearer), compared in constant time.
+ * How a local server (`serve`'s intake and inspector, `listen`) is guarded: the token its
+ * `/_hookgate/*` routes and page require (none: loopback only), and the interface it was bound to.
+ *
+ * @example
+ * const guard = new LocalServerGuard({ token: process.env.HOOKGATE_UI_TOKEN, host: '0.0.0.0' });
+ */
+export interface LocalGuardOptions {
+  /** The token every request must carry; without one, only loopback sockets are answered. */
+  token?: string | undefined;
+  /** The interface the server was bound to: a name there is accepted as `Host` too. */
+  host?: string | undefined;
+}
+
+/**
+ * The one guard of every `/_hookgate/*` route and inspector page that hookgate's own servers answer.
+ *
+ * - `Host` must name the loopback interface (127.0.0.1, localhost, [::1]) or the host the server was
+ *   bound to; with a token set, an IP address is accepted too. A DNS-rebinding page sends its own
+ *   name, so it is refused whatever the socket.
+ * - Without a token, a request that arrived on a non-loopback socket is refused.
+ * - With a token, every request must carry it: `Authorization: Bearer`, `X-Hookgate-Token`, the
+ *   `hookgate_ui` cookie (set by opening `/?token=…`), or `?token=` on a GET. Compared in constant time.
+ *
+ * @example
+ * const guard = new LocalServerGuard({ token: 'a-token-of-16-chars+' });
+ * const refusal = guard.check(req, new URL(req.url ?? '/', 'http://x'));
+ * if (refusal) res.writeHead(refusal.status).end(refusal.message);
+ */
+export class LocalServerGuard {
+  readonly token: string | undefined;
+  readonly #boundHost: string | undefined;
+
+  constructor(options: LocalGuardOptions = {}) {
+    this.token = options.token === '' ? undefined : options.token;
+    const bound = options.host?.toLowerCase().replace(/^\[|\]$/g, '');
+    this.#boundHost = bound === undefined || bound === '0.0.0.0' || bound === '::' || bound === '' ? undefined : bound;
+  }
+
+  /** Why this request may not be answered (403 wrong host or socket, 401 no token), or `undefined`. */
+  check(req: http.IncomingMessage, url?: URL): Refusal | undefined {
+    if (this.token === undefined) {
+      const local = req.socket.localAddress;
+      if (local !== undefined && !isLoopbackHost(local)) {
+        return { status: 403, message: 'This server answers only on the loopback interface unless a token is set (--ui-token or HOOKGATE_UI_TOKEN).' };
+      }
+    }
+    const name = hostName(req.headers.host);
+    const bare = name.replace(/^\[|\]$/g, '');
+    const hostOk = isLoopbackHost(bare) || (this.#boundHost !== undefined && bare === this.#boundHost) || (this.token !== undefined && isIP(bare) !== 0);
+    if (!hostOk) {
+      return {
+        status: 403,
+        message: `This server answers only to Host 127.0.0.1, localhost or [::1]${this.token !== undefined ? ', an IP address' : ''}${this.#boundHost ? ` or ${this.#boundHost}` : ''} (got ${JSON.stringify(req.headers.host ?? '')}); this guards against DNS rebinding. Open it at http://127.0.0.1:PORT/.`,
+      };
+    }
+    if (this.token === undefined) return undefined;
+    const token = this.token;
+    if (this.#givenTokens(req, url).some((given) => sameToken(given, token))) return undefined;
+    return {
+      status: 401,
+      message: 'This server needs its token: open /?token=YOUR_TOKEN once in the browser (it sets a cookie), or send Authorization: Bearer YOUR_TOKEN (or X-Hookgate-Token).',
+    };
+  }
+
+  /** Every token the request carries (a stale cookie must not hide a fresh `?token=`). */
+  #givenTokens(req: http.IncomingMessage, url: URL | undefined): string[] {
+    const out: string[] = [];
+    const auth = req.headers.authorization;
+    if (typeof auth === 'string' && auth.startsWith('Bearer ')) out.push(auth.slice(7).trim());
+    const header = req.headers['x-hookgate-token'];
+    if (typeof header === 'string') out.push(header);
+    const cookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);
+    if (cookie !== undefined) {
+      try {
+        out.push(decodeURIComponent(cookie));
+      } catch {
+        // not a token
+      }
+    }
+    const method = req.method ?? 'GET';
+    const query = url !== undefined && (method === 'GET' || method === 'HEAD') ? url.searchParams.get('token') : null;
+    if (query !== null) out.push(query);
+    return out;
+  }
+}
+
+/**
+ * Who may reach a local server's views, by `LocalServerGuard`'s rules for a server bound to loopback
+ * with this token (or none).
  *
  * @example
  * const refusal = checkAccess(req, undefined);
  * if (refusal) return refuse(res, refusal);
  */
 export function checkAccess(req: http.IncomingMessage, token: string | undefined): Refusal | undefined {
-  if (token === undefined) {
-    const local = req.socket.localAddress;
-    if (local !== undefined && !isLoopbackHost(local)) {
-      return { status: 403, message: 'The inspector answers only on the loopback interface unless a token is set (--ui-token or HOOKGATE_UI_TOKEN).' };
-    }
-    if (!isLoopbackHost(hostName(req.headers.host))) {
-      return { status: 403, message: 'The inspector answers only to Host 127.0.0.1, localhost or [::1] (this guards against DNS rebinding); open it at http://127.0.0.1:PORT/.' };
-    }
-    return undefined;
-  }
-  const auth = req.headers.authorization;
-  const cookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);
-  let given = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
-  if (given === undefined && cookie !== undefined) {
-    try {
-      given = decodeURIComponent(cookie);
-    } catch {
-      given = undefined;
-    }
-  }
-  if (given !== undefined && constantTimeEqual(Buffer.from(given), Buffer.from(token))) return undefined;
-  return { status: 401, message: 'The inspector needs its token: open /?token=YOUR_TOKEN once (it sets a cookie), or send Authorization: Bearer YOUR_TOKEN.' };
+  return new LocalServerGuard({ token }).check(req);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MESSAGE_TYPES } from '@hookgate/core';
 import type { DeliveryRecord } from '../log/delivery-record.js';
-import { redactHeaders, redactSignature, redactText, redactUrl } from '../redact.js';
+import { redactHeaders, redactSignature, redactText, redactUrl, redactWriteKey } from '../redact.js';
 import type { IntakeEngine } from './intake-engine.js';
 import { intakeError, jsonResponse, type IntakeResponse } from './intake-response.js';
 
@@ -20,7 +20,7 @@ export interface DeliveryQuery {
 /**
  * A delivery record as the deliveries view shows it: its JSON form (signature shortened, endpoint
  * header values masked) with every credential-bearing field redacted too: attempt endpoints,
- * `deliveredTo`, error messages, the reason, a `Location` answer header. The message and bodies are
+ * `deliveredTo`, error messages, the reason, a `Location` answer header; the write key masked. The message and bodies are
  * shown exactly as sent: they are the message, not a credential.
  */
 function viewOf(record: DeliveryRecord): Record<string, unknown> {
@@ -31,6 +31,7 @@ function viewOf(record: DeliveryRecord): Record<string, unknown> {
   const attempts = (json.attempts as Array<Record<string, unknown>> | undefined) ?? [];
   return {
     ...json,
+    ...(typeof json.writeKey === 'string' ? { writeKey: redactWriteKey(json.writeKey) } : {}),
     ...(typeof json.signature === 'string' ? { signature: redactSignature(json.signature) } : {}),
     reason: text(json.reason),
     deliveredTo: typeof json.deliveredTo === 'string' ? redactUrl(json.deliveredTo) : json.deliveredTo,

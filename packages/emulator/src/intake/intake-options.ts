@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { InspectorOptions } from '../inspector/inspector-options.js';
+import type { ServerTimeouts } from '../server-timeouts.js';
 
 /**
  * Options of the intake (the tracking HTTP API in front of the delivery engine).
@@ -16,6 +17,13 @@ export interface IntakeOptions {
   onError?: (error: unknown) => void;
   /** The web inspector on the same port (`GET /`, see the README's Inspector section); `false` turns it off. Default on, token-less (loopback only). */
   inspector?: InspectorOptions | false;
+  /**
+   * Web origins (`https://app.example.com`) whose pages may call the tracking API besides loopback
+   * ones (`http://localhost:3000`). A request from any other page (its `Origin`, or
+   * `Sec-Fetch-Site: cross-site`) is refused 403 and not recorded; requests without `Origin`
+   * (server-side clients) are not affected. Default none.
+   */
+  allowOrigins?: readonly string[];
 }
 
 /**
@@ -29,6 +37,8 @@ export interface IntakeListenOptions extends IntakeOptions {
   port?: number;
   /** Interface to bind. Default `127.0.0.1` (loopback only); `0.0.0.0` exposes the intake to the network. */
   host?: string;
+  /** Time limits of the server: headers within 10 s, the whole request within 30 s, idle keep-alive 30 s by default. */
+  timeouts?: ServerTimeouts;
 }
 
 /**

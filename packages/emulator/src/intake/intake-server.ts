@@ -1,6 +1,6 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ValidationError } from '@hookgate/core';
+import { endUnreadBody, ValidationError } from '@hookgate/core';
 import { EmulatorClosedError } from '../errors.js';
 import { BodyArena } from '../log/body-arena.js';
 import { canRecordRefusals, hasTrustedIngest, INGEST_VALIDATED, RECORD_REFUSED, type RefusalRecorder } from '../trusted-ingest.js';
@@ -13,6 +13,9 @@ import { parseIntakePayload, refusedAll, type IntakeRoute, type RefusedCall } fr
 import { readIntakeBody } from './read-intake-body.js';
 import { describeWriteKey, writeKeyFromAuthorization } from './write-key.js';
 import { assertInspectorExposure, createInspector, isInspectorEngine, type Inspector } from '../inspector/index.js';
+import { LocalServerGuard } from '../inspector/request-guard.js';
+import { createBoundedServer } from '../server-timeouts.js';
+import { OriginPolicy, corsHeaders, preflightHeaders } from './origin-policy.js';
 import type { IntakeListenOptions, IntakeOptions, IntakeServer } from './intake-options.js';
 
 export type { IntakeListenOptions, IntakeOptions, IntakeServer } from './intake-options.js';
@@ -24,6 +27,7 @@ interface Resolved {
   maxCallBytes: number;
   maxBatchBytes: number;
   onError: (error: unknown) => void;
+  origins: OriginPolicy;
 }
 
 function positiveInteger(options: IntakeOptions, name: 'maxCallBytes' | 'maxBatchBytes', fallback: number): number {
@@ -42,12 +46,16 @@ function resolveOptions(options: IntakeOptions): Resolved {
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new TypeError('Intake option onError must be a function (error) => void.');
   }
+  if (options.allowOrigins !== undefined && !Array.isArray(options.allowOrigins)) {
+    throw new TypeError('Intake option allowOrigins must be a list of origins, e.g. ["https://app.example.com"].');
+  }
   return {
     maxCallBytes: positiveInteger(options, 'maxCallBytes', MAX_CALL_BYTES),
     maxBatchBytes: positiveInteger(options, 'maxBatchBytes', MAX_BATCH_BYTES),
     onError:
       options.onError ??
       ((error) => console.error(`[hookgate intake] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
+    origins: new OriginPolicy(options.allowOrigins ?? []),
   };
 }
 
@@ -65,7 +73,7 @@ function routeOf(path: string): IntakeRoute | undefined {
 
 function send(res: http.ServerResponse, response: IntakeResponse, closeConnection = false): void {
   if (res.headersSent) return;
-  const headers: Record<string, string> = { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) };
+  const headers: Record<string, string> = { ...response.headers, ...CORS.get(res), 'content-length': String(Buffer.byteLength(response.body)) };
   if (closeConnection) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(response.body);
@@ -82,11 +90,23 @@ function send(res: http.ServerResponse, response: IntakeResponse, closeConnectio
  * http.createServer(createIntakeListener(emulator)).listen(8080, '127.0.0.1');
  */
 export function createIntakeListener(engine: IntakeEngine, options: IntakeOptions = {}): IntakeListener {
+  return intakeListener(engine, options, undefined);
+}
+
+/** The CORS headers of each answer to a page (set once its origin was judged). */
+const CORS = new WeakMap<http.ServerResponse, Record<string, string>>();
+
+/**
+ * The intake's listener for a server bound to `boundHost` (`undefined`: someone else's server): its
+ * `/_hookgate/*` routes and inspector pass one `LocalServerGuard`, its tracking routes the origin policy.
+ */
+function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost: string | undefined): IntakeListener {
   const opts = resolveOptions(options);
+  const guard = new LocalServerGuard({ token: options.inspector === false ? undefined : options.inspector?.token, host: boundHost });
   const startedAt = Date.now();
   const limits = { maxCallBytes: opts.maxCallBytes };
   const keptBodies = new BodyArena();
-  const inspector = options.inspector === false || !isInspectorEngine(engine) ? undefined : createInspector(engine, options.inspector);
+  const inspector = options.inspector === false || !isInspectorEngine(engine) ? undefined : createInspector(engine, options.inspector, guard);
 
   async function handleTracking(req: http.IncomingMessage, res: http.ServerResponse, route: IntakeRoute): Promise<void> {
     const auth = writeKeyFromAuthorization(req.headers.authorization);
@@ -178,6 +198,18 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
     const method = (req.method ?? 'GET').toUpperCase();
     const route = routeOf(path);
     if (route) {
+      // Web pages: only loopback origins and those allowed by name; refused before anything is read or recorded.
+      const verdict = opts.origins.judge(req);
+      if (!verdict.ok) {
+        endUnreadBody(req, res);
+        return send(res, intakeError('forbidden_origin', verdict.message));
+      }
+      if (verdict.origin !== undefined) CORS.set(res, corsHeaders(verdict.origin));
+      if (method === 'OPTIONS' && verdict.origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
+        res.writeHead(204, { ...preflightHeaders(verdict.origin, req.headers['access-control-request-headers']), 'content-length': '0' });
+        res.end();
+        return;
+      }
       if (method !== 'POST') {
         const r = intakeError('method_not_allowed', `${path} takes POST, not ${method}.`);
         r.headers.allow = 'POST';
@@ -188,6 +220,13 @@ export function createIntakeListener(engine: IntakeEngine, options: IntakeOption
         send(res, intakeError('internal_error', `The intake failed: ${(error as Error)?.message ?? String(error)}`), true);
       });
       return;
+    }
+    if (path.startsWith('/_hookgate/')) {
+      const refusal = guard.check(req, url);
+      if (refusal) {
+        endUnreadBody(req, res);
+        return send(res, intakeError(refusal.status === 401 ? 'token_required' : 'forbidden_host', refusal.message));
+      }
     }
     if (path === INSPECTION_ROUTES.deliveries || path === INSPECTION_ROUTES.health) {
       if (method !== 'GET' && method !== 'HEAD') {
@@ -237,8 +276,9 @@ export async function listenIntake(engine: IntakeEngine, options: IntakeListenOp
     throw new TypeError(`listen option host must be a hostname or IP address such as "127.0.0.1" (got ${JSON.stringify(host)}).`);
   }
   assertInspectorExposure(host, intakeOptions.inspector);
-  const listener = createIntakeListener(engine, intakeOptions);
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, listener);
+  const { timeouts, ...rest } = intakeOptions;
+  const listener = intakeListener(engine, rest, host);
+  const server = createBoundedServer(listener, timeouts);
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);

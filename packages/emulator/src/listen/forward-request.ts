@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 
-/** Headers that describe one hop, not the message: never passed on (RFC 9110 §7.6.1). */
+/** Headers that describe one hop, not the message: never passed on (RFC 9110 section 7.6.1), nor `Host` (the target's is sent). */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -39,9 +39,28 @@ export interface ForwardInput {
 }
 
 /**
- * Sends the exact bytes and headers of an inbound request to the user's receiver (hop-by-hop headers
- * and `Host` excepted; `Content-Length` is the body's own), follows no redirect, and resolves with its
- * answer; never rejects.
+ * The headers a proxy must not pass on for this request: the standard hop-by-hop set plus every
+ * header its `Connection` header names (`Connection: close, X-Hop` makes `X-Hop` hop-by-hop), lower case.
+ *
+ * @example
+ * hopByHopHeaders(['Connection', 'keep-alive, X-Trace-Hop']).has('x-trace-hop'); // true
+ */
+export function hopByHopHeaders(rawHeaders: readonly string[]): Set<string> {
+  const out = new Set(HOP_BY_HOP);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if ((rawHeaders[i] as string).toLowerCase() !== 'connection') continue;
+    for (const token of (rawHeaders[i + 1] as string).split(',')) {
+      const name = token.trim().toLowerCase();
+      if (name !== '') out.add(name);
+    }
+  }
+  return out;
+}
+
+/**
+ * Sends the exact bytes and headers of an inbound request to the user's receiver (hop-by-hop headers,
+ * those its `Connection` header names, and `Host` excepted; `Content-Length` is the body's own),
+ * follows no redirect, and resolves with its answer; never rejects.
  *
  * @example
  * const answer = await forwardRequest({ url: new URL('http://127.0.0.1:3000/webhooks'), method: 'POST', rawHeaders: req.rawHeaders, body, timeoutMs: 30_000 });
@@ -52,10 +71,11 @@ export function forwardRequest(input: ForwardInput): Promise<ForwardResult> {
   const maxAnswer = input.maxAnswerBytes ?? 1024 * 1024;
   // Raw header lists are written as given, so Host is ours to add (the target's, not the sender's).
   const headers: Array<[string, string]> = [['Host', input.url.host]];
+  const drop = hopByHopHeaders(input.rawHeaders);
   for (let i = 0; i + 1 < input.rawHeaders.length; i += 2) {
     const name = input.rawHeaders[i] as string;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || lower === 'content-length') continue;
+    if (drop.has(lower) || lower === 'content-length') continue;
     headers.push([name, input.rawHeaders[i + 1] as string]);
   }
   headers.push(['Content-Length', String(input.body.length)]);

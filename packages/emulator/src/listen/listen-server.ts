@@ -1,11 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Secret } from '@hookgate/core';
+import { endUnreadBody, type Secret } from '@hookgate/core';
 import { redactUrl } from '../debug-log.js';
 import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
-import { checkAccess } from '../inspector/request-guard.js';
+import { LocalServerGuard } from '../inspector/request-guard.js';
 import { isLoopbackHost } from '../inspector/inspector-options.js';
+import { createBoundedServer, type ServerTimeouts } from '../server-timeouts.js';
 import { inboundFeed } from './inbound-feed.js';
 import { forwardRequest } from './forward-request.js';
 import { InboundLog } from './inbound-log.js';
@@ -40,6 +40,8 @@ export interface ListenOptions {
    * `?token=`) and the web inspector at `/` (open `/?token=…` once: it becomes a cookie).
    */
   uiToken?: string;
+  /** Time limits of the server: headers within 10 s, the whole request within 30 s, idle keep-alive 30 s by default. */
+  timeouts?: ServerTimeouts;
   /** Bodies over this many bytes get 413 and are recorded as too large. Default 1 MiB. */
   maxBodyBytes?: number;
   /** How long to wait for the local receiver. Default 30 s (answers past 5 s are flagged `slow`). */
@@ -63,6 +65,8 @@ export interface Listener {
   readonly log: InboundLog;
   /** The web inspector's page (`http://HOST:PORT/`): the inbound requests, live. */
   readonly inspectorUrl: string;
+  /** The underlying `node:http` server. */
+  readonly server: http.Server;
   close(): Promise<void>;
 }
 
@@ -108,21 +112,6 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown, extr
   res.end(body);
 }
 
-/** Compares a given token with the expected one in constant time (over their SHA-256 digests, so lengths leak nothing). */
-function sameToken(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const digest = (t: string) => createHash('sha256').update(t).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
-function tokenOf(req: http.IncomingMessage, url: URL): string | undefined {
-  const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
-  const header = req.headers['x-hookgate-token'];
-  if (typeof header === 'string') return header;
-  return url.searchParams.get('token') ?? undefined;
-}
-
 /**
  * Starts `listen`: records every request that reaches it, verifies its signature over the exact bytes,
  * forwards those bytes and headers to `forwardTo` and answers the sender with what that receiver
@@ -142,7 +131,9 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
   const streams = new Set<http.ServerResponse>();
   let sequence = 0;
   // The web inspector, with one feed: these requests (already masked). No emulator: no deliveries tab.
-  const inspector = createInspector(undefined, { token: options.uiToken });
+  // One guard for the page and every view: loopback (or the bound host) in Host, and the token when set.
+  const guard = new LocalServerGuard({ token: options.uiToken, host: o.host });
+  const inspector = createInspector(undefined, { token: options.uiToken }, guard);
   inspector.addFeed(inboundFeed(log));
   const isInspectorPath = (path: string, method: string) =>
     path.startsWith(INSPECTOR_ROUTES.assets) ||
@@ -150,13 +141,9 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     ((path === INSPECTOR_ROUTES.page || path === '/index.html') && (method === 'GET' || method === 'HEAD'));
 
   const views = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
-    if (options.uiToken && !sameToken(tokenOf(req, url), options.uiToken)) {
-      sendJson(res, 401, { error: 'a token is needed for these views: send Authorization: Bearer <token>' });
-      return;
-    }
-    // Without a token, as the page: only a loopback Host (a web page cannot read them through DNS rebinding).
-    const denied = options.uiToken ? undefined : checkAccess(req, undefined);
+    const denied = guard.check(req, url);
     if (denied) {
+      endUnreadBody(req, res);
       sendJson(res, denied.status, { error: denied.message });
       return;
     }
@@ -198,9 +185,9 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     const tooLarge = (size: number) => {
       const verdict: InboundVerdict = { ok: false, reason: 'too_large', message: `The body is over ${o.maxBodyBytes} bytes (--max-body-bytes); answered 413 and not forwarded.`, findings: [] };
       log.add({ ...base, bodyBytes: size, body: '', bodyTruncated: true, verdict, answeredStatus: 413, durationMs: Math.round(performance.now() - started) });
-      res.shouldKeepAlive = false;
-      sendJson(res, 413, { error: 'payload_too_large', limit: o.maxBodyBytes }, { connection: 'close' });
-      req.resume();
+      // The rest of the upload is read and dropped (core's drain), so a client still writing reads the 413, not a reset.
+      endUnreadBody(req, res);
+      sendJson(res, 413, { error: 'payload_too_large', limit: o.maxBodyBytes });
     };
     if (Number.isFinite(declared) && declared > o.maxBodyBytes) return tooLarge(declared);
     const chunks: Buffer[] = [];
@@ -270,7 +257,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     } satisfies InboundRecord);
   };
 
-  const server = http.createServer((req, res) => {
+  const server = createBoundedServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://listen.invalid');
     const method = req.method ?? 'GET';
     // GET / is the page; a webhook POSTed to / (or anywhere else) is recorded.
@@ -281,9 +268,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     record(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: `listen failed: ${(error as Error).message}` });
     });
-  });
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 60_000;
+  }, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, o.host, () => resolve());
@@ -294,6 +279,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     url: `http://${shownHost}:${port}`,
     inspectorUrl: `http://${shownHost}:${port}/`,
     port,
+    server,
     log,
     close: () =>
       new Promise<void>((resolve) => {

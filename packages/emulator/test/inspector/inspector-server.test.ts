@@ -177,8 +177,10 @@ describe('page security', () => {
       expect(login.status).toBe(303);
       const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
       expect(login.headers['set-cookie']?.[0]).toMatch(/HttpOnly; SameSite=Strict/);
-      const page = await request(`${base}/`, { headers: { cookie, host: 'my-laptop.lan' } });
+      const page = await request(`${base}/`, { headers: { cookie, host: '192.168.1.20:8080' } });
       expect(page.status).toBe(200);
+      // A name other than loopback or the bound host is refused even with the token (DNS rebinding).
+      expect((await request(`${base}/`, { headers: { cookie, host: 'my-laptop.lan' } })).status).toBe(403);
       expect(page.text).not.toContain(token);
       expect((await request(`${base}/_hookgate/ui/api/deliveries`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       // The intake's tracking API is not the inspector: it keeps its write-key rule.
