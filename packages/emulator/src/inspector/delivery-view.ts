@@ -25,6 +25,8 @@ export interface DeliverySummary {
   /** The last attempt's status, else its error code. */
   lastStatus: number | string | undefined;
   replayOf: string | undefined;
+  /** For a filtered record: why it was never sent, in words (the list shows it under the event name). */
+  filteredBecause: string | undefined;
 }
 
 /** One attempt as the page shows it. */
@@ -136,8 +138,8 @@ function oneLine(text: string, max = 120): string {
 }
 
 /** The event name, or a one-line summary of a message of another type. */
-function summaryOf(type: string, m: Record<string, unknown> | undefined, reason: string | undefined): string {
-  if (!m) return reason ? `(no message: ${oneLine(reason, 80)})` : '(no message)';
+function summaryOf(type: string, m: Record<string, unknown> | undefined): string {
+  if (!m) return '(no message)';
   const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
   switch (type) {
     case 'track':
@@ -192,13 +194,26 @@ export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, mess
     source: record.sourceName ?? `source ${redactWriteKey(record.writeKey)}`,
     origin: record.origin,
     type: record.type,
-    summary: summaryOf(record.type, message, record.reason),
+    summary: summaryOf(record.type, message),
     userId: typeof userId === 'string' ? userId : undefined,
     state: record.state,
     attempts: record.attempts.length,
     lastStatus: last ? (last.status ?? last.error?.code) : undefined,
     replayOf: record.replayOf,
+    filteredBecause: record.state === 'filtered' ? filteredWords(record.reason, message !== undefined) : undefined,
   };
+}
+
+/**
+ * Why a filtered record was never sent, as a sentence: the routing rule or the intake's refusal, and
+ * whether a message could be built from the call at all.
+ *
+ * @example
+ * filteredWords('integrations: Webhooks is false', true); // 'Not sent: integrations: Webhooks is false.'
+ */
+export function filteredWords(reason: string | undefined, built: boolean): string {
+  const why = reason === undefined ? 'no reason was recorded' : oneLine(reason, 300).replace(/\.$/, '');
+  return built ? `Not sent: ${why}.` : `Not sent, and no message could be built from the call: ${why}.`;
 }
 
 function shellQuote(text: string): string {
@@ -213,7 +228,10 @@ function shellQuote(text: string): string {
  * curlCommand('{"type":"track"}', 'http://127.0.0.1:3000/hook', { 'user-agent': 'Segment.io/1.0' }, true);
  */
 export function curlCommand(body: string, url: string, headers: Record<string, string>, signed: boolean): string {
-  const lines = [`BODY=${shellQuote(body)}`];
+  // Without the secret, openssl would sign with an empty key and the receiver would answer 401 for a
+  // reason the user cannot see: the command stops first, saying what to set.
+  const lines = signed ? [`: "\${HOOKGATE_SECRET:?set HOOKGATE_SECRET to the shared secret of the source first (nothing was sent)}"`] : [];
+  lines.push(`BODY=${shellQuote(body)}`);
   const parts = [`curl -sS -X POST ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
@@ -230,6 +248,8 @@ export function curlCommand(body: string, url: string, headers: Record<string, s
 
 /** The headers sent, masked by the emulator's one rule (`redactHeaders`: every endpoint header's value hidden). */
 function headerView(record: DeliveryRecord): Record<string, string> {
+  // A filtered record was never sent: there are no headers to show.
+  if (record.state === 'filtered') return {};
   const sent = record.attempts[0]?.requestHeaders;
   if (sent) return redactHeaders(sent);
   const out: Record<string, string> = { 'Content-Type': 'application/json' };

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { MESSAGE_TYPES } from '@hookgate/core';
+import { MESSAGE_TYPES, redact } from '@hookgate/core';
 import { EmulatorClosedError, ReplayError } from '../errors.js';
 import { deliveriesFeed } from './deliveries-feed.js';
 import { summarizeDelivery, ViewMasks } from './delivery-view.js';
@@ -34,6 +34,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 });
 
 const CONTENT_TYPES = { 'index.html': 'text/html; charset=utf-8', 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' } as const;
+/** The page's icon (a hook on a dark square), served so a browser's icon request is not a 404. */
+const FAVICON = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d1d1b"/><path d="M9 3v6.5a2.5 2.5 0 0 1-5 0V8" fill="none" stroke="#4cc46a" stroke-width="2" stroke-linecap="round"/></svg>',
+);
 const ACTION = /^\/_hookgate\/deliveries\/(dlv_\d+)\/(replay|retry)$/;
 const MAX_ACTION_BODY = 64 * 1024;
 
@@ -190,6 +194,10 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
     if (isPage) void page(res, 'index.html');
     else if (path === '/_hookgate/ui/app.js') void page(res, 'app.js');
     else if (path === '/_hookgate/ui/app.css') void page(res, 'app.css');
+    else if (path === '/_hookgate/ui/favicon.svg') {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'image/svg+xml', 'content-length': String(FAVICON.length) });
+      res.end(FAVICON);
+    }
     else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS as Record<string, string>);
     else if (path === `${INSPECTOR_ROUTES.api}meta`) {
       const now = engine ? engine.clock.now() : Date.now();
@@ -199,6 +207,8 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
         states: engine ? ['pending', 'delivered', 'failed', 'filtered'] : [],
         types: MESSAGE_TYPES,
         endpoints: masks ? masks.allEndpoints() : [],
+        // For the empty list's "send a first call" help: each source's name and write key, masked.
+        sources: engine ? engine.sources.map((s) => ({ name: s.name ?? null, writeKey: redact(s.writeKey), webhooks: s.webhooks?.enabled ?? false })) : [],
         templates: engine ? testEventTemplates(now) : {},
         now: new Date(now).toISOString(),
       });
