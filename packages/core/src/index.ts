@@ -1,8 +1,12 @@
-// @hookgate/core — messages, signatures and the runtime-neutral receiver.
+/**
+ * Messages, signatures and the runtime-neutral receiver.
+ *
+ * @packageDocumentation
+ * @module @hookgate/core
+ */
 
 export * from './messages/schemas.js';
 export * from './messages/types.js';
-export * from './messages/extra-fields.js';
 export * from './messages/extra-fields.js';
 export * from './messages/timestamp.js';
 export * from './messages/validation-error.js';
@@ -19,6 +23,9 @@ export * from './calls/read-client-call.js';
 
 export * from './actions/spec-events.js';
 export * from './actions/standard-schema.js';
+export * from './actions/actions-options.js';
+export * from './actions/spec-event-check.js';
+export { BATCH_REFUSED_STATUS, BATCH_REFUSED_MESSAGE, isBatchBody } from './actions/batch-rules.js';
 
 export * from './signatures/body-forms.js';
 export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';

@@ -121,7 +121,7 @@ describe('unknown names', () => {
 
   it('lists every option of ReceiverOptions as valid', () => {
     expect([...RECEIVER_OPTION_NAMES].sort()).toEqual(
-      ['allowReserializedWithRawBody', 'crypto', 'debug', 'dedupe', 'deadlineMs', 'insecureSkipVerification', 'logger', 'maxBodyBytes', 'mode', 'on', 'onError', 'onMessage', 'secret', 'signatureForms', 'strictTimestamps'].sort(),
+      ['allowReserializedWithRawBody', 'crypto', 'debug', 'dedupe', 'deadlineMs', 'insecureSkipVerification', 'logger', 'maxBodyBytes', 'mode', 'on', 'onError', 'onMessage', 'secret', 'signatureForms', 'strictTimestamps', 'destination', 'enqueue'].sort(),
     );
   });
 

@@ -1,4 +1,8 @@
-import { messageIssues } from '../messages/parse-message.js';
+import { acceptBatch } from '../actions/accept-batch.js';
+import type { ActionsReceiverOptions, AnyReceiverOptions } from '../actions/actions-options.js';
+import { actionsRules } from '../actions/actions-rules.js';
+import { isBatchBody } from '../actions/batch-rules.js';
+import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
 import { explainMismatch } from '../signatures/explain-mismatch.js';
 import { reserializedMatch } from '../signatures/reserialized-match.js';
@@ -7,6 +11,7 @@ import type { Secret } from '../signatures/sign.js';
 import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult, type VerifyResult } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { dedupeKey } from './dedupe-key.js';
+import { classicRules, type DestinationRules } from './destination-rules.js';
 import { RequestContext } from './handler-context.js';
 import { getHeader } from './headers.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
@@ -21,6 +26,7 @@ import {
   type HandlerContext,
   type MessageHandler,
   type ReceiverInput,
+  type ReceiverErrorInfo,
   type ReceiverLogger,
   type ReceiverOptions,
   type Verification,
@@ -244,9 +250,37 @@ function checkDedupe(dedupe: unknown): void {
  * });
  * Bun.serve({ port: 3000, fetch: receiver.fetch });
  */
-export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra> {
-  options = checkReceiverOptions<ReceiverOptions<TExtra>>(options);
+export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra>;
+/**
+ * Creates a receiver for Segment's Webhooks (Actions) destination: POST, PUT and PATCH; whole Segment
+ * events to `on`, any mapped payload to `onPayload` (checked by `schema`); batches refused unless
+ * `insecureAcceptBatches`.
+ *
+ * @example
+ * const receiver = createReceiver({
+ *   destination: 'actions',
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   on: { track: (event) => console.log(event.event, event.messageId) },
+ *   onPayload: (payload) => console.log(payload),
+ * });
+ */
+export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>(options: ActionsReceiverOptions<TExtra, S>): Receiver<TExtra>;
+/**
+ * Creates a receiver for either destination (what adapters call with their widened options).
+ *
+ * @example
+ * const receiver = createReceiver(options as AnyReceiverOptions);
+ */
+export function createReceiver<TExtra = {}>(options: AnyReceiverOptions<TExtra>): Receiver<TExtra>;
+export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
+  const checkedOptions = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
+  // The classic options' view: the receiver's shared settings read the same in both destinations.
+  let options = checkedOptions as ReceiverOptions<TExtra>;
   const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);
+  const actions = checkedOptions.destination === 'actions' ? checkedOptions : undefined;
+  // The destination's rules, picked once: methods, what a valid body is, which handler runs it.
+  const rules: DestinationRules<TExtra> = actions ? actionsRules(actions as ActionsReceiverOptions<TExtra, StandardSchemaV1 | undefined>) : classicRules(options);
+  const acceptsBatches: false | 'signed' | 'including-unsigned' = actions ? (actions.insecureAcceptBatches === true ? 'signed' : actions.insecureAcceptBatches === 'including-unsigned' ? 'including-unsigned' : false) : false;
   const enqueue = options.enqueue;
   const mode = enqueue !== undefined ? 'enqueue' : (options.mode ?? 'handle');
   const debug = options.debug ?? envDebug();
@@ -277,8 +311,21 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     void p.finally(() => background.delete(p));
   };
 
-  const pickHandler = (message: WebhookMessage): MessageHandler<WebhookMessage, TExtra> | undefined =>
-    (options.on?.[message.type] as MessageHandler<WebhookMessage, TExtra> | undefined) ?? options.onMessage;
+  /** The handler of an accepted message: a batch's own loop over its elements, else the destination's pick. */
+  const pickHandler = (message: WebhookMessage, accepted?: AcceptResult<TExtra>): MessageHandler<WebhookMessage, TExtra> | undefined =>
+    (accepted as { runElements?: MessageHandler<WebhookMessage, TExtra> } | undefined)?.runElements ?? rules.handlerFor(message);
+  const batchTools = actions && {
+    accept: acceptsBatches,
+    secrets,
+    useSync,
+    store,
+    inFlightTtlMs,
+    ttlMs,
+    onError: (error: unknown, info: ReceiverErrorInfo) => onError(error, info),
+    rules,
+    canRunElements: enqueue === undefined && (actions.on !== undefined || actions.onPayload !== undefined),
+    debug: debug ? (line: string) => logger.warn(line) : undefined,
+  };
 
   const allowReserialized = options.allowReserializedWithRawBody === true;
 
@@ -315,8 +362,9 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
 
   /** The checks that need no body: method, content type, declared length. */
   function precheck(method: string, headers: ReceiverInput['headers']): ReceiverResponse | undefined {
-    if (method !== 'POST' && method.toUpperCase() !== 'POST') {
-      return receiverResponse('method_not_allowed', `The sender only POSTs; ${method} is not allowed.`);
+    if (method !== 'POST' && !rules.methods.includes(method.toUpperCase())) {
+      const response = receiverResponse('method_not_allowed', rules.methodMessage(method));
+      return { ...response, headers: { ...response.headers, allow: rules.allow } };
     }
     const contentType = getHeader(headers, 'content-type');
     if (typeof contentType !== 'string' || !JSON_CONTENT_TYPE.test(contentType)) {
@@ -359,6 +407,9 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     if (raw === undefined && !hasParsed) {
       return respond('invalid_json', 'The request has no body.');
     }
+
+    // A Webhooks (Actions) batch: its own signature and dedupe rules.
+    if (batchTools && isBatchBody(raw, input.parsedBody)) return acceptBatch(input, receivedAt, batchTools) as AcceptResult<TExtra> | Promise<AcceptResult<TExtra>>;
 
     // 1. Signature, before the body is trusted in any way.
     if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 }, undefined);
@@ -406,11 +457,20 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
         return respond('invalid_json', `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    const issues = messageIssues(value, { strictTimestamps: options.strictTimestamps });
-    if (issues.length > 0) {
-      return respond('invalid_message', `The body is not a valid webhook message: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
-    }
-    const message = value as WebhookMessage;
+    const checked = rules.check(value);
+    if (checked instanceof Promise) return checked.then((c) => afterCheck(input, receivedAt, verification, signed, c));
+    return afterCheck(input, receivedAt, verification, signed, checked);
+  }
+
+  function afterCheck(
+    input: ReceiverInput<TExtra>,
+    receivedAt: Date,
+    verification: Verification,
+    signed: string | Uint8Array | undefined,
+    checked: Awaited<ReturnType<DestinationRules<TExtra>['check']>>,
+  ): AcceptResult<TExtra> | Promise<AcceptResult<TExtra>> {
+    if ('refusal' in checked) return refuse(checked.refusal.code, checked.refusal.message, checked.refusal.extra);
+    const message = checked.message as WebhookMessage;
     if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined, signed);
     return claimed(input, receivedAt, verification, message, store, signed);
   }
@@ -480,13 +540,13 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
 
   async function handleUnhandled(accepted: AcceptedMessage<TExtra>): Promise<ReceiverResponse> {
     await accepted.settle('handled');
-    return receiverResponse('unhandled', `No handler for ${accepted.message.type} messages; acknowledged.`, { handled: false });
+    return receiverResponse('unhandled', `No handler for ${rules.describe(accepted.message)}s; acknowledged.`, { handled: false });
   }
 
   function handleAccepted(accepted: AcceptResult<TExtra>): Promise<ReceiverResponse> {
     if (accepted.kind === 'response') return Promise.resolve(accepted.response);
     if (enqueue !== undefined) return runEnqueue(accepted, enqueue);
-    const handler = pickHandler(accepted.message);
+    const handler = pickHandler(accepted.message, accepted);
     if (!handler) return handleUnhandled(accepted);
     return runAccepted(accepted, handler);
   }
@@ -630,7 +690,7 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
     if (accepted instanceof Promise) return accepted.then(handleAccepted);
     if (accepted.kind === 'response') return accepted.response;
     if (enqueue !== undefined) return runEnqueue(accepted, enqueue);
-    const handler = pickHandler(accepted.message);
+    const handler = pickHandler(accepted.message, accepted);
     if (!handler) return handleUnhandled(accepted);
     return runAcceptedNow(accepted, handler);
   }

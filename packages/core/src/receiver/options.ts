@@ -7,6 +7,8 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import type { EnqueueHandoff } from './handoff.js';
 import type { Verification } from './verification.js';
 import { optionNames, rejectUnknownNames } from '../options/nearest-name.js';
+import { SPEC_EVENT_TYPES } from '../actions/spec-events.js';
+import { isStandardSchema } from '../actions/standard-schema.js';
 
 export type { Verification } from './verification.js';
 
@@ -93,6 +95,8 @@ export interface ReceiverErrorInfo {
  * const receiver = createReceiver(options);
  */
 export interface ReceiverOptions<TExtra = {}> {
+  /** Which destination sends: `classic` (default, the Webhooks destination) or `actions` (see `ActionsReceiverOptions`). */
+  destination?: 'classic';
   /** The shared secret, or several during a rotation (the first is current). Required unless `insecureSkipVerification`. */
   secret?: Secret | readonly Secret[];
   /**
@@ -238,6 +242,7 @@ const RECEIVER_OPTIONS = {
   debug: true,
   logger: true,
   crypto: true,
+  destination: true,
 } as const satisfies Record<keyof ReceiverOptions, true>;
 
 /**
@@ -250,6 +255,25 @@ export const RECEIVER_OPTION_NAMES: readonly (keyof ReceiverOptions)[] = Object.
 
 const DEDUPE_OPTIONS = { store: true, ttlMs: true, inFlightTtlMs: true } as const satisfies Record<keyof DedupeOptions, true>;
 const DEDUPE_OPTION_NAMES = Object.keys(DEDUPE_OPTIONS);
+
+/** The names only `destination: 'actions'` takes (see `ActionsReceiverOptions`). */
+const ACTIONS_OPTION_NAMES = ['onPayload', 'schema', 'insecureAcceptBatches'] as const;
+
+function checkActionsOnly(options: Record<string, unknown>, caller: string): void {
+  if (options.onPayload !== undefined && typeof options.onPayload !== 'function') {
+    throw new TypeError(`${caller}: onPayload must be a function (payload, ctx) => …; got ${describe(options.onPayload)}.`);
+  }
+  if (options.schema !== undefined && !isStandardSchema(options.schema)) {
+    throw new TypeError(`${caller}: schema must be a Standard Schema (a Zod, Valibot, ArkType or TypeBox schema, …: an object with "~standard"); got ${describe(options.schema)}.`);
+  }
+  if (options.schema !== undefined && options.onPayload === undefined) {
+    throw new TypeError(`${caller}: schema checks the payloads onPayload gets; give onPayload too (whole events in on are checked against the Segment Spec).`);
+  }
+  const batches = options.insecureAcceptBatches;
+  if (batches !== undefined && typeof batches !== 'boolean' && batches !== 'including-unsigned') {
+    throw new TypeError(`${caller}: insecureAcceptBatches must be true, false or 'including-unsigned'; got ${describe(batches)}.`);
+  }
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -291,14 +315,30 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
         `to accept unsigned requests instead (local experiments only), pass { insecureSkipVerification: true }. Got ${describe(given)}.`,
     );
   }
-  rejectUnknownNames(given, [...RECEIVER_OPTION_NAMES, ...adapterOptions], { caller });
+  const actions = given.destination === 'actions';
+  if (given.destination != null && given.destination !== 'classic' && !actions) {
+    throw new TypeError(`${caller}: destination must be 'classic' (the default, the Webhooks destination) or 'actions' (Webhooks (Actions)); got ${describe(given.destination)}.`);
+  }
+  if (actions) {
+    for (const name of ['onMessage', 'strictTimestamps'] as const) {
+      if (given[name] != null) {
+        throw new TypeError(
+          `${caller}: ${name} is an option of the classic destination; with destination: 'actions' ` +
+            (name === 'onMessage' ? 'use onPayload (any payload) or on (whole Segment events).' : 'remove it (Segment events carry their own timestamps).'),
+        );
+      }
+    }
+  }
+  const names = actions ? [...RECEIVER_OPTION_NAMES.filter((n) => n !== 'onMessage' && n !== 'strictTimestamps'), ...ACTIONS_OPTION_NAMES] : RECEIVER_OPTION_NAMES;
+  rejectUnknownNames(given, [...names, ...adapterOptions], { caller });
   const options = withoutNulls(given);
 
   if (options.on !== undefined) {
     if (!isPlainObject(options.on)) {
       throw new TypeError(`${caller}: on must be an object of handlers per message type, e.g. { track: (msg) => … }; got ${describe(options.on)}.`);
     }
-    rejectUnknownNames(options.on, MESSAGE_TYPES, { caller, path: 'on', kind: 'message type' });
+    if (actions) rejectUnknownNames(options.on, SPEC_EVENT_TYPES, { caller, path: 'on', kind: 'Segment event type' });
+    else rejectUnknownNames(options.on, MESSAGE_TYPES, { caller, path: 'on', kind: 'message type' });
     const on = withoutNulls(options.on);
     for (const [type, handler] of Object.entries(on)) {
       if (typeof handler !== 'function') {
@@ -307,6 +347,7 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
     }
     options.on = on;
   }
+  if (actions) checkActionsOnly(options, caller);
   for (const name of ['onMessage', 'onError', 'enqueue'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);

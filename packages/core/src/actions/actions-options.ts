@@ -1,0 +1,99 @@
+import type { HandlerContext, ReceiverOptions } from '../receiver/options.js';
+import type { SpecEventOf, SpecEventType } from './spec-events.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
+
+/**
+ * Where one element of an accepted batch stands (only with `insecureAcceptBatches`).
+ *
+ * @example
+ * const onPayload = (payload: unknown, ctx: ActionsHandlerContext) => {
+ *   if (ctx.batch && !ctx.batch.signed) console.warn(`element ${ctx.batch.index} of ${ctx.batch.size} is not covered by the signature`);
+ * };
+ */
+export interface BatchElementInfo {
+  /** This element's position in the batch (0-based). */
+  index: number;
+  /** How many elements the batch held. */
+  size: number;
+  /** Whether the signature covered this element: only element 0 of a signed batch, never one of an unsigned batch. */
+  signed: boolean;
+  /** Every element index the signature did not cover (anyone could have added or changed those). */
+  uncovered: readonly number[];
+}
+
+/**
+ * What a Webhooks (Actions) handler receives beside the payload: the classic context plus `batch`.
+ *
+ * @example
+ * const onTrack = (e: SpecTrackEvent, ctx: ActionsHandlerContext) => console.log(e.event, ctx.header('user-agent'), ctx.batch?.index);
+ */
+export type ActionsHandlerContext<TExtra = {}> = HandlerContext<TExtra> & {
+  /** `undefined` for a single event; the element's place and coverage for an element of a batch. */
+  batch: BatchElementInfo | undefined;
+};
+
+/**
+ * A handler for one whole Segment event type. Throwing answers 500 (the sender retries).
+ *
+ * @example
+ * const onTrack: SpecEventHandler<'track'> = (e) => console.log(e.event, e.messageId);
+ */
+export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (event: SpecEventOf<T>, context: ActionsHandlerContext<TExtra>) => unknown;
+
+/**
+ * Handlers per Segment event type, for the default mapping (the whole event).
+ *
+ * @example
+ * const on: SpecEventHandlers = { track: (e) => console.log(e.event), alias: (e) => console.log(e.previousId, '→', e.userId) };
+ */
+export type SpecEventHandlers<TExtra = {}> = { [T in SpecEventType]?: SpecEventHandler<T, TExtra> };
+
+/**
+ * The payload type `onPayload` receives: the schema's output, else any JSON object.
+ *
+ * @example
+ * type Order = PayloadOf<typeof orderSchema>; // z.infer<typeof orderSchema>
+ */
+export type PayloadOf<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Record<string, unknown>;
+
+/**
+ * Options of `createReceiver` for the Webhooks (Actions) destination. The classic options apply
+ * (secret, mode, deadlineMs, maxBodyBytes, dedupe, …); `on` takes whole Segment events, `onPayload`
+ * any mapped payload (checked by `schema` when given).
+ *
+ * @example
+ * import { z } from 'zod';
+ * const receiver = createReceiver({
+ *   destination: 'actions',
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   schema: z.object({ orderId: z.string(), total: z.number() }),
+ *   onPayload: (order) => console.log(order.orderId, order.total),
+ * });
+ */
+export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>
+  extends Omit<ReceiverOptions<TExtra>, 'on' | 'onMessage' | 'strictTimestamps' | 'destination'> {
+  /** Receive Segment's Webhooks (Actions) destination (PUT, PATCH and POST; mapped payloads; batches). */
+  destination: 'actions';
+  /** Handlers per Segment event type: a body whose `type` has a handler here must be a whole Segment event. */
+  on?: SpecEventHandlers<TExtra>;
+  /** Runs for every other payload (a mapped `data`, or an event type without its own handler in `on`). */
+  onPayload?: (payload: PayloadOf<S>, context: ActionsHandlerContext<TExtra>) => unknown;
+  /** A Standard Schema (Zod, Valibot, ArkType, TypeBox, …) for the payloads `onPayload` gets: 400 with its issues otherwise. */
+  schema?: S;
+  /**
+   * Batches (`enable_batching` in the mapping) are signed over their first element only, so they are
+   * refused (422 `batch_refused`) by default. `true` accepts a batch whose signature matches its
+   * first element; `'including-unsigned'` also accepts batches without `X-Signature` (newer Segment
+   * code sends them so). Every element is handled once; `ctx.batch` says which the signature did not cover.
+   */
+  insecureAcceptBatches?: boolean | 'including-unsigned';
+}
+
+/**
+ * The options of either destination: what adapters accept and pass to `createReceiver`.
+ *
+ * @example
+ * const options: AnyReceiverOptions = process.env.SEGMENT_ACTIONS ? { destination: 'actions', secret, onPayload } : { secret, onMessage };
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyReceiverOptions<TExtra = {}> = ReceiverOptions<TExtra> | ActionsReceiverOptions<TExtra, any>;
