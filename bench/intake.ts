@@ -86,6 +86,8 @@ async function serve(kind: ServerKind): Promise<void> {
     const { createEmulator } = await import('@hookgate/emulator');
     const emulator = createEmulator({
       sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/unused' }] } }],
+      // The same body is posted over and over: without this, every call after the first round would be a duplicate.
+      dedupe: false,
     });
     const intake = await emulator.listen({ port: 0 });
     server = intake.server;

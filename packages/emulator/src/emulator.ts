@@ -78,10 +78,10 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     return this.#p.ingest(call, options.writeKey, options.receivedAt, 'ingest');
   }
 
-  /** The intake's path: the call was validated there (each accepted call passed), so it is not checked again. */
+  /** The intake's path: the call was validated there (each accepted call passed), so it is not checked again; a messageId seen within the dedupe window is a duplicate. */
   [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index = 0): DeliveryRecord {
     this.#p.assertOpen('ingest');
-    return this.#p.accept(call, this.#p.sources.get(writeKey), receivedMs, source, index);
+    return this.#p.acceptFromIntake(call, this.#p.sources.get(writeKey), receivedMs, source, index);
   }
 
   /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built). */

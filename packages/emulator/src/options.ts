@@ -117,11 +117,40 @@ export interface EmulatorOptions {
    */
   packBodiesOver?: number;
   /**
+   * The intake's dedupe, like the tracking API's: a call whose `(writeKey, messageId)` the intake
+   * accepted within the last `windowMs` (on the emulator's clock: a `ManualClock` moves it) is
+   * acknowledged with 200 and recorded `filtered` with `duplicateOf`, never delivered again (a client
+   * whose answer was lost resends its batch). Entries expire with the window; past `maxEntries` the
+   * oldest is forgotten early. `false` turns it off. Default `{ windowMs: 86_400_000, maxEntries: 100_000 }`.
+   */
+  dedupe?: DedupeOptions | false;
+  /**
    * Debug lines, one per attempt: `true`/`false` overrides `DEBUG`, a function receives each line.
    * Default: on when `DEBUG` names `hookgate` (`hookgate`, `hookgate*`, `hookgate:*`, `hookgate:emulator`).
    */
   debug?: boolean | ((line: string) => void);
 }
+
+/**
+ * The intake's dedupe window (see `EmulatorOptions.dedupe`).
+ *
+ * @example
+ * createEmulator({ sources, dedupe: { windowMs: 60 * 60 * 1000 } }); // one hour instead of 24
+ */
+export interface DedupeOptions {
+  /** How long an accepted `(writeKey, messageId)` is remembered, in ms on the emulator's clock. Default 24 h (86,400,000). */
+  windowMs?: number;
+  /** Most pairs remembered at once; past it the oldest is forgotten before its time. Default 100,000. */
+  maxEntries?: number;
+}
+
+/**
+ * The dedupe window's defaults: 24 h, like the tracking API, and at most 100,000 messageIds remembered.
+ *
+ * @example
+ * createEmulator({ sources, dedupe: { ...DEFAULT_DEDUPE, maxEntries: 1_000_000 } });
+ */
+export const DEFAULT_DEDUPE: Readonly<Required<DedupeOptions>> = Object.freeze({ windowMs: 24 * 60 * 60 * 1000, maxEntries: 100_000 });
 
 /** Options with every default filled in. */
 export interface ResolvedOptions {
@@ -137,6 +166,8 @@ export interface ResolvedOptions {
   concurrency: number;
   maxRecords: number;
   packBodiesOver: number;
+  /** The dedupe window, or `undefined` when turned off. */
+  dedupe: Required<DedupeOptions> | undefined;
   debug: boolean | ((line: string) => void) | undefined;
 }
 
@@ -184,6 +215,7 @@ const OPTION_KEYS = [
   'concurrency',
   'maxRecords',
   'packBodiesOver',
+  'dedupe',
   'debug',
 ] as const;
 
@@ -257,6 +289,17 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   const packBodiesOver = options.packBodiesOver ?? DEFAULT_PACK_BODIES_OVER;
   if (typeof packBodiesOver !== 'number' || Number.isNaN(packBodiesOver) || packBodiesOver < 0)
     throw new SettingsError('packBodiesOver', `must be a number of bytes ≥ 0, or Infinity never to pack (got ${JSON.stringify(options.packBodiesOver)}); leave it out for ${DEFAULT_PACK_BODIES_OVER}`);
+  let dedupe: Required<DedupeOptions> | undefined;
+  if (options.dedupe !== false) {
+    const d = options.dedupe ?? {};
+    if (typeof d !== 'object' || d === null) throw new SettingsError('dedupe', 'must be an object { windowMs, maxEntries }, or false to turn it off');
+    rejectUnknownKeys(d as Record<string, unknown>, ['windowMs', 'maxEntries'], 'dedupe');
+    dedupe = {
+      windowMs: positive(d.windowMs, 'dedupe.windowMs', DEFAULT_DEDUPE.windowMs),
+      maxEntries: positive(d.maxEntries, 'dedupe.maxEntries', DEFAULT_DEDUPE.maxEntries),
+    };
+    if (!Number.isInteger(dedupe.maxEntries)) throw new SettingsError('dedupe.maxEntries', `must be a whole number (got ${dedupe.maxEntries})`);
+  }
   if (options.debug !== undefined && typeof options.debug !== 'boolean' && typeof options.debug !== 'function')
     throw new SettingsError('debug', 'must be true, false or a function receiving each line');
   return {
@@ -272,6 +315,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     concurrency,
     maxRecords,
     packBodiesOver,
+    dedupe,
     debug: options.debug,
   };
 }

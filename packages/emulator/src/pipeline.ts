@@ -2,6 +2,7 @@ import { callIssues, ValidationError, type Call, type MessageType, type WebhookM
 import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
+import { MessageIdWindow } from './intake/message-id-window.js';
 import type { IngestOptions } from './ingest.js';
 import { BodyArena, type StoredBody } from './log/body-arena.js';
 import type { BodyPacker } from './log/body-packer.js';
@@ -28,6 +29,8 @@ export interface NewRecord {
   body?: StoredBody;
   /** A filtered call's body, built when read. */
   deferred?: { body: DeferredBody; index: number };
+  /** For a duplicate the intake acknowledged: the record that first took its messageId. */
+  duplicateOf?: string;
 }
 
 function toMs(value: Date | number | string, name: string): number {
@@ -60,6 +63,8 @@ export class Pipeline {
   /** Sources whose packer may hold an open group, packed at the end of the current job. */
   readonly #packing = new Set<BodyPacker>();
   closed = false;
+  /** The `(writeKey, messageId)` pairs the intake accepted within the dedupe window (absent when turned off). */
+  readonly messageIds: MessageIdWindow | undefined;
   /** What a deferred body needs, one object shared by all of them. */
   readonly #deferredContext: { options: ResolvedOptions; bodies: BodyArena };
   #lastDeferred: DeferredCallBodies | undefined = undefined;
@@ -70,6 +75,7 @@ export class Pipeline {
     this.#deferredContext = { options, bodies: this.bodies };
     this.debug = createDebugLog(options.debug);
     this.engine = new DeliveryEngine(options, this.events, this.debug);
+    this.messageIds = options.dedupe && new MessageIdWindow(options.dedupe.windowMs, options.dedupe.maxEntries);
   }
 
   /** Throws `EmulatorClosedError` naming `method` once closed. */
@@ -118,6 +124,36 @@ export class Pipeline {
       message: built.ok ? built.message : undefined,
       receivedMs,
       filteredReason: routed ?? (built.ok ? undefined : built.reason),
+    });
+  }
+
+  /**
+   * A call the intake validated: accepted as `accept` does, unless its `(writeKey, messageId)` was
+   * accepted within the dedupe window, like the tracking API: then it is recorded `filtered` with
+   * `duplicateOf` and a reason, and not delivered again (the client's answer was lost and it resent).
+   */
+  acceptFromIntake(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number): DeliveryRecord {
+    const window = this.messageIds;
+    const messageId = call.messageId;
+    if (window === undefined || typeof messageId !== 'string' || messageId.length === 0) return this.accept(call, source, receivedMs, again, index);
+    const writeKey = source.resolved.writeKey;
+    const first = window.firstSeen(writeKey, messageId, receivedMs);
+    if (first === undefined) {
+      const record = this.accept(call, source, receivedMs, again, index);
+      window.remember(writeKey, messageId, receivedMs, record.id);
+      return record;
+    }
+    const hours = window.windowMs / 3_600_000;
+    const span = Number.isInteger(hours) ? `${hours} h` : `${window.windowMs} ms`;
+    return this.record({
+      type: call.type,
+      source,
+      origin: 'call',
+      message: undefined,
+      receivedMs,
+      filteredReason: `duplicate: messageId ${JSON.stringify(messageId)} was accepted as ${first.recordId} at ${new Date(first.atMs).toISOString()}, within the ${span} dedupe window; acknowledged and not delivered again`,
+      body: EMPTY_BODY,
+      duplicateOf: first.recordId,
     });
   }
 
@@ -191,6 +227,7 @@ export class Pipeline {
       reason: r.filteredReason,
       replayOf: r.replayOf,
       deferred: r.deferred,
+      duplicateOf: r.duplicateOf,
     });
     if (pack) this.#pack(r.source.packer, record);
     this.log.push(record);

@@ -34,8 +34,8 @@ Options:
   --write-key K      the write key clients must send (default ${SERVE_DEFAULTS.writeKey}, as in the client's README)
   --timeout-ms N     how long each endpoint has to answer (default 5000, the sender's budget)
   --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
-  --json             one JSON object per line on stdout: listening, attempt, filtered, stopping,
-                     closed, and a final summary; no banner, no colour
+  --json             one JSON object per line on stdout: listening, attempt, filtered (a resent
+                     messageId has duplicateOf), stopping, closed, and a final summary; no banner, no colour
   --ui-token T       the web inspector's token (or set HOOKGATE_UI_TOKEN); required with a non-loopback --host
   --allow-origin O   let web pages from origin O (e.g. https://app.example.com) call the tracking API
                      (repeatable); pages on loopback origins (http://localhost:3000) always may, others get 403
@@ -157,7 +157,11 @@ export async function runServe(argv: string[]): Promise<number> {
   });
   emulator.on('filtered', (record) => {
     const now = Date.now();
-    if (json) writeJsonLine(process.stdout, { event: 'filtered', at: new Date(now).toISOString(), recordId: record.id, type: record.type, reason: shown(record.reason ?? '') });
+    if (json) {
+      const line: Record<string, unknown> = { event: 'filtered', at: new Date(now).toISOString(), recordId: record.id, type: record.type, reason: shown(record.reason ?? '') };
+      if (record.duplicateOf !== undefined) line.duplicateOf = record.duplicateOf;
+      writeJsonLine(process.stdout, line);
+    }
     else out(formatFilteredLine(record, color, now));
   });
   if (json) {

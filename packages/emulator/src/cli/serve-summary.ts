@@ -1,4 +1,4 @@
-import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
+import type { Attempt, CancelledRetry, DeliveryRecord } from '../log/delivery-record.js';
 import { redactText } from '../redact.js';
 import { flagHint } from './serve-options.js';
 import { painter, statusStyle, type Style } from './terminal-style.js';
@@ -31,9 +31,10 @@ function endOf(attempt: Attempt): number {
 }
 
 /**
- * One line of `serve`'s live log for an attempt, printed when it ends: the time it ended, type,
- * endpoint, status (or error), duration, and what follows (delivered, retry, given up). Lines print
- * in the order attempts end, so their times never go backwards.
+ * One line of `serve`'s live log for an attempt, printed when it ends: the time it ended, the
+ * delivery id (what `hookgate replay` takes), type, endpoint, status (or error), duration, and what
+ * follows at that endpoint (delivered, will retry, gave up). Lines print in the order attempts end,
+ * so their times never go backwards.
  *
  * @example
  * emulator.on('attempt', (a, r) => console.log(formatAttemptLine(a, r, true, Date.now())));
@@ -46,6 +47,7 @@ export function formatAttemptLine(attempt: Attempt, record: Pick<DeliveryRecord,
   const error = attempt.error && (attempt.status === undefined || attempt.outcome === 'fail') ? `  ${shown(attempt.error.message)}` : '';
   return [
     paint('dim', clockTime(endedAt)),
+    attempt.recordId,
     record.type.padEnd(8),
     attempt.endpoint,
     paint(statusStyle(attempt.status), status.padStart(3)),
@@ -85,12 +87,27 @@ export function attemptJson(attempt: Attempt, record: Pick<DeliveryRecord, 'type
  */
 export function formatFilteredLine(record: DeliveryRecord, color: boolean, at: number): string {
   const paint = painter(color);
-  return [paint('dim', clockTime(at)), record.type.padEnd(8), paint('yellow', 'filtered'), shown(record.reason ?? 'no reason recorded')].join('  ');
+  return [paint('dim', clockTime(at)), record.id, record.type.padEnd(8), paint('yellow', record.duplicateOf === undefined ? 'filtered' : 'duplicate'), shown(record.reason ?? 'no reason recorded')].join('  ');
 }
 
 /**
- * Figures per endpoint over the delivery log: attempts sent to it, records it delivered, records
- * failed and records still pending among those meant for it. `endpoints` are as shown (masked).
+ * A line for one `cancelled` event: a queued retry to this endpoint will not start, because another
+ * endpoint accepted the message.
+ *
+ * @example
+ * emulator.on('cancelled', (c, r) => console.log(formatCancelledLine(c, r, false, Date.now())));
+ */
+export function formatCancelledLine(cancelled: CancelledRetry, record: Pick<DeliveryRecord, 'type'>, color: boolean, at: number): string {
+  const paint = painter(color);
+  return [paint('dim', clockTime(at)), cancelled.recordId, record.type.padEnd(8), shown(cancelled.endpoint), paint('dim', `retry cancelled: ${shown(cancelled.reason)}`)].join('  ');
+}
+
+/**
+ * Figures per endpoint over the delivery log, counted as the live log shows them for that endpoint:
+ * attempts sent to it; records it delivered (a "delivered" line there); records failed there (a
+ * "gave up" line there, or the record failed with nothing delivered there, e.g. closed at exit);
+ * records still pending. A record another endpoint delivered, whose retries here were cancelled, is
+ * in none of the last three. `endpoints` are as shown (masked).
  *
  * @example
  * summarizeEndpoints(emulator.deliveries, ['http://127.0.0.1:3000/webhooks']);
@@ -100,9 +117,10 @@ export function summarizeEndpoints(records: readonly DeliveryRecord[], endpoints
     const row: EndpointSummary = { endpoint, attempts: 0, delivered: 0, failed: 0, pending: 0 };
     for (const r of records) {
       if (r.state === 'filtered') continue;
-      row.attempts += r.attempts.filter((a) => a.endpoint === endpoint).length;
-      if (r.state === 'delivered' && r.deliveredTo === endpoint) row.delivered++;
-      else if (r.state === 'failed') row.failed++;
+      const here = r.attempts.filter((a) => a.endpoint === endpoint);
+      row.attempts += here.length;
+      if (here.some((a) => a.outcome === 'delivered')) row.delivered++;
+      else if (here.some((a) => a.outcome === 'fail') || r.state === 'failed') row.failed++;
       else if (r.state === 'pending') row.pending++;
     }
     return row;

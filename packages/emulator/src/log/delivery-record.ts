@@ -5,6 +5,7 @@ import { fromCompactMs, smallInteger, toCompactMs } from './compact-time.js';
 import { requestHeaders } from '../delivery/request-headers.js';
 import { redactHeaders, redactLocation, redactSignature, redactUrl } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
+import type { ActionsRecordInfo } from '../actions/actions-record-info.js';
 
 /**
  * Where a delivery record stands. `filtered` records were never sent; `reason` says why.
@@ -140,6 +141,13 @@ export interface DeliveryRecord {
   readonly deliveredTo?: string;
   /** The id of the record this one replays. */
   readonly replayOf?: string;
+  /** A Webhooks (Actions) record: its subscription, method and how many events its request holds. */
+  readonly actions?: ActionsRecordInfo;
+  /**
+   * The id of the record that first took this call's `(writeKey, messageId)`, when the intake
+   * received it again within its dedupe window: this record is `filtered` (acknowledged, not sent again).
+   */
+  readonly duplicateOf?: string;
 }
 
 /**
@@ -181,6 +189,8 @@ export interface RecordInit {
   receivedMs: number;
   reason: string | undefined;
   replayOf: string | undefined;
+  /** For a duplicate the intake acknowledged: the record that first took its messageId. */
+  duplicateOf?: string;
 }
 
 /**
@@ -211,6 +221,7 @@ interface RecordExtra {
   message: WebhookMessage | undefined;
   cancelled: CancelledRetry[] | undefined;
   deferred: DeferredBody | undefined;
+  duplicateOf: string | undefined;
 }
 
 /**
@@ -270,13 +281,22 @@ export class LoggedDelivery implements DeliveryRecord {
       extra.deferred = init.deferred?.body;
       extra.reason = init.reason;
       extra.replayOf = init.replayOf;
+      extra.duplicateOf = init.duplicateOf;
     }
     this.#received = toCompactMs(init.receivedMs);
   }
 
   // A TypeScript-private method, not a #method: a class with #methods gives every instance a brand slot.
   private extras(): RecordExtra {
-    return (this.#extra ??= { reason: undefined, deliveredTo: undefined, replayOf: undefined, message: undefined, cancelled: undefined, deferred: undefined });
+    return (this.#extra ??= {
+      reason: undefined,
+      deliveredTo: undefined,
+      replayOf: undefined,
+      message: undefined,
+      cancelled: undefined,
+      deferred: undefined,
+      duplicateOf: undefined,
+    });
   }
 
   get state(): DeliveryState {
@@ -322,6 +342,10 @@ export class LoggedDelivery implements DeliveryRecord {
 
   get replayOf(): string | undefined {
     return this.#extra?.replayOf;
+  }
+
+  get duplicateOf(): string | undefined {
+    return this.#extra?.duplicateOf;
   }
 
   /** The `X-Signature` value, made from the body's bytes and the source's secret. */
@@ -488,6 +512,7 @@ export class LoggedDelivery implements DeliveryRecord {
       reason: this.reason,
       deliveredTo: this.deliveredTo,
       replayOf: this.replayOf,
+      duplicateOf: this.duplicateOf,
     };
   }
 }
