@@ -13,6 +13,7 @@ import {
 } from '@hookgate/core';
 import { deferredDeadlineMs, flagWebhookRoutes, parseDeferred } from './deferred-parse.js';
 import { RefusedBodyError } from './refused-body-error.js';
+import { keepConnectionForRefusedBody } from './refused-body-connection.js';
 import { defaultJsonParserOf } from './fastify-json-parse.js';
 
 const RAW = Symbol.for('hookgate.fastify.raw-body');
@@ -34,7 +35,8 @@ type Done = (error: Error | null, body?: unknown) => void;
  * `RefusedBodyError` carrying the receiver's answer (413 at once for a declared or counted length
  * over the limit; 503 for a body still arriving at the deadline), after which the rest of the body
  * is read and dropped for a bounded time (core's `endUnreadBody`) so the client reads the answer
- * rather than a reset — Fastify's own reader answers 413 with `Connection: close` instead.
+ * rather than a reset — Fastify's own reader answers 413 with `Connection: close` instead (the
+ * scope's onError hook removes that mark from these answers: `keepConnectionForRefusedBody`).
  */
 function readRaw(request: FastifyRequest, payload: unknown, limit: number, deadlineMs: number | undefined): Promise<Buffer | RefusedBodyError> {
   const receivedAt = Date.now();
@@ -90,6 +92,12 @@ export function keepRawJsonBodies(
     );
   };
   const keepOnly = (request: FastifyRequest, payload: unknown, done: Done) => read(request, payload, done, () => done(null, undefined));
+  // Fastify marks a parser's error `Connection: close`; a refused body is being read and dropped, so
+  // the connection is kept until it ends and the sender reads the answer rather than a reset.
+  scope.addHook('onError', (request, reply, error, hookDone) => {
+    keepConnectionForRefusedBody(request, reply, error);
+    hookDone();
+  });
   for (const type of JSON_TYPES) if (scope.hasContentTypeParser(type)) scope.removeContentTypeParser(type);
   for (const type of JSON_TYPES) {
     if (options.parse === false) {

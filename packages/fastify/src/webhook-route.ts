@@ -4,6 +4,7 @@ import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-p
 import { answerForFastifyError } from './fastify-errors.js';
 import { checkWebhookRouteOptions, type FastifyExtra, type WebhookRouteOptions } from './options.js';
 import { arrivalOf, rawBodyOf } from './raw-body-parser.js';
+import { keepConnectionForRefusedBody } from './refused-body-connection.js';
 import { failRoute, routeOutcome } from './route-outcome.js';
 import { sendAnswer } from './send-answer.js';
 
@@ -88,6 +89,8 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
     async errorHandler(error, request, reply) {
       const pending = answers.get(request);
       if (pending && failRoute(request, error)) return sendAnswer(reply, await pending);
+      // A body refused before its end (413 by Fastify's own reader, too) is read and dropped, not reset.
+      keepConnectionForRefusedBody(request, reply, error);
       return sendAnswer(reply, answerForFastifyError(error));
     },
   };

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { checkHonoOptions, type HonoExtra, type HookgateEnv, type HookgateHonoOptions } from './options.js';
 import { nodeIncomingOf, nodeOutgoingOf, type NodeIncoming } from './node-incoming.js';
 import { keepSignedBody, readHonoBody } from './read-hono-body.js';
+import { holdEarlyClose } from './hold-early-close.js';
 
 
 /**
@@ -23,13 +24,17 @@ function toResponse(answer: ReceiverResponse): Response {
 
 /**
  * An answer sent before the body ended (413, 415, 405, 503 at the deadline): on Node, the rest of
- * the body is read and dropped after it (core's `endUnreadBody`), so the client reads the answer
+ * the body is read and dropped after it (core's `endUnreadBody`), and `@hono/node-server`'s own close
+ * 0.5 s after the answer waits for the body's end (`holdEarlyClose`), so the client reads the answer
  * instead of a reset.
  */
 function refusal(answer: ReceiverResponse, incoming: NodeIncoming | undefined, env: unknown): Response {
   if (incoming !== undefined && incoming.readableEnded !== true) {
     const outgoing = nodeOutgoingOf(env);
-    if (outgoing !== undefined) endUnreadBody(incoming, outgoing);
+    if (outgoing !== undefined) {
+      endUnreadBody(incoming, outgoing);
+      holdEarlyClose(incoming);
+    }
   }
   return toResponse(answer);
 }

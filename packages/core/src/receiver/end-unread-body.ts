@@ -40,6 +40,9 @@ export const UNREAD_BODY_GRACE_MS = 2000;
  */
 export const UNREAD_BODY_MAX_BYTES = 64 * 1024 * 1024;
 
+/** Requests whose rest is being read and dropped. */
+const draining = new WeakSet<UnreadBodyRequest>();
+
 /**
  * Ends a request whose body was refused before its end (413, or 503 when still arriving at the
  * deadline) without a reset before the client reads the answer. Call it before writing the answer.
@@ -48,6 +51,7 @@ export const UNREAD_BODY_MAX_BYTES = 64 * 1024 * 1024;
  * sent, the rest is read for at most `UNREAD_BODY_GRACE_MS` and `UNREAD_BODY_MAX_BYTES`, then the
  * connection is closed; a body that ends sooner leaves it to Node (kept alive, or closed when the
  * answer said `Connection: close`). Without `res` (a framework writes the answer), the grace starts now.
+ * A second call for the same request does nothing.
  *
  * @example
  * endUnreadBody(req, res);
@@ -55,6 +59,9 @@ export const UNREAD_BODY_MAX_BYTES = 64 * 1024 * 1024;
  */
 export function endUnreadBody(req: UnreadBodyRequest, res?: UnreadBodyResponse): void {
   if (req.readableEnded === true || req.complete === true) return;
+  // Once per request: a framework's error path may ask again (Fastify's onError hook, then the route's error handler).
+  if (draining.has(req)) return;
+  draining.add(req);
   let dropped = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const close = () => {
