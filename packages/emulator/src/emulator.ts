@@ -136,6 +136,8 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   }
 
   drain(): Promise<void> {
+    // Open Webhooks (Actions) batches are sent first: drain() waits for every accepted event.
+    if (!this.#p.closed) this.#p.actions.flushAll();
     return this.#p.engine.drain();
   }
   listen(options: IntakeListenOptions = {}): Promise<IntakeServer> {
@@ -146,7 +148,10 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   async close(): Promise<CloseReport> {
     if (this.#p.closed) return { pending: [] };
     this.#p.closed = true;
-    return { pending: this.#p.engine.close(this.#p.log.records) };
+    const pending: DeliveryRecord[] = this.#p.engine.close(this.#p.log.records);
+    // Events still in open Webhooks (Actions) batches become records failed for the same reason (nothing is lost).
+    pending.push(...this.#p.actions.flushAll());
+    return { pending };
   }
 }
 

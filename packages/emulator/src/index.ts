@@ -35,6 +35,18 @@ export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
 
 // The intake (tracking HTTP API) and the receiver conformance suite (README: sections below the engine's).
 export { listenIntake, createIntakeListener } from './intake/intake-server.js';
+export {
+  MAX_SUBSCRIPTIONS,
+  MAX_BATCH_SIZE,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_BATCH_WINDOW_MS,
+} from './actions/actions-settings.js';
+export type { WebhooksActionsSettings, ActionsSubscription, ActionsMapping } from './actions/actions-settings.js';
+export type { ActionsRecordInfo } from './actions/actions-record-info.js';
+export { ACTIONS_RETRY_STATUSES, ACTIONS_FINAL_STATUSES } from './actions/actions-response-settings.js';
+export type { ActionsResponsePolicy } from './actions/actions-response-settings.js';
+export { ACTIONS_USER_AGENT } from './actions/actions-delivery.js';
+export { ACTIONS_DESTINATION, callToSpecEvent } from './actions/segment-event.js';
 export type { IntakeOptions, IntakeListenOptions, IntakeServer, IntakeListener } from './intake/intake-server.js';
 export type { IntakeEngine } from './intake/intake-engine.js';
 export type { InspectorOptions } from './inspector/inspector-options.js';

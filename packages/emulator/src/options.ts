@@ -3,6 +3,7 @@ import { systemClock } from './clock.js';
 import { SettingsError } from './errors.js';
 import type { SourceSettings } from './routing/source-settings.js';
 import { rejectUnknownKeys } from './routing/source-settings.js';
+import { resolveActionsResponsePolicy, type ActionsResponsePolicy } from './actions/actions-response-settings.js';
 
 /**
  * The service's product token (seed §4.1), the default `User-Agent`.
@@ -52,6 +53,8 @@ export interface ResponsePolicy {
   honorRetryAfter?: boolean;
   /** TLS failures (self-signed, untrusted, wrong host): `fail` (default) or `retry`. No request is sent either way. */
   tlsErrors?: 'fail' | 'retry';
+  /** Webhooks (Actions) deliveries: which 4xx are retried and which 5xx are not (Segment's rule by default). */
+  actions?: ActionsResponsePolicy;
 }
 
 /**
@@ -260,7 +263,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   if (typeof retry.random !== 'function') throw new SettingsError('retry.random', 'must be a function returning a number in [0, 1)');
   if (retry.factor < 1) throw new SettingsError('retry.factor', `must be ≥ 1 (got ${retry.factor})`);
   const p = options.responsePolicy ?? {};
-  rejectUnknownKeys(p as Record<string, unknown>, ['retryStatuses', 'clientErrors', 'redirects', 'honorRetryAfter', 'tlsErrors'], 'responsePolicy');
+  rejectUnknownKeys(p as Record<string, unknown>, ['retryStatuses', 'clientErrors', 'redirects', 'honorRetryAfter', 'tlsErrors', 'actions'], 'responsePolicy');
   const retryStatuses = p.retryStatuses ?? [408, 429];
   if (!Array.isArray(retryStatuses) || retryStatuses.some((s) => !Number.isInteger(s) || s < 100 || s > 599))
     throw new SettingsError('responsePolicy.retryStatuses', 'must be a list of HTTP status codes, e.g. [408, 429]');
@@ -272,6 +275,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     redirects: oneOf(p.redirects, 'responsePolicy.redirects', ['fail', 'retry'], 'fail'),
     honorRetryAfter: p.honorRetryAfter ?? true,
     tlsErrors: oneOf(p.tlsErrors, 'responsePolicy.tlsErrors', ['fail', 'retry'], 'fail'),
+    actions: resolveActionsResponsePolicy(p.actions),
   };
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   if (typeof userAgent !== 'string' || userAgent.length === 0 || /[\r\n]/.test(userAgent))

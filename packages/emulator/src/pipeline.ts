@@ -1,4 +1,7 @@
 import { callIssues, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { ActionsDelivery } from './actions/actions-delivery.js';
+import { actionsPolicyOf } from './actions/actions-response-policy.js';
+import { ActionsRouter } from './actions/actions-router.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
@@ -7,7 +10,7 @@ import type { IngestOptions } from './ingest.js';
 import { BodyArena, type StoredBody } from './log/body-arena.js';
 import type { BodyPacker } from './log/body-packer.js';
 import { DeliveryLog } from './log/delivery-log.js';
-import { LoggedDelivery, type DeferredBody, type DeliveryRecord } from './log/delivery-record.js';
+import { LoggedDelivery, type DeferredBody, type DeliveryRecord, type RecordInit, type RecordSource } from './log/delivery-record.js';
 import { EventHub } from './log/events.js';
 import type { ResolvedOptions } from './options.js';
 import { DeferredCallBodies } from './routing/deferred-call-bodies.js';
@@ -29,6 +32,12 @@ export interface NewRecord {
   body?: StoredBody;
   /** A filtered call's body, built when read. */
   deferred?: { body: DeferredBody; index: number };
+  /** The body's text when it is not a classic message's (a Webhooks (Actions) request). */
+  text?: string;
+  /** Where and how the record is sent, when not to its source's classic endpoints (Webhooks (Actions)). */
+  recordSource?: RecordSource;
+  /** Makes the record (a Webhooks (Actions) record); default a classic `LoggedDelivery`. */
+  make?: (init: RecordInit) => LoggedDelivery;
   /** For a duplicate the intake acknowledged: the record that first took its messageId. */
   duplicateOf?: string;
 }
@@ -58,6 +67,8 @@ export class Pipeline {
   readonly log: DeliveryLog;
   readonly sources = new SourceRegistry();
   readonly bodies = new BodyArena();
+  /** The Webhooks (Actions) destination: subscriptions, mapping, batching; its records go through `record`. */
+  readonly actions: ActionsRouter;
   /** Bodies waiting for their packed group to fill: short-lived, so small slabs that are soon garbage. */
   readonly #staging = new BodyArena(64 * 1024);
   /** Sources whose packer may hold an open group, packed at the end of the current job. */
@@ -75,6 +86,20 @@ export class Pipeline {
     this.#deferredContext = { options, bodies: this.bodies };
     this.debug = createDebugLog(options.debug);
     this.engine = new DeliveryEngine(options, this.events, this.debug);
+    const actionsPolicy = actionsPolicyOf(options.responsePolicy);
+    this.actions = new ActionsRouter(options.clock, (a) =>
+      this.record({
+        type: a.type,
+        source: a.source,
+        origin: 'call',
+        message: undefined,
+        receivedMs: a.receivedMs,
+        filteredReason: a.filteredReason,
+        text: a.text,
+        recordSource: a.recordSource,
+        make: (init) => new ActionsDelivery(init, a.info, a.signature, actionsPolicy),
+      }),
+    );
     this.messageIds = options.dedupe && new MessageIdWindow(options.dedupe.windowMs, options.dedupe.maxEntries);
   }
 
@@ -103,6 +128,19 @@ export class Pipeline {
   accept(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number): DeliveryRecord {
     source.usage++;
     if (typeof call.userId === 'string' && call.userId.length > 0) source.seenUsers.add(call.userId);
+    if (source.resolved.actions !== undefined) {
+      const actions = this.actions.route(call, source, receivedMs);
+      // A source with Webhooks (Actions) only: the call's first Actions record stands for it, else one
+      // record saying why none was made now (no subscription matched, or the event waits in a batch).
+      if (!source.resolved.connected) {
+        const first = actions.records[0];
+        if (first !== undefined) return first;
+        const reason =
+          actions.reason ??
+          `Webhooks (Actions): the event waits in the open batch of subscription ${actions.batchedIn.join(', ')}; the batch's record is made when it is sent (batch_size, webhooksActions.batchWindowMs, drain() or close())`;
+        return this.record({ type: call.type, source, origin: 'call', message: undefined, receivedMs, filteredReason: reason });
+      }
+    }
     const routed = routeCall(call, source.resolved);
     if (routed !== undefined && again !== undefined) {
       again.pin();
@@ -206,7 +244,7 @@ export class Pipeline {
     if (body === undefined) {
       if (r.deferred) body = EMPTY_BODY;
       else {
-        const text = r.message ? serializeMessage(r.message, this.options.serialization) : '';
+        const text = r.text ?? (r.message ? serializeMessage(r.message, this.options.serialization) : '');
         pack = backlog && text.length > 0;
         body = (pack ? this.#staging : this.bodies).store(text);
       }
@@ -215,11 +253,11 @@ export class Pipeline {
       // packed as a new body would be, so that it never holds a staging slab for its life.
       pack = backlog && body.packed === undefined && body.length > 0;
     }
-    const record = new LoggedDelivery({
+    const init: RecordInit = {
       seq: this.log.nextSeq(),
       state: r.filteredReason === undefined ? 'pending' : 'filtered',
       type: r.type,
-      source: r.source.resolved,
+      source: r.recordSource ?? r.source.resolved,
       origin: r.origin,
       body,
       signed: r.filteredReason === undefined && r.source.resolved.sharedSecret !== undefined,
@@ -228,7 +266,8 @@ export class Pipeline {
       replayOf: r.replayOf,
       deferred: r.deferred,
       duplicateOf: r.duplicateOf,
-    });
+    };
+    const record = r.make ? r.make(init) : new LoggedDelivery(init);
     if (pack) this.#pack(r.source.packer, record);
     this.log.push(record);
     if (this.events.has('received')) this.events.emit('received', record);

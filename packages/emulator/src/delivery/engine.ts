@@ -10,6 +10,8 @@ import { backoffDelay, retryAfterMs } from './retry-schedule.js';
 import { RetryQueue } from './retry-queue.js';
 import { InOrderList, type ListLinks } from '../in-order-list.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
+import { ActionsDelivery, type ActionsEndpoint } from '../actions/actions-delivery.js';
+import { classifyActionsStatus } from '../actions/actions-response-policy.js';
 
 /**
  * The reason given to every record still pending when `close()` runs.
@@ -321,7 +323,7 @@ export class DeliveryEngine {
   #attemptEndpoint(endpoint: ResolvedEndpoint): AttemptEndpoint {
     let to = this.#attemptEndpoints.get(endpoint);
     if (to === undefined) {
-      to = Object.freeze({ endpoint, userAgent: this.#options.userAgent });
+      to = Object.freeze({ endpoint, userAgent: (endpoint as Partial<ActionsEndpoint>).userAgent ?? this.#options.userAgent });
       this.#attemptEndpoints.set(endpoint, to);
     }
     return to;
@@ -360,10 +362,14 @@ export class DeliveryEngine {
 
   #ended(record: LoggedDelivery, index: number, round: number, startMs: number, result: AttemptResult): void {
     const endpoint = record.endpoints[index] as ResolvedEndpoint;
-    const policy = this.#options.responsePolicy;
+    // A Webhooks (Actions) record answers to Segment's rule for Actions destinations (responsePolicy.actions).
+    const actions = record instanceof ActionsDelivery ? record.policy : undefined;
+    const policy = actions?.status ?? this.#options.responsePolicy;
     const verdict: Verdict = result.error
       ? classifyError(result.error, policy)
-      : classifyStatus(result.status ?? 0, result.statusText, result.responseHeaders?.location, policy);
+      : actions
+        ? classifyActionsStatus(result.status ?? 0, result.statusText, result.responseHeaders?.location, actions)
+        : classifyStatus(result.status ?? 0, result.statusText, result.responseHeaders?.location, policy);
     const error = verdict.outcome === 'delivered' ? undefined : verdict.error;
     const init: AttemptInit = {
       to: this.#attemptEndpoint(endpoint),
@@ -491,6 +497,7 @@ export class DeliveryEngine {
         : `${a.status !== undefined ? `${a.status} ` : ''}${a.error.code}: ${a.error.message}`;
     const signature = record.signature;
     const sig = signature ? ` sig=${redactSignature(signature)}` : '';
-    this.#log(`${a.at} ${record.id} ${record.type} round ${a.round} POST ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`);
+    const method = record instanceof ActionsDelivery ? record.actions.method : 'POST';
+    this.#log(`${a.at} ${record.id} ${record.type} round ${a.round} ${method} ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`);
   }
 }

@@ -36,12 +36,12 @@ export class Http1RequestHead {
   /** Set when node:http would have refused the headers (an invalid character): the request fails with it. */
   readonly invalid: (Error & { code: string }) | undefined;
 
-  constructor(url: URL, userAgent: string, staticHeaders: Readonly<Record<string, string>>) {
+  constructor(url: URL, userAgent: string, staticHeaders: Readonly<Record<string, string>>, method = 'POST') {
     // The sender's header set, in its order; a placeholder signature marks where X-Signature goes.
     const headers = requestHeaders(userAgent, staticHeaders, 0, '');
     let hasAuthorization = false;
     let invalid: (Error & { code: string }) | undefined;
-    let part = `POST ${url.pathname}${url.search} HTTP/1.1\r\n`;
+    let part = `${method} ${url.pathname}${url.search} HTTP/1.1\r\n`;
     let beforeLength = '';
     let beforeSignature = '';
     for (const name in headers) {

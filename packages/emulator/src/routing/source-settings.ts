@@ -1,5 +1,6 @@
 import { SettingsError } from '../errors.js';
 import { redactUrl } from '../redact.js';
+import { resolveActions, type ResolvedActions, type WebhooksActionsSettings } from '../actions/actions-settings.js';
 
 /**
  * Most endpoints a source's Webhooks destination may have (seed §2.1, §8).
@@ -96,6 +97,8 @@ export interface SourceSettings {
   name?: string;
   /** The Webhooks destination; absent means the destination is not connected (calls are filtered). */
   webhooks?: WebhooksSettings;
+  /** The Webhooks (Actions) destination: subscriptions in Segment's own format (see `WebhooksActionsSettings`). */
+  webhooksActions?: WebhooksActionsSettings;
   /** Schema filtering of track events. */
   schema?: SourceSchemaSettings;
 }
@@ -116,6 +119,8 @@ export interface ResolvedSource {
   readonly endpoints: readonly ResolvedEndpoint[];
   readonly sharedSecret: string | undefined;
   readonly blockedEvents: ReadonlySet<string>;
+  /** The Webhooks (Actions) destination, when set. */
+  readonly actions: ResolvedActions | undefined;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -202,8 +207,8 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
  */
 export function resolveSource(value: unknown, path: string): ResolvedSource {
   if (!isObject(value)) throw new SettingsError(path, 'must be an object { writeKey, name?, webhooks?, schema? }');
-  rejectUnknownKeys(value, ['writeKey', 'name', 'webhooks', 'schema'], path);
-  const { writeKey, name, webhooks, schema } = value;
+  rejectUnknownKeys(value, ['writeKey', 'name', 'webhooks', 'webhooksActions', 'schema'], path);
+  const { writeKey, name, webhooks, webhooksActions, schema } = value;
   if (typeof writeKey !== 'string' || writeKey.length === 0)
     throw new SettingsError(`${path}.writeKey`, 'is required: a non-empty string that calls use to reach this source');
   if (name !== undefined && typeof name !== 'string') throw new SettingsError(`${path}.name`, 'must be a string');
@@ -256,5 +261,6 @@ export function resolveSource(value: unknown, path: string): ResolvedSource {
     endpoints: Object.freeze(endpoints),
     sharedSecret,
     blockedEvents: blocked,
+    actions: webhooksActions === undefined ? undefined : resolveActions(webhooksActions, `${path}.webhooksActions`),
   });
 }

@@ -1,0 +1,202 @@
+import { isDestinationEnabled, sign, type Call, type MessageType } from '@hookgate/core';
+import type { Clock } from '../clock.js';
+import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
+import type { SourceState } from '../routing/source-registry.js';
+import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';
+import { ActionsBatcher, type OpenBatch } from './actions-batcher.js';
+import type { ActionsRecordInfo } from './actions-record-info.js';
+import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
+import { mapEvent } from './map-event.js';
+import { segmentSubscriptions } from './segment-code.js';
+import { ACTIONS_DESTINATION, callToSpecEvent } from './segment-event.js';
+
+/**
+ * One Webhooks (Actions) record to make: the request's body, endpoint and signature (pending), or a
+ * matched event whose mapping could not make a request (`filteredReason`).
+ */
+export interface ActionsRecordRequest {
+  source: SourceState;
+  recordSource: RecordSource;
+  type: MessageType;
+  receivedMs: number;
+  /** The body sent: `JSON.stringify(data)`, or a JSON array of a batch's data. */
+  text: string;
+  signature: string | undefined;
+  info: ActionsRecordInfo;
+  filteredReason: string | undefined;
+}
+
+/** What became of one call in the Actions destination. */
+export interface ActionsRouting {
+  /** Records made now (single events, full batches, mapping failures), in subscription order. */
+  readonly records: DeliveryRecord[];
+  /** Subscriptions whose open batch took the event (its record is made when the batch is sent). */
+  readonly batchedIn: number[];
+  /** Why no subscription sent the event, when none did. */
+  readonly reason: string | undefined;
+}
+
+interface BatchTarget {
+  source: SourceState;
+  recordSource: RecordSource;
+  endpoint: ActionsEndpoint;
+}
+
+/** Most distinct endpoint/source pairs kept for reuse (a templated URL may make one per user). */
+const TARGETS_KEPT = 1024;
+
+/**
+ * The Webhooks (Actions) destination of the emulator: turns a call into the whole Segment event,
+ * matches it against each subscription with Segment's FQL code, maps it with Segment's
+ * mapping-kit, and hands each request (one event, or a batch) to the pipeline as a record for the
+ * same delivery engine, log and inspector as classic deliveries.
+ *
+ * @example
+ * const router = new ActionsRouter(clock, (request) => pipeline.recordActions(request));
+ * const { records, batchedIn, reason } = router.route(call, source, clock.now());
+ */
+export class ActionsRouter {
+  readonly #record: (request: ActionsRecordRequest) => DeliveryRecord;
+  readonly #batcher: ActionsBatcher<BatchTarget>;
+  readonly #targets = new Map<string, BatchTarget>();
+  /** Collects the records `flushAll` makes. */
+  #flushed: DeliveryRecord[] | undefined;
+
+  constructor(clock: Clock, record: (request: ActionsRecordRequest) => DeliveryRecord) {
+    this.#record = record;
+    this.#batcher = new ActionsBatcher(clock, (batch) => this.#sendBatch(batch));
+  }
+
+  /** Events waiting in open batches. */
+  get waiting(): number {
+    return this.#batcher.waiting;
+  }
+
+  /** Sends every open batch now; returns the batches' records. */
+  flushAll(): DeliveryRecord[] {
+    const made: DeliveryRecord[] = [];
+    this.#flushed = made;
+    try {
+      this.#batcher.flushAll();
+    } finally {
+      this.#flushed = undefined;
+    }
+    return made;
+  }
+
+  /** Routes one accepted call of a source whose `webhooksActions` is set. */
+  route(call: Call, source: SourceState, receivedMs: number): ActionsRouting {
+    const actions = source.resolved.actions as ResolvedActions;
+    const none = (reason: string): ActionsRouting => ({ records: [], batchedIn: [], reason });
+    if (!actions.enabled) return none('the Webhooks (Actions) destination is disabled for this source (webhooksActions.enabled: false)');
+    if (call.type === 'track' && source.resolved.blockedEvents.has(call.event))
+      return none(`blocked by the source's schema: track event ${JSON.stringify(call.event)} is in schema.blockedEvents`);
+    if (!isDestinationEnabled(call.integrations, ACTIONS_DESTINATION))
+      return none(`integrations: "${ACTIONS_DESTINATION}" is false, or All is false and "${ACTIONS_DESTINATION}" is not true`);
+    const event = callToSpecEvent(call, receivedMs);
+    const { validate } = segmentSubscriptions();
+    const records: DeliveryRecord[] = [];
+    const batchedIn: number[] = [];
+    for (const sub of actions.subscriptions) {
+      if (!sub.enabled || !validate(sub.condition, event)) continue;
+      const mapped = mapEvent(sub, event);
+      if (!mapped.ok) {
+        records.push(
+          this.#record({
+            source,
+            recordSource: this.#sourceOf(source, undefined),
+            type: call.type,
+            receivedMs,
+            text: JSON.stringify(event),
+            signature: undefined,
+            info: infoOf(sub, 'POST', 1, false),
+            filteredReason: mapped.reason,
+          }),
+        );
+        continue;
+      }
+      const target = this.#target(source, mapped.url, mapped.parsed, mapped.method, mapped.headers);
+      if (sub.batching) {
+        const key = batchKey(source.resolved.writeKey, sub, mapped.url, mapped.method, mapped.headers);
+        this.#batcher.add(key, sub, actions.batchWindowMs, target, mapped.data, call.type, receivedMs);
+        batchedIn.push(sub.number);
+        continue;
+      }
+      const text = JSON.stringify(mapped.data);
+      const secret = target.recordSource.sharedSecret;
+      records.push(
+        this.#record({
+          source,
+          recordSource: target.recordSource,
+          type: call.type,
+          receivedMs,
+          text,
+          signature: secret === undefined ? undefined : sign(text, secret),
+          info: infoOf(sub, mapped.method, 1, false),
+          filteredReason: undefined,
+        }),
+      );
+    }
+    const reason =
+      records.length === 0 && batchedIn.length === 0
+        ? `no enabled Webhooks (Actions) subscription matches this ${call.type} event (${actions.subscriptions.map((s) => `${s.number}: ${s.subscribe}`).join('; ') || 'no subscriptions'})`
+        : undefined;
+    return { records, batchedIn, reason };
+  }
+
+  #sendBatch(batch: OpenBatch<BatchTarget>): void {
+    const { target, data, subscription } = batch;
+    const secret = target.recordSource.sharedSecret;
+    // 3.387.0's extendRequest signs `payload[0].data` when the payload is an array: the first event only.
+    const first = data[0];
+    const record = this.#record({
+      source: target.source,
+      recordSource: target.recordSource,
+      type: batch.type,
+      receivedMs: batch.firstReceivedMs,
+      text: JSON.stringify(data),
+      signature: secret !== undefined && first ? sign(JSON.stringify(first), secret) : undefined,
+      info: infoOf(subscription, target.endpoint.method, data.length, true),
+      filteredReason: undefined,
+    });
+    this.#flushed?.push(record);
+  }
+
+  #target(source: SourceState, url: string, parsed: URL, method: ActionsEndpoint['method'], headers: Readonly<Record<string, string>>): BatchTarget {
+    const secret = source.resolved.actions?.sharedSecret;
+    const key = `${source.resolved.writeKey}\n${secret ?? ''}\n${method}\n${url}\n${JSON.stringify(headers)}`;
+    let target = this.#targets.get(key);
+    // A source whose settings changed gets new targets (its state object stays, its resolved settings are replaced).
+    if (target !== undefined && target.source === source && target.recordSource.name === source.resolved.name) return target;
+    const endpoint: ActionsEndpoint = Object.freeze({ url, parsed, headers, method, userAgent: ACTIONS_USER_AGENT });
+    target = { source, recordSource: this.#sourceOf(source, endpoint), endpoint };
+    if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();
+    this.#targets.set(key, target);
+    return target;
+  }
+
+  #sourceOf(source: SourceState, endpoint: ActionsEndpoint | undefined): RecordSource {
+    return Object.freeze({
+      writeKey: source.resolved.writeKey,
+      name: source.resolved.name,
+      sharedSecret: source.resolved.actions?.sharedSecret,
+      endpoints: endpoint ? Object.freeze([endpoint]) : Object.freeze([]),
+    });
+  }
+}
+
+function infoOf(sub: ResolvedSubscription, method: ActionsRecordInfo['method'], batchSize: number, batch: boolean): ActionsRecordInfo {
+  return Object.freeze({ subscription: sub.number, ...(sub.name !== undefined ? { name: sub.name } : {}), subscribe: sub.subscribe, method, batchSize, batch });
+}
+
+function batchKey(writeKey: string, sub: ResolvedSubscription, url: string, method: string, headers: Readonly<Record<string, string>>): string {
+  const keys = sub.batchKeys;
+  return [
+    writeKey,
+    sub.number,
+    sub.subscribe,
+    keys.includes('url') ? url : '',
+    keys.includes('method') ? method : '',
+    keys.includes('headers') ? JSON.stringify(headers) : '',
+  ].join('\n');
+}

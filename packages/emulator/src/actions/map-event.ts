@@ -1,0 +1,70 @@
+import type { SpecEvent } from '@hookgate/core';
+import { redactUrl } from '../redact.js';
+import type { ResolvedSubscription } from './actions-settings.js';
+import { segmentTransform } from './segment-code.js';
+
+/**
+ * What one event becomes under one subscription: the request's URL, method, headers and `data`.
+ *
+ * @example
+ * const mapped = mapEvent(subscription, event);
+ * if (mapped.ok) console.log(mapped.method, mapped.url, JSON.stringify(mapped.data));
+ */
+export type MappedEvent =
+  | { ok: true; url: string; parsed: URL; method: 'POST' | 'PUT' | 'PATCH'; headers: Readonly<Record<string, string>>; data: Record<string, unknown> }
+  | { ok: false; reason: string };
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const SENDER_HEADERS = ['user-agent', 'x-signature', 'content-length', 'host', 'transfer-encoding', 'connection', 'content-type'];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Runs Segment's mapping-kit `transform` over a subscription's mapping for one event, then applies
+ * what Segment's runtime checks before the `send` action runs: empty top-level values dropped, `url`
+ * a full http(s) URL, `method` one of POST/PUT/PATCH, `headers` an object of one-line values, `data`
+ * an object. A mapping that cannot make a request gives the reason (the record is then `filtered`).
+ *
+ * @example
+ * mapEvent(subscription, { type: 'track', event: 'E', messageId: 'm1', timestamp: '…', receivedAt: '…' });
+ */
+export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): MappedEvent {
+  let payload: Record<string, unknown>;
+  try {
+    payload = segmentTransform()(subscription.mapping as never, event as never) as Record<string, unknown>;
+  } catch (e) {
+    return { ok: false, reason: `subscription ${subscription.number}: the mapping failed on this event: ${(e as Error).message}` };
+  }
+  const where = `subscription ${subscription.number}`;
+  const url = payload.url;
+  if (typeof url !== 'string' || url === '') return { ok: false, reason: `${where}: the mapping's url resolved to ${JSON.stringify(url) ?? 'nothing'}; Segment needs a URL` };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, reason: `${where}: the mapping's url resolved to ${JSON.stringify(redactUrl(url))}, not a full URL` };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return { ok: false, reason: `${where}: the mapping's url ${JSON.stringify(redactUrl(url))} must use http or https` };
+  const method = payload.method;
+  if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH')
+    return { ok: false, reason: `${where}: the mapping's method resolved to ${JSON.stringify(method)}; it must be POST, PUT or PATCH` };
+  const headers: Record<string, string> = {};
+  if (payload.headers !== undefined && payload.headers !== null && payload.headers !== '') {
+    if (!isObject(payload.headers)) return { ok: false, reason: `${where}: the mapping's headers resolved to a ${typeof payload.headers}, not an object` };
+    for (const [name, raw] of Object.entries(payload.headers)) {
+      if (raw === undefined) continue;
+      const value = String(raw);
+      if (!TOKEN.test(name) || /[\r\n\x00]/.test(value)) return { ok: false, reason: `${where}: the mapping's header ${JSON.stringify(name)} resolved to an invalid header` };
+      if (SENDER_HEADERS.includes(name.toLowerCase())) continue;
+      headers[name] = value;
+    }
+  }
+  const data = payload.data;
+  if (data === undefined || data === null || data === '')
+    return { ok: false, reason: `${where}: the mapping's data resolved to nothing for this event; nothing is sent` };
+  if (!isObject(data)) return { ok: false, reason: `${where}: the mapping's data resolved to ${Array.isArray(data) ? 'an array' : `a ${typeof data}`}; Segment sends only an object` };
+  return { ok: true, url, parsed, method, headers: Object.freeze(headers), data };
+}

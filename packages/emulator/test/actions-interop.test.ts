@@ -1,0 +1,181 @@
+// The emulator's Webhooks (Actions) requests, byte for byte against Segment's own destination code
+// (@segment/action-destinations 3.387.0 driven through @segment/actions-core's Destination), both
+// sending to the same real HTTP receiver on 127.0.0.1.
+import { createRequire } from 'node:module';
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, ManualClock, type Emulator } from '../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
+
+// Segment's packages through require: actions-core's ES module build does not load in Node's ESM loader.
+const require = createRequire(import.meta.url);
+const { Destination } = require('@segment/actions-core') as { Destination: new (d: unknown) => SegmentDestination };
+const webhook = (require('@segment/action-destinations/dist/destinations/webhook') as { default: unknown }).default;
+const segmentVersion = (require('@segment/action-destinations/package.json') as { version: string }).version;
+
+interface SegmentDestination {
+  onEvent(event: unknown, settings: unknown): Promise<unknown>;
+  onBatch(events: unknown[], settings: unknown): Promise<unknown>;
+}
+
+const SECRET = 'actions-s3cret';
+let receiver: CaptureReceiver;
+let segment: SegmentDestination;
+
+beforeAll(async () => {
+  receiver = await startCaptureReceiver();
+  segment = new Destination(webhook);
+});
+afterAll(() => receiver.close());
+beforeEach(() => {
+  receiver.received.length = 0;
+});
+
+/** The headers Segment's code decides (the HTTP client adds its own framing headers: Accept, Connection, ...). */
+function decided(r: Received, mappingHeaders: string[]): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of ['user-agent', 'content-type', 'x-signature', ...mappingHeaders.map((h) => h.toLowerCase())]) out[name] = r.headers[name] as string | undefined;
+  return out;
+}
+
+function expectSameRequest(emulated: Received, real: Received, mappingHeaders: string[] = []): void {
+  expect(emulated.method).toBe(real.method);
+  expect(emulated.url).toBe(real.url);
+  expect(decided(emulated, mappingHeaders)).toEqual(decided(real, mappingHeaders));
+  expect(emulated.body.equals(real.body), `bodies differ:\nemulator: ${emulated.text}\nsegment:  ${real.text}`).toBe(true);
+}
+
+/** A subscription as a user pastes it from Segment, with the receiver's URL. */
+function subscription(path: string, mapping: Record<string, unknown>, subscribe = 'type = "track"') {
+  return { subscribe, partnerAction: 'send' as const, enabled: true, mapping: { url: `${receiver.url}${path}`, ...mapping } };
+}
+
+async function emulate(subscriptions: ReturnType<typeof subscription>[], send: (e: Emulator) => void, options: { clock?: ManualClock } = {}): Promise<Received[]> {
+  const emulator = createEmulator({
+    sources: [{ writeKey: 'wk', webhooksActions: { enabled: true, sharedSecret: SECRET, subscriptions } }],
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  send(emulator);
+  await emulator.drain();
+  await emulator.close();
+  const got = [...receiver.received];
+  receiver.received.length = 0;
+  return got;
+}
+
+const trackCall = {
+  userId: 'user_1001',
+  anonymousId: 'anon_5e1f',
+  messageId: 'msg-interop-1',
+  event: 'Order Completed',
+  timestamp: '2026-11-25T10:00:00.250Z',
+  properties: { order_id: 'o-77', revenue: 42.5, currency: 'EUR', plan: 'pro', note: 'crème brûlée \u2028 "quoted" </script>', sku: 'SKU-1' },
+  context: { ip: '203.0.113.9', library: { name: 'analytics-node', version: '2.1.0' } },
+  integrations: { All: true },
+};
+
+describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${segmentVersion} sends`, () => {
+  it('runs against the pinned 3.387.0', () => {
+    expect(segmentVersion).toBe('3.387.0');
+  });
+
+  it('whole event (the default mapping) with PUT, headers and X-Signature', async () => {
+    const sub = subscription('/orders', { method: 'PUT', headers: { 'X-Team': 'growth', Authorization: 'Bearer t0k3n' }, data: { '@path': '$.' } });
+    const [emulated] = await emulate([sub], (e) => e.track(trackCall));
+    expect(emulated).toBeDefined();
+    const event = JSON.parse(emulated!.text) as Record<string, unknown>;
+    // The whole Segment event, with the Spec's common fields.
+    expect(event).toMatchObject({ type: 'track', userId: 'user_1001', anonymousId: 'anon_5e1f', messageId: 'msg-interop-1', event: 'Order Completed' });
+    for (const field of ['timestamp', 'originalTimestamp', 'sentAt', 'receivedAt', 'context', 'integrations']) expect(event).toHaveProperty(field);
+    await segment.onEvent(event, { sharedSecret: SECRET, subscription: sub });
+    const [real] = receiver.received;
+    expectSameRequest(emulated!, real!, ['X-Team', 'Authorization']);
+    expect(emulated!.headers['user-agent']).toBe('Segment (Actions)');
+    expect(emulated!.headers['x-signature']).toBe(createHmac('sha1', SECRET).update(emulated!.body).digest('hex'));
+  });
+
+  // Each mapped case also subscribes the whole event to /events, to hand Segment's code the very event the emulator built.
+  const mapped: Array<[string, Record<string, unknown>]> = [
+    ['@path', { method: 'POST', data: { order: { '@path': '$.properties.order_id' }, user: { '@path': '$.userId' }, total: { '@path': '$.properties.revenue' }, ctx: { '@path': '$.context.library' } } }],
+    [
+      '@template (data and URL)',
+      { url: { '@template': `${'{{'}properties.currency{{'}}'}` }, method: 'PATCH', data: { text: { '@template': '{{userId}} bought {{properties.sku}} for {{properties.revenue}}' }, note: { '@template': '{{properties.note}}' } } },
+    ],
+    [
+      '@if',
+      {
+        method: 'POST',
+        headers: { 'X-Plan': 'yes' },
+        data: {
+          plan: { '@if': { exists: { '@path': '$.properties.plan' }, then: { '@path': '$.properties.plan' }, else: 'free' } },
+          coupon: { '@if': { exists: { '@path': '$.properties.coupon' }, then: { '@path': '$.properties.coupon' }, else: 'none' } },
+        },
+      },
+    ],
+  ];
+
+  it.each(mapped)('%s mapping', async (_name, mapping) => {
+    const base = subscription('/mapped', mapping);
+    // A templated URL: make it a full URL on the receiver.
+    if (typeof mapping.url === 'object') (base.mapping as Record<string, unknown>).url = { '@template': `${receiver.url}/by-currency/{{properties.currency}}` };
+    const whole = subscription('/events', { method: 'POST', data: { '@path': '$.' } });
+    const got = await emulate([whole, base], (e) => e.track(trackCall));
+    const event = JSON.parse(got.find((r) => r.url === '/events')!.text) as Record<string, unknown>;
+    const emulated = got.find((r) => r.url !== '/events')!;
+    expect(emulated).toBeDefined();
+    await segment.onEvent(event, { sharedSecret: SECRET, subscription: base });
+    const [real] = receiver.received;
+    expectSameRequest(emulated, real!, Object.keys((mapping.headers as Record<string, string>) ?? {}));
+  });
+
+  it('a batch flushed at batch_size: a JSON array whose X-Signature covers only the first element', async () => {
+    const data = { id: { '@path': '$.messageId' }, event: { '@path': '$.event' }, revenue: { '@path': '$.properties.revenue' } };
+    const batched = subscription('/batch', { method: 'POST', headers: { 'X-Batch': '1' }, data, enable_batching: true, batch_size: 3 });
+    const whole = subscription('/events', { method: 'POST', data: { '@path': '$.' } });
+    let flushedBeforeDrain = 0;
+    const got = await emulate([whole, batched], (e) => {
+      for (let i = 0; i < 3; i++) e.track({ ...trackCall, messageId: `msg-b-${i}`, properties: { revenue: i + 0.5 } });
+      // The third event filled the batch: its record exists before drain().
+      flushedBeforeDrain = e.deliveries.filter((r) => r.actions?.batch).length;
+    });
+    expect(flushedBeforeDrain).toBe(1);
+    const events = got.filter((r) => r.url === '/events').map((r) => JSON.parse(r.text) as Record<string, unknown>);
+    const emulatedBatches = got.filter((r) => r.url === '/batch');
+    expect(emulatedBatches).toHaveLength(1);
+    const emulated = emulatedBatches[0]!;
+    expect(JSON.parse(emulated.text)).toHaveLength(3);
+    await segment.onBatch(events, { sharedSecret: SECRET, subscription: batched });
+    const [real] = receiver.received;
+    expectSameRequest(emulated, real!, ['X-Batch']);
+    const first = JSON.stringify((JSON.parse(emulated.text) as unknown[])[0]);
+    expect(emulated.headers['x-signature']).toBe(createHmac('sha1', SECRET).update(first).digest('hex'));
+    expect(emulated.headers['x-signature']).not.toBe(createHmac('sha1', SECRET).update(emulated.body).digest('hex'));
+  });
+
+  it('a part-full batch is sent when its flush window ends on the emulator clock, and on drain()', async () => {
+    const clock = new ManualClock();
+    const batched = subscription('/window', { method: 'PUT', data: { '@path': '$.properties' }, enable_batching: true, batch_size: 100 });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, batchWindowMs: 30_000, subscriptions: [batched] } }],
+      clock,
+    });
+    emulator.track({ ...trackCall, messageId: 'w1', properties: { n: 1 } });
+    emulator.track({ ...trackCall, messageId: 'w2', properties: { n: 2 } });
+    expect(emulator.deliveries.filter((r) => r.actions)).toHaveLength(0);
+    await clock.advance(29_999);
+    expect(emulator.deliveries.filter((r) => r.actions)).toHaveLength(0);
+    await clock.advance(1);
+    const batches = emulator.deliveries.filter((r) => r.actions?.batch);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.actions).toMatchObject({ subscription: 1, method: 'PUT', batchSize: 2, batch: true });
+    emulator.track({ ...trackCall, messageId: 'w3', properties: { n: 3 } });
+    await emulator.drain();
+    const all = emulator.deliveries.filter((r) => r.actions?.batch);
+    expect(all.map((r) => r.actions?.batchSize)).toEqual([2, 1]);
+    expect(all.every((r) => r.state === 'delivered')).toBe(true);
+    await emulator.close();
+    const bodies = receiver.received.map((r) => r.text);
+    expect(bodies).toEqual(['[{"n":1},{"n":2}]', '[{"n":3}]']);
+    expect(receiver.received.map((r) => r.method)).toEqual(['PUT', 'PUT']);
+  });
+});
