@@ -44,10 +44,20 @@ describe.each(PACKAGES)('@hookgate/%s public exports', (pkg) => {
 // it needs in a `declare` line of its own, visible in the README, so the snippet stays honest and runnable.
 // A block that is not code (an API summary) says so on the line before its fence, with the reason:
 // `<!-- ts-check: skip (why) -->`; skipped blocks are listed in the test's name.
+/** The Markdown pages of the docs site (not VitePress's own folders), at any depth. */
+function markdownUnder(dir: string): string[] {
+  if (!existsSync(`${root}${dir}`)) return [];
+  return readdirSync(`${root}${dir}`, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith('.') || entry.name === 'public') return [];
+    const path = `${dir}/${entry.name}`;
+    return entry.isDirectory() ? markdownUnder(path) : entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
 const DOCS = [
   'README.md',
   ...readdirSync(`${root}packages`).map((p) => `packages/${p}/README.md`),
-  ...(existsSync(`${root}docs`) ? readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : []),
+  ...markdownUnder('docs'),
 ].filter((f) => existsSync(`${root}${f}`));
 
 type Snippet = { doc: string; line: number; code: string; skip?: string };

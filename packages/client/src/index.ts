@@ -1,4 +1,9 @@
-// @hookgate/client — the batching analytics client (the Go v2 library, in TypeScript).
+/**
+ * The batching analytics client (the Go v2 library, in TypeScript).
+ *
+ * @packageDocumentation
+ * @module @hookgate/client
+ */
 
 export { Analytics, type CloseOptions } from './analytics.js';
 export { DEFAULT_OPTIONS, type AnalyticsOptions } from './options.js';

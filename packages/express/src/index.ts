@@ -1,4 +1,9 @@
-// @hookgate/express — Express middleware for the Webhooks destination.
+/**
+ * Express middleware for the Webhooks destination.
+ *
+ * @packageDocumentation
+ * @module @hookgate/express
+ */
 export type {} from './augment.js'; // the augmentation: types only, no runtime code
 
 export { hookgate, type HookgateMiddleware } from './hookgate-middleware.js';

@@ -1,4 +1,9 @@
-// @hookgate/fastify — the Fastify plugin for the Webhooks destination.
+/**
+ * The Fastify plugin for the Webhooks destination.
+ *
+ * @packageDocumentation
+ * @module @hookgate/fastify
+ */
 export type {} from './augment.js'; // the augmentation: types only, no runtime code
 
 export { hookgate } from './hookgate-plugin.js';

@@ -1,4 +1,9 @@
-// @hookgate/hono — Hono middleware for the Webhooks destination (Node, Bun, Deno, Workers).
+/**
+ * Hono middleware for the Webhooks destination (Node, Bun, Deno, Workers).
+ *
+ * @packageDocumentation
+ * @module @hookgate/hono
+ */
 
 export { hookgate, type HookgateMiddleware } from './hookgate-middleware.js';
 export type { HonoExtra, HookgateEnv, HookgateHonoOptions, HookgateVariables } from './options.js';

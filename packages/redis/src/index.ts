@@ -1,4 +1,9 @@
-// @hookgate/redis — a shared dedupe store on Redis, so receivers on several instances handle each webhook once.
+/**
+ * A shared dedupe store on Redis, so receivers on several instances handle each webhook once.
+ *
+ * @packageDocumentation
+ * @module @hookgate/redis
+ */
 
 export { RedisIdempotencyStore } from './redis-idempotency-store.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_KEY_PREFIX, type RedisIdempotencyStoreOptions } from './options.js';
