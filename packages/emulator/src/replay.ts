@@ -1,3 +1,4 @@
+import { ActionsDelivery } from './actions/actions-delivery.js';
 import { ReplayError } from './errors.js';
 import type { DeliveryRecord } from './log/delivery-record.js';
 import type { Pipeline } from './pipeline.js';
@@ -22,6 +23,28 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
   }
   if (original.stored.length === 0) throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
   const source = pipeline.sources.get(original.writeKey);
+  if (original instanceof ActionsDelivery) {
+    // A Webhooks (Actions) request is sent again as it was: same method, URL, headers, body and X-Signature.
+    if (original.target.endpoints.length === 0) throw new ReplayError(id, `its mapping made no request (${original.reason ?? 'none was made'})`);
+    const actions = source.resolved.actions;
+    return pipeline.record({
+      type: original.type,
+      source,
+      origin: 'replay',
+      message: undefined,
+      body: original.stored,
+      receivedMs: pipeline.options.clock.now(),
+      filteredReason:
+        actions === undefined
+          ? 'the source has no Webhooks (Actions) destination now (its webhooksActions setting is not set)'
+          : actions.enabled
+            ? undefined
+            : 'the Webhooks (Actions) destination is disabled for this source (webhooksActions.enabled: false)',
+      replayOf: original.id,
+      recordSource: original.target,
+      make: (init) => new ActionsDelivery(init, original.actions, original.signatureOf(), original.policy),
+    });
+  }
   return pipeline.record({
     type: original.type,
     source,

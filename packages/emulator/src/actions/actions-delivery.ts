@@ -1,4 +1,4 @@
-import { LoggedDelivery, type RecordInit } from '../log/delivery-record.js';
+import { LoggedDelivery, type RecordInit, type RecordSource } from '../log/delivery-record.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 import type { ActionsRecordInfo } from './actions-record-info.js';
 import type { ResolvedActionsPolicy } from './actions-response-policy.js';
@@ -39,12 +39,15 @@ export class ActionsDelivery extends LoggedDelivery {
   readonly actions: ActionsRecordInfo;
   /** How answers to this record's requests are classified. */
   readonly policy: ResolvedActionsPolicy;
+  /** Where the request goes (the mapped endpoint) and the source it came from; a replay reuses it. */
+  readonly target: RecordSource;
 
   constructor(init: RecordInit, info: ActionsRecordInfo, signature: string | undefined, policy: ResolvedActionsPolicy) {
     super({ ...init, signed: signature !== undefined });
     this.#signature = signature;
     this.actions = info;
     this.policy = policy;
+    this.target = init.source;
   }
 
   /** The signature computed when the record was made (a batch's covers only its first element). */
