@@ -1,6 +1,7 @@
 import type http from 'node:http';
-import { MESSAGE_TYPES, redact } from '@hookgate/core';
+import { MESSAGE_TYPES } from '@hookgate/core';
 import { EmulatorClosedError, ReplayError } from '../errors.js';
+import { redactWriteKey } from '../redact.js';
 import { deliveriesFeed } from './deliveries-feed.js';
 import { summarizeDelivery, ViewMasks } from './delivery-view.js';
 import { EventStream } from './event-stream.js';
@@ -208,7 +209,7 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
         types: MESSAGE_TYPES,
         endpoints: masks ? masks.allEndpoints() : [],
         // For the empty list's "send a first call" help: each source's name and write key, masked.
-        sources: engine ? engine.sources.map((s) => ({ name: s.name ?? null, writeKey: redact(s.writeKey), webhooks: s.webhooks?.enabled ?? false })) : [],
+        sources: engine ? engine.sources.map((s) => ({ name: s.name ?? null, writeKey: redactWriteKey(s.writeKey), webhooks: s.webhooks?.enabled ?? false })) : [],
         templates: engine ? testEventTemplates(now) : {},
         now: new Date(now).toISOString(),
       });

@@ -64,27 +64,27 @@ interface Geometry {
 function measure(page: Page): Promise<Geometry> {
   return page.evaluate(() => {
     const vw = document.documentElement.clientWidth;
-    const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    const name = (el: Element) => `${el.tagName.toLowerCase()}.${Array.from(el.classList).join('.')} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
     const shown = (el: Element) => {
       const r = el.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
     };
     const lines = (range: Range) => {
       const tops = new Set<number>();
-      for (const r of range.getClientRects()) if (r.width > 0.5) tops.add(Math.round(r.top + r.height / 2));
+      for (const r of Array.from(range.getClientRects())) if (r.width > 0.5) tops.add(Math.round(r.top + r.height / 2));
       // Two rects whose middles are less than half a line apart are on the same line.
       const sorted = [...tops].sort((a, b) => a - b);
       return sorted.filter((t, i) => i === 0 || t - (sorted[i - 1] as number) > 6).length;
     };
     const outside: string[] = [];
-    for (const el of document.querySelectorAll('header *, .filters *, td, th, tr.row, #detail, #detail *, .empty *, .banner')) {
+    for (const el of Array.from(document.querySelectorAll('header *, .filters *, td, th, tr.row, #detail, #detail *, .empty *, .banner'))) {
       if (!shown(el) || el.closest('pre, details:not([open]) > :not(summary)')) continue;
       const r = el.getBoundingClientRect();
       if (r.left < -0.5 || r.right > vw + 0.5) outside.push(`${name(el)} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
     }
     const broken: string[] = [];
     const scope = document.querySelectorAll('td, th, #detail h2, #detail h3, #detail h4, #detail dd, #detail dt, #detail li, #detail p, #detail caption, #detail table.headers td, .empty p, .empty li, .empty dd');
-    for (const el of scope) {
+    for (const el of Array.from(scope)) {
       if (!shown(el)) continue;
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -99,7 +99,7 @@ function measure(page: Page): Promise<Geometry> {
     }
     const wrapped: string[] = [];
     const short = '.state, td.type, td.source, td.attempts, td.last, td.time time, td.time .id, li.attempt .round, li.attempt time, li.attempt .took, li.attempt.none .status, .filters label, .new-mark, nav .tab, .live';
-    for (const el of document.querySelectorAll(short)) {
+    for (const el of Array.from(document.querySelectorAll(short))) {
       if (!shown(el)) continue;
       const range = document.createRange();
       range.selectNodeContents(el);
