@@ -1,8 +1,20 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import SummaryReporter from './test/support/summary-reporter.js';
 
 const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+const ALL = ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'];
+
+/** The tests that start other runtimes (Bun, Deno, workerd, other Node versions), a browser, a framework's production build or the docs build, or soak for long. */
+const HEAVY = [
+  'test/runtimes/**/*.test.ts',
+  'test/docs-site.test.ts',
+  'test/packaging/install-tarballs.test.ts',
+  'packages/emulator/test/inspector/*browser*.test.ts',
+  'packages/emulator/test/soak.test.ts',
+  'examples/next-receiver/**/*.test.ts',
+];
 
 // Tests run against the TypeScript sources; the cross-runtime tests (Bun, Deno)
 // and the build checks use the built `dist/` output instead.
@@ -20,10 +32,16 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', new SummaryReporter()],
+    // Two suites: `pnpm test` runs the quick one (the README's test command, a few minutes);
+    // `pnpm test:heavy` the one that starts other runtimes, a browser, framework builds and soaks.
+    // `.ci/run` runs both. `vitest run` alone runs both too.
+    projects: [
+      { extends: true, test: { name: 'quick', include: ALL, exclude: [...HEAVY, ...configDefaults.exclude] } },
+      { extends: true, test: { name: 'heavy', include: HEAVY } },
+    ],
   },
 });
