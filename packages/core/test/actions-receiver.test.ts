@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { type } from 'arktype';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { segmentEvent, segmentSendBatch, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
-import { createReceiver, toNodeListener, type ActionsHandlerContext, type AnyReceiverOptions, type Receiver } from '../src/index.js';
+import { createReceiver, toNodeListener, type ActionsHandlerContext, type AnyReceiverOptions, type Receiver, type ReceiverOptions } from '../src/index.js';
 
 const SECRET = 'whsec_actions_core_7f2a';
 const hmac = (text: string, secret = SECRET) => createHmac('sha1', secret).update(text).digest('hex');
@@ -22,7 +22,8 @@ afterEach(async () => {
 });
 
 async function serve(options: AnyReceiverOptions): Promise<RunningServer & { receiver: Receiver }> {
-  const receiver = createReceiver(options);
+  // Either destination's options, as adapters pass them on.
+  const receiver = createReceiver(options as ReceiverOptions);
   const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
   served = { ...server, receiver };
   return served;

@@ -32,6 +32,7 @@ import {
   type Verification,
 } from './options.js';
 import type { EnqueueHandoff } from './handoff.js';
+import { RequestHandoff } from './request-handoff.js';
 import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
 import { bodyDeadlineResponse, fixedResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 import { utf8ByteLength } from './utf8-length.js';
@@ -265,13 +266,6 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
  * });
  */
 export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>(options: ActionsReceiverOptions<TExtra, S>): Receiver<TExtra>;
-/**
- * Creates a receiver for either destination (what adapters call with their widened options).
- *
- * @example
- * const receiver = createReceiver(options as AnyReceiverOptions);
- */
-export function createReceiver<TExtra = {}>(options: AnyReceiverOptions<TExtra>): Receiver<TExtra>;
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
   const checkedOptions = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
   // The classic options' view: the receiver's shared settings read the same in both destinations.
@@ -632,36 +626,50 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
    * deadline or on its failure: 503 and the dedupe claim released, so the sender's retry is taken
    * again (the handoff is keyed by the dedupe key: a store that lands late is not stored twice).
    */
-  async function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff): Promise<ReceiverResponse> {
+  function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff): Promise<ReceiverResponse> {
     const { message, context, settle, signedBody } = accepted;
-    let pending: Promise<unknown>;
+    let pending: unknown;
     try {
-      pending = Promise.resolve(
-        enqueue({ message, dedupeKey: context.dedupeKey, signedBody, verification: context.verification, receivedAt: context.receivedAt, signal: context.signal }),
-      );
+      pending = enqueue(new RequestHandoff(message, context.dedupeKey, signedBody, context.verification, context.receivedAt, context));
     } catch (error) {
       pending = Promise.reject(error);
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<typeof DEADLINE>((resolve) => {
-      timer = setTimeout(() => resolve(DEADLINE), Math.max(0, deadlineMs - (Date.now() - context.receivedAt.getTime())));
+    const report = (error: unknown) => onError(error, { message, dedupeKey: context.dedupeKey, phase: 'enqueue' });
+    // One timer and one promise per request, no race: whichever of the store and the deadline comes
+    // first answers, and the other finds `answered` set.
+    return new Promise<ReceiverResponse>((resolve) => {
+      let answered = false;
+      const timer = setTimeout(
+        () => {
+          answered = true;
+          accepted.abort(new DeadlineExceededError(deadlineMs));
+          report(new DeadlineExceededError(deadlineMs));
+          // Whether it lands later or not, the sender retries and the dedupe key keeps it one job.
+          resolve(
+            settle('failed').then(() =>
+              receiverResponse('queue_unavailable', `The queue did not take the message within ${deadlineMs} ms; the sender will retry.`),
+            ),
+          );
+        },
+        Math.max(0, deadlineMs - (Date.now() - context.receivedAt.getTime())),
+      );
+      Promise.resolve(pending).then(
+        () => {
+          if (answered) return;
+          clearTimeout(timer);
+          resolve(settle('handled').then(() => fixedResponse('ok', 'Stored in the queue.', QUEUED)));
+        },
+        (error: unknown) => {
+          if (answered) {
+            report(error);
+            return;
+          }
+          clearTimeout(timer);
+          report(error);
+          resolve(settle('failed').then(() => receiverResponse('queue_unavailable', 'The queue refused the message; the sender will retry.')));
+        },
+      );
     });
-    const outcome = await Promise.race([pending.then(() => 'ok' as const, (error: unknown) => ({ error })), deadline]);
-    clearTimeout(timer);
-    if (outcome === 'ok') {
-      await settle('handled');
-      return fixedResponse('ok', 'Stored in the queue.', QUEUED);
-    }
-    await settle('failed');
-    if (outcome === DEADLINE) {
-      accepted.abort(new DeadlineExceededError(deadlineMs));
-      // Reported once it settles; whether it lands or not, the sender retries and the key dedupes it.
-      track(pending.then(undefined, (error: unknown) => onError(error, { message, dedupeKey: context.dedupeKey, phase: 'enqueue' })));
-      onError(new DeadlineExceededError(deadlineMs), { message, dedupeKey: context.dedupeKey, phase: 'enqueue' });
-      return receiverResponse('queue_unavailable', `The queue did not take the message within ${deadlineMs} ms; the sender will retry.`);
-    }
-    onError(outcome.error, { message, dedupeKey: context.dedupeKey, phase: 'enqueue' });
-    return receiverResponse('queue_unavailable', 'The queue refused the message; the sender will retry.');
   }
 
   async function fetchHandler(request: Request, context?: TExtra): Promise<Response> {
