@@ -20,7 +20,7 @@ const core = fileURLToPath(import.meta.resolve('@hookgate/core'));
 if (!core.includes('/dist/')) throw new Error(`@hookgate/core resolved to ${core}, not to a build: run pnpm build first.`);
 console.log(`benchmarks on the built packages (@hookgate/core → ${core.slice(core.indexOf('packages'))})`);
 
-const ALL = ['core', 'adapters', 'emulator', 'intake', 'client', 'redis', 'inspector'] as const;
+const ALL = ['core', 'adapters', 'emulator', 'intake', 'client', 'redis', 'bullmq', 'inspector'] as const;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : [...ALL];
 

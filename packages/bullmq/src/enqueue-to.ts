@@ -60,6 +60,10 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
     throw new TypeError('enqueueTo: jobOptions.jobId cannot be set: the job id is the message\'s dedupe key (that is what makes retries one job).');
   }
   const utf8 = new TextDecoder();
+  // Merged once: BullMQ merges the queue's defaultJobOptions again on each add, so ours go under them.
+  const queueDefaults = queue.defaultJobOptions ?? {};
+  const merged: JobsOptions = { ...DEFAULT_JOB_OPTIONS, ...jobOptions };
+  for (const name of Object.keys(queueDefaults)) if (!(jobOptions && name in jobOptions)) delete (merged as Record<string, unknown>)[name];
   return async (handoff: Handoff) => {
     const signed = handoff.signedBody;
     const key = handoff.dedupeKey ?? (await dedupeKeyOf(handoff.message, signed ?? JSON.stringify(handoff.message)));
@@ -71,6 +75,8 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
     };
     if (includeSignedBody && signed !== undefined) data.signedBody = typeof signed === 'string' ? signed : utf8.decode(signed);
     const name = typeof jobName === 'function' ? jobName(handoff) : (jobName ?? handoff.message.type);
-    await queue.add(name, data, { ...DEFAULT_JOB_OPTIONS, ...queue.defaultJobOptions, ...jobOptions, jobId: jobIdOf(key) });
+    const opts = { ...merged };
+    opts.jobId = jobIdOf(key);
+    await queue.add(name, data, opts);
   };
 }
