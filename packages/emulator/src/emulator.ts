@@ -14,6 +14,7 @@ import { replayRecord } from './replay.js';
 import { viewSource, type SourcePatch, type SourceView } from './routing/source-registry.js';
 import type { SourceSettings } from './routing/source-settings.js';
 import { SyncRecords, type DeleteUserOptions } from './syncs/sync-records.js';
+import type { IntakeNote } from './intake/big-number-notes.js';
 import { INGEST_VALIDATED, RECORD_REFUSED, type CallSource, type RefusalRecorder, type TrustedIngest } from './trusted-ingest.js';
 
 export type { Emulator } from './emulator-api.js';
@@ -79,9 +80,9 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   }
 
   /** The intake's path: the call was validated there (each accepted call passed), so it is not checked again; a messageId seen within the dedupe window is a duplicate. */
-  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index = 0): DeliveryRecord {
+  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index = 0, note?: IntakeNote): DeliveryRecord {
     this.#p.assertOpen('ingest');
-    return this.#p.acceptFromIntake(call, this.#p.sources.get(writeKey), receivedMs, source, index);
+    return this.#p.acceptFromIntake(call, this.#p.sources.get(writeKey), receivedMs, source, index, note);
   }
 
   /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built). */

@@ -5,7 +5,9 @@ import { ActionsRouter } from './actions/actions-router.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
+import type { IntakeNote } from './intake/big-number-notes.js';
 import { MessageIdWindow } from './intake/message-id-window.js';
+import { redactWriteKey } from './redact.js';
 import type { IngestOptions } from './ingest.js';
 import { BodyArena, type StoredBody } from './log/body-arena.js';
 import type { BodyPacker } from './log/body-packer.js';
@@ -170,15 +172,16 @@ export class Pipeline {
    * accepted within the dedupe window, like the tracking API: then it is recorded `filtered` with
    * `duplicateOf` and a reason, and not delivered again (the client's answer was lost and it resent).
    */
-  acceptFromIntake(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number): DeliveryRecord {
+  acceptFromIntake(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number, note?: IntakeNote): DeliveryRecord {
     const window = this.messageIds;
     const messageId = call.messageId;
-    if (window === undefined || typeof messageId !== 'string' || messageId.length === 0) return this.accept(call, source, receivedMs, again, index);
     const writeKey = source.resolved.writeKey;
-    const first = window.firstSeen(writeKey, messageId, receivedMs);
-    if (first === undefined) {
+    const deduped = window !== undefined && typeof messageId === 'string' && messageId.length > 0;
+    const first = deduped ? window.firstSeen(writeKey, messageId, receivedMs) : undefined;
+    if (!deduped || first === undefined) {
       const record = this.accept(call, source, receivedMs, again, index);
-      window.remember(writeKey, messageId, receivedMs, record.id);
+      if (deduped) window.remember(writeKey, messageId, receivedMs, record.id);
+      if (note !== undefined) this.#noteFromIntake(record, note);
       return record;
     }
     const hours = window.windowMs / 3_600_000;
@@ -193,6 +196,15 @@ export class Pipeline {
       body: EMPTY_BODY,
       duplicateOf: first.recordId,
     });
+  }
+
+  /** Keeps what the intake noticed about a call on its record (inspector, JSON views) and says it in DEBUG. */
+  #noteFromIntake(record: DeliveryRecord, note: IntakeNote): void {
+    // The raw call of a single-call route is the whole body, which may carry the write key: masked like a secret.
+    const writeKey = record.writeKey;
+    const raw = note.rawCall === undefined || writeKey.length === 0 ? note.rawCall : note.rawCall.split(writeKey).join(redactWriteKey(writeKey));
+    if (record instanceof LoggedDelivery) record.noteFromIntake(note.notes, raw);
+    this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${note.notes.join(' ')}`);
   }
 
   /** The deferred bodies of the request `source` belongs to (one object per request, reused across its calls). */

@@ -1,4 +1,5 @@
 import type { Call, CallType } from '@hookgate/core';
+import type { IntakeNote } from './intake/big-number-notes.js';
 import type { DeliveryRecord } from './log/delivery-record.js';
 
 /**
@@ -22,7 +23,8 @@ export interface CallSource {
 
 /** An engine that offers the internal entry point (an `Emulator` does). */
 export interface TrustedIngest {
-  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index?: number): DeliveryRecord;
+  /** `note`: what the intake noticed about the call (a number JSON parsing changed), kept on the record with the call's raw text. */
+  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index?: number, note?: IntakeNote): DeliveryRecord;
 }
 
 /** Whether an engine offers the internal entry point (a stand-in engine in a test or benchmark may not). */

@@ -44,6 +44,12 @@ export interface Detail extends Summary {
   deliveredTo?: string;
   curl: string;
   signed: boolean;
+  /** The record that first took this call's messageId, when this one is a duplicate. */
+  duplicateOf?: string;
+  /** What the intake noticed about the call (a number JSON parsing changed). */
+  notes?: string[];
+  /** The call's text as the client sent it, kept when there are notes. */
+  rawCall?: string;
 }
 
 export interface ListPage {

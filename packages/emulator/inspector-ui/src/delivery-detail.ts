@@ -69,6 +69,16 @@ function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
   ];
 }
 
+/** What the intake noticed about the call (e.g. a big integer JSON parsing changed) and the call as the client sent it. */
+function intakeNotes(d: Detail): HTMLElement[] {
+  if (!d.notes || d.notes.length === 0) return [];
+  const out = [
+    h('section', { class: 'intake-notes', 'aria-labelledby': 'intake-notes-title' }, h('h3', { id: 'intake-notes-title' }, 'Changed by JSON parsing'), h('ul', {}, ...d.notes.map((n) => h('li', {}, breakable(n))))),
+  ];
+  if (d.rawCall !== undefined) out.push(h('details', { class: 'raw-call', open: true }, h('summary', {}, 'The call as the client sent it'), h('pre', { class: 'raw' }, d.rawCall)));
+  return out;
+}
+
 /** Renders a delivery into `pane`, with its actions; `onChanged` is told of a new record (replay). */
 export async function showDelivery(pane: HTMLElement, id: string, onChanged: (summary?: Summary) => void): Promise<void> {
   let d: Detail;
@@ -140,8 +150,10 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
       ...field('First attempt', fullTime(d.firstAttemptAt)),
       ...field('Delivered to', d.deliveredTo === undefined ? undefined : breakable(d.deliveredTo)),
       ...field('Replay of', deliveryLink(d.replayOf)),
+      ...field('Duplicate of', deliveryLink(d.duplicateOf)),
       ...field('Reason', d.state === 'filtered' || d.reason === undefined ? undefined : breakable(d.reason)),
     ),
+    ...intakeNotes(d),
     filtered ? h('section', { class: 'filtered-why', 'aria-labelledby': 'filtered-title' }, h('h3', { id: 'filtered-title' }, 'Why it was filtered'), h('p', {}, breakable(d.filteredBecause ?? 'Not sent.'))) : null,
     actions,
     message,

@@ -63,6 +63,12 @@ export interface DeliveryDetail extends DeliverySummary {
   /** A curl command that resends the body, its signature computed from $HOOKGATE_SECRET (never shown). */
   curl: string;
   signed: boolean;
+  /** For a call the intake had already accepted with the same messageId: the record that took it. */
+  duplicateOf: string | undefined;
+  /** What the intake noticed about the call (a number JSON parsing changed). */
+  notes: readonly string[] | undefined;
+  /** The call's text as the client sent it (write key masked), kept when there are notes. */
+  rawCall: string | undefined;
 }
 
 /**
@@ -295,5 +301,8 @@ export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs
     deliveredTo: record.deliveredTo === undefined ? undefined : masks.url(record.deliveredTo),
     curl: record.body.length === 0 ? '' : curlCommand(record.body, curlUrl, headers, record.signature !== undefined),
     signed: record.signature !== undefined,
+    duplicateOf: record.duplicateOf,
+    notes: record.notes,
+    rawCall: record.rawCall,
   };
 }

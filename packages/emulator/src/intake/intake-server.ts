@@ -4,6 +4,7 @@ import { endUnreadBody, ValidationError } from '@hookgate/core';
 import { EmulatorClosedError } from '../errors.js';
 import { BodyArena } from '../log/body-arena.js';
 import { canRecordRefusals, hasTrustedIngest, INGEST_VALIDATED, RECORD_REFUSED, type RefusalRecorder } from '../trusted-ingest.js';
+import { bigNumberNotes } from './big-number-notes.js';
 import { KeptIntakeBody } from './kept-intake-body.js';
 import { deliveriesResponse, healthResponse } from './inspection.js';
 import type { IntakeEngine } from './intake-engine.js';
@@ -117,8 +118,9 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     const body = await readIntakeBody(req, opts.maxBatchBytes);
     if (!body.ok) return send(res, body.response, !body.consumed);
     let value: unknown;
+    const text = body.bytes.toString('utf8');
     try {
-      value = JSON.parse(body.bytes.toString('utf8'));
+      value = JSON.parse(text);
     } catch (error) {
       return send(res, intakeError('invalid_json', `The body is not valid JSON: ${(error as Error).message}.`));
     }
@@ -142,6 +144,8 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     // Filtered calls are kept as this body's bytes (copied only if one is filtered), not as objects.
     const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits, keptBodies) : undefined;
     const recorder = refused.length > 0 && canRecordRefusals(engine) ? engine : undefined;
+    // Integers beyond 2^53 that parsing changed: said on their records, with the call's text as sent.
+    const notes = trusted ? bigNumberNotes(text, route, calls, indexes) : undefined;
     const views: RefusedCallView[] = [];
     // In body order, so the log lists the request's calls as they came, refused ones in their place.
     let r = 0;
@@ -150,7 +154,7 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
       while (r < refused.length && (refused[r] as RefusedCall).index < at) views.push(recordRefused(recorder, refused[r++] as RefusedCall, writeKey, receivedAt));
       try {
         const call = calls[i] as (typeof calls)[number];
-        if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i);
+        if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i, notes?.[i]);
         else engine.ingest(call, { writeKey, receivedAt });
       } catch (error) {
         const where = route.kind === 'batch' ? `$.batch[${at}]` : '$';

@@ -148,6 +148,13 @@ export interface DeliveryRecord {
    * received it again within its dedupe window: this record is `filtered` (acknowledged, not sent again).
    */
   readonly duplicateOf?: string;
+  /**
+   * What the intake noticed about the call, in words: an integer beyond 2^53 − 1 that JSON parsing
+   * changed (the message carries the parsed value). Absent when there is nothing to say.
+   */
+  readonly notes?: readonly string[];
+  /** The call's text exactly as the client sent it, kept when the intake has a note about it (see `notes`). */
+  readonly rawCall?: string;
 }
 
 /**
@@ -222,6 +229,8 @@ interface RecordExtra {
   cancelled: CancelledRetry[] | undefined;
   deferred: DeferredBody | undefined;
   duplicateOf: string | undefined;
+  notes: readonly string[] | undefined;
+  rawCall: string | undefined;
 }
 
 /**
@@ -296,6 +305,8 @@ export class LoggedDelivery implements DeliveryRecord {
       cancelled: undefined,
       deferred: undefined,
       duplicateOf: undefined,
+      notes: undefined,
+      rawCall: undefined,
     });
   }
 
@@ -346,6 +357,21 @@ export class LoggedDelivery implements DeliveryRecord {
 
   get duplicateOf(): string | undefined {
     return this.#extra?.duplicateOf;
+  }
+
+  get notes(): readonly string[] | undefined {
+    return this.#extra?.notes;
+  }
+
+  get rawCall(): string | undefined {
+    return this.#extra?.rawCall;
+  }
+
+  /** Keeps the intake's notes about the call and the call's text as sent (only for calls it has something to say about). */
+  noteFromIntake(notes: readonly string[], rawCall: string | undefined): void {
+    const extra = this.extras();
+    extra.notes = notes;
+    extra.rawCall = rawCall;
   }
 
   /** The `X-Signature` value, made from the body's bytes and the source's secret. */
@@ -513,6 +539,8 @@ export class LoggedDelivery implements DeliveryRecord {
       deliveredTo: this.deliveredTo,
       replayOf: this.replayOf,
       duplicateOf: this.duplicateOf,
+      notes: this.notes,
+      rawCall: this.rawCall,
     };
   }
 }
