@@ -50,6 +50,8 @@ export { ACTIONS_DESTINATION, callToSpecEvent } from './actions/segment-event.js
 export type { IntakeOptions, IntakeListenOptions, IntakeServer, IntakeListener } from './intake/intake-server.js';
 export type { IntakeEngine } from './intake/intake-engine.js';
 export type { InspectorOptions } from './inspector/inspector-options.js';
+export { DEFAULT_SERVER_TIMEOUTS } from './server-timeouts.js';
+export type { ServerTimeouts } from './server-timeouts.js';
 export { MAX_CALL_BYTES, MAX_BATCH_BYTES } from './intake/limits.js';
 export { INTAKE_CODES } from './intake/intake-response.js';
 export type { IntakeCode, IntakeErrorBody, IntakePartialBody, RefusedCallView } from './intake/intake-response.js';
