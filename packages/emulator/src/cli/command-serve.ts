@@ -1,4 +1,5 @@
 import { createEmulator } from '../emulator.js';
+import { readActionsFile } from './actions-file.js';
 import { listenIntake } from '../intake/intake-server.js';
 import { redactText, redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
@@ -15,7 +16,7 @@ import { EXIT, UsageError } from './usage-error.js';
 export const SERVE_DEFAULTS = Object.freeze({ port: 8080, host: '127.0.0.1', writeKey: 'hookgate-dev', drainMs: 3000 });
 
 /** Usage of `hookgate serve`. */
-export const SERVE_HELP = `Usage: hookgate serve --endpoint URL [--endpoint URL...] [options]
+export const SERVE_HELP = `Usage: hookgate serve --endpoint URL [--endpoint URL...] [--actions FILE.json] [options]
 
 Runs the intake (the tracking HTTP API: POST /v1/identify|track|page|screen|group|alias|batch|import)
 and the delivery engine: every call accepted is delivered to the endpoints as the Webhooks destination
@@ -29,6 +30,9 @@ Options:
   --endpoint URL     a webhook URL to deliver to (repeatable, 1 to 5)
   --secret S         sign every request with this shared secret (or set HOOKGATE_SECRET); unsigned without
   --header 'K: V'    a static header sent to every endpoint (repeatable, up to 5)
+  --actions FILE     also (or only) send as Webhooks (Actions): FILE is a JSON list of up to 5
+                     subscriptions as Segment exports them ({ subscribe, partnerAction: "send", mapping }),
+                     or { subscriptions, sharedSecret?, batchWindowMs? }; --secret signs them unless FILE sets one
   --port N           the intake's port (default ${SERVE_DEFAULTS.port}; 0 picks a free one)
   --host H           the interface to bind (default ${SERVE_DEFAULTS.host}; 0.0.0.0 exposes it to the network)
   --write-key K      the write key clients must send (default ${SERVE_DEFAULTS.writeKey}, as in the client's README)
@@ -66,6 +70,7 @@ export async function runServe(argv: string[]): Promise<number> {
     argv,
     {
       endpoint: { type: 'string', multiple: true },
+      actions: { type: 'string' },
       secret: { type: 'string' },
       header: { type: 'string', multiple: true },
       port: { type: 'string' },
@@ -85,7 +90,8 @@ export async function runServe(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const endpoints = values.endpoint ?? [];
-  if (endpoints.length === 0) throw new UsageError('serve', '--endpoint is required: the webhook URL to deliver to (repeat it for up to 5).');
+  if (endpoints.length === 0 && values.actions === undefined)
+    throw new UsageError('serve', '--endpoint is required: the webhook URL to deliver to (repeat it for up to 5), or --actions FILE.json for Webhooks (Actions) subscriptions.');
   if (endpoints.length > 5) throw new UsageError('serve', `at most 5 --endpoint (seed §8); got ${endpoints.length}.`);
   for (const url of endpoints) {
     if (!/^https?:\/\/./i.test(url)) throw new UsageError('serve', `--endpoint must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
@@ -100,6 +106,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const drainMs = intFlag('serve', '--drain-ms', values['drain-ms'], 0, 600_000) ?? SERVE_DEFAULTS.drainMs;
   const secret = secretFlag(values.secret);
   const options = serveOptionsFromFlags(values);
+  const webhooksActions = values.actions === undefined ? undefined : readActionsFile(values.actions, secret);
   const json = values.json === true;
   const uiToken = values['ui-token'] || process.env.HOOKGATE_UI_TOKEN || undefined;
   try {
@@ -122,18 +129,24 @@ export async function runServe(argv: string[]): Promise<number> {
         {
           writeKey,
           name: 'hookgate serve',
-          webhooks: {
-            enabled: true,
-            endpoints: endpoints.map((url) => (Object.keys(headers).length > 0 ? { url, headers } : { url })),
-            ...(secret !== undefined ? { sharedSecret: secret } : {}),
-          },
+          ...(endpoints.length > 0
+            ? {
+                webhooks: {
+                  enabled: true,
+                  endpoints: endpoints.map((url) => (Object.keys(headers).length > 0 ? { url, headers } : { url })),
+                  ...(secret !== undefined ? { sharedSecret: secret } : {}),
+                },
+              }
+            : {}),
+          ...(webhooksActions !== undefined ? { webhooksActions } : {}),
         },
       ],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...options,
     });
   } catch (error) {
-    throw new UsageError('serve', shown(redactText((error as Error).message, [secret])));
+    const message = (error as Error).message.replace(/sources\[0\]\.webhooksActions\./g, `--actions ${values.actions ?? 'file'}: `);
+    throw new UsageError('serve', shown(redactText(message, [secret, webhooksActions?.sharedSecret])));
   }
   let intake;
   try {
@@ -165,13 +178,16 @@ export async function runServe(argv: string[]): Promise<number> {
     else out(formatFilteredLine(record, color, now));
   });
   if (json) {
-    writeJsonLine(process.stdout, { event: 'listening', url: intake.url, writeKey, endpoints: shownEndpoints, signed: secret !== undefined, deliveries: `${intake.url}/_hookgate/deliveries`, inspector: `${intake.url}/` });
+    writeJsonLine(process.stdout, { event: 'listening', url: intake.url, writeKey, endpoints: shownEndpoints, ...(webhooksActions ? { actionsSubscriptions: webhooksActions.subscriptions.length } : {}), signed: secret !== undefined, deliveries: `${intake.url}/_hookgate/deliveries`, inspector: `${intake.url}/` });
   } else {
     out(
       [
         `${paint('bold', 'hookgate')} intake listening on ${paint('cyan', intake.url)}`,
         `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body; the only key accepted)`,
-        `  endpoints   ${shownEndpoints.join(', ')}`,
+        `  endpoints   ${shownEndpoints.join(', ') || 'none (Webhooks (Actions) only)'}`,
+        ...(webhooksActions !== undefined
+          ? [`  actions     ${webhooksActions.subscriptions.length} subscription(s) from ${values.actions}: ${webhooksActions.subscriptions.map((s, i) => `${i + 1}. ${s.subscribe}`).join('; ')}`]
+          : []),
         `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
         `  inspector   ${intake.url}/${uiToken ? '?token=…  (the token you gave)' : ''}`,
         `  inspect     ${intake.url}/_hookgate/deliveries`,
@@ -202,13 +218,15 @@ export async function runServe(argv: string[]): Promise<number> {
   clearTimeout(timer);
   // The close report comes first; the summary after it counts those records as what they now are (failed).
   const { pending: closed } = await emulator.close();
+  // Webhooks (Actions) requests go to their mapped URLs: those get a summary row too.
+  const summaryEndpoints = [...new Set([...shownEndpoints, ...emulator.deliveries.flatMap((r) => (r.actions ? r.attempts.map((a) => a.endpoint) : []))])];
   if (json) {
     writeJsonLine(process.stdout, { event: 'closed', recordedFailed: closed.map((r) => ({ id: r.id, type: r.type, attempts: r.attempts.length, reason: r.reason })) });
-    writeJsonLine(process.stdout, summaryJson(emulator.deliveries, shownEndpoints, closed));
+    writeJsonLine(process.stdout, summaryJson(emulator.deliveries, summaryEndpoints, closed));
   } else {
     out(formatCloseReport(closed, color));
     out('');
-    out(formatSummary(emulator.deliveries, shownEndpoints, closed, color));
+    out(formatSummary(emulator.deliveries, summaryEndpoints, closed, color));
   }
   return EXIT.ok;
 }
