@@ -20,10 +20,20 @@ export interface ServerTimeouts {
   keepAliveMs?: number;
 }
 
-/** The defaults: headers in 10 s, the whole request in 30 s, idle keep-alive connections closed after 30 s. */
+/**
+ * The defaults: headers in 10 s, the whole request in 30 s, idle keep-alive connections closed after 30 s.
+ *
+ * @example
+ * const headersMs = options.timeouts?.headersMs ?? DEFAULT_SERVER_TIMEOUTS.headersMs; // 10000
+ */
 export const DEFAULT_SERVER_TIMEOUTS = Object.freeze({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 30_000 });
 
-/** The `--help` sentence that states them. */
+/**
+ * The `--help` sentence that states them.
+ *
+ * @example
+ * process.stdout.write(`${SERVER_TIMEOUTS_HELP}\n`);
+ */
 export const SERVER_TIMEOUTS_HELP = `Time limits: request headers must arrive within ${DEFAULT_SERVER_TIMEOUTS.headersMs / 1000} s and the whole request within ${DEFAULT_SERVER_TIMEOUTS.requestMs / 1000} s
 (408 otherwise); idle keep-alive connections close after ${DEFAULT_SERVER_TIMEOUTS.keepAliveMs / 1000} s.`;
 
