@@ -2,6 +2,7 @@ import { formatConformanceReport } from '../conformance/format-report.js';
 import { formatProgressLine } from '../conformance/progress-line.js';
 import { CONFORMANCE_DEFAULTS, CONSECUTIVE_TIMEOUTS_TO_STOP, runConformance } from '../conformance/run-conformance.js';
 import { ConformanceUnreachableError } from '../conformance/unreachable-error.js';
+import { looksLikeWrongSecret } from '../conformance/wrong-secret.js';
 import { redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
@@ -9,7 +10,7 @@ import { wantsColor } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 /** Usage of `hookgate conformance`. */
-export const CONFORMANCE_HELP = `Usage: hookgate conformance URL --secret S [--json] [options]
+export const CONFORMANCE_HELP = `Usage: hookgate conformance URL --secret S [--destination classic|actions] [--json] [options]
 
 Runs the receiver conformance suite against a webhook URL: real signed (and deliberately broken)
 requests, a table of cases with the observed status and time. Exit code 1 when any MUST case fails;
@@ -23,8 +24,14 @@ SHOULD  malformed JSON -> 400; wrong content type -> 415; oversize body -> 413; 
         bytes JSON.stringify would not reproduce (1.0, \\u00E9, \\/, integer-like keys) -> 2xx;
         answers well under 5 s
 
+With --destination actions (a Webhooks (Actions) receiver), the cases are instead:
+MUST    whole Segment events by PUT, PATCH and POST -> 2xx; a mapped payload -> 2xx; a wrong
+        signature -> 4xx; a duplicate delivery -> 2xx; a batch signed over its first element only
+        (as Segment signs it) -> 4xx
+
 Options:
   --secret S             the receiver's shared secret (or set HOOKGATE_SECRET)
+  --destination D        classic (default) or actions (Webhooks (Actions))
   --json                 one JSON object per line: {"event":"case",...} per case, then {"event":"report",...}
                          with every case (no table, no progress, no colour)
   --progress             a progress line per case on stderr even when it is not a terminal
@@ -51,6 +58,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     argv,
     {
       secret: { type: 'string' },
+      destination: { type: 'string' },
       json: { type: 'boolean' },
       progress: { type: 'boolean' },
       header: { type: 'string', multiple: true },
@@ -71,6 +79,9 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
   if (!/^https?:\/\/./i.test(url)) throw new UsageError('conformance', `URL must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
   const secret = secretFlag(values.secret);
   if (secret === undefined) throw new UsageError('conformance', '--secret is required (or set HOOKGATE_SECRET).');
+  const destination = values.destination ?? 'classic';
+  if (destination !== 'classic' && destination !== 'actions')
+    throw new UsageError('conformance', `--destination must be classic or actions (got ${JSON.stringify(destination)}).`);
   const json = values.json === true;
   const progress = !json && (values.progress === true || process.stderr.isTTY === true);
   let report;
@@ -78,6 +89,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     report = await runConformance({
       url,
       secret,
+      destination,
       headers: headerFlags('conformance', values.header),
       timeoutMs: intFlag('conformance', '--timeout-ms', values['timeout-ms'], 1, 600_000),
       quickMs: intFlag('conformance', '--quick-ms', values['quick-ms'], 1, 600_000),
@@ -93,7 +105,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     process.stderr.write(`hookgate conformance: ${error.message}\n`);
     return EXIT.usage;
   }
-  if (json) writeJsonLine(process.stdout, { event: 'report', ...report });
-  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout) })}\n`);
+  if (json) writeJsonLine(process.stdout, { event: 'report', ...report, wrongSecret: looksLikeWrongSecret(report) });
+  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout), secretName: '--secret' })}\n`);
   return report.ok ? EXIT.ok : EXIT.failure;
 }

@@ -14,6 +14,11 @@ export type ConformanceLevel = 'MUST' | 'SHOULD';
  */
 export interface ConformanceOptions {
   /**
+   * Which destination the receiver implements: `classic` (default, Webhooks (Classic)) or `actions`
+   * (Webhooks (Actions): PUT/PATCH/POST, whole events and mapped payloads, batches refused).
+   */
+  destination?: 'classic' | 'actions';
+  /**
    * The receiver's full webhook URL (http or https; self-signed certificates are refused, as by the
    * sender). When its first request cannot reach it at all, the run throws a `ConformanceUnreachableError`.
    * The report shows it masked (no password, no query value).

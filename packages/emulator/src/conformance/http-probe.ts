@@ -6,6 +6,8 @@ export interface ProbeRequest {
   url: URL;
   headers: Record<string, string>;
   body: string | Buffer;
+  /** The request method: POST (default); Webhooks (Actions) also sends PUT and PATCH. */
+  method?: 'POST' | 'PUT' | 'PATCH';
   /** Give up waiting for the answer after this many ms. */
   timeoutMs: number;
   /**
@@ -44,7 +46,7 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
       resolve(result);
     };
     const req = send(request.url, {
-      method: 'POST',
+      method: request.method ?? 'POST',
       headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
       agent: request.agent ?? false,
     });

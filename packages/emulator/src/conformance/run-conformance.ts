@@ -6,6 +6,7 @@ import { caseMessage, RAW_BODY_VARIANTS, type CaseIds } from './case-messages.js
 import type { ConformanceCaseResult, ConformanceLevel, ConformanceOptions, ConformanceReport } from './conformance-types.js';
 import { redactUrl } from '../redact.js';
 import { probe, type ProbeResult } from './http-probe.js';
+import { runActionsConformance } from './actions-conformance.js';
 import { ConformanceUnreachableError } from './unreachable-error.js';
 
 /** The `User-Agent` the suite sends, as the sender does. */
@@ -127,6 +128,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const s = settings(options);
+  const destination = options.destination ?? 'classic';
+  if (destination !== 'classic' && destination !== 'actions')
+    throw new TypeError(`runConformance option destination must be "classic" or "actions" (got ${JSON.stringify(destination)}).`);
+  if (destination === 'actions') return runActionsConformance({ url: s.url, secret: s.secret, headers: s.headers, timeoutMs: s.timeoutMs, onCase: s.onCase });
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const runId = randomBytes(4).toString('hex');
