@@ -2,7 +2,6 @@ import { formatConformanceReport } from '../conformance/format-report.js';
 import { formatProgressLine } from '../conformance/progress-line.js';
 import { CONFORMANCE_DEFAULTS, CONSECUTIVE_TIMEOUTS_TO_STOP, runConformance } from '../conformance/run-conformance.js';
 import { ConformanceUnreachableError } from '../conformance/unreachable-error.js';
-import { looksLikeWrongSecret } from '../conformance/wrong-secret.js';
 import { redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
@@ -105,7 +104,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     process.stderr.write(`hookgate conformance: ${error.message}\n`);
     return EXIT.usage;
   }
-  if (json) writeJsonLine(process.stdout, { event: 'report', ...report, wrongSecret: looksLikeWrongSecret(report) });
-  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout), secretName: '--secret' })}\n`);
+  if (json) writeJsonLine(process.stdout, { event: 'report', ...report });
+  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout) })}\n`);
   return report.ok ? EXIT.ok : EXIT.failure;
 }
