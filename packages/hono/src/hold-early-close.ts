@@ -19,6 +19,8 @@ type HeldSocket = { destroySoon?: (...args: unknown[]) => unknown; destroyed?: b
  * return new Response(answer.body, { status: 413 });
  */
 export function holdEarlyClose(incoming: NodeIncoming): void {
+  // HTTP/2: the adapter closes the request's stream, never the session's shared socket.
+  if ((incoming as { httpVersionMajor?: number }).httpVersionMajor === 2) return;
   const socket = incoming.socket as HeldSocket | null | undefined;
   if (socket === null || socket === undefined || socket.destroyed === true || typeof socket.destroySoon !== 'function') return;
   if (Object.prototype.hasOwnProperty.call(socket, 'destroySoon')) return; // held already
