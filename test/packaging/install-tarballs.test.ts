@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'] as const;
+const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq'] as const;
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const LICENSE = readFileSync(path.join(root, 'LICENSE'), 'utf8');
 
@@ -118,6 +118,7 @@ import { hookgate as honoHookgate } from '@hookgate/hono';
 import { createEmulator, ManualClock } from '@hookgate/emulator';
 import { Analytics } from '@hookgate/client';
 import { RedisIdempotencyStore } from '@hookgate/redis';
+import { createWorker, enqueueTo } from '@hookgate/bullmq';
 import type { Request } from 'express';
 import type { FastifyRequest } from 'fastify';
 
@@ -127,7 +128,7 @@ createReceiver({ secret: 42 });
 // The frameworks' augmentations ship with the adapters.
 export const fromExpress = (req: Request): WebhookMessage | undefined => req.webhook;
 export const fromFastify = (request: FastifyRequest): WebhookMessage | undefined => request.webhook;
-export const used = [expressHookgate, fastifyHookgate, honoHookgate, createEmulator, ManualClock, Analytics, RedisIdempotencyStore];
+export const used = [expressHookgate, fastifyHookgate, honoHookgate, createEmulator, ManualClock, Analytics, RedisIdempotencyStore, createWorker, enqueueTo];
 `;
 
   it('type-checks a consumer with tsc --strict under moduleResolution node16 (ESM and CommonJS files) and bundler', async () => {
