@@ -47,8 +47,8 @@ Options:
 
 ${SERVE_OPTION_HELP}
 Security: /_hookgate/* and the inspector answer only to a loopback Host (or --host's name) and, beyond
-loopback, only with the --ui-token. The write key is shown once, in the banner below; views and log
-lines mask it.
+loopback, only with the --ui-token. The write key is shown once, in the start-up banner; views and
+log lines mask it. Web pages may call the tracking API only from loopback origins or --allow-origin.
 ${SERVER_TIMEOUTS_HELP}
 
 Examples:
