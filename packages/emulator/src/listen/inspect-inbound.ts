@@ -22,15 +22,19 @@ export function judgeSignature(signature: unknown, secrets: readonly Secret[], b
   if (raw.ok) {
     return { ok: true, form: 'raw', secretIndex: raw.secretIndex, message: `verified over the bytes received with secret #${raw.secretIndex}` };
   }
-  if (raw.reason !== 'mismatch') return { ok: false, reason: raw.reason, message: raw.message, findings: [] };
-  const findings = explainMismatch(body);
-  // Would the signature match a re-serialized form of the same value? (Diagnosis only: never accepted.)
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
     parsed = undefined;
   }
+  if (Array.isArray(parsed)) {
+    const batch = explainActionsBatch(signature, secrets, parsed, raw.ok ? undefined : raw.message);
+    if (batch) return batch;
+  }
+  if (raw.reason !== 'mismatch') return { ok: false, reason: raw.reason, message: raw.message, findings: [] };
+  const findings = explainMismatch(body);
+  // Would the signature match a re-serialized form of the same value? (Diagnosis only: never accepted.)
   const other = parsed === undefined ? raw : verify({ signature, secret: secrets, parsedBody: parsed, forms: ['stringify', 'sorted'] });
   if (other.ok && other.form !== 'raw') {
     return {
@@ -50,6 +54,54 @@ export function judgeSignature(signature: unknown, secrets: readonly Secret[], b
     findings,
     message: `X-Signature does not match these bytes under any configured secret (wrong secret, or the body was changed).${where}`,
   };
+}
+
+const BATCH_WAYS_OUT =
+  'hookgate receivers refuse batches by default (422 batch_refused); either turn enable_batching off in the subscription\'s mapping, ' +
+  'or accept batches by name (insecureAcceptBatches: true) and treat every element after the first as unauthenticated.';
+
+/**
+ * The verdict on a Webhooks (Actions) batch (a JSON array body): Segment's destination code (3.387.0)
+ * signs only the first element's `JSON.stringify`, so the signature never matches the body; this says
+ * so, and whether it matches the first element. `undefined` when the signature matches the whole body.
+ *
+ * @example
+ * explainActionsBatch(req.headers['x-signature'], ['s3cret'], JSON.parse(body))?.message;
+ */
+export function explainActionsBatch(signature: unknown, secrets: readonly Secret[], elements: unknown[], unsignedMessage?: string): InboundVerdict | undefined {
+  const n = elements.length;
+  if (signature === undefined || signature === null || signature === '') {
+    return {
+      ok: false,
+      reason: 'missing',
+      findings: [],
+      message: `Webhooks (Actions) batch of ${n} element${n === 1 ? '' : 's'} without X-Signature (newer Segment code sends batches unsigned): nothing in it is authenticated. ${BATCH_WAYS_OUT}`,
+    };
+  }
+  if (unsignedMessage === undefined) return undefined;
+  const first = n > 0 ? verify({ signature, secret: secrets, rawBody: JSON.stringify(elements[0]), forms: ['raw'] }) : undefined;
+  if (first?.ok) {
+    return {
+      ok: false,
+      reason: 'mismatch',
+      findings: [],
+      message:
+        `Webhooks (Actions) batch of ${n} element${n === 1 ? '' : 's'}: X-Signature matches only the first element (secret #${first.secretIndex}), as Segment's destination code signs a batch; ` +
+        `the body as a whole can never match, and elements 2–${n} are not covered by any signature (a forger holding one signed event could append more). ${BATCH_WAYS_OUT}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Whether a request looks like Segment's Webhooks (Actions) destination: its `User-Agent`
+ * (`Segment (Actions)`), a `PUT` or `PATCH`, or a JSON array body (a batch).
+ *
+ * @example
+ * isActionsRequest('PUT', 'Segment (Actions)', '{"orderId":"o-1"}'); // true
+ */
+export function isActionsRequest(method: string | undefined, userAgent: string | undefined, text: string): boolean {
+  return userAgent === 'Segment (Actions)' || method === 'PUT' || method === 'PATCH' || text.trimStart().startsWith('[');
 }
 
 /**
@@ -90,12 +142,18 @@ export function maskHeaders(rawHeaders: readonly string[]): Array<[string, strin
  * @example
  * summarize('{"type":"track","event":"Signed Up","userId":"u1"}'); // { type: 'track', summary: 'Signed Up · u1' }
  */
-export function summarize(text: string): Pick<InboundRecord, 'type' | 'summary'> {
+export function summarize(text: string, request?: { method?: string; userAgent?: string }): Pick<InboundRecord, 'type' | 'summary'> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return {};
+  }
+  if (request && isActionsRequest(request.method, request.userAgent, text)) {
+    const method = request.method ?? 'POST';
+    if (Array.isArray(value)) return { type: 'actions', summary: `Webhooks (Actions) ${method}: a batch of ${value.length}, signed over its first element only` };
+    const inner = typeof value === 'object' && value !== null ? summarize(text) : {};
+    return { type: inner.type ?? 'actions', summary: [`Webhooks (Actions) ${method}`, inner.summary ?? (inner.type ? undefined : 'a mapped payload')].filter(Boolean).join(' · ') };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   const m = value as Record<string, unknown>;

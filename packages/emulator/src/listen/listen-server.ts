@@ -249,7 +249,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
       bodyBytes: body.length,
       body: text.length > MAX_VIEW_BODY_CHARS ? text.slice(0, MAX_VIEW_BODY_CHARS) : text,
       bodyTruncated: text.length > MAX_VIEW_BODY_CHARS,
-      ...summarize(text),
+      ...summarize(text, { method: req.method, userAgent: req.headers['user-agent'] }),
       verdict,
       forward,
       answeredStatus: status,
