@@ -1,7 +1,7 @@
 // Screenshots of the web inspector for the READMEs: the list, and one delivery with a failed then a
 // successful attempt. Runs a real emulator, intake and receiver on 127.0.0.1 and Debian's chromium.
 //
-//   pnpm screenshots        (writes docs/images/inspector-list.png and docs/images/inspector-delivery.png,
+//   pnpm screenshots        (writes docs/images/inspector-list.png, inspector-delivery.png, inspector-narrow.png (400 px),
 //                            and docs/images/inspector-inbound.png: hookgate listen's Inbound tab)
 //   pnpm screenshots inbound   (only the last one)
 import { mkdirSync } from 'node:fs';
@@ -83,6 +83,12 @@ async function deliveryShots(page: import('playwright-core').Page): Promise<void
   await page.locator('#detail li.attempt').nth(1).waitFor();
   await page.locator('#detail-title').blur();
   await page.screenshot({ path: `${OUT}inspector-delivery.png`, fullPage: true });
+  // A phone: one card per delivery.
+  await page.setViewportSize({ width: 400, height: 820 });
+  await page.goto(`${intake.url}/`);
+  await page.locator('tr.row').nth(7).waitFor();
+  await page.screenshot({ path: `${OUT}inspector-narrow.png` });
+  await page.setViewportSize({ width: 1400, height: 820 });
 }
 
 /** hookgate listen in front of a real receiver: a good request, a wrong secret, a re-encoded body, a slow-free 200. */
