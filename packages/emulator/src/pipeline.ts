@@ -186,6 +186,8 @@ export class Pipeline {
     }
     const hours = window.windowMs / 3_600_000;
     const span = Number.isInteger(hours) ? `${hours} h` : `${window.windowMs} ms`;
+    // The message it would have sent is built only if read, from the request's kept bytes (as for any filtered call).
+    if (again !== undefined) again.pin();
     return this.record({
       type: call.type,
       source,
@@ -193,7 +195,7 @@ export class Pipeline {
       message: undefined,
       receivedMs,
       filteredReason: `duplicate: messageId ${JSON.stringify(messageId)} was accepted as ${first.recordId} at ${new Date(first.atMs).toISOString()}, within the ${span} dedupe window; acknowledged and not delivered again`,
-      body: EMPTY_BODY,
+      ...(again === undefined ? { body: EMPTY_BODY } : { deferred: { body: this.#deferredFor(again, receivedMs), index } }),
       duplicateOf: first.recordId,
     });
   }

@@ -121,6 +121,12 @@ describe('dedupe by messageId at the intake', () => {
       expect(dup.reason).toMatch(/^duplicate: messageId "node-next-[^"]+" was accepted as dlv_\d+ at .*within the 24 h dedupe window/);
     }
 
+    // A duplicate keeps the message it would have sent (built when read): the same message as the first.
+    expect(records[5]!.message).toEqual(records[0]!.message);
+    // The inspector says why it was not sent, and links the first record.
+    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${records[5]!.id}`)).json()) as { filteredBecause: string; duplicateOf: string };
+    expect(detail.filteredBecause).toMatch(/^Not sent: duplicate: messageId "node-next-/);
+    expect(detail.duplicateOf).toBe(records[0]!.id);
     // The JSON view shows it too.
     const view = (await (await fetch(`${intake.url}/_hookgate/deliveries?state=filtered`)).json()) as { deliveries: Array<{ duplicateOf?: string }> };
     expect(view.deliveries.map((d) => d.duplicateOf)).toEqual(records.slice(0, 5).map((r) => r.id).reverse());

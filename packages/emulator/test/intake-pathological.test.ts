@@ -63,9 +63,9 @@ function deepArrayText(depth: number): string {
 }
 
 let goodSeq = 0;
-function goodCall(): { text: string; event: string } {
+function goodCall(properties: Record<string, unknown> = { n: goodSeq + 1 }): { text: string; event: string } {
   const event = `good-${++goodSeq}`;
-  return { event, text: JSON.stringify({ type: 'track', userId: 'u1', event, messageId: `m-good-${goodSeq}`, properties: { n: goodSeq } }) };
+  return { event, text: JSON.stringify({ type: 'track', userId: 'u1', event, messageId: `m-good-${goodSeq}`, properties }) };
 }
 
 const delivered = (event: string) => seen.some((m) => m.type === 'track' && m.event === event);
@@ -157,14 +157,15 @@ describe('pathological calls', () => {
     });
     const huge = fc.integer({ min: 30_000, max: 70_000 }).map((n) => JSON.stringify({ type: 'identify', userId: 'u1', traits: { blob: 'é'.repeat(n / 2) } }));
     const junk = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null');
-    const good = fc.constant(null);
+    // Good calls carry random JSON properties (odd keys such as __proto__, nulls, big numbers, unicode).
+    const good = fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 }).map((properties) => ({ properties }));
     const item = fc.oneof(deep, wide, huge, junk, good, good);
     await fc.assert(
       fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 6 }), async (drawn) => {
         const goods: string[] = [];
         const texts = drawn.map((t) => {
-          if (t !== null) return t;
-          const g = goodCall();
+          if (typeof t === 'string') return t;
+          const g = goodCall(t.properties);
           goods.push(g.event);
           return g.text;
         });
