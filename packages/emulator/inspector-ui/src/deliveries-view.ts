@@ -87,7 +87,7 @@ export function deliveriesView(meta: Meta): View {
       tr,
       cell('time', 'Time', h('time', { datetime: s.receivedAt, title: s.receivedAt }, shortTime(s.receivedAt)), h('code', { class: 'id' }, s.id)),
       cell('source', 'Source', s.source),
-      cell('type', 'Type', s.type),
+      cell('type', 'Type', s.type, s.actions ? h('span', { class: 'actions-tag', title: `Webhooks (Actions), subscription ${s.actions.subscription}: ${s.actions.subscribe}` }, ` ${s.actions.method} · sub ${s.actions.subscription}${s.actions.batch ? ` · batch ${s.actions.batchSize}` : ''}`) : null),
       cell(
         'event',
         'Event',

@@ -27,6 +27,8 @@ export interface DeliverySummary {
   replayOf: string | undefined;
   /** For a filtered record: why it was never sent, in words (the list shows it under the event name). */
   filteredBecause: string | undefined;
+  /** A Webhooks (Actions) record: method, subscription and how many events its request holds. */
+  actions?: DeliveryRecord['actions'];
 }
 
 /** One attempt as the page shows it. */
@@ -200,14 +202,23 @@ export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, mess
     source: record.sourceName ?? `source ${redactWriteKey(record.writeKey)}`,
     origin: record.origin,
     type: record.type,
-    summary: summaryOf(record.type, message),
+    summary: record.actions ? actionsSummary(record, message) : summaryOf(record.type, message),
     userId: typeof userId === 'string' ? userId : undefined,
     state: record.state,
     attempts: record.attempts.length,
     lastStatus: last ? (last.status ?? last.error?.code) : undefined,
     replayOf: record.replayOf,
     filteredBecause: record.state === 'filtered' ? filteredWords(record.reason, message !== undefined) : undefined,
+    ...(record.actions ? { actions: record.actions } : {}),
   };
+}
+
+/** A Webhooks (Actions) record's one-line summary: a batch's size, a whole event as classic, else the mapped payload's keys. */
+function actionsSummary(record: DeliveryRecord, m: Record<string, unknown> | undefined): string {
+  const a = record.actions as NonNullable<DeliveryRecord['actions']>;
+  if (a.batch) return `${a.method} batch of ${a.batchSize} (subscription ${a.subscription})`;
+  if (m && typeof m.type === 'string' && typeof m.messageId === 'string') return `${a.method} ${summaryOf(record.type, m)}`;
+  return oneLine(`${a.method} mapped payload: ${m ? Object.keys(m).join(', ') || '(empty)' : '(none)'}`);
 }
 
 /**
@@ -299,7 +310,13 @@ export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs
     now: new Date(nowMs).toISOString(),
     reason: record.reason === undefined ? undefined : masks.scrub(record.reason),
     deliveredTo: record.deliveredTo === undefined ? undefined : masks.url(record.deliveredTo),
-    curl: record.body.length === 0 ? '' : curlCommand(record.body, curlUrl, headers, record.signature !== undefined),
+    curl:
+      record.body.length === 0
+        ? ''
+        : record.actions
+          ? // A Webhooks (Actions) request: its own method and mapped URL; a batch's signature covers its first element only, which openssl over $BODY would not reproduce.
+            curlCommand(record.body, record.attempts[0] ? masks.url(record.attempts[0].endpoint) : curlUrl, headers, record.signature !== undefined && !record.actions.batch).replace('curl -sS -X POST', `curl -sS -X ${record.actions.method}`)
+          : curlCommand(record.body, curlUrl, headers, record.signature !== undefined),
     signed: record.signature !== undefined,
     duplicateOf: record.duplicateOf,
     notes: record.notes,

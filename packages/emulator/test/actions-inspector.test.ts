@@ -1,0 +1,58 @@
+// The inspector's API shows a Webhooks (Actions) delivery's method, subscription and batch size, and
+// its curl command resends with the delivery's own method and URL (over real HTTP).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator, type IntakeServer } from '../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+
+let receiver: CaptureReceiver;
+let emulator: Emulator;
+let intake: IntakeServer;
+beforeAll(async () => {
+  receiver = await startCaptureReceiver();
+  emulator = createEmulator({
+    sources: [
+      {
+        writeKey: 'wk',
+        webhooksActions: {
+          sharedSecret: 'inspector-s3cret',
+          subscriptions: [
+            { subscribe: 'type = "track"', partnerAction: 'send', name: 'Orders', mapping: { url: `${receiver.url}/orders`, method: 'PATCH', data: { id: { '@path': '$.properties.id' } } } },
+            { subscribe: 'type = "identify"', partnerAction: 'send', mapping: { url: `${receiver.url}/people`, method: 'PUT', data: { '@path': '$.traits' }, enable_batching: true, batch_size: 2 } },
+          ],
+        },
+      },
+    ],
+  });
+  intake = await emulator.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await intake.close();
+  await emulator.close();
+  await receiver.close();
+});
+
+interface Row {
+  id: string;
+  summary: string;
+  actions?: { subscription: number; name?: string; method: string; batchSize: number; batch: boolean };
+}
+
+describe('the inspector and Webhooks (Actions) deliveries', () => {
+  it('lists and details method, subscription and batch size', async () => {
+    const single = emulator.track({ userId: 'u1', event: 'Order Completed', properties: { id: 'o-1' } });
+    emulator.identify({ userId: 'u1', traits: { plan: 'pro' } });
+    emulator.identify({ userId: 'u2', traits: { plan: 'free' } });
+    await emulator.drain();
+    const list = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries`)).json()) as { items?: Row[]; rows?: Row[] } | Row[];
+    const rows: Row[] = Array.isArray(list) ? list : (list.items ?? list.rows ?? []);
+    const batch = rows.find((r) => r.actions?.batch)!;
+    expect(batch.actions).toMatchObject({ subscription: 2, method: 'PUT', batchSize: 2, batch: true });
+    expect(batch.summary).toBe('PUT batch of 2 (subscription 2)');
+    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${single.id}`)).json()) as Row & { curl: string; headers: Record<string, string> };
+    expect(detail.actions).toMatchObject({ subscription: 1, name: 'Orders', method: 'PATCH', batchSize: 1, batch: false });
+    expect(detail.summary).toBe('PATCH mapped payload: id');
+    expect(detail.curl).toContain('curl -sS -X PATCH');
+    expect(detail.curl).toContain(`${receiver.url}/orders`);
+    expect(detail.headers['User-Agent']).toBe('Segment (Actions)');
+  });
+});
