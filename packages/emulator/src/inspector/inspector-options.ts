@@ -6,8 +6,9 @@
  */
 export interface InspectorOptions {
   /**
-   * A token the page and its API require (as the `hookgate_ui` cookie set by opening `/?token=…`, or
-   * `Authorization: Bearer …`). Required when the intake binds a non-loopback interface.
+   * A token the page, its API and every `/_hookgate/*` route of the intake require (as the
+   * `hookgate_ui` cookie set by opening `/?token=…`, `Authorization: Bearer …`, `X-Hookgate-Token`, or
+   * `?token=` on a GET). Required when the intake binds a non-loopback interface.
    */
   token?: string;
   /** The retry window shown as "time left" in a delivery's detail. Default 4 h, as the sender's. */
