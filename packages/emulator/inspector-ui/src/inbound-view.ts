@@ -3,7 +3,7 @@
 // answer. Every value is set as text (dom.ts), never parsed as HTML.
 
 import { getJson } from './api.js';
-import { h, keepingFocus, replaceChildren } from './dom.js';
+import { breakable, h, keepingFocus, replaceChildren } from './dom.js';
 import { duration, fullTime, prettyJson, shortTime } from './format.js';
 import { onFeed } from './live.js';
 import type { View } from './views.js';
@@ -67,7 +67,7 @@ function forwardText(f: InboundRow['forward']): string {
   return `${answer} in ${duration(f.durationMs)}`;
 }
 
-function field(label: string, value: string | undefined | null): HTMLElement[] {
+function field(label: string, value: string | Node | undefined | null): HTMLElement[] {
   return value ? [h('dt', {}, label), h('dd', {}, value)] : [];
 }
 
@@ -121,10 +121,10 @@ function forwardSection(d: InboundDetail): HTMLElement {
     h(
       'dl',
       { class: 'facts' },
-      ...field('URL', f.url),
+      ...field('URL', breakable(f.url)),
       ...field('Status', f.status !== undefined ? String(f.status) : f.timedOut ? 'no answer: timed out' : 'no answer'),
       ...field('Time', duration(f.durationMs)),
-      ...field('Error', f.error),
+      ...field('Error', f.error === undefined ? undefined : breakable(f.error)),
       ...field('Listen answered', String(d.answeredStatus)),
     ),
   );
@@ -158,7 +158,7 @@ async function showInbound(pane: HTMLElement, id: string): Promise<void> {
       'dl',
       { class: 'facts' },
       ...field('Received', fullTime(d.receivedAt)),
-      ...field('Request', `${d.method} ${d.path}`),
+      ...field('Request', breakable(`${d.method} ${d.path}`)),
       ...field('Type', d.type),
       ...field('Size', `${d.bodyBytes} bytes`),
       ...field('Handled in', duration(d.durationMs)),
@@ -196,7 +196,7 @@ export function inboundView(): View {
       tr,
       h('td', { class: 'time' }, h('time', { datetime: r.receivedAt, title: r.receivedAt }, shortTime(r.receivedAt))),
       h('td', { class: 'method' }, r.method),
-      h('td', { class: 'path' }, r.path),
+      h('td', { class: 'path' }, breakable(r.path)),
       h('td', { class: 'event' }, h('a', { href: `#/inbound/${r.id}`, class: 'event-link' }, r.type ? `${r.type}${r.summary ? ` · ${r.summary}` : ''}` : 'not a message')),
       h('td', { class: 'verdict-cell' }, h('span', { class: `state ${r.verdict.ok ? 'state-delivered' : 'state-failed'}` }, verdictText(r.verdict))),
       h(

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createEmulator, type Emulator, type IntakeServer } from '@hookgate/emulator';
+import { sign } from '@hookgate/core';
+import { createEmulator, startListener, type Emulator, type IntakeServer } from '@hookgate/emulator';
 import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 import { launchChromium, type RunningBrowser } from './chromium.js';
 
@@ -77,13 +78,13 @@ function measure(page: Page): Promise<Geometry> {
       return sorted.filter((t, i) => i === 0 || t - (sorted[i - 1] as number) > 6).length;
     };
     const outside: string[] = [];
-    for (const el of Array.from(document.querySelectorAll('header *, .filters *, td, th, tr.row, #detail, #detail *, .empty *, .banner'))) {
+    for (const el of Array.from(document.querySelectorAll('header *, .filters *, td, th, tr.row, .detail, .detail *, .empty *, .banner'))) {
       if (!shown(el) || el.closest('pre, details:not([open]) > :not(summary)')) continue;
       const r = el.getBoundingClientRect();
       if (r.left < -0.5 || r.right > vw + 0.5) outside.push(`${name(el)} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
     }
     const broken: string[] = [];
-    const scope = document.querySelectorAll('td, th, #detail h2, #detail h3, #detail h4, #detail dd, #detail dt, #detail li, #detail p, #detail caption, #detail table.headers td, .empty p, .empty li, .empty dd');
+    const scope = document.querySelectorAll('td, th, .detail h2, .detail h3, .detail h4, .detail dd, .detail dt, .detail li, .detail p, .detail caption, .detail table.headers td, .empty p, .empty li, .empty dd');
     for (const el of Array.from(scope)) {
       if (!shown(el)) continue;
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -236,4 +237,35 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
       await page.close();
     }
   });
+});
+
+describe("hookgate listen's Inbound tab fits the screen too", () => {
+  for (const width of [400, 1280]) {
+    it(`at ${width} px: the requests and a refused one's detail fit, with no word broken and no 404`, async () => {
+      const listener = await startListener({ secret: SECRET, forwardTo: `${receiver.url}/webhooks` });
+      const { page, bad, errors } = await openAt(width, listener.inspectorUrl);
+      try {
+        const send = async (path: string, body: string, signature: string) => {
+          const res = await fetch(`${listener.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': signature } });
+          await res.arrayBuffer();
+        };
+        const good = JSON.stringify({ version: 1, type: 'track', userId: 'user_1003', event: LONG_EVENT, timestamp: '2026-11-25T10:00:00.000Z' });
+        await send('/webhooks/segment/destination-events/production-eu-west-1', good, sign(good, SECRET));
+        const forged = JSON.stringify({ version: 1, type: 'track', userId: 'user_1001', event: 'Refund Issued', timestamp: '2026-11-25T10:00:01.000Z' });
+        await send('/webhooks', forged, sign(forged, 'not-the-secret'));
+        await page.locator('tr.inbound-row').nth(1).waitFor();
+        await expectFits(page, `inbound list at ${width}`);
+        await shot(page, `inbound-list-${width}.png`);
+        await page.locator('tr.inbound-row[data-verdict="refused"] a.event-link').click();
+        await page.locator('#inbound-detail #verdict-title').waitFor();
+        await expectFits(page, `inbound detail at ${width}`);
+        await shot(page, `inbound-detail-${width}.png`);
+        expect(bad).toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+        await listener.close();
+      }
+    });
+  }
 });
