@@ -180,12 +180,13 @@ export class Pipeline {
     const first = deduped ? window.firstSeen(writeKey, messageId, receivedMs) : undefined;
     if (!deduped || first === undefined) {
       const record = this.accept(call, source, receivedMs, again, index);
-      if (deduped) window.remember(writeKey, messageId, receivedMs, record.id);
+      if (deduped) window.remember(writeKey, messageId, receivedMs, record instanceof LoggedDelivery ? record.seq : Number(record.id.slice(4)));
       if (note !== undefined) this.#noteFromIntake(record, note);
       return record;
     }
     const hours = window.windowMs / 3_600_000;
     const span = Number.isInteger(hours) ? `${hours} h` : `${window.windowMs} ms`;
+    const firstId = `dlv_${first}`;
     // The message it would have sent is built only if read, from the request's kept bytes (as for any filtered call).
     if (again !== undefined) again.pin();
     return this.record({
@@ -194,9 +195,9 @@ export class Pipeline {
       origin: 'call',
       message: undefined,
       receivedMs,
-      filteredReason: `duplicate: messageId ${JSON.stringify(messageId)} was accepted as ${first.recordId} at ${new Date(first.atMs).toISOString()}, within the ${span} dedupe window; acknowledged and not delivered again`,
+      filteredReason: `duplicate: messageId ${JSON.stringify(messageId)} was already accepted as ${firstId}, within the ${span} dedupe window; acknowledged and not delivered again`,
       ...(again === undefined ? { body: EMPTY_BODY } : { deferred: { body: this.#deferredFor(again, receivedMs), index } }),
-      duplicateOf: first.recordId,
+      duplicateOf: firstId,
     });
   }
 

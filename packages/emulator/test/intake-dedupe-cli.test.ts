@@ -37,7 +37,7 @@ describe('hookgate serve and a resent messageId', { timeout: 120_000 }, () => {
       const attempt = lines.find((l) => l.event === 'attempt')!;
       const filtered = lines.find((l) => l.event === 'filtered')!;
       expect(filtered).toMatchObject({ type: 'track', duplicateOf: attempt.recordId });
-      expect(filtered.reason).toMatch(/^duplicate: messageId "m-resent-1" was accepted as dlv_\d+/);
+      expect(filtered.reason).toMatch(/^duplicate: messageId "m-resent-1" was already accepted as dlv_\d+/);
       expect(bodies).toHaveLength(1);
     } finally {
       serve.child.kill('SIGINT');

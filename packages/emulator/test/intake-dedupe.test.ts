@@ -118,7 +118,7 @@ describe('dedupe by messageId at the intake', () => {
     for (let i = 0; i < 5; i++) {
       const dup = records[5 + i]!;
       expect(dup.duplicateOf).toBe(records[i]!.id);
-      expect(dup.reason).toMatch(/^duplicate: messageId "node-next-[^"]+" was accepted as dlv_\d+ at .*within the 24 h dedupe window/);
+      expect(dup.reason).toBe(`duplicate: messageId ${JSON.stringify(dup.message?.messageId)} was already accepted as ${records[i]!.id}, within the 24 h dedupe window; acknowledged and not delivered again`);
     }
 
     // A duplicate keeps the message it would have sent (built when read): the same message as the first.
@@ -211,22 +211,29 @@ describe('dedupe by messageId at the intake', () => {
 
   it('memory stays bounded: entries expire with the window, and past maxEntries the oldest goes first', () => {
     const window = new MessageIdWindow(1000, 50_000);
-    // 20,000 messageIds over 500 ms of the clock, 40 per ms.
-    for (let i = 0; i < 20_000; i++) window.remember('wk', `m-${i}`, Math.floor(i / 40), `dlv_${i}`);
+    // 20,000 messageIds over 500 ms of the clock, 40 per ms, across two write keys (one expiry order for both).
+    for (let i = 0; i < 20_000; i++) window.remember(i % 2 ? 'wk_a' : 'wk_b', `m-${i}`, Math.floor(i / 40), i + 1);
     expect(window.size).toBe(20_000);
-    expect(window.firstSeen('wk', 'm-0', 999)?.recordId).toBe('dlv_0');
-    expect(window.firstSeen('wk', 'm-0', 1000)).toBeUndefined();
+    expect(window.firstSeen('wk_b', 'm-0', 999)).toBe(1);
+    expect(window.firstSeen('wk_a', 'm-0', 999)).toBeUndefined(); // another write key
+    expect(window.firstSeen('wk_a', 'm-39', 999)).toBe(40);
+    expect(window.firstSeen('wk_b', 'm-0', 1000)).toBeUndefined();
     expect(window.size).toBe(20_000 - 40);
-    expect(window.firstSeen('wk', 'm-19999', 1499)).toBeUndefined();
+    expect(window.firstSeen('wk_b', 'm-40', 1000)).toBe(41);
+    expect(window.firstSeen('wk_a', 'm-19999', 1499)).toBeUndefined();
     expect(window.size).toBe(0);
+    // Remembered again after expiry: a new window from now.
+    window.remember('wk_b', 'm-0', 2000, 7);
+    expect(window.firstSeen('wk_b', 'm-0', 2999)).toBe(7);
 
     const capped = new MessageIdWindow(60_000, 3);
-    for (const id of ['a', 'b', 'c', 'd']) capped.remember('wk', id, 0, `dlv_${id}`);
+    for (const [i, id] of ['a', 'b', 'c', 'd'].entries()) capped.remember(i % 2 ? 'wk_a' : 'wk_b', id, i, i + 1);
     expect(capped.size).toBe(3);
-    expect(capped.firstSeen('wk', 'a', 0)).toBeUndefined();
-    expect(capped.firstSeen('wk', 'd', 0)?.recordId).toBe('dlv_d');
-    // The pair is length-prefixed: ("ab", "c") and ("a", "bc") are different pairs.
-    capped.remember('ab', 'c', 0, 'dlv_x');
-    expect(capped.firstSeen('a', 'bc', 0)).toBeUndefined();
+    expect(capped.firstSeen('wk_b', 'a', 10)).toBeUndefined();
+    expect([capped.firstSeen('wk_a', 'b', 10), capped.firstSeen('wk_b', 'c', 10), capped.firstSeen('wk_a', 'd', 10)]).toEqual([2, 3, 4]);
+    // Past the cap over and over (the ring wraps): always the newest 3.
+    for (let i = 0; i < 1000; i++) capped.remember('wk_c', `x-${i}`, 100 + i, 100 + i);
+    expect(capped.size).toBe(3);
+    expect([capped.firstSeen('wk_c', 'x-996', 2000), capped.firstSeen('wk_c', 'x-997', 2000), capped.firstSeen('wk_c', 'x-999', 2000)]).toEqual([undefined, 1097, 1099]);
   });
 });
