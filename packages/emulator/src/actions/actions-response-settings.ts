@@ -16,9 +16,19 @@ export interface ActionsResponsePolicy {
   finalStatuses?: number[];
 }
 
-/** Segment's retried 4xx statuses for destinations. */
+/**
+ * Segment's retried 4xx statuses for destinations: 408, 410, 429, 460 (the default of `responsePolicy.actions.retryStatuses`).
+ *
+ * @example
+ * createEmulator({ responsePolicy: { actions: { retryStatuses: [...ACTIONS_RETRY_STATUSES, 409] } } });
+ */
 export const ACTIONS_RETRY_STATUSES: readonly number[] = Object.freeze([408, 410, 429, 460]);
-/** Segment's 5xx statuses that are dropped, not retried. */
+/**
+ * Segment's 5xx statuses that are dropped, not retried: 501 and 505 (the default of `responsePolicy.actions.finalStatuses`).
+ *
+ * @example
+ * ACTIONS_FINAL_STATUSES.includes(501); // true
+ */
 export const ACTIONS_FINAL_STATUSES: readonly number[] = Object.freeze([501, 505]);
 
 function statuses(value: unknown, path: string, fallback: readonly number[], low: number, high: number): number[] {

@@ -18,7 +18,13 @@ export const MAX_SUBSCRIPTIONS = 5;
  * Math.min(requested, MAX_BATCH_SIZE);
  */
 export const MAX_BATCH_SIZE = 4000;
-/** @see MAX_BATCH_SIZE — Segment's documented default batch size. */
+/**
+ * Segment's documented default batch size for the Webhooks (Actions) destination, used when
+ * `enable_batching` is on and `batch_size` is absent or 0.
+ *
+ * @example
+ * const size = mapping.batch_size || DEFAULT_BATCH_SIZE; // 1000
+ */
 export const DEFAULT_BATCH_SIZE = 1000;
 
 /**
