@@ -1,9 +1,11 @@
 // Durable handoff (@hookgate/bullmq): req/s of core's receiver with `enqueue: enqueueTo(queue)` against a
 // hand-written node:http route (createHmac + timingSafeEqual, JSON.parse, queue.add with the messageId as
-// job id) on the same machine and the same redis-server, in interleaved rounds; then messages per second
-// end to end (signed POST → receiver → Redis → one createWorker) with one worker.
+// job id) on the same machine and the same redis-server, in interleaved rounds; both routes are served by
+// one child process (this file with --serve), so autocannon's own CPU is not the servers'; then messages
+// per second end to end (signed POST → receiver → Redis → one createWorker) with one worker.
 // BENCH_BULLMQ_SECONDS (default 1), BENCH_BULLMQ_ROUNDS (default 7), BENCH_BULLMQ_MESSAGES (default 5000).
 // Alone: `TSX_TSCONFIG_PATH=test/runtimes/tsconfig.dist.json node --import tsx bench/bullmq.ts`; with the others: `pnpm bench bullmq`.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -67,13 +69,13 @@ async function redisCpuSeconds(admin: Redis): Promise<number> {
   return field('used_cpu_user') + field('used_cpu_sys');
 }
 
-/** A round's figures and the CPU seconds this process and redis-server spent on it. */
-async function measure(admin: Redis, url: string, runId: string, seconds: number): Promise<AutocannonResult & { cpuSeconds: number }> {
-  const cpu = process.cpuUsage();
+/** A round's figures and the CPU seconds the server process and redis-server spent on it. */
+async function measure(admin: Redis, serverCpu: () => Promise<number>, url: string, runId: string, seconds: number): Promise<AutocannonResult & { cpuSeconds: number }> {
+  const before = await serverCpu();
   const redisBefore = await redisCpuSeconds(admin);
   const result = await fire(url, runId, seconds);
-  const own = process.cpuUsage(cpu);
-  return { ...result, cpuSeconds: (own.user + own.system) / 1e6 + (await redisCpuSeconds(admin)) - redisBefore };
+  const server = (await serverCpu()) - before;
+  return { ...result, cpuSeconds: server / 1e6 + (await redisCpuSeconds(admin)) - redisBefore };
 }
 
 async function fire(url: string, runId: string, seconds: number): Promise<AutocannonResult> {
@@ -107,19 +109,68 @@ function handWritten(queue: Queue): http.RequestListener {
   };
 }
 
+/** `--serve`: both routes on node:http in this process; prints their URLs, then its CPU time (µs) per stdin line. */
+async function serve(): Promise<void> {
+  const connection = { host: '127.0.0.1', port: Number(process.env.BENCH_REDIS_PORT) };
+  const receiver = createReceiver({ secret: SECRET, enqueue: enqueueTo(new Queue('bench-hookgate', { connection })) });
+  const hg = await startServer(toNodeListener(receiver) as http.RequestListener);
+  const hw = await startServer(handWritten(new Queue('bench-handwritten', { connection })));
+  console.log(`BENCH_URLS=${JSON.stringify({ hg: hg.url, hw: hw.url })}`);
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', () => {
+    const { user, system } = process.cpuUsage();
+    console.log(`CPU=${user + system}`);
+  });
+  process.stdin.on('end', () => process.exit(0));
+}
+
+/** The server process: its URLs, and its CPU time so far (µs). */
+async function startServers(redisPort: number): Promise<{ urls: { hg: string; hw: string }; cpu(): Promise<number>; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_REDIS_PORT: String(redisPort), TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)) },
+  });
+  let out = '';
+  let cpuWaiter: ((us: number) => void) | undefined;
+  const urls = await new Promise<{ hg: string; hw: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench/bullmq servers did not start:\n${out}`)), 30_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /BENCH_URLS=(\{.*\})/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(JSON.parse(m[1]!));
+      }
+      const cpu = /CPU=(\d+)/.exec(c.toString());
+      if (cpu && cpuWaiter) cpuWaiter(Number(cpu[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`bench/bullmq servers exited (${code}):\n${out}`)));
+  });
+  return {
+    urls,
+    child,
+    cpu: () =>
+      new Promise<number>((resolve) => {
+        cpuWaiter = resolve;
+        child.stdin!.write('cpu\n');
+      }),
+  };
+}
+
 /** Runs the durable handoff benchmark and returns its report. */
 export default async function bullmqBench(): Promise<BenchReport> {
   const redis = await startRedisServer();
   const connection = { host: '127.0.0.1', port: redis.port };
   const closers: Array<() => Promise<unknown>> = [];
   try {
-    const hgQueue = new Queue('bench-hookgate', { connection });
-    const hwQueue = new Queue('bench-handwritten', { connection });
-    closers.push(() => hgQueue.close(), () => hwQueue.close());
-    const receiver = createReceiver({ secret: SECRET, enqueue: enqueueTo(hgQueue) });
-    const hg = await startServer(toNodeListener(receiver) as http.RequestListener);
-    const hw = await startServer(handWritten(hwQueue));
-    closers.push(() => hg.close(), () => hw.close());
+    const servers = await startServers(redis.port);
+    closers.push(async () => {
+      const exited = new Promise((r) => servers.child.once('exit', r));
+      servers.child.stdin!.end();
+      await exited;
+    });
+    const hg = { url: servers.urls.hg };
+    const hw = { url: servers.urls.hw };
 
     const loadBefore = loadavg()[0]!;
     await fire(hg.url, 'warm-hg', 1);
@@ -133,7 +184,7 @@ export default async function bullmqBench(): Promise<BenchReport> {
     for (let i = 0; i < ROUNDS; i++) {
       const order = i % 2 === 0 ? (['hg', 'hw'] as const) : (['hw', 'hg'] as const);
       const got: Partial<Record<'hg' | 'hw', AutocannonResult & { cpuSeconds: number }>> = {};
-      for (const which of order) got[which] = await measure(admin, which === 'hg' ? hg.url : hw.url, `${which}-${i}`, SECONDS);
+      for (const which of order) got[which] = await measure(admin, servers.cpu, which === 'hg' ? hg.url : hw.url, `${which}-${i}`, SECONDS);
       const a = got.hg!;
       const b = got.hw!;
       hookgateRuns.push(a);
@@ -202,9 +253,9 @@ export default async function bullmqBench(): Promise<BenchReport> {
       },
       bars: { 'verify + enqueue / hand-written req/s': 0.9 },
       notes: [
-        'Both routes on node:http in this process, both queues on one redis-server (loopback, started by the benchmark); every request a fresh messageId, so every request stores a job.',
+        'Both routes on node:http in one server process (autocannon in another), both queues on one redis-server (loopback, started by the benchmark); every request a fresh messageId, so every request stores a job.',
         'hookgate also validates the message, claims and completes it in the in-memory dedupe store, and stores receivedAt and the verification in the job.',
-        `per-round req/s ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}; per CPU second (this process + redis-server): ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}.`,
+        `per-round req/s ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}; per CPU second (server process + redis-server): ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}.`,
         'hand-written jobs get the same job options as enqueueTo (DEFAULT_JOB_OPTIONS: attempts, backoff, completed jobs kept), so the ratio is the cost of what hookgate adds, not of those options.',
         `end to end: ${(e2eMs / 1000).toFixed(1)} s from the first POST to the ${MESSAGES}th job done; the worker runs in this process (its handler does nothing).`,
         `1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${availableParallelism()} CPUs.`,
@@ -217,5 +268,6 @@ export default async function bullmqBench(): Promise<BenchReport> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  printReport(await bullmqBench());
+  if (process.argv.includes('--serve')) await serve();
+  else printReport(await bullmqBench());
 }
