@@ -170,7 +170,7 @@ describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
     await serve.waitFor(/(delivered[\s\S]*){2}/);
     serve.child.kill('SIGINT');
     expect(await serve.exited).toBe(0);
-    const lines = serve.out().split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}track/.test(l));
+    const lines = serve.out().split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}dlv_\d+ {2}track/.test(l));
     expect(lines).toHaveLength(2);
     const ms = lines.map((l) => {
       const [h, m, s] = l.slice(0, 12).split(':');
@@ -193,11 +193,11 @@ describe('hookgate send --json', { timeout: 120000 }, () => {
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ url: `${receiver.url}/hook`, type: 'track', signed: true, ok: true, status: 202, body: '{"ok":true}' });
+    expect(lines[0]).toMatchObject({ url: `${receiver.url}/hook`, type: 'track', signed: true, ok: true, status: 202, body: { ok: true } });
     const dead = await startHttpServer(() => {});
     await dead.close();
     const failed = await runCli(['send', 'page', '--to', `${dead.url}/hook`, '--json']);
-    expect(failed.code).toBe(1);
+    expect(failed.code).toBe(2);
     expect(jsonLines(failed.stdout)).toEqual([expect.objectContaining({ ok: false, status: null, timedOut: false, error: expect.stringMatching(/ECONNREFUSED/) })]);
   });
 });

@@ -54,7 +54,7 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['serve', '--port'], /hookgate serve: option --port needs a value\./],
   [['serve', '--endpoint', 'http://127.0.0.1:1/', '--port', 'eighty'], /--port must be a whole number from 0 to 65535/],
   [['serve'], /--endpoint is required/],
-  [['fixtures', 'nope'], /unknown type "nope"; choose one of page, screen/],
+  [['fixtures', 'nope'], /unknown type "nope"\. Types: page, screen/],
   [['sign'], /--secret is required/],
   [['conformance', '--secret', 's'], /give the receiver URL/],
   [['conformance', 'http://127.0.0.1:1/', '--secret', 's', '--timeout-ms', '-1'], /option --timeout-ms needs a value; to give one that starts with a dash, write --timeout-ms=<value>/],
@@ -132,7 +132,7 @@ describe('hookgate send', () => {
     expect(Date.now() - Date.parse(timestamp)).toBeLessThan(60_000);
   });
 
-  it('exits 1 when the receiver refuses (wrong secret) and when nothing answers', async () => {
+  it('exits 1 when the receiver refuses (wrong secret), 2 when nothing answers (unreachable target)', async () => {
     const refused = await runCli(['send', 'track', '--to', `${receiver.url}/webhooks`, '--secret', 'not-it']);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/← 401/);
@@ -140,7 +140,7 @@ describe('hookgate send', () => {
     const url = `${server.url}/hook`;
     await server.close();
     const unreachable = await runCli(['send', 'track', '--to', url, '--timeout-ms', '2000']);
-    expect(unreachable.code).toBe(1);
+    expect(unreachable.code).toBe(2);
     expect(unreachable.stdout).toMatch(/unsigned \(no --secret\)/);
     expect(unreachable.stdout).toMatch(/← no answer after [\d.]+ ms: ECONNREFUSED/);
   });
@@ -237,7 +237,7 @@ describe('hookgate serve', () => {
       await serve.waitFor(/identify .* 200 .* delivered/);
       const lines = serve.out().split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}/.test(l));
       expect(lines.length).toBeGreaterThanOrEqual(4);
-      expect(lines.some((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}track {3}.*\/webhooks {2}200 +[\d]+ ms {2}delivered$/.test(l))).toBe(true);
+      expect(lines.some((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}dlv_\d+ {2}track {3}.*\/webhooks {2}200 +[\d]+ ms {2}delivered$/.test(l))).toBe(true);
       expect(lines.some((l) => l.includes(bad) && / 500 /.test(l))).toBe(true);
       serve.child.kill('SIGINT');
       expect(await serve.exited).toBe(0);

@@ -21,7 +21,7 @@ describe('settings validation (seed §2.1, §8)', () => {
     const endpoints = Array.from({ length: 6 }, (_, i) => ({ url: `http://127.0.0.1:9/${i}` }));
     const e = settingError(() => createEmulator({ sources: source({ endpoints }) }));
     expect(e.setting).toBe('sources[0].webhooks.endpoints');
-    expect(e.message).toMatch(/6 endpoints; the limit is 5/);
+    expect(e.message).toMatch(/6 endpoints; a source's Webhooks destination has at most 5/);
     // Exactly 5 is fine.
     expect(() => createEmulator({ sources: source({ endpoints: endpoints.slice(0, 5) }) })).not.toThrow();
   });
@@ -30,7 +30,7 @@ describe('settings validation (seed §2.1, §8)', () => {
     const headers = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`X-H${i}`, 'v']));
     const e = settingError(() => createEmulator({ sources: source({ endpoints: [{ url, headers }] }) }));
     expect(e.setting).toBe('sources[0].webhooks.endpoints[0].headers');
-    expect(e.message).toMatch(/6 headers; the limit is 5/);
+    expect(e.message).toMatch(/6 headers; an endpoint has at most 5 static headers/);
   });
 
   it.each([

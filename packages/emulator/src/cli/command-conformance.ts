@@ -2,6 +2,7 @@ import { formatConformanceReport } from '../conformance/format-report.js';
 import { formatProgressLine } from '../conformance/progress-line.js';
 import { CONFORMANCE_DEFAULTS, CONSECUTIVE_TIMEOUTS_TO_STOP, runConformance } from '../conformance/run-conformance.js';
 import { ConformanceUnreachableError } from '../conformance/unreachable-error.js';
+import { looksLikeWrongSecret } from '../conformance/wrong-secret.js';
 import { redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
@@ -16,6 +17,8 @@ requests, a table of cases with the observed status and time. Exit code 1 when a
 2 when the receiver cannot be reached at all (refused, unknown host, TLS refused: one error, no case
 run). On a terminal, a line of progress per case on stderr as it ends. No answer within --timeout-ms is a
 timeout, reported as one; ${CONSECUTIVE_TIMEOUTS_TO_STOP} timeouts in a row stop the run (the rest is reported not run).
+When every signed request gets 401 and every unsigned one is refused, the receiver uses another
+secret: the first line says "every signed request got 401: check --secret" (wrongSecret in --json).
 
 MUST    every message type signed correctly -> 2xx within 5 s; missing signature, wrong signature,
         wrong secret, tampered body -> 4xx and not counted as delivered; a duplicate delivery -> 2xx
@@ -104,7 +107,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     process.stderr.write(`hookgate conformance: ${error.message}\n`);
     return EXIT.usage;
   }
-  if (json) writeJsonLine(process.stdout, { event: 'report', ...report });
-  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout) })}\n`);
+  if (json) writeJsonLine(process.stdout, { event: 'report', ...report, wrongSecret: looksLikeWrongSecret(report) });
+  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout), secretName: '--secret' })}\n`);
   return report.ok ? EXIT.ok : EXIT.failure;
 }

@@ -1,4 +1,5 @@
 import { fixtures, MESSAGE_TYPES, type MessageType } from '@hookgate/core';
+import { didYouMean } from './did-you-mean.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -6,7 +7,7 @@ import { EXIT, UsageError } from './usage-error.js';
 export const FIXTURES_HELP = `Usage: hookgate fixtures [type] [--compact]
 
 Prints the fixture of one message type, or of every type (an object keyed by type), as JSON in the
-shapes the sender delivers (seed §2.2).
+shapes the Webhooks destination delivers.
 
 Types: ${MESSAGE_TYPES.join(', ')}
 
@@ -34,7 +35,7 @@ export async function runFixtures(argv: string[]): Promise<number> {
   if (positionals.length > 1) throw new UsageError('fixtures', `takes at most one type (got ${positionals.join(' ')}).`);
   const type = positionals[0];
   if (type !== undefined && !(MESSAGE_TYPES as readonly string[]).includes(type)) {
-    throw new UsageError('fixtures', `unknown type ${JSON.stringify(type)}; choose one of ${MESSAGE_TYPES.join(', ')}.`);
+    throw new UsageError('fixtures', `unknown type ${JSON.stringify(type)}${didYouMean(type, MESSAGE_TYPES) || '.'} Types: ${MESSAGE_TYPES.join(', ')}.`);
   }
   const value = type === undefined ? fixtures : fixtures[type as MessageType];
   process.stdout.write(`${values.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);

@@ -3,11 +3,12 @@ import type { InboundRecord } from '../listen/inbound-record.js';
 import { SENDER_BUDGET_MS, startListener } from '../listen/listen-server.js';
 import { SERVER_TIMEOUTS_HELP } from '../server-timeouts.js';
 import { intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
+import { portInUse } from './port-in-use.js';
 import { painter, statusStyle, wantsColor, type Style } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 /** Usage of `hookgate listen`. */
-export const LISTEN_HELP = `Usage: hookgate listen --secret S [--port N] [--forward-to URL] [options]
+export const LISTEN_HELP = `Usage: hookgate listen [--secret S] [--port N] [--forward-to URL] [options]
 
 Receives webhooks from any sender (the real service through a tunnel you run, or another tool),
 records each request, verifies its X-Signature over the exact bytes received and explains a
@@ -16,7 +17,8 @@ time (flagged past the sender's 5 s). Runs until Ctrl-C, then prints a summary.
 
 With --forward-to, the sender gets your receiver's answer (502 if it is unreachable, 504 if it
 does not answer within --forward-timeout-ms). Without it, listen answers 200 to a verified
-request and 401 to any other.
+request and 401 to any other. Without --secret (and HOOKGATE_SECRET), listen is a catch-all: it
+records and forwards every request, says "not verified" for each, and answers 200 itself.
 
 The web inspector at http://HOST:PORT/ shows every request live: its verdict (and why a forged
 or re-encoded one was refused), headers, body and the receiver's answer. JSON views: GET
@@ -27,7 +29,8 @@ and, when --ui-token is set, only with it. Requests are forwarded without their 
 ${SERVER_TIMEOUTS_HELP}
 
 Options:
-  --secret S              the shared secret (repeatable for a rotation; or set HOOKGATE_SECRET)
+  --secret S              the shared secret (repeatable for a rotation; or set HOOKGATE_SECRET);
+                          without one, nothing is verified
   --port N                the port to listen on (default 9000; 0 picks a free one)
   --host H                the address to bind (default 127.0.0.1; any other needs --ui-token)
   --forward-to URL        your local receiver, e.g. http://127.0.0.1:3000/webhooks
@@ -48,7 +51,9 @@ function line(record: InboundRecord, paint: (style: Style, text: string) => stri
   const what = record.type ? `${record.type}${record.summary ? ` "${record.summary}"` : ''}` : 'not a message';
   const verdict = record.verdict.ok
     ? paint('green', `✔ verified (secret #${record.verdict.secretIndex})`)
-    : paint('red', `✘ ${record.verdict.reason}`);
+    : record.verdict.reason === 'not_verified'
+      ? paint('yellow', 'not verified (no --secret)')
+      : paint('red', `✘ ${record.verdict.reason}`);
   let out = `${time} ${record.id} ${record.method} ${record.path} ${what} ${record.bodyBytes} B ${verdict}`;
   const f = record.forward;
   if (f) {
@@ -58,7 +63,7 @@ function line(record: InboundRecord, paint: (style: Style, text: string) => stri
   } else {
     out += ` → answered ${record.answeredStatus}`;
   }
-  if (!record.verdict.ok) {
+  if (!record.verdict.ok && record.verdict.reason !== 'not_verified') {
     out += `\n    ${record.verdict.message}`;
     for (const finding of record.verdict.findings.slice(0, 3)) out += `\n    ${finding.path} [${finding.cause}] ${finding.message}`;
   }
@@ -94,7 +99,6 @@ export async function runListen(argv: string[]): Promise<number> {
   const secrets = (values.secret ?? []).filter((s) => s !== '');
   const fromEnv = secretFlag(undefined);
   if (secrets.length === 0 && fromEnv !== undefined) secrets.push(fromEnv);
-  if (secrets.length === 0) throw new UsageError('listen', '--secret is required (or set HOOKGATE_SECRET): the shared secret the sender signs with.');
   const forwardTo = values['forward-to'];
   if (forwardTo !== undefined) {
     let url: URL | undefined;
@@ -122,21 +126,24 @@ export async function runListen(argv: string[]): Promise<number> {
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse('listen', intFlag('listen', '--port', values.port, 0, 65535) ?? 9000, host);
     throw new UsageError('listen', (error as Error).message.replace(/^listen: /, ''));
   }
   const json = values.json === true;
   const paint = painter(!json && wantsColor(process.stdout));
   const banner = process.stderr;
   banner.write(
-    `hookgate listen on ${listener.url}/ (any path), ${secrets.length} secret${secrets.length > 1 ? 's' : ''}, ` +
-      `${forwardTo ? `forwarding to ${redactUrl(new URL(forwardTo))}` : 'not forwarding (answers 200 verified / 401 refused)'}\n` +
+    `hookgate listen on ${listener.url}/ (any path), ` +
+      `${secrets.length === 0 ? 'no secret: nothing verified (catch-all)' : `${secrets.length} secret${secrets.length > 1 ? 's' : ''}`}, ` +
+      `${forwardTo ? `forwarding to ${redactUrl(new URL(forwardTo))}` : secrets.length === 0 ? 'not forwarding (answers 200 to every request)' : 'not forwarding (answers 200 verified / 401 refused)'}\n` +
       `inspector  ${listener.inspectorUrl}${uiToken ? ' (open it once with ?token=YOUR_TOKEN)' : ''}\n` +
       `views: ${listener.url}/_hookgate/inbound — Ctrl-C to stop\n`,
   );
-  const counts = { requests: 0, verified: 0, refused: 0, forwarded: 0, slow: 0, unreachable: 0 };
+  const counts = { requests: 0, verified: 0, refused: 0, notVerified: 0, forwarded: 0, slow: 0, unreachable: 0 };
   listener.log.subscribe((record) => {
     counts.requests++;
     if (record.verdict.ok) counts.verified++;
+    else if (record.verdict.reason === 'not_verified') counts.notVerified++;
     else counts.refused++;
     if (record.forward?.status !== undefined) counts.forwarded++;
     else if (record.forward) counts.unreachable++;
@@ -152,7 +159,8 @@ export async function runListen(argv: string[]): Promise<number> {
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
     process.stdout.write(
-      `\n${signal}: ${counts.requests} request${counts.requests === 1 ? '' : 's'}: ${counts.verified} verified, ${counts.refused} refused` +
+      `\n${signal}: ${counts.requests} request${counts.requests === 1 ? '' : 's'}: ` +
+        (secrets.length === 0 ? `${counts.notVerified} not verified (no --secret)` : `${counts.verified} verified, ${counts.refused} refused`) +
         (forwardTo ? `; ${counts.forwarded} answered by the receiver, ${counts.unreachable} not answered, ${counts.slow} past 5 s` : '') +
         '\n',
     );

@@ -10,7 +10,8 @@ export const REPLAY_HELP = `Usage: hookgate replay <delivery id> [--url http://1
 
 Asks a running "hookgate serve" to deliver a recorded message again (POST /_hookgate/deliveries/<id>/replay):
 the same bytes, signed with the current secret, to the current endpoints, as a new delivery whose
-replayOf is <id>. Prints the new delivery's id.
+replayOf is <id>. Prints the new delivery's id. Exit code 0 when replayed; 1 when the serve refuses
+(no such delivery, a wrong --ui-token); 2 on a usage error or when no serve answers at --url.
 
 Options:
   --url URL       the serve's intake (default ${REPLAY_DEFAULT_URL})
@@ -58,7 +59,7 @@ export async function runReplay(argv: string[]): Promise<number> {
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     process.stderr.write(`hookgate replay: no serve answers at ${base.origin} (${cause ?? (error as Error).message}); start one with "hookgate serve", or pass its --url.\n`);
-    return EXIT.failure;
+    return EXIT.unreachable;
   }
   const text = await res.text();
   let body: { record?: { id?: string }; error?: string } = {};

@@ -2,6 +2,7 @@ import { fixture, MESSAGE_TYPES, messageIssues, sign, type MessageType } from '@
 import { probe } from '../conformance/http-probe.js';
 import { CONFORMANCE_USER_AGENT } from '../conformance/run-conformance.js';
 import { redactText, redactUrl } from '../redact.js';
+import { didYouMean } from './did-you-mean.js';
 import { writeJsonLine } from './json-line.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { readDataArg } from './read-input.js';
@@ -13,7 +14,8 @@ export const SEND_HELP = `Usage: hookgate send <type> --to URL [--secret S] [--d
 
 Delivers one message to a receiver as the sender does (POST, User-Agent ${CONFORMANCE_USER_AGENT},
 Content-Type application/json, X-Signature over the exact bytes sent, one attempt, no redirects) and
-prints the receiver's answer. Exit code 0 only on a 2xx answer.
+prints the receiver's answer. Exit code 0 on a 2xx answer; 1 on any other answer or no answer in
+time; 2 on a usage error or when nothing can be reached at --to.
 
 The message is the fixture of <type> with the current time as its timestamp, or the JSON given by
 --data (checked against the message shapes; its type must be <type>). The body sent is
@@ -28,7 +30,7 @@ Options:
   --header 'K: V'    a static header (repeatable)
   --timeout-ms N     wait this long for the answer (default 5000, the sender's budget)
   --json             print one JSON object (one line): url, type, bytes, signed, ok, status or error,
-                     durationMs, body (the answer's first 4 KB)
+                     durationMs, body (the answer's first 4 KB: nested as JSON when it is JSON)
   -h, --help         this help
 
 Examples:
@@ -65,7 +67,7 @@ export async function runSend(argv: string[]): Promise<number> {
   }
   const type = positionals[0] as string;
   if (!(MESSAGE_TYPES as readonly string[]).includes(type)) {
-    throw new UsageError('send', `unknown type ${JSON.stringify(type)}; choose one of ${MESSAGE_TYPES.join(', ')}.`);
+    throw new UsageError('send', `unknown type ${JSON.stringify(type)}${didYouMean(type, MESSAGE_TYPES) || '.'} Types: ${MESSAGE_TYPES.join(', ')}.`);
   }
   if (values.to === undefined) throw new UsageError('send', '--to is required: the receiver URL to deliver to.');
   let url: URL;
@@ -120,9 +122,10 @@ export async function runSend(argv: string[]): Promise<number> {
     writeJsonLine(
       process.stdout,
       result.kind === 'answer'
-        ? { ...common, status: result.status, body: result.body }
+        ? { ...common, status: result.status, body: jsonOrText(result.body) }
         : { ...common, status: null, error: redactText(result.error, [secret]), timedOut: result.timedOut },
     );
+    if (result.kind === 'failure') return result.timedOut ? EXIT.failure : EXIT.unreachable;
     return ok ? EXIT.ok : EXIT.failure;
   }
   const paint = painter(wantsColor(process.stdout));
@@ -130,9 +133,19 @@ export async function runSend(argv: string[]): Promise<number> {
   const result = await probe({ url, headers: requestHeaders, body, timeoutMs });
   if (result.kind === 'failure') {
     process.stdout.write(`${paint('red', result.timedOut ? '← timed out' : '← no answer')} after ${result.durationMs} ms: ${redactText(result.error, [secret])}\n`);
-    return EXIT.failure;
+    return result.timedOut ? EXIT.failure : EXIT.unreachable;
   }
   process.stdout.write(`${paint(statusStyle(result.status), `← ${result.status}`)} in ${result.durationMs} ms\n`);
   if (result.body.length > 0) process.stdout.write(`${result.body}\n`);
   return result.status >= 200 && result.status < 300 ? EXIT.ok : EXIT.failure;
+}
+
+/** The answer body as a JSON value when it parses as JSON (so `--json` nests it), else the text. */
+function jsonOrText(body: string): unknown {
+  if (!/^\s*[[{"]/.test(body)) return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
 }

@@ -7,8 +7,9 @@ import { assertInspectorExposure } from '../inspector/inspector-options.js';
 import { normalizeOrigin } from '../intake/origin-policy.js';
 import { SERVER_TIMEOUTS_HELP } from '../server-timeouts.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
+import { portInUse } from './port-in-use.js';
 import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, serveOptionsFromFlags } from './serve-options.js';
-import { attemptJson, formatAttemptLine, formatCloseReport, formatFilteredLine, formatSummary, shown, summaryJson } from './serve-summary.js';
+import { attemptJson, clockTime, formatAttemptLine, formatCancelledLine, formatCloseReport, formatFilteredLine, formatSummary, shown, summaryJson } from './serve-summary.js';
 import { painter, wantsColor } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -21,7 +22,8 @@ export const SERVE_HELP = `Usage: hookgate serve --endpoint URL [--endpoint URL.
 Runs the intake (the tracking HTTP API: POST /v1/identify|track|page|screen|group|alias|batch|import)
 and the delivery engine: every call accepted is delivered to the endpoints as the Webhooks destination
 does (signed, 5 s deadline, retries of 5xx for up to 4 h). One log line per attempt, printed when it
-ends and showing the time it ended (so times never go backwards); one per message filtered. On
+ends and showing the time it ended (so times never go backwards) and the delivery id (what
+"hookgate replay" takes); one per message filtered, per retry cancelled and per delivery failed. On
 Ctrl-C it stops taking calls, lets deliveries in flight finish (up to --drain-ms), lists what was
 still pending (now recorded failed), then prints a summary per endpoint that agrees with that list.
 Endpoint passwords and query values are shown as *** everywhere (the requests use the real URL).
@@ -39,7 +41,8 @@ Options:
   --timeout-ms N     how long each endpoint has to answer (default 5000, the sender's budget)
   --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
   --json             one JSON object per line on stdout: listening, attempt, filtered (a resent
-                     messageId has duplicateOf), stopping, closed, and a final summary; no banner, no colour
+                     messageId has duplicateOf), cancelled, gave_up (a delivery failed for good),
+                     stopping, closed, and a final summary; no banner, no colour
   --ui-token T       the web inspector's token (or set HOOKGATE_UI_TOKEN); required with a non-loopback --host
   --allow-origin O   let web pages from origin O (e.g. https://app.example.com) call the tracking API
                      (repeatable); pages on loopback origins (http://localhost:3000) always may, others get 403
@@ -47,8 +50,8 @@ Options:
 
 ${SERVE_OPTION_HELP}
 Security: /_hookgate/* and the inspector answer only to a loopback Host (or --host's name) and, beyond
-loopback, only with the --ui-token. The write key is shown once, in the start-up banner; views and
-log lines mask it. Web pages may call the tracking API only from loopback origins or --allow-origin.
+loopback, only with the --ui-token. The write key is shown once, in the banner below; views and log
+lines mask it.
 ${SERVER_TIMEOUTS_HELP}
 
 Examples:
@@ -92,12 +95,12 @@ export async function runServe(argv: string[]): Promise<number> {
   const endpoints = values.endpoint ?? [];
   if (endpoints.length === 0 && values.actions === undefined)
     throw new UsageError('serve', '--endpoint is required: the webhook URL to deliver to (repeat it for up to 5), or --actions FILE.json for Webhooks (Actions) subscriptions.');
-  if (endpoints.length > 5) throw new UsageError('serve', `at most 5 --endpoint (seed §8); got ${endpoints.length}.`);
+  if (endpoints.length > 5) throw new UsageError('serve', `at most 5 --endpoint (a source's Webhooks destination has up to 5 endpoints); got ${endpoints.length}.`);
   for (const url of endpoints) {
     if (!/^https?:\/\/./i.test(url)) throw new UsageError('serve', `--endpoint must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
   }
   const headers = headerFlags('serve', values.header);
-  if (Object.keys(headers).length > 5) throw new UsageError('serve', `at most 5 --header (seed §8); got ${Object.keys(headers).length}.`);
+  if (Object.keys(headers).length > 5) throw new UsageError('serve', `at most 5 --header (an endpoint has up to 5 static headers); got ${Object.keys(headers).length}.`);
   const port = intFlag('serve', '--port', values.port, 0, 65535) ?? SERVE_DEFAULTS.port;
   const host = values.host ?? SERVE_DEFAULTS.host;
   const writeKey = values['write-key'] ?? SERVE_DEFAULTS.writeKey;
@@ -112,7 +115,7 @@ export async function runServe(argv: string[]): Promise<number> {
   try {
     assertInspectorExposure(host, { token: uiToken });
   } catch (error) {
-    throw new UsageError('serve', (error as Error).message);
+    throw new UsageError('serve', shown((error as Error).message));
   }
   const allowOrigins = (values['allow-origin'] ?? []).map((origin) => {
     try {
@@ -154,7 +157,7 @@ export async function runServe(argv: string[]): Promise<number> {
   } catch (error) {
     await emulator.close();
     const e = error as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new UsageError('serve', `port ${port} on ${host} is in use; pick another with --port (0 picks a free one).`);
+    if (e.code === 'EADDRINUSE') throw portInUse('serve', port, host);
     throw error;
   }
 
@@ -167,6 +170,21 @@ export async function runServe(argv: string[]): Promise<number> {
     const now = Date.now();
     if (json) writeJsonLine(process.stdout, attemptJson(attempt, record, now));
     else out(formatAttemptLine(attempt, record, color, now));
+  });
+  // Another endpoint accepted the message: this endpoint's queued retry will not start.
+  emulator.on('cancelled', (cancelled, record) => {
+    const now = Date.now();
+    if (json) writeJsonLine(process.stdout, { event: 'cancelled', at: new Date(now).toISOString(), recordId: cancelled.recordId, type: record.type, endpoint: shown(cancelled.endpoint), reason: shown(cancelled.reason) });
+    else out(formatCancelledLine(cancelled, record, color, now));
+  });
+  // A delivery gave up while running (not the records closed at exit: the close report lists those).
+  let closing = false;
+  emulator.on('failed', (record) => {
+    if (closing) return;
+    const now = Date.now();
+    const reason = shown(record.reason ?? 'no reason recorded');
+    if (json) writeJsonLine(process.stdout, { event: 'gave_up', at: new Date(now).toISOString(), recordId: record.id, type: record.type, attempts: record.attempts.length, reason });
+    else out([paint('dim', clockTime(now)), record.id, record.type.padEnd(8), paint('red', 'failed'), reason].join('  '));
   });
   emulator.on('filtered', (record) => {
     const now = Date.now();
@@ -217,6 +235,7 @@ export async function runServe(argv: string[]): Promise<number> {
   await Promise.race([intake.close().then(() => emulator.drain()), deadline]);
   clearTimeout(timer);
   // The close report comes first; the summary after it counts those records as what they now are (failed).
+  closing = true;
   const { pending: closed } = await emulator.close();
   // Webhooks (Actions) requests go to their mapped URLs: those get a summary row too.
   const summaryEndpoints = [...new Set([...shownEndpoints, ...emulator.deliveries.flatMap((r) => (r.actions ? r.attempts.map((a) => a.endpoint) : []))])];

@@ -7,7 +7,7 @@ import { EXIT, UsageError } from './usage-error.js';
 export const SIGN_HELP = `Usage: hookgate sign --secret S < body.json
 
 Prints the X-Signature of the body read from stdin: the lowercase hex HMAC-SHA1 of its exact bytes,
-keyed with the shared secret (seed §5). Every byte counts, a trailing newline included: the sender
+keyed with the shared secret. Every byte counts, a trailing newline included: the sender
 signs JSON.stringify output, which never ends with one.
 
 Options:

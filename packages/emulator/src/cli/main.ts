@@ -7,6 +7,7 @@ import { runServe, SERVE_HELP } from './command-serve.js';
 import { runSign, SIGN_HELP } from './command-sign.js';
 import { redactText } from '../redact.js';
 import { packageVersion } from './package-version.js';
+import { didYouMean } from './did-you-mean.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 /** The commands of the `hookgate` CLI, each with its runner and usage. */
@@ -34,8 +35,9 @@ Options:
   --version    print the version of @hookgate/emulator
   -h, --help   this help
 
-Run "hookgate <command> --help" for a command's options. Exit codes: 0 success, 1 failure
-(a non-2xx answer, a MUST failure), 2 a usage error or an unreachable target.
+Run "hookgate <command> --help" for a command's options. Exit codes, for every command: 0 success,
+1 the receiver or the check failed (a non-2xx answer, a timeout, a MUST failure), 2 a usage error
+or an unreachable target.
 `;
 
 /**
@@ -59,7 +61,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     const command = (COMMANDS as Record<string, (typeof COMMANDS)[keyof typeof COMMANDS]>)[name];
     if (!command) {
-      process.stderr.write(`hookgate: unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(', ')}.\nRun "hookgate --help" for the usage.\n`);
+      const problem = name.startsWith('-')
+        ? `unknown option ${name}${didYouMean(name.replace(/^-+/, ''), ['version', 'help'], '--')}`
+        : `unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(COMMANDS))}`;
+      process.stderr.write(`hookgate: ${problem}${problem.endsWith('?') ? '' : '.'} Commands: ${Object.keys(COMMANDS).join(', ')}.\nRun "hookgate --help" for the usage.\n`);
       return EXIT.usage;
     }
     return await command.run(rest);

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './usage-error.js';
 
 /** One flag of a command: a string (repeatable with `multiple`) or a boolean. */
@@ -33,8 +34,10 @@ export function parseCommandArgs<O extends Record<string, FlagSpec>>(
     const e = error as Error & { code?: string };
     const flag = /'(-[^' ]+)/.exec(e.message)?.[1];
     switch (e.code) {
-      case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-        throw new UsageError(command, `unknown option ${flag ?? e.message}.`);
+      case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+        const near = flag?.startsWith('--') ? didYouMean(flag.slice(2).split('=')[0]!, [...Object.keys(options), 'help'], '--') : '';
+        throw new UsageError(command, near ? `unknown option ${flag}${near}` : `unknown option ${flag ?? e.message}.`);
+      }
       case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
         if (!flag) throw new UsageError(command, e.message);
         if (/argument missing/.test(e.message)) throw new UsageError(command, `option ${flag} needs a value.`);

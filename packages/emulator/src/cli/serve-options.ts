@@ -115,8 +115,14 @@ export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'an
   return out;
 }
 
-/** Option names in the emulator's hints, and the `serve` flag that sets each. */
-const HINTS: ReadonlyArray<[RegExp, string]> = [
+/** Option names in the emulator's hints, and the `serve` flag that sets each (exported for the test that runs every one). */
+export const HINTS: ReadonlyArray<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
+  [/sources\[0\]\.webhooks\.endpoints\[(\d+)\]\.url/g, (_m, i) => `--endpoint #${Number(i) + 1}`],
+  [/sources\[0\]\.webhooks\.endpoints\[(\d+)\]\.headers/g, '--header'],
+  [/sources\[0\]\.webhooks\.sharedSecret/g, '--secret'],
+  [/sources\[0\]\.writeKey/g, '--write-key'],
+  [/ \(inspector: \{ token \}, or hookgate serve --ui-token \/ HOOKGATE_UI_TOKEN\)/g, ' (--ui-token or HOOKGATE_UI_TOKEN)'],
+  [/, turn it off \(inspector: false\), or bind 127\.0\.0\.1\./g, ', or bind 127.0.0.1 (--host 127.0.0.1).'],
   [/set anonymousCalls: 'anonymousId-as-userId'/g, 'pass --anonymous-calls anonymousId-as-userId'],
   [/responsePolicy\.clientErrors/g, '--on-4xx'],
   [/responsePolicy\.redirects/g, '--on-3xx'],
@@ -141,6 +147,6 @@ const HINTS: ReadonlyArray<[RegExp, string]> = [
  */
 export function flagHint(text: string): string {
   let out = text;
-  for (const [pattern, flag] of HINTS) out = out.replace(pattern, flag);
+  for (const [pattern, flag] of HINTS) out = typeof flag === 'string' ? out.replace(pattern, flag) : out.replace(pattern, flag);
   return out;
 }

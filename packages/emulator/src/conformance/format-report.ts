@@ -1,10 +1,13 @@
 import { styleText } from 'node:util';
 import type { ConformanceReport } from './conformance-types.js';
+import { looksLikeWrongSecret } from './wrong-secret.js';
 
 /** Options of `formatConformanceReport`. @example formatConformanceReport(report, { color: true }); */
 export interface FormatReportOptions {
   /** Colour PASS/FAIL with ANSI escapes. Default false. */
   color?: boolean;
+  /** How to name the secret in the wrong-secret line: the CLI says `--secret`. Default `the secret`. */
+  secretName?: string;
 }
 
 function pad(text: string, width: number): string {
@@ -31,6 +34,14 @@ export function formatConformanceReport(report: ConformanceReport, options: Form
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i] as number)).join('  ').trimEnd();
   const out: string[] = [`Receiver conformance: ${report.url}`, '', line(header), line(widths.map((w) => '-'.repeat(w)))];
+  // One cause behind most failures: say it first, then the details.
+  if (looksLikeWrongSecret(report)) {
+    out.unshift(
+      paint('red', `every signed request got 401: check ${options.secretName ?? 'the secret'}`) +
+        ' (the receiver verifies signatures, with another secret than this one; the failures below follow from it)',
+      '',
+    );
+  }
   report.cases.forEach((c, i) => {
     const cells = rows[i] as string[];
     const text = line(cells);

@@ -12,7 +12,7 @@ export type IntakeBody = { ok: true; bytes: Buffer } | { ok: false; response: In
 const tooLarge = (limit: number, what: string): IntakeResponse =>
   intakeError(
     'batch_too_large',
-    `The request body ${what} the limit of ${limit} bytes (500 KB per batch, seed §8); split it into smaller batches.`,
+    `The request body ${what} the limit of ${limit} bytes (500 KB per batch, as the tracking API); split it into smaller batches.`,
   );
 
 /**

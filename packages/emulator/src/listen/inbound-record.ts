@@ -11,7 +11,8 @@ export type InboundVerdict =
   | { ok: true; form: SignatureForm; secretIndex: number; message: string }
   | {
       ok: false;
-      reason: VerifyFailureReason | 'too_large';
+      /** `not_verified`: listen runs without a secret (a catch-all), so nothing was checked. */
+      reason: VerifyFailureReason | 'too_large' | 'not_verified';
       message: string;
       /** Where the bytes received differ from their `JSON.stringify` form (empty when they do not). */
       findings: MismatchFinding[];

@@ -27,8 +27,12 @@ export const SENDER_BUDGET_MS = 5000;
  * const options: ListenOptions = { secret: 's3cret', forwardTo: 'http://127.0.0.1:3000/webhooks', port: 9000 };
  */
 export interface ListenOptions {
-  /** The shared secret, or several during a rotation (the first is current). */
-  secret: Secret | readonly Secret[];
+  /**
+   * The shared secret, or several during a rotation (the first is current). Omitted (or `[]`):
+   * a catch-all that records and forwards every request, each marked not verified, and answers 200
+   * when not forwarding.
+   */
+  secret?: Secret | readonly Secret[];
   /** The user's local receiver: every request is sent there with its exact bytes and headers. */
   forwardTo?: string | URL;
   /** Default 0 (an ephemeral port). */
@@ -72,9 +76,9 @@ export interface Listener {
 
 function checkOptions(options: ListenOptions): { forwardTo?: URL; host: string; maxBodyBytes: number; forwardTimeoutMs: number; maxRecords: number; secrets: readonly Secret[] } {
   if (typeof options !== 'object' || options === null) throw new TypeError('startListener(options): pass { secret, forwardTo?, port?, host? }.');
-  const secrets = (Array.isArray(options.secret) ? options.secret : [options.secret]) as readonly Secret[];
-  if (secrets.length === 0 || secrets.some((s) => !(typeof s === 'string' || s instanceof Uint8Array) || s.length === 0)) {
-    throw new TypeError('listen: secret must be a non-empty string (or several, for a rotation); it is what the sender signs with.');
+  const secrets = (options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret]) as readonly Secret[];
+  if (secrets.some((s) => !(typeof s === 'string' || s instanceof Uint8Array) || s.length === 0)) {
+    throw new TypeError('listen: secret must be a non-empty string (or several, for a rotation; or none, to record without verifying); it is what the sender signs with.');
   }
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && (options.uiToken === undefined || options.uiToken.length < 16)) {
@@ -215,7 +219,10 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     if (over) return tooLarge(size);
     const body = Buffer.concat(chunks);
     const text = body.toString('utf8');
-    const verdict = judgeSignature(req.headers['x-signature'], o.secrets, body);
+    const verdict: InboundVerdict =
+      o.secrets.length === 0
+        ? { ok: false, reason: 'not_verified', message: 'not verified: listen runs without a secret (give --secret to check signatures)', findings: [] }
+        : judgeSignature(req.headers['x-signature'], o.secrets, body);
     let forward: InboundForward | undefined;
     let status: number;
     if (o.forwardTo) {
@@ -241,7 +248,8 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
         sendJson(res, status, { error: answer.timedOut ? 'the local receiver did not answer in time' : 'the local receiver is unreachable' });
       }
     } else {
-      status = verdict.ok ? 200 : 401;
+      // Without a secret, listen is a catch-all: every request is accepted, none is verified.
+      status = verdict.ok || verdict.reason === 'not_verified' ? 200 : 401;
       sendJson(res, status, verdict.ok ? { verified: true } : { verified: false, reason: verdict.reason, message: verdict.message });
     }
     log.add({

@@ -175,7 +175,7 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
     if (!isObject(value.headers)) throw new SettingsError(`${path}.headers`, 'must be an object of header name → value');
     const entries = Object.entries(value.headers);
     if (entries.length > MAX_HEADERS)
-      throw new SettingsError(`${path}.headers`, `has ${entries.length} headers; the limit is ${MAX_HEADERS} (seed §2.1)`);
+      throw new SettingsError(`${path}.headers`, `has ${entries.length} headers; an endpoint has at most ${MAX_HEADERS} static headers`);
     const seen = new Set<string>();
     for (const [name, v] of entries) {
       const hp = `${path}.headers[${JSON.stringify(name)}]`;
@@ -229,7 +229,7 @@ export function resolveSource(value: unknown, path: string): ResolvedSource {
     if (webhooks.endpoints.length > MAX_ENDPOINTS)
       throw new SettingsError(
         `${wp}.endpoints`,
-        `has ${webhooks.endpoints.length} endpoints; the limit is ${MAX_ENDPOINTS} (seed §2.1)`,
+        `has ${webhooks.endpoints.length} endpoints; a source's Webhooks destination has at most ${MAX_ENDPOINTS}`,
       );
     endpoints = webhooks.endpoints.map((e, i) => resolveEndpoint(e, `${wp}.endpoints[${i}]`));
     const urls = new Set<string>();

@@ -37,7 +37,7 @@ export type TransformResult = { ok: true; message: WebhookMessage } | { ok: fals
  * emulator.track({ anonymousId: 'a1', event: 'E' }).reason === NO_USER_ID_REASON; // true
  */
 export const NO_USER_ID_REASON =
-  "no userId: the Webhooks message requires one (seed §2.2); set anonymousCalls: 'anonymousId-as-userId' to deliver it";
+  "no userId: the Webhooks message needs a userId; set anonymousCalls: 'anonymousId-as-userId' to deliver it";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -86,7 +86,7 @@ export function callToMessage(call: Call, receivedAtMs: number, options: Transfo
       break;
     case 'screen':
       if (!isNonEmpty(call.name))
-        return { ok: false, reason: 'no name: the Webhooks screen message requires one (seed §2.2); give the screen call a name' };
+        return { ok: false, reason: 'no name: the Webhooks screen message needs a name; give the screen call a name' };
       message = { version: 1, type: 'screen', userId, ...ids, timestamp, name: call.name, ...context };
       break;
     case 'identify':
@@ -136,7 +136,7 @@ export function callToMessage(call: Call, receivedAtMs: number, options: Transfo
   if (issues.length > 0) {
     return {
       ok: false,
-      reason: `the call cannot become a valid ${call.type} message (seed §2.2): ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+      reason: `the call cannot become a valid Webhooks ${call.type} message: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
     };
   }
   return { ok: true, message: message as WebhookMessage };
