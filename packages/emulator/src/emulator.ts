@@ -85,10 +85,12 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     return this.#p.acceptFromIntake(call, this.#p.sources.get(writeKey), receivedMs, source, index, note);
   }
 
-  /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built). */
-  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string): DeliveryRecord {
+  /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built), and the call as the client sent it. */
+  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string, rawCall?: string): DeliveryRecord {
     this.#p.assertOpen('ingest');
-    return this.#p.record({ type, source: this.#p.sources.get(writeKey), origin: 'call', message: undefined, receivedMs, filteredReason: reason, body: EMPTY_BODY });
+    const record = this.#p.record({ type, source: this.#p.sources.get(writeKey), origin: 'call', message: undefined, receivedMs, filteredReason: reason, body: EMPTY_BODY });
+    if (rawCall !== undefined) this.#p.noteFromIntake(record, { notes: [], rawCall });
+    return record;
   }
 
   hasSource(writeKey: string): boolean {

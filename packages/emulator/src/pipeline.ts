@@ -181,7 +181,7 @@ export class Pipeline {
     if (!deduped || first === undefined) {
       const record = this.accept(call, source, receivedMs, again, index);
       if (deduped) window.remember(writeKey, messageId, receivedMs, record instanceof LoggedDelivery ? record.seq : Number(record.id.slice(4)));
-      if (note !== undefined) this.#noteFromIntake(record, note);
+      if (note !== undefined) this.noteFromIntake(record, note);
       return record;
     }
     const hours = window.windowMs / 3_600_000;
@@ -202,12 +202,12 @@ export class Pipeline {
   }
 
   /** Keeps what the intake noticed about a call on its record (inspector, JSON views) and says it in DEBUG. */
-  #noteFromIntake(record: DeliveryRecord, note: IntakeNote): void {
+  noteFromIntake(record: DeliveryRecord, note: IntakeNote): void {
     // The raw call of a single-call route is the whole body, which may carry the write key: masked like a secret.
     const writeKey = record.writeKey;
     const raw = note.rawCall === undefined || writeKey.length === 0 ? note.rawCall : note.rawCall.split(writeKey).join(redactWriteKey(writeKey));
     if (record instanceof LoggedDelivery) record.noteFromIntake(note.notes, raw);
-    this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${note.notes.join(' ')}`);
+    if (note.notes.length > 0) this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${note.notes.join(' ')}`);
   }
 
   /** The deferred bodies of the request `source` belongs to (one object per request, reused across its calls). */

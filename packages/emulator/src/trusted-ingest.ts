@@ -35,14 +35,15 @@ export function hasTrustedIngest(engine: object): engine is TrustedIngest {
 /**
  * The engine's internal entry point for a call the intake refused (invalid, or over 32 KB, while the
  * rest of its request was accepted or answered 400): `engine[RECORD_REFUSED](type, writeKey,
- * receivedMs, reason)` records it as `filtered` with the reason and no body, so that nothing the
- * intake received with a valid write key goes unrecorded. Not exported from the package.
+ * receivedMs, reason, rawCall)` records it as `filtered` with the reason and no body, and the call's
+ * text as the client sent it, so that nothing the intake received with a valid write key goes
+ * unrecorded or unexplained. Not exported from the package.
  */
 export const RECORD_REFUSED: unique symbol = Symbol('hookgate.recordRefused');
 
 /** An engine that records the intake's refused calls (an `Emulator` does). */
 export interface RefusalRecorder {
-  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string): DeliveryRecord;
+  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string, rawCall?: string): DeliveryRecord;
 }
 
 /** Whether an engine records refused calls (a stand-in engine in a test or benchmark may not). */

@@ -71,10 +71,11 @@ function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
 
 /** What the intake noticed about the call (e.g. a big integer JSON parsing changed) and the call as the client sent it. */
 function intakeNotes(d: Detail): HTMLElement[] {
-  if (!d.notes || d.notes.length === 0) return [];
-  const out = [
-    h('section', { class: 'intake-notes', 'aria-labelledby': 'intake-notes-title' }, h('h3', { id: 'intake-notes-title' }, 'Changed by JSON parsing'), h('ul', {}, ...d.notes.map((n) => h('li', {}, breakable(n))))),
-  ];
+  const out: HTMLElement[] = [];
+  if (d.notes && d.notes.length > 0) {
+    out.push(h('section', { class: 'intake-notes', 'aria-labelledby': 'intake-notes-title' }, h('h3', { id: 'intake-notes-title' }, 'Changed by JSON parsing'), h('ul', {}, ...d.notes.map((n) => h('li', {}, breakable(n))))));
+  }
+  // Kept with notes, and for a call the intake refused (its text is what explains the refusal).
   if (d.rawCall !== undefined) out.push(h('details', { class: 'raw-call', open: true }, h('summary', {}, 'The call as the client sent it'), h('pre', { class: 'raw' }, d.rawCall)));
   return out;
 }
@@ -156,8 +157,8 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
       ...field('Duplicate of', deliveryLink(d.duplicateOf)),
       ...field('Reason', d.state === 'filtered' || d.reason === undefined ? undefined : breakable(d.reason)),
     ),
-    ...intakeNotes(d),
     filtered ? h('section', { class: 'filtered-why', 'aria-labelledby': 'filtered-title' }, h('h3', { id: 'filtered-title' }, 'Why it was filtered'), h('p', {}, breakable(d.filteredBecause ?? 'Not sent.'))) : null,
+    ...intakeNotes(d),
     actions,
     message,
     schedule(d),

@@ -5,6 +5,7 @@ import { EmulatorClosedError } from '../errors.js';
 import { BodyArena } from '../log/body-arena.js';
 import { canRecordRefusals, hasTrustedIngest, INGEST_VALIDATED, RECORD_REFUSED, type RefusalRecorder } from '../trusted-ingest.js';
 import { bigNumberNotes } from './big-number-notes.js';
+import { rawCallText } from './raw-call-text.js';
 import { KeptIntakeBody } from './kept-intake-body.js';
 import { deliveriesResponse, healthResponse } from './inspection.js';
 import type { IntakeEngine } from './intake-engine.js';
@@ -147,11 +148,12 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     // Integers beyond 2^53 that parsing changed: said on their records, with the call's text as sent.
     const notes = trusted ? bigNumberNotes(text, route, calls, indexes) : undefined;
     const views: RefusedCallView[] = [];
+    const refuse = (call: RefusedCall) => recordRefused(recorder, call, writeKey, receivedAt, () => rawCallText(text, route, call.index));
     // In body order, so the log lists the request's calls as they came, refused ones in their place.
     let r = 0;
     for (let i = 0; i < calls.length; i++) {
       const at = indexes[i] as number;
-      while (r < refused.length && (refused[r] as RefusedCall).index < at) views.push(recordRefused(recorder, refused[r++] as RefusedCall, writeKey, receivedAt));
+      while (r < refused.length && (refused[r] as RefusedCall).index < at) views.push(refuse(refused[r++] as RefusedCall));
       try {
         const call = calls[i] as (typeof calls)[number];
         if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i, notes?.[i]);
@@ -174,7 +176,7 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
         );
       }
     }
-    while (r < refused.length) views.push(recordRefused(recorder, refused[r++] as RefusedCall, writeKey, receivedAt));
+    while (r < refused.length) views.push(refuse(refused[r++] as RefusedCall));
     if (refused.length === 0) return send(res, intakeOk());
     send(res, calls.length === 0 ? refusedAll(refused, route, views) : intakePartial(calls.length, views));
   }
@@ -183,12 +185,13 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
    * Records a refused call in the delivery log (`filtered`, with the intake's reason), when the
    * engine can and the call names a known type; returns what the answer lists of it.
    */
-  function recordRefused(recorder: RefusalRecorder | undefined, refused: RefusedCall, writeKey: string, receivedAt: number): RefusedCallView {
+  function recordRefused(recorder: RefusalRecorder | undefined, refused: RefusedCall, writeKey: string, receivedAt: number, rawCall: () => string | undefined): RefusedCallView {
     const view: RefusedCallView = { index: refused.index, issues: refused.issues };
     if (recorder === undefined || refused.type === undefined) return view;
     const reason = `refused by the intake: ${refused.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
     try {
-      view.recordId = recorder[RECORD_REFUSED](refused.type, writeKey, receivedAt, reason).id;
+      // The call as sent (a refused call is rare, and its text is what explains it); not one over the size limit.
+      view.recordId = recorder[RECORD_REFUSED](refused.type, writeKey, receivedAt, reason, refused.tooLarge ? undefined : rawCall()).id;
     } catch (error) {
       // Closed meanwhile: the answer still names the call; anything else is unexpected.
       if (!(error instanceof EmulatorClosedError)) opts.onError(error);

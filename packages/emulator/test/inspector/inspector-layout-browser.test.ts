@@ -224,6 +224,10 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
       expect(await page.locator('#detail table.headers').count()).toBe(0);
       expect(await page.locator('#detail').textContent()).not.toContain('Exact bytes sent');
       expect(await page.locator('#detail .no-message').textContent()).toContain('No message could be built');
+      // The call as the client sent it, exactly (the intake refused it, so it is what explains the refusal).
+      expect(await page.locator('#detail details.raw-call summary').textContent()).toBe('The call as the client sent it');
+      expect(await page.locator('#detail details.raw-call pre').textContent()).toBe('{"event":"Anonymous Tap"}');
+      await shot(page, 'detail-refused-1280.png');
       await page.locator(`tr.row[data-id="${disabled?.id}"] a.event-link`).click();
       await page.locator('#detail .filtered-why p', { hasText: 'disabled' }).waitFor();
       expect(await page.locator('#detail .filtered-why p').textContent()).toBe('Not sent: the Webhooks destination is disabled for this source (webhooks.enabled: false).');
@@ -233,6 +237,33 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
       await page.setViewportSize({ width: 400, height: 900 });
       await expectFits(page, 'filtered detail at 400');
       await shot(page, 'detail-filtered-400.png');
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('a call the intake refused', () => {
+  it("keeps its own text from a batch (the other calls' text is not kept), shown in the detail", async () => {
+    const refusedText = '{"type":"track","event":"Batch Anonymous","properties":{"n":1.0}}';
+    const body = `{"batch":[{"type":"track","userId":"batch-1","event":"Batch Good"},${refusedText}]}`;
+    const res = await fetch(`${intake.url}/v1/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const { refused } = (await res.json()) as { refused: Array<{ recordId: string }> };
+    const record = emulator.get(refused[0]?.recordId as string);
+    expect(record?.state).toBe('filtered');
+    expect(record?.rawCall).toBe(refusedText);
+    const good = emulator.deliveries.find((r) => r.body.includes('Batch Good'));
+    expect(good?.rawCall).toBeUndefined();
+    const { page } = await openAt(400, `${intake.url}/#/deliveries/${record?.id}`);
+    try {
+      await page.locator('#detail details.raw-call pre').waitFor();
+      expect(await page.locator('#detail details.raw-call pre').textContent()).toBe(refusedText);
+      await expectFits(page, 'refused detail at 400');
     } finally {
       await page.close();
     }

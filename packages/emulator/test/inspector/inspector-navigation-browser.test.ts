@@ -19,7 +19,7 @@ let receiver: CaptureReceiver;
 
 function bash(script: string, env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv, timeout: 15_000 }, (error, stdout, stderr) =>
+    execFile('bash', ['-c', script], { env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv, timeout: 15_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
