@@ -2,7 +2,7 @@
 // line with `duplicateOf` under --json, a `duplicate` line in the live log; the endpoint gets it once.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { postCall, requireBuiltCli, startServe } from './helpers/cli-process.js';
+import { postCall, requireBuiltCli, runCli, startServe } from './helpers/cli-process.js';
 
 const servers: RunningServer[] = [];
 beforeAll(() => requireBuiltCli());
@@ -58,5 +58,27 @@ describe('hookgate serve and a resent messageId', { timeout: 120_000 }, () => {
       serve.child.kill('SIGINT');
       await serve.exited;
     }
+  });
+
+  it('--dedupe-window-ms 0 delivers every repeat; a bad value is a usage error naming the flag; --help lists it', async () => {
+    const { server, bodies } = await countingReceiver();
+    const serve = startServe(['--json', '--endpoint', `${server.url}/hook`, '--drain-ms', '50', '--dedupe-window-ms', '0']);
+    try {
+      await serve.waitFor(/"event":"listening"/);
+      const listening = JSON.parse(serve.out().split('\n')[0]!) as { url: string };
+      await postCall(listening.url, '/v1/batch', 'hookgate-dev', batch);
+      await postCall(listening.url, '/v1/batch', 'hookgate-dev', batch);
+      const until = Date.now() + 10_000;
+      while (bodies.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(bodies).toHaveLength(2);
+      expect(serve.out()).not.toContain('"event":"filtered"');
+    } finally {
+      serve.child.kill('SIGINT');
+      await serve.exited;
+    }
+    const bad = await runCli(['serve', '--endpoint', `${server.url}/hook`, '--dedupe-window-ms', 'a day']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--dedupe-window-ms must be a whole number/);
+    expect((await runCli(['serve', '--help'])).stdout).toMatch(/--dedupe-window-ms N +a messageId sent again within this time/);
   });
 });

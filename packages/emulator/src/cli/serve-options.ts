@@ -1,5 +1,5 @@
 import type { EmulatorOptions, ResponsePolicy, RetryOptions } from '../options.js';
-import { DEFAULT_MAX_RECORDS, DEFAULT_RETRY } from '../options.js';
+import { DEFAULT_DEDUPE, DEFAULT_MAX_RECORDS, DEFAULT_RETRY } from '../options.js';
 import type { FlagSpec } from './parse-command-args.js';
 import { intFlag } from './parse-command-args.js';
 import { UsageError } from './usage-error.js';
@@ -21,6 +21,7 @@ export const SERVE_OPTION_FLAGS = {
   concurrency: { type: 'string' },
   'user-agent': { type: 'string' },
   'max-records': { type: 'string' },
+  'dedupe-window-ms': { type: 'string' },
 } as const satisfies Record<string, FlagSpec>;
 
 /** Usage lines of those flags, for `hookgate serve --help`. */
@@ -40,6 +41,8 @@ export const SERVE_OPTION_HELP = `Delivery options (each sets the emulator optio
   --concurrency N           most requests in flight to one endpoint (default 64) [concurrency]
   --user-agent UA           the User-Agent header (default Segment.io/1.0) [userAgent]
   --max-records N           delivery records kept for the log and /_hookgate/deliveries (default ${DEFAULT_MAX_RECORDS}) [maxRecords]
+  --dedupe-window-ms N      a messageId sent again within this time is acknowledged, not delivered again
+                            (default ${DEFAULT_DEDUPE.windowMs}, 24 h; 0 delivers every repeat) [dedupe.windowMs]
 `;
 
 type Values = { [K in keyof typeof SERVE_OPTION_FLAGS]?: (typeof SERVE_OPTION_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -60,7 +63,7 @@ function choice<T extends string>(flag: string, value: string | undefined, allow
  * serveOptionsFromFlags({ 'on-4xx': 'retry', 'retry-window-ms': '60000' });
  * // { responsePolicy: { clientErrors: 'retry' }, retry: { windowMs: 60000 } }
  */
-export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'anonymousCalls' | 'includeIds' | 'retry' | 'responsePolicy' | 'concurrency' | 'maxRecords' | 'userAgent'> {
+export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'anonymousCalls' | 'includeIds' | 'retry' | 'responsePolicy' | 'concurrency' | 'maxRecords' | 'userAgent' | 'dedupe'> {
   const out: ReturnType<typeof serveOptionsFromFlags> = {};
   const anonymousCalls = choice('anonymous-calls', values['anonymous-calls'], ['filter', 'anonymousId-as-userId'] as const);
   if (anonymousCalls) out.anonymousCalls = anonymousCalls;
@@ -112,6 +115,8 @@ export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'an
   }
   const maxRecords = intFlag('serve', '--max-records', values['max-records'], 1, 100_000_000);
   if (maxRecords !== undefined) out.maxRecords = maxRecords;
+  const dedupeWindowMs = ms('dedupe-window-ms', 0);
+  if (dedupeWindowMs !== undefined) out.dedupe = dedupeWindowMs === 0 ? false : { windowMs: dedupeWindowMs };
   return out;
 }
 
