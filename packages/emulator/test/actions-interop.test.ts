@@ -128,6 +128,51 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
     expectSameRequest(emulated, real!, Object.keys((mapping.headers as Record<string, string>) ?? {}));
   });
 
+  it("agrees with Segment's FQL code on which subscriptions an event matches, for every call type", async () => {
+    const conditions = [
+      'type = "track" and event = "Order Completed"',
+      'event = "Signed Up" or properties.revenue > 10',
+      'type = "identify" and traits.plan = "pro"',
+      'userId = "u2"',
+      'type = "page" or type = "screen" or type = "group" or type = "alias"',
+    ];
+    const subs = conditions.map((c, i) => subscription(`/s${i + 1}`, { method: 'POST', data: { '@path': '$.' } }, c));
+    const everything = subscription('/events', { method: 'POST', data: { '@path': '$.' } }, 'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"');
+    const clock = new ManualClock({ start: '2026-11-25T12:00:00.000Z' });
+    const emulator = createEmulator({
+      clock,
+      sources: [
+        { writeKey: 'under-test', webhooksActions: { sharedSecret: SECRET, subscriptions: subs } },
+        { writeKey: 'events', webhooksActions: { sharedSecret: SECRET, subscriptions: [everything] } },
+      ],
+    });
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['track', { userId: 'u1', event: 'Order Completed', properties: { revenue: 42 } }],
+      ['track', { userId: 'u2', event: 'Signed Up' }],
+      ['track', { anonymousId: 'a1', event: 'Viewed', properties: { revenue: 5 } }],
+      ['identify', { userId: 'u1', traits: { plan: 'pro' } }],
+      ['identify', { userId: 'u2', traits: { plan: 'free' } }],
+      ['page', { anonymousId: 'a1', name: 'Pricing' }],
+      ['screen', { userId: 'u3', name: 'Home' }],
+      ['group', { userId: 'u1', groupId: 'g1', traits: { name: 'Acme' } }],
+      ['alias', { previousId: 'a1', userId: 'u1' }],
+    ];
+    calls.forEach(([type, call], i) => {
+      for (const writeKey of ['under-test', 'events']) (emulator as unknown as Record<string, (c: unknown, o: unknown) => unknown>)[type]!({ ...call, messageId: `fql-${i}` }, { writeKey });
+    });
+    await emulator.drain();
+    await emulator.close();
+    const key = (r: Received) => `${r.url} ${r.headers['x-signature']} ${r.text}`;
+    const emulated = receiver.received.filter((r) => r.url !== '/events').map(key).sort();
+    const events = receiver.received.filter((r) => r.url === '/events').map((r) => JSON.parse(r.text) as Record<string, unknown>);
+    expect(events).toHaveLength(calls.length);
+    receiver.received.length = 0;
+    for (const event of events) await segment.onEvent(event, { sharedSecret: SECRET, subscriptions: subs });
+    const real = receiver.received.map(key).sort();
+    expect(emulated.length).toBeGreaterThan(5);
+    expect(emulated).toEqual(real);
+  });
+
   it('a batch flushed at batch_size: a JSON array whose X-Signature covers only the first element', async () => {
     const data = { id: { '@path': '$.messageId' }, event: { '@path': '$.event' }, revenue: { '@path': '$.properties.revenue' } };
     const batched = subscription('/batch', { method: 'POST', headers: { 'X-Batch': '1' }, data, enable_batching: true, batch_size: 3 });
