@@ -403,7 +403,7 @@ export class DeliveryEngine {
 
   /**
    * Once an endpoint accepted the message, the retries of this round still waiting in other
-   * endpoints' lanes will not start (seed §6: once delivery to any one succeeds, the message is
+   * endpoints' lanes will not start (as the service does: once delivery to any one succeeds, the message is
    * processed and not retried to the others). First attempts keep the fan-out: every endpoint gets
    * the message once, even when queued behind a slow one. Each cancelled retry is logged, with why.
    */
