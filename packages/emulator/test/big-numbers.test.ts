@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
 import { launchChromium, type RunningBrowser } from './inspector/chromium.js';
-import { createEmulator, type Emulator } from '../src/index.js';
+import { sign } from '@hookgate/core';
+import { createEmulator, startListener, type Emulator } from '../src/index.js';
 import { listenIntake, type IntakeServer } from '../src/intake/index.js';
 import { rawCallText } from '../src/intake/raw-call-text.js';
 
@@ -110,4 +111,29 @@ describe('integers beyond 2^53', () => {
     // JSON.parse keeps the last of duplicate keys; so does the scan.
     expect(rawCallText('{"batch":[{"x":1}],"batch":[{"y":2}]}', { kind: 'batch' }, 0)).toBe('{"y":2}');
   });
+
+  it('hookgate listen: the inbound detail says the pretty view changes big integers, and opens the exact text', async () => {
+    const secret = 'listen-big-numbers';
+    const listener = await startListener({ secret });
+    const page = await chrome.browser.newPage();
+    try {
+      const body = '{"version":1,"type":"track","userId":"u1","event":"Big","timestamp":"2026-11-25T10:00:00.000Z","properties":{"orderId":12345678901234567890}}';
+      const plain = '{"version":1,"type":"track","userId":"u1","event":"Plain","timestamp":"2026-11-25T10:00:00.000Z","properties":{"orderId":"12345678901234567890"}}';
+      for (const b of [body, plain]) {
+        const res = await fetch(`${listener.url}/webhooks`, { method: 'POST', body: b, headers: { 'content-type': 'application/json', 'x-signature': sign(b, secret) } });
+        await res.arrayBuffer();
+      }
+      await page.goto(`${listener.inspectorUrl}#/inbound/in_1`);
+      await page.locator('#detail-title', { hasText: 'Request in_1' }).waitFor({ timeout: 15_000 });
+      expect(await page.locator('#inbound-detail p.big-integers').textContent()).toMatch(/^An integer beyond 2\^53 − 1: JSON parsing .* changes it/);
+      expect(await page.locator('#inbound-detail details:has(pre.raw)').getAttribute('open')).not.toBeNull();
+      expect(await page.locator('#inbound-detail pre.raw').textContent()).toBe(body);
+      await page.goto(`${listener.inspectorUrl}#/inbound/in_2`);
+      await page.locator('#detail-title', { hasText: 'Request in_2' }).waitFor({ timeout: 15_000 });
+      expect(await page.locator('#inbound-detail p.big-integers').count()).toBe(0); // digits in a string are kept
+    } finally {
+      await page.close();
+      await listener.close();
+    }
+  }, 60_000);
 });

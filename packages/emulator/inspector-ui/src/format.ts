@@ -29,3 +29,28 @@ export function prettyJson(text: string): string {
     return text;
   }
 }
+
+/**
+ * How many integers beyond 2^53 − 1 a JSON text holds (JSON.parse, and so the pretty view and most
+ * receivers, change them to the nearest double), or 0; 0 for text that is not JSON.
+ */
+export function bigIntegerCount(text: string): number {
+  if (!/\d{16}/.test(text)) return 0; // 2^53 has 16 digits
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 0;
+  }
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (Number.isInteger(v) && !Number.isSafeInteger(v)) count++;
+    } else if (typeof v === 'object' && v !== null) {
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    }
+  }
+  return count;
+}

@@ -4,7 +4,7 @@
 
 import { getJson } from './api.js';
 import { breakable, h, keepingFocus, replaceChildren } from './dom.js';
-import { duration, fullTime, prettyJson, shortTime } from './format.js';
+import { bigIntegerCount, duration, fullTime, prettyJson, shortTime } from './format.js';
 import { onFeed } from './live.js';
 import type { View } from './views.js';
 
@@ -143,6 +143,7 @@ async function showInbound(pane: HTMLElement, id: string): Promise<void> {
     return;
   }
   const headers = h('table', { class: 'headers' }, h('caption', {}, 'Headers received (signature shortened, credentials masked)'));
+  const bigIntegers = bigIntegerCount(d.body);
   for (const [name, value] of d.headers) headers.append(h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value)));
   replaceChildren(
     pane,
@@ -168,8 +169,11 @@ async function showInbound(pane: HTMLElement, id: string): Promise<void> {
     headers,
     h('h3', {}, 'Body'),
     d.bodyTruncated ? h('p', { class: 'muted' }, 'Cut for the view (the receiver got every byte).') : null,
-    // A refused request is explained by its exact bytes, which pretty-printing would re-serialize: open them.
-    h('details', { open: !d.verdict.ok }, h('summary', {}, `Exact text received (${d.bodyBytes} bytes)`), h('pre', { class: 'raw', tabindex: '0', 'aria-label': 'Body, exact text' }, d.body)),
+    bigIntegers > 0
+      ? h('p', { class: 'big-integers', role: 'note' }, `${bigIntegers === 1 ? 'An integer' : `${bigIntegers} integers`} beyond 2^53 − 1: JSON parsing (the pretty view, and most receivers) changes ${bigIntegers === 1 ? 'it' : 'them'} to the nearest double. The exact text below shows the digits received.`)
+      : null,
+    // A refused request is explained by its exact bytes, which pretty-printing would re-serialize: open them (and when big integers would change).
+    h('details', { open: !d.verdict.ok || bigIntegers > 0 }, h('summary', {}, `Exact text received (${d.bodyBytes} bytes)`), h('pre', { class: 'raw', tabindex: '0', 'aria-label': 'Body, exact text' }, d.body)),
     h('details', { open: d.verdict.ok }, h('summary', {}, 'Pretty (re-serialized for reading: 1.0 shows as 1)'), h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body))),
   );
 }
