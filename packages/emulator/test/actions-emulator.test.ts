@@ -186,3 +186,30 @@ describe('replay and close', () => {
     expect(receiver.received).toHaveLength(0);
   });
 });
+
+describe('emulator.sources', () => {
+  it('shows the Actions subscriptions without secrets, URLs masked', async () => {
+    const emulator = createEmulator({
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            sharedSecret: 'never-shown',
+            subscriptions: [sub({ url: 'https://user:pa55word@hooks.example.com/x?token=abc', enable_batching: true, batch_size: 10 }), { ...sub(), name: 'Second', enabled: false }],
+          },
+        },
+      ],
+    });
+    const view = emulator.sources[0]!.webhooksActions!;
+    expect(view).toMatchObject({ enabled: true, signed: true, batchWindowMs: 10_000 });
+    expect(view.subscriptions[0]).toMatchObject({ number: 1, subscribe: 'type = "track"', method: 'PUT', batchSize: 10, enabled: true });
+    expect(view.subscriptions[0]!.url).not.toContain('pa55word');
+    expect(view.subscriptions[0]!.url).not.toContain('abc');
+    expect(view.subscriptions[1]).toMatchObject({ number: 2, name: 'Second', enabled: false });
+    expect(JSON.stringify(emulator.sources)).not.toContain('never-shown');
+    emulator.updateSource('wk', { webhooksActions: { enabled: false, subscriptions: [] } });
+    expect(emulator.sources[0]!.webhooksActions).toMatchObject({ enabled: false, signed: false, subscriptions: [] });
+    expect(emulator.track({ userId: 'u1', event: 'E' }).reason).toMatch(/webhooksActions.enabled: false/);
+    await emulator.close();
+  });
+});

@@ -29,6 +29,21 @@ export interface SourceView {
     readonly signed: boolean;
   };
   readonly blockedEvents: readonly string[];
+  /** The Webhooks (Actions) destination, when set: each subscription's condition, method and URL (masked; a directive shown as JSON). */
+  readonly webhooksActions?: {
+    readonly enabled: boolean;
+    readonly signed: boolean;
+    readonly batchWindowMs: number;
+    readonly subscriptions: ReadonlyArray<{
+      readonly number: number;
+      readonly name?: string;
+      readonly subscribe: string;
+      readonly enabled: boolean;
+      readonly method: string;
+      readonly url: string;
+      readonly batchSize?: number;
+    }>;
+  };
 }
 
 /** One source as the emulator keeps it: its settings, usage and the users seen in it. */
@@ -124,5 +139,28 @@ export function viewSource(s: ResolvedSource): SourceView {
         }
       : {}),
     blockedEvents: Object.freeze([...s.blockedEvents]),
+    ...(s.actions
+      ? {
+          webhooksActions: Object.freeze({
+            enabled: s.actions.enabled,
+            signed: s.actions.sharedSecret !== undefined,
+            batchWindowMs: s.actions.batchWindowMs,
+            subscriptions: Object.freeze(
+              s.actions.subscriptions.map((sub) => {
+                const { url, method } = sub.mapping;
+                return Object.freeze({
+                  number: sub.number,
+                  ...(sub.name !== undefined ? { name: sub.name } : {}),
+                  subscribe: sub.subscribe,
+                  enabled: sub.enabled,
+                  method: typeof method === 'string' ? method : JSON.stringify(method),
+                  url: typeof url === 'string' ? redactUrl(url) : JSON.stringify(url),
+                  ...(sub.batching ? { batchSize: sub.batchSize } : {}),
+                });
+              }),
+            ),
+          }),
+        }
+      : {}),
   });
 }
