@@ -46,6 +46,8 @@ export interface Detail extends Summary {
   deliveredTo?: string;
   curl: string;
   signed: boolean;
+  /** False when the delivery is signed but its source no longer has a shared secret: Copy as curl refuses. */
+  secretKnown?: boolean;
   /** The record that first took this call's messageId, when this one is a duplicate. */
   duplicateOf?: string;
   /** What the intake noticed about the call (a number JSON parsing changed). */

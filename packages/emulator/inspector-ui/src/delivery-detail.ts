@@ -91,6 +91,8 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
   }
   const message = h('p', { class: 'action-result', role: 'status', 'aria-live': 'polite' });
   const run = async (label: string, path: string) => {
+    message.classList.remove('error');
+    message.setAttribute('role', 'status');
     message.textContent = `${label}…`;
     try {
       const r = await postJson<{ record: Summary }>(path);
@@ -115,6 +117,13 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
           {
             type: 'button',
             onclick: async () => {
+              if (d.signed && d.secretKnown === false) {
+                // Nothing is copied: a command signed with a secret nobody can look up would only get a 401.
+                message.classList.add('error');
+                message.setAttribute('role', 'alert');
+                message.textContent = `Not copied: ${d.id} was signed, but its source no longer has a shared secret (removed after this delivery), so there is no secret to put in HOOKGATE_SECRET and the command could not sign. Give the source its sharedSecret again to copy it.`;
+                return;
+              }
               try {
                 await navigator.clipboard.writeText(d.curl);
                 message.textContent = d.signed ? 'Copied. Set HOOKGATE_SECRET in your shell: the command signs the body with it.' : 'Copied.';

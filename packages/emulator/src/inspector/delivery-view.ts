@@ -65,6 +65,11 @@ export interface DeliveryDetail extends DeliverySummary {
   /** A curl command that resends the body, its signature computed from $HOOKGATE_SECRET (never shown). */
   curl: string;
   signed: boolean;
+  /**
+   * False for a signed delivery whose source no longer has a shared secret (removed since): no secret
+   * the user can look up reproduces its signature, so the page refuses to copy its curl command.
+   */
+  secretKnown: boolean;
   /** For a call the intake had already accepted with the same messageId: the record that took it. */
   duplicateOf: string | undefined;
   /** What the intake noticed about the call (a number JSON parsing changed). */
@@ -94,6 +99,11 @@ export class ViewMasks {
     const sources = this.#engine.sources;
     this.#bySource = new Map();
     for (const s of sources) this.#bySource.set(s.writeKey, (s.webhooks?.endpoints ?? []).map((e) => e.url));
+  }
+
+  /** Whether a source has a classic shared secret now (read fresh: a detail must not trust a second-old view). */
+  hasSecretNow(writeKey: string): boolean {
+    return this.#engine.sources.some((s) => s.writeKey === writeKey && s.webhooks?.signed === true);
   }
 
   /** An endpoint URL fit for the page. */
@@ -318,6 +328,7 @@ export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs
             curlCommand(record.body, record.attempts[0] ? masks.url(record.attempts[0].endpoint) : curlUrl, headers, record.signature !== undefined && !record.actions.batch).replace('curl -sS -X POST', `curl -sS -X ${record.actions.method}`)
           : curlCommand(record.body, curlUrl, headers, record.signature !== undefined),
     signed: record.signature !== undefined,
+    secretKnown: record.signature === undefined || record.actions !== undefined || masks.hasSecretNow(record.writeKey),
     duplicateOf: record.duplicateOf,
     notes: record.notes,
     rawCall: record.rawCall,

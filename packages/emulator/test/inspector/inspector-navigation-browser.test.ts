@@ -268,3 +268,37 @@ describe('the curl command of a signed delivery, run in bash', () => {
     }
   });
 });
+
+describe('Copy as curl in chromium, when the secret is unknown', () => {
+  it('copies nothing and says why, visibly, for a signed delivery whose source no longer has a secret', async () => {
+    const { emulator, intake } = await start();
+    const page = await open(`${intake.url}/`);
+    try {
+      const record = emulator.track({ userId: 'curl-2', event: 'Secret Removed' }, { writeKey: WRITE_KEY });
+      await emulator.drain();
+      expect(record.signature).toBeDefined();
+      emulator.updateSource(WRITE_KEY, { webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }] } });
+      expect(emulator.sources[0]?.webhooks?.signed).toBe(false);
+      await page.evaluate(() => navigator.clipboard.writeText('clipboard before'));
+      await page.goto(`${intake.url}/#/deliveries/${record.id}`);
+      await page.getByRole('button', { name: 'Copy as curl' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Not copied' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe(
+        `Not copied: ${record.id} was signed, but its source no longer has a shared secret (removed after this delivery), so there is no secret to put in HOOKGATE_SECRET and the command could not sign. Give the source its sharedSecret again to copy it.`,
+      );
+      expect(await alert.isVisible()).toBe(true);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('clipboard before');
+      // With a secret again, the same button copies.
+      emulator.updateSource(WRITE_KEY, { webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: SECRET } });
+      await page.reload();
+      await page.getByRole('button', { name: 'Copy as curl' }).click();
+      await page.getByText(/^Copied\. Set HOOKGATE_SECRET/).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('HOOKGATE_SECRET:?');
+    } finally {
+      await page.context().close();
+      await intake.close();
+      await emulator.close();
+    }
+  });
+});
