@@ -118,7 +118,7 @@ describe('dedupe by messageId at the intake', () => {
     for (let i = 0; i < 5; i++) {
       const dup = records[5 + i]!;
       expect(dup.duplicateOf).toBe(records[i]!.id);
-      expect(dup.reason).toBe(`duplicate: messageId ${JSON.stringify(dup.message?.messageId)} was already accepted as ${records[i]!.id}, within the 24 h dedupe window; acknowledged and not delivered again`);
+      expect(dup.reason).toBe(`duplicate: messageId ${JSON.stringify((dup.message as { messageId?: string } | undefined)?.messageId)} was already accepted as ${records[i]!.id}, within the 24 h dedupe window; acknowledged and not delivered again`);
     }
 
     // A duplicate keeps the message it would have sent (built when read): the same message as the first.
