@@ -84,6 +84,10 @@ describe('pathological calls', () => {
     expect(refused?.issues[0]?.path).toBe('$.batch[1].properties');
     expect(refused?.issues[0]?.message).toContain(`nests deeper than ${MAX_CALL_DEPTH} levels`);
     expect(refused?.recordId).toMatch(/^dlv_/);
+    // Its record says why, and does not keep its 30 KB of nesting as text (kept only up to a call's size).
+    const record = emulator.deliveries.find((d) => d.id === refused?.recordId);
+    expect(record?.reason).toContain('$.batch[1].properties nests deeper than');
+    expect(record?.rawCall).toBeUndefined();
     await emulator.drain();
     expect(delivered(a.event) && delivered(b.event)).toBe(true);
     expect(seen.some((m) => m.type === 'track' && m.event === 'Deep')).toBe(false);
@@ -140,6 +144,12 @@ describe('pathological calls', () => {
     const inBatch = await post('/v1/batch', `{"batch":${deepArrayText(200_000)}}`);
     expect(inBatch.status).toBe(400);
     expect(inBatch.body.code).toBe('invalid_call');
+    // A deep call of a known type, most of a body long, is recorded without its text.
+    const typed = await post('/v1/batch', `{"batch":[{"type":"track","userId":"u1","event":"E","properties":${deepArrayText(150_000)}}]}`);
+    expect(typed.status).toBe(400);
+    const recordId = typed.body.refused?.[0]?.recordId;
+    expect(recordId).toMatch(/^dlv_/);
+    expect(emulator.deliveries.find((d) => d.id === recordId)?.rawCall).toBeUndefined();
     expect(errors).toEqual([]);
   });
 

@@ -148,7 +148,8 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     // Integers beyond 2^53 that parsing changed: said on their records, with the call's text as sent.
     const notes = trusted ? bigNumberNotes(text, route, calls, indexes) : undefined;
     const views: RefusedCallView[] = [];
-    const refuse = (call: RefusedCall) => recordRefused(recorder, call, writeKey, receivedAt, () => rawCallText(text, route, call.index));
+    // A refused call's text is kept only up to the size of a call (one refused for its depth can be a whole 500 KB body).
+    const refuse = (call: RefusedCall) => recordRefused(recorder, call, writeKey, receivedAt, () => boundedText(rawCallText(text, route, call.index), opts.maxCallBytes));
     // In body order, so the log lists the request's calls as they came, refused ones in their place.
     let r = 0;
     for (let i = 0; i < calls.length; i++) {
@@ -253,6 +254,12 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
   };
   if (inspector) INSPECTORS.set(listener, inspector);
   return listener;
+}
+
+/** `text` when it is at most `maxBytes` of UTF-8 (a string takes at least one byte per code unit, at most three). */
+function boundedText(text: string | undefined, maxBytes: number): string | undefined {
+  if (text === undefined || text.length > maxBytes) return undefined;
+  return text.length * 3 <= maxBytes || Buffer.byteLength(text, 'utf8') <= maxBytes ? text : undefined;
 }
 
 /** The inspector of each listener, so that `close()` can end its live streams. */
