@@ -1,4 +1,4 @@
-import { dedupeKey as dedupeKeyOf, type EnqueueHandoff, type Handoff } from '@hookgate/core';
+import type { EnqueueHandoff, Handoff } from '@hookgate/core';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { HandoffJobData } from './job-data.js';
 import { jobIdOf } from './job-id.js';
@@ -64,9 +64,10 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
   const queueDefaults = queue.defaultJobOptions ?? {};
   const merged: JobsOptions = { ...DEFAULT_JOB_OPTIONS, ...jobOptions };
   for (const name of Object.keys(queueDefaults)) if (!(jobOptions && name in jobOptions)) delete (merged as Record<string, unknown>)[name];
-  return async (handoff: Handoff) => {
+  // Not async: the receiver awaits the promise `queue.add` returns (and catches a synchronous throw).
+  return (handoff: Handoff) => {
     const signed = handoff.signedBody;
-    const key = handoff.dedupeKey ?? (await dedupeKeyOf(handoff.message, signed ?? JSON.stringify(handoff.message)));
+    const key = handoff.dedupeKey;
     const data: HandoffJobData = {
       message: handoff.message,
       dedupeKey: key,
@@ -77,6 +78,6 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
     const name = typeof jobName === 'function' ? jobName(handoff) : (jobName ?? handoff.message.type);
     const opts = { ...merged };
     opts.jobId = jobIdOf(key);
-    await queue.add(name, data, opts);
+    return queue.add(name, data, opts);
   };
 }

@@ -104,7 +104,7 @@ describe.each(SETUPS)('enqueue: enqueueTo(queue) on $name', (setup) => {
 });
 
 describe('enqueue mode in core', () => {
-  it('503 queue_unavailable when enqueue throws, and the claim is released so the retry is stored', async () => {
+  it('503 queue_unavailable when enqueue throws, and the claim of a given store is released so the retry is stored', async () => {
     let failing = true;
     const stored: Handoff[] = [];
     const errors: string[] = [];
@@ -112,7 +112,7 @@ describe('enqueue mode in core', () => {
       if (failing) throw new Error('queue down');
       stored.push(handoff);
     };
-    const receiver = createReceiver({ secret: SECRET, enqueue, onError: (e, info) => errors.push(`${info.phase}:${(e as Error).message}`) });
+    const receiver = createReceiver({ secret: SECRET, enqueue, dedupe: {}, onError: (e, info) => errors.push(`${info.phase}:${(e as Error).message}`) });
     expect(receiver.mode).toBe('enqueue');
     const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
     closers.push(() => server.close());
@@ -123,6 +123,21 @@ describe('enqueue mode in core', () => {
     expect(await post(server.url, body)).toMatchObject({ status: 200, code: 'ok' });
     expect(await post(server.url, body)).toMatchObject({ status: 200, code: 'duplicate' });
     expect(stored.map((h) => h.dedupeKey)).toEqual(['id:flaky']);
+  });
+
+  it('without a store, every delivery reaches enqueue with its dedupe key (the queue is the dedupe)', async () => {
+    const keys: string[] = [];
+    const receiver = createReceiver({ secret: SECRET, enqueue: (h) => void keys.push(h.dedupeKey) });
+    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    closers.push(() => server.close());
+    const body = JSON.stringify(trackMessage('keyed'));
+    expect(await post(server.url, body)).toMatchObject({ status: 200, code: 'ok' });
+    expect(await post(server.url, body)).toMatchObject({ status: 200, code: 'ok' });
+    const { messageId: _drop, ...noId } = JSON.parse(body) as Record<string, unknown>;
+    const unkeyed = JSON.stringify(noId);
+    expect(await post(server.url, unkeyed)).toMatchObject({ status: 200, code: 'ok' });
+    expect(keys.slice(0, 2)).toEqual(['id:keyed', 'id:keyed']);
+    expect(keys[2]).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it('503 at the deadline when enqueue hangs, the signal fires, and the retry is taken again', async () => {

@@ -288,7 +288,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       const what = info.message ? `${info.message.type} message` : 'message';
       logger.warn(`[hookgate] ${info.phase} failure for a ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     });
-  const dedupe = options.dedupe === false ? null : (options.dedupe ?? {});
+  // In enqueue mode the queue is the dedupe by default (the handoff is keyed by the dedupe key, shared by
+  // every instance); a store given in `dedupe` still answers retries before they reach the queue.
+  const dedupe = options.dedupe === false ? null : (options.dedupe ?? (enqueue !== undefined ? null : {}));
   const store: IdempotencyStore | null = dedupe ? (dedupe.store ?? new MemoryIdempotencyStore()) : null;
   const ttlMs = (dedupe && dedupe.ttlMs) ?? DEFAULT_DEDUPE_TTL_MS;
   const inFlightTtlMs = (dedupe && dedupe.inFlightTtlMs) ?? DEFAULT_IN_FLIGHT_TTL_MS;
@@ -626,15 +628,22 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
    * deadline or on its failure: 503 and the dedupe claim released, so the sender's retry is taken
    * again (the handoff is keyed by the dedupe key: a store that lands late is not stored twice).
    */
-  function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff): Promise<ReceiverResponse> {
+  async function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff): Promise<ReceiverResponse> {
+    const { message, context, signedBody } = accepted;
+    // Without a store no key was made yet: the handoff always gets one (it is the queue's dedupe).
+    const key = context.dedupeKey ?? (await dedupeKey(message, signedBody ?? JSON.stringify(message)));
+    return enqueueKeyed(accepted, enqueue, key);
+  }
+
+  function enqueueKeyed(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff, key: string): Promise<ReceiverResponse> {
     const { message, context, settle, signedBody } = accepted;
     let pending: unknown;
     try {
-      pending = enqueue(new RequestHandoff(message, context.dedupeKey, signedBody, context.verification, context.receivedAt, context));
+      pending = enqueue(new RequestHandoff(message, key, signedBody, context.verification, context.receivedAt, context));
     } catch (error) {
       pending = Promise.reject(error);
     }
-    const report = (error: unknown) => onError(error, { message, dedupeKey: context.dedupeKey, phase: 'enqueue' });
+    const report = (error: unknown) => onError(error, { message, dedupeKey: key, phase: 'enqueue' });
     // One timer and one promise per request, no race: whichever of the store and the deadline comes
     // first answers, and the other finds `answered` set.
     return new Promise<ReceiverResponse>((resolve) => {

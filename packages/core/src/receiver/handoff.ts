@@ -14,8 +14,8 @@ import type { Verification } from './verification.js';
 export interface Handoff<M = WebhookMessage> {
   /** The verified message. */
   message: M;
-  /** The dedupe key (`id:<messageId>`, else a digest of what was signed); `undefined` only when dedupe is off and no key was made. */
-  dedupeKey: string | undefined;
+  /** The dedupe key (`id:<messageId>`, else a digest of what was signed): key the stored copy by it. */
+  dedupeKey: string;
   /** The exact text or bytes the signature matched; `undefined` when verification is off. */
   signedBody: string | Uint8Array | undefined;
   /** Which body form and which secret verified the signature. */

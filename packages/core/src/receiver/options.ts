@@ -117,7 +117,8 @@ export interface ReceiverOptions<TExtra = {}> {
   /**
    * Durable handoff: instead of running handlers, store each verified message with this function
    * (e.g. `enqueueTo(queue)` from `@hookgate/bullmq`) and answer 200 only once it resolved; 503 if it
-   * throws or is still running at the deadline. Handlers then run in your workers, not here.
+   * throws or is still running at the deadline. Handlers then run in your workers, not here. The
+   * queue is then the dedupe (keyed by the dedupe key): no in-memory store unless `dedupe` gives one.
    */
   enqueue?: EnqueueHandoff;
   /** Milliseconds before the receiver answers 503 for a still-running handler. Default 4000; 1 to 4999. */

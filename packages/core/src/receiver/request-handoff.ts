@@ -16,7 +16,7 @@ export class RequestHandoff implements Handoff {
 
   constructor(
     readonly message: WebhookMessage,
-    readonly dedupeKey: string | undefined,
+    readonly dedupeKey: string,
     readonly signedBody: string | Uint8Array | undefined,
     readonly verification: Verification,
     readonly receivedAt: Date,
