@@ -50,7 +50,7 @@ export function emptyState(meta: Meta): HTMLElement {
           'ul',
           { class: 'sources' },
           ...sources.map((s) =>
-            h('li', {}, h('span', { class: 'nowrap' }, s.name ?? 'unnamed source'), ' · write key ', h('code', { class: 'write-key' }, s.writeKey), s.webhooks ? null : h('span', { class: 'muted' }, ' · webhooks off')),
+            h('li', {}, s.name ?? 'unnamed source', ' · write key ', h('code', { class: 'write-key' }, s.writeKey), s.webhooks ? null : h('span', { class: 'muted' }, ' · webhooks off')),
           ),
         )
       : null,

@@ -58,7 +58,8 @@ interface Geometry {
 }
 
 /**
- * Measures the page: elements (cells, detail items) that reach outside the viewport; words split
+ * Measures the page: elements (cells, detail items) that reach outside the viewport, or boxes whose
+ * content spills past their border; words split
  * across two lines (a word here: text between spaces, or a URL part ending in `/`, `?` or `&`); short
  * values (states, statuses, ids, times, counts) that take more than one line.
  */
@@ -82,6 +83,10 @@ function measure(page: Page): Promise<Geometry> {
       if (!shown(el) || el.closest('pre, details:not([open]) > :not(summary)')) continue;
       const r = el.getBoundingClientRect();
       if (r.left < -0.5 || r.right > vw + 0.5) outside.push(`${name(el)} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+    }
+    // A box whose content spills out of it (past its border) is as bad as one off screen.
+    for (const el of Array.from(document.querySelectorAll('tr.row, .list, .detail, .empty, .filters, header'))) {
+      if (shown(el) && el.scrollWidth > el.clientWidth + 1) outside.push(`${name(el)} holds content ${el.scrollWidth - el.clientWidth} px wider than itself`);
     }
     const broken: string[] = [];
     const scope = document.querySelectorAll('td, th, .detail h2, .detail h3, .detail h4, .detail dd, .detail dt, .detail li, .detail p, .detail caption, .detail table.headers td, .empty p, .empty li, .empty dd');
@@ -239,6 +244,34 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
       await shot(page, 'detail-filtered-400.png');
     } finally {
       await page.close();
+    }
+  });
+});
+
+describe('the empty log and the test-event form fit a phone', () => {
+  it('at 360 and 400 px: the empty log help and Send test event stay inside the screen', async () => {
+    const empty = createEmulator({ sources: [{ writeKey: 'wk_layout_empty_6d2a90b1', name: 'a source with a rather long name for a phone', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }] } }] });
+    const server = await empty.listen();
+    try {
+      for (const width of [360, 400]) {
+        const { page, bad } = await openAt(width, `${server.url}/`);
+        try {
+          await page.locator('section.empty').waitFor();
+          await expectFits(page, `empty log at ${width}`);
+          await shot(page, `empty-${width}.png`);
+          await page.getByRole('link', { name: 'Send test event' }).click();
+          await page.locator('#send-test-title').waitFor();
+          await expectFits(page, `send test event at ${width}`);
+          const editor = await page.getByLabel('Message (JSON)').boundingBox();
+          expect(editor && editor.x >= 0 && editor.x + editor.width <= width).toBe(true);
+          expect(bad).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      }
+    } finally {
+      await server.close();
+      await empty.close();
     }
   });
 });
