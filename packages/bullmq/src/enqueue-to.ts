@@ -13,7 +13,7 @@ import { jobIdOf } from './job-id.js';
 export interface EnqueueToOptions {
   /** Also store the exact signed text in `job.data.signedBody` (to re-verify or archive it). Default false. */
   includeSignedBody?: boolean;
-  /** The job name. Default: the message's `type` (`track`, `identify`, …). */
+  /** The job name. Default: the message's `type` (`track`, `identify`, …), else `webhook`. */
   jobName?: string | ((handoff: Handoff) => string);
   /** BullMQ job options, over `DEFAULT_JOB_OPTIONS` and the queue's `defaultJobOptions`. `jobId` is always the dedupe key's. */
   jobOptions?: Omit<JobsOptions, 'jobId'>;
@@ -75,7 +75,8 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
       verification: handoff.verification,
     };
     if (includeSignedBody && signed !== undefined) data.signedBody = typeof signed === 'string' ? signed : utf8.decode(signed);
-    const name = typeof jobName === 'function' ? jobName(handoff) : (jobName ?? handoff.message.type);
+    // A mapped Actions payload may have no `type`: its jobs are named `webhook`.
+    const name = typeof jobName === 'function' ? jobName(handoff) : (jobName ?? (typeof handoff.message.type === 'string' ? handoff.message.type : 'webhook'));
     const opts = { ...merged };
     opts.jobId = jobIdOf(key);
     return queue.add(name, data, opts);

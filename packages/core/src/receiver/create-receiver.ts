@@ -196,9 +196,10 @@ function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secre
 /** `enqueue` replaces handlers: the message is handled by whoever reads the queue, never here. */
 function checkEnqueue<T>(options: ReceiverOptions<T>): void {
   if (options.enqueue === undefined) return;
-  if (options.on !== undefined || options.onMessage !== undefined) {
+  const handlers = options as { on?: unknown; onMessage?: unknown; onPayload?: unknown };
+  if (handlers.on !== undefined || handlers.onMessage !== undefined || handlers.onPayload !== undefined) {
     throw new TypeError(
-      'enqueue hands each verified message to a queue, so `on` / `onMessage` would never run here: ' +
+      'enqueue hands each verified message to a queue, so `on` / `onMessage` / `onPayload` would never run here: ' +
         'remove them and give the handlers to your worker (e.g. createWorker(queueName, { connection, on }) from @hookgate/bullmq).',
     );
   }
