@@ -8,6 +8,8 @@ import { launchChromium, type RunningBrowser } from './inspector/chromium.js';
 import { sign } from '@hookgate/core';
 import { createEmulator, startListener, type Emulator } from '../src/index.js';
 import { listenIntake, type IntakeServer } from '../src/intake/index.js';
+import fc from 'fast-check';
+import { hasDigitRun } from '../src/intake/big-number-notes.js';
 import { rawCallText } from '../src/intake/raw-call-text.js';
 
 const KEY = 'wk_big_numbers_0123456789';
@@ -136,4 +138,14 @@ describe('integers beyond 2^53', () => {
       await listener.close();
     }
   }, 60_000);
+
+  it('the quick look for 16 digits in a row agrees with a regular expression (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom('0', '9', '5', 'a', ' ', ',', '"', '/', ':'), fc.stringMatching(/^\d{1,20}$/)), { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), (parts, n) => {
+        const text = parts.join('');
+        expect(hasDigitRun(text, n)).toBe(new RegExp(`\\d{${n}}`).test(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

@@ -29,7 +29,7 @@ const MAX_NAMED = 10;
  * notes?.[0]?.notes; // ['$.batch[0].properties.orderId is an integer beyond 2^53 …']
  */
 export function bigNumberNotes(text: string, route: IntakeRoute, calls: readonly Call[], indexes: readonly number[]): Array<IntakeNote | undefined> | undefined {
-  if (!/\d{16}/.test(text)) return undefined; // 2^53 has 16 digits: a smaller integer is kept exactly
+  if (!hasDigitRun(text, 16)) return undefined; // 2^53 has 16 digits: a smaller integer is kept exactly
   let out: Array<IntakeNote | undefined> | undefined;
   for (let i = 0; i < calls.length; i++) {
     const index = indexes[i] as number;
@@ -44,6 +44,28 @@ export function bigNumberNotes(text: string, route: IntakeRoute, calls: readonly
     (out ??= new Array<IntakeNote | undefined>(calls.length))[i] = { notes: shown, rawCall: rawCallText(text, route, index) };
   }
   return out;
+}
+
+/**
+ * Whether `text` has `n` ASCII digits in a row. Looks at every `n`-th character only: a run of `n`
+ * digits covers one of them, so a non-digit there rules out every run through it (a 30 KB batch is
+ * read in about 2,000 steps; a regular expression tries every position).
+ */
+export function hasDigitRun(text: string, n: number): boolean {
+  for (let i = n - 1; i < text.length; i += n) {
+    if (!isDigit(text.charCodeAt(i))) continue;
+    let start = i;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+    if (end - start >= n) return true;
+    i = end; // text[end] is no digit: the next run starts after it, and covers end + n or a later look
+  }
+  return false;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** Every integer beyond 2^53 − 1 in a parsed value, with its JSON path (walked with an explicit stack). */
