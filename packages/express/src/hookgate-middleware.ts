@@ -1,4 +1,4 @@
-import { createReceiver, isPassThrough, receiverResponse, writeNodeResponse, type Receiver } from '@hookgate/core';
+import { createReceiver, isPassThrough, receiverResponse, writeNodeResponse, type Receiver, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkExpressOptions, type ExpressExtra, type HookgateExpressOptions } from './options.js';
 import { readExpressBody } from './read-express-body.js';
@@ -36,9 +36,10 @@ export type HookgateMiddleware = RequestHandler & {
  * });
  * app.use(hookgateErrorHandler());
  */
-export function hookgate(options: HookgateExpressOptions): HookgateMiddleware {
-  options = checkExpressOptions(options);
-  const receiver = createReceiver<ExpressExtra>(options);
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateExpressOptions<S>): HookgateMiddleware {
+  const options = checkExpressOptions(given);
+  // Either destination's options: core picks the destination's rules from `destination`.
+  const receiver = createReceiver<ExpressExtra>(options as ReceiverOptions<ExpressExtra>);
   const passThrough = isPassThrough(options);
 
   async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {

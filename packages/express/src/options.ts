@@ -1,4 +1,4 @@
-import { checkReceiverOptions, type ReceiverOptions } from '@hookgate/core';
+import { checkReceiverOptions, type ActionsReceiverOptions, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
 import type { Request, Response } from 'express';
 
 /**
@@ -14,12 +14,14 @@ export interface ExpressExtra {
 
 /**
  * Options of `hookgate()` for Express: core's `ReceiverOptions` (secret, on/onMessage, mode,
- * deadlineMs, maxBodyBytes, dedupe, …), whose handlers also receive `{ req, res }`.
+ * deadlineMs, maxBodyBytes, dedupe, …), or with `destination: 'actions'` core's
+ * `ActionsReceiverOptions` (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ req, res }`.
  *
  * @example
  * const options: HookgateExpressOptions = { secret: [current, previous], deadlineMs: 3000 };
+ * const actions: HookgateExpressOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateExpressOptions = ReceiverOptions<ExpressExtra>;
+export type HookgateExpressOptions<S extends StandardSchemaV1 | undefined = undefined> = ReceiverOptions<ExpressExtra> | ActionsReceiverOptions<ExpressExtra, S>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

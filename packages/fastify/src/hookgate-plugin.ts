@@ -1,10 +1,10 @@
-import { createReceiver } from '@hookgate/core';
+import { createReceiver, type ReceiverOptions } from '@hookgate/core';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { decorateWebhookRequest } from './decorate-request.js';
 import { answerForFastifyError } from './fastify-errors.js';
 import { fastifyJsonParse } from './fastify-json-parse.js';
-import { checkPluginOptions, type FastifyExtra, type HookgatePluginOptions } from './options.js';
+import { checkPluginOptions, type FastifyExtra, type HookgateActionsPluginOptions, type HookgatePluginOptions } from './options.js';
 import { arrivalOf, keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
 import { sendAnswer } from './send-answer.js';
 
@@ -16,17 +16,20 @@ function pathsOf(path: HookgatePluginOptions['path']): string[] {
   return list;
 }
 
-async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptions): Promise<void> {
+async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptions | HookgateActionsPluginOptions): Promise<void> {
   const { path, prefix: _prefix, logLevel: _logLevel, logSerializers: _logSerializers, ...receiverOptions } = checkPluginOptions(options) as HookgatePluginOptions &
     Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
-  if (receiverOptions.on === undefined && receiverOptions.onMessage === undefined && receiverOptions.enqueue === undefined) {
+  const handlers = receiverOptions as { on?: unknown; onMessage?: unknown; onPayload?: unknown; enqueue?: unknown };
+  if (handlers.on === undefined && handlers.onMessage === undefined && handlers.onPayload === undefined && handlers.enqueue === undefined) {
     throw new TypeError(
-      'The hookgate plugin registers its own route and needs handlers: give `on` (per message type) or `onMessage`, or `enqueue` to hand messages to a queue. ' +
+      'The hookgate plugin registers its own route and needs handlers: give `on` (per message type) or `onMessage`, or `enqueue` to hand messages to a queue ' +
+        "(with destination: 'actions', `on` per Segment event type or `onPayload`). " +
         'To verify on a route of your own, use webhookRoute() instead.',
     );
   }
   const paths = pathsOf(path);
-  const receiver = createReceiver<FastifyExtra>(receiverOptions);
+  // Either destination's options: core picks the destination's rules from `destination`.
+  const receiver = createReceiver<FastifyExtra>(receiverOptions as ReceiverOptions<FastifyExtra>);
   // Decorations escape the plugin (fastify-plugin), so every route can read request.webhook.
   decorateWebhookRequest(app);
   // Nothing is lost on shutdown: app.close() waits for handlers still running in the background.
@@ -77,3 +80,27 @@ async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptio
  * await app.listen({ port: 3001 });
  */
 export const hookgate = fp<HookgatePluginOptions>(hookgatePlugin, { fastify: '5.x', name: '@hookgate/fastify' });
+
+/** `hookgate` for Segment's Webhooks (Actions) destination: the same plugin with `destination: 'actions'`. */
+async function hookgateActionsPlugin(app: FastifyInstance, options: HookgateActionsPluginOptions): Promise<void> {
+  const given = options === null || typeof options !== 'object' ? options : { ...options, destination: 'actions' as const };
+  return hookgatePlugin(app, given);
+}
+
+/**
+ * The Fastify plugin for Segment's Webhooks (Actions) destination: `hookgate` with
+ * `destination: 'actions'` (POST, PUT and PATCH; whole Segment events to `on`, mapped payloads to
+ * `onPayload`, checked by any Standard Schema; batches refused unless `insecureAcceptBatches`).
+ *
+ * @example
+ * import Fastify from 'fastify';
+ * import { hookgateActions } from '@hookgate/fastify';
+ *
+ * const app = Fastify();
+ * await app.register(hookgateActions, {
+ *   path: '/segment',
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   on: { track: (event) => console.log(event.event, event.messageId) },
+ * });
+ */
+export const hookgateActions = fp<HookgateActionsPluginOptions>(hookgateActionsPlugin, { fastify: '5.x', name: '@hookgate/fastify-actions' });

@@ -6,13 +6,13 @@
  */
 export type {} from './augment.js'; // the augmentation: types only, no runtime code
 
-export { hookgate } from './hookgate-plugin.js';
+export { hookgate, hookgateActions } from './hookgate-plugin.js';
 export { webhookRoute, type WebhookRoute } from './webhook-route.js';
 export { hookgateRawBody, keepRawJsonBodies, rawBodyOf, type RawBodyOptions } from './raw-body-parser.js';
 export { answerForFastifyError } from './fastify-errors.js';
 export { sendAnswer } from './send-answer.js';
 export { decorateWebhookRequest } from './decorate-request.js';
-export type { FastifyExtra, HookgatePluginOptions, WebhookRouteOptions } from './options.js';
+export type { FastifyExtra, HookgateActionsPluginOptions, HookgatePluginOptions, WebhookRouteOptions } from './options.js';
 export { RouteFailedError } from '@hookgate/core';
 // Status answers (431, 408, 400) for what the HTTP server refuses before any route runs.
 export { answerClientError } from '@hookgate/core';

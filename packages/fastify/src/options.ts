@@ -1,4 +1,4 @@
-import { checkReceiverOptions, type ReceiverOptions } from '@hookgate/core';
+import { checkReceiverOptions, type ActionsReceiverOptions, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -14,15 +14,37 @@ export interface FastifyExtra {
 
 /**
  * Options of the `hookgate` plugin: core's `ReceiverOptions` (secret, on/onMessage, mode, deadlineMs,
- * maxBodyBytes, dedupe, …), whose handlers also receive `{ request, reply }`, plus the route path(s).
+ * maxBodyBytes, dedupe, …) or, with `destination: 'actions'`, its `ActionsReceiverOptions` (on,
+ * onPayload, schema, insecureAcceptBatches), whose handlers also receive `{ request, reply }`, plus the route path(s).
  *
  * @example
  * app.register(hookgate, { path: ['/webhooks', '/hooks/segment'], secret, onMessage: (msg) => queue.push(msg) });
  */
-export type HookgatePluginOptions = ReceiverOptions<FastifyExtra> & {
-  /** Path(s) of the route(s) the plugin registers (every method; non-POST answers 405). Default `/webhooks`. */
+export type HookgatePluginOptions = ReceiverOptions<FastifyExtra> & PluginPath;
+
+/**
+ * Options of the `hookgateActions` plugin (Segment's Webhooks (Actions) destination): core's
+ * `ActionsReceiverOptions` (on per Segment event type, onPayload, schema, insecureAcceptBatches,
+ * secret, mode, deadlineMs, dedupe, …), whose handlers also receive `{ request, reply }`, plus the
+ * route path(s). `destination: 'actions'` is implied. A separate type (and plugin name) because
+ * Fastify's `register` cannot tell two option shapes apart for an inline object.
+ *
+ * @example
+ * app.register(hookgateActions, { path: '/segment', secret, on: { track: (event) => console.log(event.event, event.messageId) } });
+ */
+// The payload type cannot follow a schema through Fastify's register: `onPayload` takes `any` here;
+// annotate its parameter (or use createReceiver for an inferred one).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type HookgateActionsPluginOptions = Omit<ActionsReceiverOptions<FastifyExtra, StandardSchemaV1<unknown, any> | undefined>, 'destination'> & {
+  /** Implied; may be given. */
+  destination?: 'actions';
+} & PluginPath;
+
+/** The plugin's own option. */
+interface PluginPath {
+  /** Path(s) of the route(s) the plugin registers (every method; for the classic destination non-POST answers 405). Default `/webhooks`. */
   path?: string | readonly string[];
-};
+}
 
 /**
  * Options of `webhookRoute()` for a route of your own: core's `ReceiverOptions` without handlers
@@ -31,7 +53,9 @@ export type HookgatePluginOptions = ReceiverOptions<FastifyExtra> & {
  * @example
  * app.all('/mine', webhookRoute({ secret }), (request) => ({ type: request.webhook!.type }));
  */
-export type WebhookRouteOptions = Omit<ReceiverOptions<FastifyExtra>, 'on' | 'onMessage'>;
+export type WebhookRouteOptions =
+  | Omit<ReceiverOptions<FastifyExtra>, 'on' | 'onMessage'>
+  | Omit<ActionsReceiverOptions<FastifyExtra>, 'on' | 'onPayload' | 'schema' | 'insecureAcceptBatches'>;
 
 /** What Fastify's `register` itself reads from a plugin's options, and passes on with them. */
 const FASTIFY_REGISTER_OPTIONS = ['prefix', 'logLevel', 'logSerializers'] as const;
@@ -44,8 +68,8 @@ const FASTIFY_REGISTER_OPTIONS = ['prefix', 'logLevel', 'logSerializers'] as con
  * @example
  * checkPluginOptions({ secret, paht: '/hooks', onMessage }); // throws: … did you mean "path"?
  */
-export function checkPluginOptions(given: unknown): HookgatePluginOptions {
-  return checkReceiverOptions<HookgatePluginOptions>(given, { caller: 'the hookgate plugin', adapterOptions: ['path', ...FASTIFY_REGISTER_OPTIONS] });
+export function checkPluginOptions(given: unknown): HookgatePluginOptions | HookgateActionsPluginOptions {
+  return checkReceiverOptions<HookgatePluginOptions | HookgateActionsPluginOptions>(given, { caller: 'the hookgate plugin', adapterOptions: ['path', ...FASTIFY_REGISTER_OPTIONS] });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { RouteFailedError, createReceiver, endUnreadBody, isPassThrough, type Receiver, type ReceiverResponse } from '@hookgate/core';
+import { RouteFailedError, createReceiver, endUnreadBody, isPassThrough, type Receiver, type ReceiverOptions, type ReceiverResponse, type StandardSchemaV1 } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
 import { checkHonoOptions, type HonoExtra, type HookgateEnv, type HookgateHonoOptions } from './options.js';
 import { nodeIncomingOf, nodeOutgoingOf, type NodeIncoming } from './node-incoming.js';
@@ -72,9 +72,10 @@ function keepAliveForBackground(c: { executionCtx: { waitUntil(p: Promise<unknow
  *   return c.json({ type: msg.type });
  * });
  */
-export function hookgate(options: HookgateHonoOptions): HookgateMiddleware {
-  options = checkHonoOptions(options);
-  const receiver = createReceiver<HonoExtra>(options);
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateHonoOptions<S>): HookgateMiddleware {
+  const options = checkHonoOptions(given);
+  // Either destination's options: core picks the destination's rules from `destination`.
+  const receiver = createReceiver<HonoExtra>(options as ReceiverOptions<HonoExtra>);
   const passThrough = isPassThrough(options);
   const acknowledge = options.mode === 'acknowledge';
 

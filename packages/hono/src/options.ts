@@ -1,4 +1,4 @@
-import { checkReceiverOptions, type HandlerContext, type ReceiverOptions, type WebhookMessage } from '@hookgate/core';
+import { checkReceiverOptions, type ActionsReceiverOptions, type HandlerContext, type ReceiverOptions, type StandardSchemaV1, type WebhookMessage } from '@hookgate/core';
 import type { Context } from 'hono';
 
 /**
@@ -14,12 +14,14 @@ export interface HonoExtra {
 
 /**
  * Options of `hookgate()` for Hono: core's `ReceiverOptions` (secret, on/onMessage, mode, deadlineMs,
- * maxBodyBytes, dedupe, crypto, …), whose handlers also receive `{ c }`.
+ * maxBodyBytes, dedupe, crypto, …) or, with `destination: 'actions'`, its `ActionsReceiverOptions`
+ * (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ c }`.
  *
  * @example
  * const options: HookgateHonoOptions = { secret: [current, previous], deadlineMs: 3000 };
+ * const actions: HookgateHonoOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateHonoOptions = ReceiverOptions<HonoExtra>;
+export type HookgateHonoOptions<S extends StandardSchemaV1 | undefined = undefined> = ReceiverOptions<HonoExtra> | ActionsReceiverOptions<HonoExtra, S>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option
