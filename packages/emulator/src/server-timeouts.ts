@@ -2,7 +2,6 @@
 // `listen`): a client that sends its headers or its body too slowly is answered 408 and dropped,
 // so a handful of trickling sockets cannot hold the server open for ever.
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import { answerClientError } from '@hookgate/core';
 
 /**
@@ -48,8 +47,7 @@ function whole(name: string, value: number | undefined, fallback: number, max: n
 /**
  * Creates a `node:http` server with these time limits enforced (checked at least every second, not
  * at Node's default of every 30 s) and Node's early client errors (slow or oversize headers, bad
- * requests) answered with a status by core's `answerClientError`; a body still arriving at
- * `requestMs` is answered 408 on its own response.
+ * requests, a body still arriving at `requestMs`) answered with a status by core's `answerClientError`.
  *
  * @example
  * const server = createBoundedServer(listener, { headersMs: 10_000 });
@@ -69,18 +67,7 @@ export function createBoundedServer(listener: http.RequestListener, timeouts: Se
     },
     listener,
   );
-  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
-    const current = (socket as { _httpMessage?: http.ServerResponse })._httpMessage;
-    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && current !== undefined && !current.headersSent && !current.writableEnded) {
-      // The body of the request being answered is too slow: that request is answered 408 itself (core's
-      // answer would wait for this very response to finish first, and it never would).
-      const body = JSON.stringify({ ok: false, code: 'request_timeout', message: `The request did not arrive within ${requestMs} ms.` });
-      current.shouldKeepAlive = false;
-      current.writeHead(408, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
-      current.end(body);
-      return;
-    }
-    answerClientError(error, socket);
-  });
+  // Core's answer: 431/408/400 with a lingering close; a body still arriving at requestMs gets its 408 on its own response.
+  server.on('clientError', answerClientError);
   return server;
 }
