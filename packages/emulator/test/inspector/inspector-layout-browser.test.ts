@@ -154,6 +154,21 @@ beforeAll(async () => {
         },
       },
       { writeKey: 'wk_layout_ios_77b0e3d1', name: 'iOS app', webhooks: { enabled: false, endpoints: [] } },
+      {
+        writeKey: 'wk_layout_actions_0a9d3c5e',
+        name: 'billing',
+        webhooksActions: {
+          sharedSecret: SECRET,
+          subscriptions: [
+            {
+              subscribe: 'type = "track" and event = "Subscription Renewal Payment Authorization Requested By The Billing Service"',
+              partnerAction: 'send',
+              name: 'Renewals to the billing service',
+              mapping: { url: `${receiver.url}/billing/renewals/authorization-requests`, method: 'PATCH', data: { id: { '@path': '$.userId' } } },
+            },
+          ],
+        },
+      },
     ],
     retry: { initialDelayMs: 150, jitter: 'none' },
   });
@@ -163,6 +178,7 @@ beforeAll(async () => {
   expect((await post(intake.url, 'track', { userId: 'user_1002', event: 'Invalid Coupon' })).status).toBe(200);
   expect((await post(intake.url, 'track', { userId: 'user_1003', event: LONG_EVENT })).status).toBe(200);
   expect((await post(intake.url, 'track', { userId: 'user_2001', event: 'Screen Viewed' }, 'wk_layout_ios_77b0e3d1')).status).toBe(200);
+  expect((await post(intake.url, 'track', { userId: 'user_3001', event: LONG_EVENT }, 'wk_layout_actions_0a9d3c5e')).status).toBe(200);
   // Neither userId nor anonymousId: the intake refuses the call, and the log records it filtered, with no message.
   expect((await post(intake.url, 'track', { event: 'Anonymous Tap' })).status).toBe(400);
   await emulator.drain();
@@ -196,6 +212,12 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
         await page.locator(`tr.row[data-id="${retried?.id}"] a.event-link`).click();
         await expect.poll(() => page.locator('#detail li.attempt').count()).toBe(2);
         await expectFits(page, `retried detail at ${width}`);
+        // A Webhooks (Actions) delivery: method, subscription and condition in the row and the detail.
+        const actions = emulator.deliveries.find((r) => r.actions !== undefined);
+        await page.locator(`tr.row[data-id="${actions?.id}"] a.event-link`).click();
+        await page.locator('#detail dd', { hasText: 'Renewals to the billing service' }).waitFor();
+        await expectFits(page, `actions detail at ${width}`);
+        await shot(page, `detail-actions-${width}.png`);
         expect(bad).toEqual([]);
         expect(errors).toEqual([]);
       } finally {
