@@ -82,6 +82,47 @@ describe('durable handoff to BullMQ (separate processes, real Redis)', () => {
     for (const key of acked) expect(doneCounts([worker]).get(key)).toBe(1);
   }, 60_000);
 
+  it('Redis down while requests arrive, the receiver SIGKILLed at its first 200: every acknowledged message is stored and processed', async () => {
+    // A receiver that answered before Redis held the job would lose it here: the command waits in the
+    // client's memory while Redis is down, and the kill drops it.
+    const own = await startRedisServer();
+    try {
+      const queue = newQueueName();
+      const receiver = track(await startReceiver({ redisPort: own.port, queue }));
+      expect((await post(receiver.url, JSON.stringify(trackMessage('before-outage')))).status).toBe(200);
+      await own.kill();
+      const acked = new Set<string>();
+      let killed = false;
+      const sends = Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          try {
+            const answer = await post(receiver.url, JSON.stringify(trackMessage(`outage-${i}`)), 6000);
+            if (answer.status === 200) acked.add(`id:outage-${i}`);
+            if (answer.status === 200 && !killed) {
+              killed = true;
+              receiver.proc.kill('SIGKILL');
+            }
+          } catch {
+            // reset by the kill: not acknowledged
+          }
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      await own.restart(); // same port, empty: only what reaches it from now on is there
+      await sends;
+      expect(killed).toBe(true); // some were acknowledged once Redis was back, then the receiver died
+      const worker = track(await startWorker({ redisPort: own.port, queue, name: 'after-outage' }));
+      await until(
+        () => [...acked].every((k) => doneCounts([worker]).has(k)),
+        15_000,
+        () => `${[...acked].filter((k) => !doneCounts([worker]).has(k)).length} of ${acked.size} acknowledged messages not processed`,
+      );
+      await worker.kill();
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+
   it('two receivers and two workers, 5,000 messages, 10 % sent twice and 5 % to both receivers: each processed exactly once', async () => {
     const queue = newQueueName();
     const [a, b] = await Promise.all([startReceiver({ redisPort: redis.port, queue }), startReceiver({ redisPort: redis.port, queue })]);
