@@ -233,6 +233,26 @@ function resolveMapping(value: unknown, path: string): { mapping: Record<string,
   return { mapping, batching: enable_batching === true, batchSize, batchKeys };
 }
 
+/** Tokens Segment's FQL parser takes as a condition's value when the value is missing (`type = ` reads as type = "eos"). */
+const NOT_VALUES = new Set(['eos', '=', '!=', '>', '<', '>=', '<=', '(', ')', 'and', 'or', '!', ',']);
+
+/**
+ * A value Segment's parser read from the end of the text or from an operator (an incomplete condition,
+ * `===`), unless the text quotes it: such a subscription parses without an error and never matches.
+ */
+function misreadValue(node: unknown, text: string): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const n = node as { value?: unknown; operator?: unknown; children?: unknown };
+  const unary = n.operator === 'exists' || n.operator === 'not_exists';
+  if (!unary && typeof n.value === 'string' && NOT_VALUES.has(n.value) && !text.includes(JSON.stringify(n.value))) return n.value;
+  if (Array.isArray(n.children))
+    for (const child of n.children) {
+      const found = misreadValue(child, text);
+      if (found !== undefined) return found;
+    }
+  return undefined;
+}
+
 function resolveSubscription(value: unknown, path: string, number: number): ResolvedSubscription {
   if (!isObject(value)) throw new SettingsError(path, "must be an object { subscribe, partnerAction: 'send', enabled?, mapping }");
   rejectUnknown(value, SUBSCRIPTION_KEYS, path);
@@ -241,7 +261,13 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
     throw new SettingsError(`${path}.subscribe`, 'is required: a condition in Segment\'s FQL, e.g. type = "track" and event = "Order Completed"');
   const condition = segmentSubscriptions().parseFql(subscribe);
   if (condition.error)
-    throw new SettingsError(`${path}.subscribe`, `${JSON.stringify(subscribe)} is not valid FQL (${condition.error.message || 'parse error'}); e.g. type = "track" and event = "Order Completed"`);
+    throw new SettingsError(`${path}.subscribe`, `${JSON.stringify(subscribe)} is not valid FQL (Segment's parser stopped on it); e.g. type = "track" and event = "Order Completed"`);
+  const misread = misreadValue(condition, subscribe);
+  if (misread !== undefined)
+    throw new SettingsError(
+      `${path}.subscribe`,
+      `${JSON.stringify(subscribe)} is not valid FQL: a condition has no value (Segment's parser reads ${JSON.stringify(misread)} as its value, so it would never match); e.g. type = "track" and event = "Order Completed"`,
+    );
   if (partnerAction !== 'send')
     throw new SettingsError(`${path}.partnerAction`, `must be "send", the Webhooks (Actions) destination's only action (got ${JSON.stringify(partnerAction)})`);
   if (enabled !== undefined && typeof enabled !== 'boolean') throw new SettingsError(`${path}.enabled`, `must be true or false (got ${JSON.stringify(enabled)})`);

@@ -40,7 +40,7 @@ export type ParsedPayload =
 
 const CALL_SET: ReadonlySet<string> = new Set(CALL_TYPES);
 
-/** Envelope fields a client may put beside (or, for a single call, inside) the calls; never part of a call. */
+/** Envelope fields a client may put beside (or, for a single call, inside) the calls; a `sentAt` string or number is kept on each call (see `toCall`). */
 const ENVELOPE_KEYS = ['writeKey', 'sentAt'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -91,21 +91,28 @@ function copyInto(out: Record<string, unknown>, from: Record<string, unknown>): 
 
 /**
  * Makes a freshly parsed item the call handed to the engine, in place (the intake owns the parsed
- * body): its `type`, the batch-level fields merged in. Envelope fields are left out by copying, not
- * `delete` (which would slow every later property access on the object).
+ * body): its `type`, the batch-level fields merged in. `writeKey` is left out by copying, not
+ * `delete` (which would slow every later property access on the object). `sentAt` stays when it is a
+ * string or epoch milliseconds: the call's own, else the envelope's (`{ batch, sentAt }`, as analytics-node sends it); the
+ * Webhooks (Actions) event carries it, classic messages never read it.
  */
 function toCall(
   item: Record<string, unknown>,
   type: CallType,
   context: Record<string, unknown> | undefined,
   integrations: Record<string, unknown> | undefined,
+  sentAt: string | number | undefined,
 ): Call {
   let call = item;
-  if ('writeKey' in item || 'sentAt' in item) {
+  const own = item.sentAt;
+  const ownKept = typeof own === 'string' || typeof own === 'number';
+  if ('writeKey' in item || ('sentAt' in item && !ownKept)) {
     // (ENVELOPE_KEYS spelled out: no closure per call)
     call = {};
     for (const key of Object.keys(item)) if (!(ENVELOPE_KEYS as readonly string[]).includes(key)) call[key] = item[key];
   }
+  if (ownKept) call.sentAt = own;
+  else if (sentAt !== undefined) call.sentAt = sentAt;
   call.type = type;
   if (context !== undefined) call.context = mergeUnder(context, item.context);
   if (integrations !== undefined) call.integrations = mergeUnder(integrations, item.integrations);
@@ -145,8 +152,8 @@ function knownType(value: unknown): CallType | undefined {
  * API (core's `readClientCall`: `null` is absent, numeric ids become strings, timestamps in any
  * documented form become UTC with milliseconds): a call over 32 KB or with a problem is refused
  * alone, with every problem and its path, and the others are accepted. Batch-level `context` and
- * `integrations` are merged (shallowly, the call's own keys win) into each call; envelope fields
- * (`writeKey`, `sentAt`) are removed from the calls. Only a body that is no batch at all is refused
+ * `integrations` are merged (shallowly, the call's own keys win) into each call; `writeKey` is removed
+ * from the calls, and each keeps its `sentAt` (a string or epoch milliseconds) (its own, else the batch's). Only a body that is no batch at all is refused
  * whole.
  *
  * @example
@@ -181,7 +188,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
     }
     const issues = readClientCall(value, { type: route.type });
     if (issues.length > 0) return { ok: true, calls: [], indexes: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues }], bodyWriteKey };
-    return { ok: true, calls: [toCall(value, route.type, undefined, undefined)], indexes: [0], refused: [], bodyWriteKey };
+    return { ok: true, calls: [toCall(value, route.type, undefined, undefined, undefined)], indexes: [0], refused: [], bodyWriteKey };
   }
 
   const batch = value.batch;
@@ -204,6 +211,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   const items = batch as unknown[];
   const context = (value.context ?? undefined) as Record<string, unknown> | undefined;
   const integrations = (value.integrations ?? undefined) as Record<string, unknown> | undefined;
+  const sentAt = typeof value.sentAt === 'string' || typeof value.sentAt === 'number' ? value.sentAt : undefined;
   const calls: Call[] = [];
   const indexes: number[] = [];
   const refused: RefusedCall[] = [];
@@ -221,7 +229,7 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
       continue;
     }
     const record = item as Record<string, unknown>;
-    calls.push(toCall(record, record.type as CallType, context, integrations));
+    calls.push(toCall(record, record.type as CallType, context, integrations, sentAt));
     indexes.push(i);
   }
   return { ok: true, calls, indexes, refused, bodyWriteKey };
