@@ -6,6 +6,8 @@ import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
 import type { IntakeNote } from './intake/big-number-notes.js';
+import { tooDeepAt } from './intake/json-depth.js';
+import { MAX_CALL_DEPTH } from './intake/limits.js';
 import { MessageIdWindow } from './intake/message-id-window.js';
 import { redactWriteKey } from './redact.js';
 import type { IngestOptions } from './ingest.js';
@@ -118,6 +120,12 @@ export class Pipeline {
     if (issues.length > 0) {
       const type = typeof (call as { type?: unknown })?.type === 'string' ? (call as { type: string }).type : 'the';
       throw new ValidationError(issues, `${type} call`);
+    }
+    // Refused before anything is counted: serializing (or mapping) a call nested thousands of levels
+    // deep would overflow the stack halfway through accepting it. The intake checks the same bound.
+    const deep = tooDeepAt(call, MAX_CALL_DEPTH, '$');
+    if (deep !== undefined) {
+      throw new ValidationError([{ path: deep, message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call); flatten it or send it as a string` }], `${call.type} call`);
     }
     return this.accept(call, source, receivedAt === undefined ? this.options.clock.now() : toMs(receivedAt, 'receivedAt'), undefined, 0);
   }
