@@ -53,13 +53,16 @@ export type JobHandlers = { [T in MessageType]?: JobHandler<MessageOf<T>> };
  * const options: CreateWorkerOptions = { connection: { host: '127.0.0.1', port: 6379 }, concurrency: 10, onMessage: (msg) => console.log(msg.type) };
  * const worker = createWorker('webhooks', options);
  */
-export interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection'> {
+export interface CreateWorkerOptions<M = WebhookMessage> extends Omit<WorkerOptions, 'connection'> {
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
   connection: ConnectionOptions;
   /** Handlers per message type. */
   on?: JobHandlers;
-  /** Catch-all: runs for a type without its own handler in `on`. */
-  onMessage?: JobHandler<WebhookMessage>;
+  /**
+   * Catch-all: runs for a type without its own handler in `on`. `M` is the classic message by default;
+   * for jobs from an Actions receiver (`destination: 'actions'`) give the payload type you map to.
+   */
+  onMessage?: JobHandler<M>;
 }
 
 const NEVER = new AbortController().signal;
@@ -82,7 +85,7 @@ const WORKER_OWN_OPTIONS = new Set(['on', 'onMessage']);
  * });
  * process.on('SIGTERM', () => void worker.close());
  */
-export function createWorker(queueName: string, options: CreateWorkerOptions): Worker<HandoffJobData> {
+export function createWorker<M = WebhookMessage>(queueName: string, options: CreateWorkerOptions<M>): Worker<HandoffJobData<M>> {
   if (typeof queueName !== 'string' || queueName.length === 0) {
     throw new TypeError(`createWorker(queueName, options): queueName must be the name of the queue given to enqueueTo's Queue, e.g. 'webhooks'; got ${JSON.stringify(queueName)}.`);
   }
@@ -109,15 +112,16 @@ export function createWorker(queueName: string, options: CreateWorkerOptions): W
   const workerOptions: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
 
-  const processor = async (job: Job<HandoffJobData>, _token?: string, signal?: AbortSignal): Promise<void> => {
+  const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
     const data = job.data;
     const message = data.message;
-    const handler = ((on as Record<string, JobHandler<WebhookMessage> | undefined> | undefined)?.[message.type] ?? onMessage) as
-      | JobHandler<WebhookMessage>
+    const type = (message as { type?: unknown } | null)?.type;
+    const handler = ((typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ?? onMessage) as
+      | JobHandler<M>
       | undefined;
     if (handler === undefined) return;
     await handler(message, {
-      job,
+      job: job as unknown as Job<HandoffJobData>,
       dedupeKey: data.dedupeKey,
       attempt: job.attemptsMade + 1,
       receivedAt: new Date(data.receivedAt),
@@ -126,5 +130,5 @@ export function createWorker(queueName: string, options: CreateWorkerOptions): W
       signal: signal ?? NEVER,
     });
   };
-  return new Worker<HandoffJobData>(queueName, processor, workerOptions as unknown as WorkerOptions);
+  return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
 }
