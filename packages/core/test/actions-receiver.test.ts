@@ -274,6 +274,74 @@ describe('batches', () => {
   });
 });
 
+describe('the classic machinery, unchanged', () => {
+  it('the deadline: a slow handler is answered 503 (Segment retries); stopped by its signal, its retry runs again', async () => {
+    let calls = 0;
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      deadlineMs: 300,
+      onError: () => undefined,
+      on: { track: (_e, ctx) => (++calls === 1 ? new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))) : undefined) },
+    });
+    const event = segmentEvent('track');
+    expect(await segmentSendEvent(event, { url: srv.url, method: 'PUT' }, SECRET)).toMatchObject({ ok: false, status: 503 });
+    await srv.receiver.drain();
+    expect((await segmentSendEvent(event, { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
+    expect(calls).toBe(2);
+  });
+
+  it('a batch at the deadline: 503, the elements not run yet are left for the retry, and nothing runs twice', async () => {
+    const runs: string[] = [];
+    let slow = true;
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      deadlineMs: 300,
+      insecureAcceptBatches: true,
+      onError: () => undefined,
+      onPayload: async (p, ctx) => {
+        if (p.id === 'a' && slow) {
+          slow = false;
+          await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+        }
+        runs.push(String(p.id));
+      },
+    });
+    const batch = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+    const sig = hmac(JSON.stringify(batch[0]));
+    expect((await post(srv.url, JSON.stringify(batch), { signature: sig })).status).toBe(503);
+    await srv.receiver.drain();
+    // 'a' finished after the deadline (handled); 'b' and 'c' were released for the retry.
+    expect(runs).toEqual(['a']);
+    expect((await post(srv.url, JSON.stringify(batch), { signature: sig })).status).toBe(200);
+    expect(runs).toEqual(['a', 'b', 'c']);
+  });
+
+  it("mode 'acknowledge' answers 200 at once and runs the handler after", async () => {
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (release = resolve));
+    const seen: string[] = [];
+    const srv = await serve({ destination: 'actions', secret: SECRET, mode: 'acknowledge', on: { track: async (e) => { await done; seen.push(e.event); } } });
+    const answer = await post(srv.url, JSON.stringify(segmentEvent('track')));
+    expect(answer.json).toMatchObject({ ok: true, acknowledged: true });
+    expect(seen).toEqual([]);
+    release();
+    await srv.receiver.drain();
+    expect(seen).toEqual(['Order Completed']);
+  });
+
+  it('with debug, a mismatch is explained as for classic (never the whole signature)', async () => {
+    const lines: string[] = [];
+    const srv = await serve({ destination: 'actions', secret: SECRET, debug: true, logger: { warn: (line) => void lines.push(line) }, onPayload: () => undefined });
+    const body = '{"total":1.0,"ok":true}';
+    const signature = hmac(JSON.stringify(JSON.parse(body)));
+    expect((await post(srv.url, body, { signature })).status).toBe(401);
+    expect(lines.join('\n')).toMatch(/1\.0|number/);
+    expect(lines.join('\n')).not.toContain(signature);
+  });
+});
+
 describe('options', () => {
   it('classic-only options are refused with the fix; batch and schema options are checked', () => {
     expect(() => createReceiver({ destination: 'actions', secret: SECRET, onMessage: () => undefined } as never)).toThrow(/onPayload/);
