@@ -87,10 +87,17 @@ export function explainActionsBatch(signature: unknown, secrets: readonly Secret
       findings: [],
       message:
         `Webhooks (Actions) batch of ${n} element${n === 1 ? '' : 's'}: X-Signature matches only the first element (secret #${first.secretIndex}), as Segment's destination code signs a batch; ` +
-        `the body as a whole can never match, and elements 2–${n} are not covered by any signature (a forger holding one signed event could append more). ${BATCH_WAYS_OUT}`,
+        `the body as a whole can never match, and ${uncovered(n)} ${BATCH_WAYS_OUT}`,
     };
   }
   return undefined;
+}
+
+/** What no signature covers in a batch of `n` whose signature matches its first element. */
+function uncovered(n: number): string {
+  if (n === 1) return 'its one element is covered, but the same signature stays valid with elements appended after it (a forger holding it could append more).';
+  const which = n === 2 ? 'element 2 is' : `elements 2–${n} are`;
+  return `${which} not covered by any signature (a forger holding one signed event could append more).`;
 }
 
 /**
