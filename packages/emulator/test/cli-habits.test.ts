@@ -219,6 +219,13 @@ describe('listen without --secret', () => {
       const lines = listen.out().trim().split('\n');
       expect(lines).toHaveLength(2);
       for (const line of lines) expect(line).toMatch(/not verified \(no --secret\) → answered 200$/);
+      // The views (and the inspector page built on them) say the same: not verified, not refused.
+      const view = (await (await fetch(`${url}/_hookgate/inbound`)).json()) as { requests: Array<{ verdict: { ok: boolean; reason?: string; message: string } }> };
+      expect(view.requests.map((r) => [r.verdict.ok, r.verdict.reason])).toEqual([
+        [false, 'not_verified'],
+        [false, 'not_verified'],
+      ]);
+      expect(view.requests[0]!.verdict.message).toMatch(/^not verified: listen runs without a secret/);
     } finally {
       listen.child.kill('SIGINT');
     }

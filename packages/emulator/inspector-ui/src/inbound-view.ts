@@ -57,7 +57,13 @@ interface InboundPage {
   dropped: number;
 }
 
+/** listen runs without a secret (a catch-all): the request was accepted, nothing was checked. */
+function notVerified(v: InboundRow['verdict']): boolean {
+  return !v.ok && v.reason === 'not_verified';
+}
+
 function verdictText(v: InboundRow['verdict']): string {
+  if (notVerified(v)) return 'not verified (no secret)';
   return v.ok ? 'verified' : `refused: ${v.reason ?? 'unknown'}`;
 }
 
@@ -78,8 +84,8 @@ function formName(form: string): string {
 function verdictSection(d: InboundDetail): HTMLElement {
   const v = d.verdict;
   const section = h('section', { class: `verdict ${v.ok ? 'verdict-ok' : 'verdict-bad'}`, 'aria-labelledby': 'verdict-title' });
-  section.append(h('h3', { id: 'verdict-title' }, v.ok ? 'Verified' : `Refused: ${v.reason}`), h('p', { class: 'verdict-message' }, v.message));
-  if (v.ok) return section;
+  section.append(h('h3', { id: 'verdict-title' }, v.ok ? 'Verified' : notVerified(v) ? 'Not verified' : `Refused: ${v.reason}`), h('p', { class: 'verdict-message' }, v.message));
+  if (v.ok || notVerified(v)) return section;
   if (v.matchesForm) {
     section.append(
       h(
@@ -151,7 +157,7 @@ async function showInbound(pane: HTMLElement, id: string): Promise<void> {
     h(
       'p',
       { class: 'detail-summary' },
-      h('span', { class: `state ${d.verdict.ok ? 'state-delivered' : 'state-failed'}` }, d.verdict.ok ? 'verified' : 'refused'),
+      h('span', { class: `state ${d.verdict.ok ? 'state-delivered' : notVerified(d.verdict) ? 'state-pending' : 'state-failed'}` }, d.verdict.ok ? 'verified' : notVerified(d.verdict) ? 'not verified' : 'refused'),
       ' ',
       h('strong', { class: 'event-name' }, d.summary ?? d.type ?? 'not a message'),
     ),
@@ -202,7 +208,7 @@ export function inboundView(): View {
       h('td', { class: 'method' }, r.method),
       h('td', { class: 'path' }, breakable(r.path)),
       h('td', { class: 'event' }, h('a', { href: `#/inbound/${r.id}`, class: 'event-link' }, r.type ? `${r.type}${r.summary ? ` · ${r.summary}` : ''}` : 'not a message')),
-      h('td', { class: 'verdict-cell' }, h('span', { class: `state ${r.verdict.ok ? 'state-delivered' : 'state-failed'}` }, verdictText(r.verdict))),
+      h('td', { class: 'verdict-cell' }, h('span', { class: `state ${r.verdict.ok ? 'state-delivered' : notVerified(r.verdict) ? 'state-pending' : 'state-failed'}` }, verdictText(r.verdict))),
       h(
         'td',
         { class: 'receiver' },
