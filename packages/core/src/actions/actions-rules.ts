@@ -85,6 +85,7 @@ export function actionsRules<TExtra>(options: ActionsReceiverOptions<TExtra, Sta
       return onPayload;
     },
     describe: (message) => {
+      if (Array.isArray(message)) return 'batch';
       const type = (message as { type?: unknown } | null)?.type;
       return isSpecEventType(type) ? `${type} event` : 'payload';
     },

@@ -270,7 +270,7 @@ export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefin
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
   const checkedOptions = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
   // The classic options' view: the receiver's shared settings read the same in both destinations.
-  let options = checkedOptions as ReceiverOptions<TExtra>;
+  const options = checkedOptions as ReceiverOptions<TExtra>;
   const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);
   const actions = checkedOptions.destination === 'actions' ? checkedOptions : undefined;
   // The destination's rules, picked once: methods, what a valid body is, which handler runs it.
@@ -286,7 +286,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   const onError =
     options.onError ??
     ((error: unknown, info) => {
-      const what = info.message ? `${info.message.type} message` : 'message';
+      const what = info.message ? rules.describe(info.message) : 'message';
       logger.warn(`[hookgate] ${info.phase} failure for a ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     });
   // In enqueue mode the queue is the dedupe by default (the handoff is keyed by the dedupe key, shared by
