@@ -19,6 +19,8 @@ export interface CallSource {
   pin(): void;
   /** The call at `index` of the request, as it was ingested. */
   callAt(index: number): Call;
+  /** The call at `index` as text, exactly as the client sent it (when the request's bytes are kept). */
+  rawCallAt?(index: number): string | undefined;
 }
 
 /** An engine that offers the internal entry point (an `Emulator` does). */

@@ -2,6 +2,7 @@ import type { Call } from '@hookgate/core';
 import { BodyArena, type StoredBody } from '../log/body-arena.js';
 import type { CallSource } from '../trusted-ingest.js';
 import { parseIntakePayload, type IntakeRoute, type PayloadLimits } from './parse-intake-payload.js';
+import { rawCallText } from './raw-call-text.js';
 
 /**
  * An accepted request body, kept for the calls of it that are never sent (filtered): as its UTF-8
@@ -40,6 +41,11 @@ export class KeptIntakeBody implements CallSource {
     }
     this.#stored = this.arena.storeBytes(this.#bytes);
     this.#bytes = this.#stored.slab.subarray(this.#stored.start, this.#stored.start + this.#stored.length);
+  }
+
+  /** The call at `index` as the client sent it: its text in the kept bytes, found by a scan (not parsed). */
+  rawCallAt(index: number): string | undefined {
+    return rawCallText(this.#bytes.toString('utf8'), this.route, index);
   }
 
   /** The call at `index`, parsed again from the bytes (the parsed list is cached while something holds it). */

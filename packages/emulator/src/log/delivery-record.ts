@@ -3,7 +3,7 @@ import type { StoredBody } from './body-arena.js';
 import type { PackedGroup } from './packed-group.js';
 import { fromCompactMs, smallInteger, toCompactMs } from './compact-time.js';
 import { requestHeaders } from '../delivery/request-headers.js';
-import { redactHeaders, redactLocation, redactSignature, redactUrl } from '../redact.js';
+import { redactHeaders, redactLocation, redactSignature, redactUrl, redactWriteKey } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 import type { ActionsRecordInfo } from '../actions/actions-record-info.js';
 
@@ -153,7 +153,11 @@ export interface DeliveryRecord {
    * changed (the message carries the parsed value). Absent when there is nothing to say.
    */
   readonly notes?: readonly string[];
-  /** The call's text exactly as the client sent it, kept when the intake has a note about it (see `notes`). */
+  /**
+   * The call's text exactly as the client sent it (write key masked): kept when the intake has a note
+   * about it (see `notes`) or refused it, and for a call that was filtered, read again from its
+   * request's kept bytes.
+   */
   readonly rawCall?: string;
 }
 
@@ -207,6 +211,8 @@ export interface RecordInit {
 export interface DeferredBody {
   /** Builds the body of the `index`-th call it holds (one object serves every call of a request). */
   materialize(index: number): StoredBody;
+  /** The `index`-th call's text as the client sent it, when the request's bytes are kept. */
+  rawCall?(index: number): string | undefined;
 }
 
 const NO_ATTEMPTS = Object.freeze([]) as unknown as LoggedAttempt[];
@@ -231,6 +237,8 @@ interface RecordExtra {
   duplicateOf: string | undefined;
   notes: readonly string[] | undefined;
   rawCall: string | undefined;
+  /** Where a filtered call's text can be read again (kept past the body's materializing). */
+  callFrom: { body: DeferredBody; index: number } | undefined;
 }
 
 /**
@@ -288,6 +296,7 @@ export class LoggedDelivery implements DeliveryRecord {
     if (init.deferred !== undefined || init.reason !== undefined || init.replayOf !== undefined) {
       const extra = this.extras();
       extra.deferred = init.deferred?.body;
+      extra.callFrom = init.deferred;
       extra.reason = init.reason;
       extra.replayOf = init.replayOf;
       extra.duplicateOf = init.duplicateOf;
@@ -307,6 +316,7 @@ export class LoggedDelivery implements DeliveryRecord {
       duplicateOf: undefined,
       notes: undefined,
       rawCall: undefined,
+      callFrom: undefined,
     });
   }
 
@@ -364,7 +374,13 @@ export class LoggedDelivery implements DeliveryRecord {
   }
 
   get rawCall(): string | undefined {
-    return this.#extra?.rawCall;
+    const extra = this.#extra;
+    if (extra === undefined || extra.rawCall !== undefined) return extra?.rawCall;
+    // A filtered call: its text is read again from the request's kept bytes (a scan, not kept as a string).
+    const from = extra.callFrom;
+    const raw = from?.body.rawCall?.(from.index);
+    const writeKey = this.writeKey;
+    return raw === undefined || writeKey.length === 0 ? raw : raw.split(writeKey).join(redactWriteKey(writeKey));
   }
 
   /** Keeps the intake's notes about the call and the call's text as sent (only for calls it has something to say about). */
@@ -540,7 +556,8 @@ export class LoggedDelivery implements DeliveryRecord {
       replayOf: this.replayOf,
       duplicateOf: this.duplicateOf,
       notes: this.notes,
-      rawCall: this.rawCall,
+      // Only a kept text: a listing of many filtered calls must not scan their requests again each.
+      rawCall: this.#extra?.rawCall,
     };
   }
 }

@@ -27,4 +27,8 @@ export class DeferredCallBodies implements DeferredBody {
     const built = callToMessage(this.source.callAt(index), this.receivedMs, options);
     return bodies.store(built.ok ? serializeMessage(built.message, options.serialization) : '');
   }
+
+  rawCall(index: number): string | undefined {
+    return this.source.rawCallAt?.(index);
+  }
 }

@@ -260,6 +260,7 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
       expect(await page.locator('#detail .filtered-why p').textContent()).toBe('Not sent: the Webhooks destination is disabled for this source (webhooks.enabled: false).');
       expect(await page.locator('#detail h3', { hasText: 'would have sent' }).textContent()).toBe('The message it would have sent (never sent)');
       expect(await page.locator('#detail pre.body').textContent()).toContain('"event": "Screen Viewed"');
+      expect(await page.locator('#detail details.raw-call pre').textContent()).toBe('{"userId":"user_2001","event":"Screen Viewed"}');
       await expectFits(page, 'filtered detail at 1280');
       await page.setViewportSize({ width: 400, height: 900 });
       await expectFits(page, 'filtered detail at 400');
@@ -298,7 +299,7 @@ describe('the empty log and the test-event form fit a phone', () => {
   });
 });
 
-describe('a call the intake refused', () => {
+describe('calls the intake did not deliver: their text as sent', () => {
   it("keeps its own text from a batch (the other calls' text is not kept), shown in the detail", async () => {
     const refusedText = '{"type":"track","event":"Batch Anonymous","properties":{"n":1.0}}';
     const body = `{"batch":[{"type":"track","userId":"batch-1","event":"Batch Good"},${refusedText}]}`;
@@ -322,6 +323,20 @@ describe('a call the intake refused', () => {
     } finally {
       await page.close();
     }
+  });
+
+  it('a filtered call shows its text as sent, read again from the kept request, with the write key in it masked', async () => {
+    const iosKey = 'wk_layout_ios_77b0e3d1';
+    const text = `{"writeKey":"${iosKey}","userId":"user_2002","event":"Tab Opened","properties":{"price":1.0}}`;
+    const res = await fetch(`${intake.url}/v1/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    expect(res.status).toBe(200);
+    const record = emulator.deliveries.find((r) => r.state === 'filtered' && r.body.includes('Tab Opened'));
+    expect(record?.rawCall).toBe(text.replace(iosKey, 'wk_l…(22 chars)'));
+    // Not in the JSON listing (which would scan every filtered call's request again).
+    expect(JSON.parse(JSON.stringify(record)).rawCall).toBeUndefined();
+    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${record?.id}`)).json()) as { rawCall?: string };
+    expect(detail.rawCall).toContain('"price":1.0');
+    expect(detail.rawCall).not.toContain(iosKey);
   });
 });
 
