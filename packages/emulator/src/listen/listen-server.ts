@@ -7,7 +7,7 @@ import { LocalServerGuard } from '../inspector/request-guard.js';
 import { isLoopbackHost } from '../inspector/inspector-options.js';
 import { createBoundedServer, type ServerTimeouts } from '../server-timeouts.js';
 import { inboundFeed } from './inbound-feed.js';
-import { forwardRequest } from './forward-request.js';
+import { forwardRequest, hopByHopHeaders } from './forward-request.js';
 import { InboundLog } from './inbound-log.js';
 import type { InboundForward, InboundRecord, InboundVerdict } from './inbound-record.js';
 import { judgeSignature, maskHeaders, maskPath, MAX_VIEW_BODY_CHARS, summarize } from './inspect-inbound.js';
@@ -116,6 +116,9 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown, extr
   res.end(body);
 }
 
+const HOP_SIGNATURE_MESSAGE =
+  'X-Signature is named in the Connection header, which makes it a hop-by-hop header (RFC 9110 section 7.6.1): it is not part of the message, so it is not checked and not forwarded. The sender never does this; remove X-Signature from Connection.';
+
 /**
  * Starts `listen`: records every request that reaches it, verifies its signature over the exact bytes,
  * forwards those bytes and headers to `forwardTo` and answers the sender with what that receiver
@@ -222,7 +225,11 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     const verdict: InboundVerdict =
       o.secrets.length === 0
         ? { ok: false, reason: 'not_verified', message: 'not verified: listen runs without a secret (give --secret to check signatures)', findings: [] }
-        : judgeSignature(req.headers['x-signature'], o.secrets, body);
+        : hopByHopHeaders(req.rawHeaders).has('x-signature')
+          ? // Named in Connection, the signature belongs to this hop, not to the message: it is neither checked
+            // nor forwarded, so the verdict is what the receiver behind listen will see (no signature).
+            { ok: false, reason: 'missing', message: HOP_SIGNATURE_MESSAGE, findings: [] }
+          : judgeSignature(req.headers['x-signature'], o.secrets, body);
     let forward: InboundForward | undefined;
     let status: number;
     if (o.forwardTo) {
