@@ -159,14 +159,19 @@ describe.each(SETUPS)('$name', (setUp) => {
     expect(seen.map((s) => [s.via, s.method, s.payload])).toEqual(events.map((e, i) => [setUp.handlers ? 'on' : 'route', setUp.request ? methods[i] : undefined, e]));
   });
 
-  it('a mapped data object (no messageId) reaches onPayload, deduped by its signed digest; a wrong secret is 401', async () => {
+  it('mapped data objects (no messageId) by POST, PUT and PATCH reach onPayload, deduped by their signed digest; a wrong secret is 401', async () => {
     const { url, seen } = await started(setUp);
-    const event = segmentEvent('track', { properties: { orderId: 'o-1', total: 9.5 } });
-    const mapping = { url, method: 'PUT' as const, headers: { 'X-Team': 'growth' }, data: { order: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } } };
-    expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
-    expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
-    expect(await segmentSendEvent(event, mapping, 'not-the-secret')).toMatchObject({ ok: false, status: 401 });
-    expect(seen.map((s) => [s.via, s.payload])).toEqual([[setUp.handlers ? 'onPayload' : 'route', { order: 'o-1', total: 9.5 }]]);
+    const methods = ['POST', 'PUT', 'PATCH'] as const;
+    for (const [i, method] of methods.entries()) {
+      const event = segmentEvent('track', { properties: { orderId: `o-${i}`, total: 9.5 } });
+      const mapping = { url, method, headers: { 'X-Team': 'growth' }, data: { order: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } } };
+      expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
+      expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
+      expect(await segmentSendEvent(event, mapping, 'not-the-secret')).toMatchObject({ ok: false, status: 401 });
+    }
+    expect(seen.map((s) => [s.via, s.method, s.payload])).toEqual(
+      methods.map((m, i) => [setUp.handlers ? 'onPayload' : 'route', setUp.request ? m : undefined, { order: `o-${i}`, total: 9.5 }]),
+    );
   });
 
   it("batches are refused by default with 422, which Segment's code receives", async () => {
