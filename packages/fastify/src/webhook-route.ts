@@ -49,7 +49,7 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
   const given = options as { on?: unknown; onMessage?: unknown; onPayload?: unknown; enqueue?: unknown };
   if (given.on !== undefined || given.onMessage !== undefined || given.onPayload !== undefined || given.enqueue !== undefined) {
     throw new TypeError(
-      'webhookRoute() runs your route handler as the handler, so `on` / `onMessage` / `enqueue` would never run. ' +
+      'webhookRoute() runs your route handler as the handler, so `on` / `onMessage` would never run (nor `onPayload`, nor the `enqueue` handoff). ' +
         'Drop them, or register the hookgate plugin, whose own route runs them.',
     );
   }
