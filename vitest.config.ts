@@ -11,6 +11,7 @@ const HEAVY = [
   'test/runtimes/**/*.test.ts',
   'test/docs-site.test.ts',
   'test/packaging/install-tarballs.test.ts',
+  'test/packaging/prepack.test.ts',
   'packages/emulator/test/inspector/*browser*.test.ts',
   'packages/emulator/test/soak.test.ts',
   'examples/next-receiver/**/*.test.ts',
