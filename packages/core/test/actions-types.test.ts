@@ -4,6 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import * as v from 'valibot';
 import { type } from 'arktype';
+import type { StandardSchemaV1 as SpecPackageSchema } from '@standard-schema/spec';
 import {
   createReceiver,
   isSpecEvent,
@@ -89,6 +90,9 @@ describe('Actions types', () => {
       },
     });
     createReceiver({ destination: 'actions', secret, onPayload: (p) => expectTypeOf(p).toEqualTypeOf<Record<string, unknown>>() });
+    // A schema typed with @standard-schema/spec's own interface fits core's inlined copy.
+    const fromSpec: SpecPackageSchema<unknown, { id: string }> = z.object({ id: z.string() });
+    createReceiver({ destination: 'actions', secret, schema: fromSpec, onPayload: (p) => expectTypeOf(p).toEqualTypeOf<{ id: string }>() });
   });
 
   it('specEventIssues / isSpecEvent check a whole event at run time and narrow it', () => {
