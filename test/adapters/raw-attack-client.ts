@@ -12,6 +12,8 @@ export interface RawPlan {
   /** Bytes written at once on connect (latin1). */
   send: string;
   trickle?: { byte: string; everyMs: number; untilMs: number };
+  /** After `send`: `bytes` spaces as the body (in 64 KB chunks of chunked encoding, ended, when `chunked`), then `then` (latin1). */
+  fill?: { bytes: number; chunked?: boolean; then?: string };
   /** Nothing is read before this many ms after connecting (0: read as it comes). */
   readFromMs?: number;
   /** Give up this many ms after connecting. Default 10,000. */
@@ -83,6 +85,16 @@ function run(plan: RawPlan): Promise<RawOutcome> {
     if (plan.halfOpen === true) socket.on('end', () => setTimeout(() => finish(Date.now() - started), 300));
     socket.on('connect', () => {
       socket.write(Buffer.from(plan.send, 'latin1'));
+      if (plan.fill !== undefined) {
+        const { bytes, chunked = false, then = '' } = plan.fill;
+        for (let sent = 0; sent < bytes; ) {
+          const n = Math.min(65_536, bytes - sent);
+          const spaces = Buffer.alloc(n, 0x20);
+          socket.write(chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), spaces, Buffer.from('\r\n')]) : spaces);
+          sent += n;
+        }
+        socket.write(Buffer.from(`${chunked ? '0\r\n\r\n' : ''}${then}`, 'latin1'));
+      }
       const t = plan.trickle;
       if (t === undefined) return;
       trickleTimer = setInterval(() => {
