@@ -148,7 +148,10 @@ export class Pipeline {
         const reason =
           actions.reason ??
           `Webhooks (Actions): the event waits in the open batch of subscription ${actions.batchedIn.join(', ')}; the batch's record is made when it is sent (batch_size, webhooksActions.batchWindowMs, drain() or close())`;
-        return this.record({ type: call.type, source, origin: 'call', message: undefined, receivedMs, filteredReason: reason });
+        const standIn = this.record({ type: call.type, source, origin: 'call', message: undefined, receivedMs, filteredReason: reason });
+        // Once a batch is sent, this record's reason names the batch record that carried the event.
+        this.actions.waitingIn(standIn, actions);
+        return standIn;
       }
     }
     const routed = routeCall(call, source.resolved);

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock } from '../src/index.js';
+import { formatFilteredLine, formatSummary } from '../src/cli/serve-summary.js';
 import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
 
 const require = createRequire(import.meta.url);
@@ -172,5 +173,74 @@ describe('open batches at drain() and close()', () => {
       expect(b.reason).toBeTruthy();
     }
     expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('a call whose event waits in a batch: its record leads to the batch record', () => {
+  it('the stand-in record names the batch record(s) that carried its event, in emulator.deliveries, the inspector and serve\'s lines', async () => {
+    const emulator = createEmulator({
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            subscriptions: [sub({ enable_batching: true, batch_size: 100 }), sub({ url: `${receiver.url}/two`, method: 'PATCH', enable_batching: true, batch_size: 2 })],
+          },
+        },
+      ],
+    });
+    const intake = await emulator.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const a = emulator.track({ userId: 'u', event: 'E', messageId: 'w-a' });
+      expect(a.state).toBe('filtered');
+      expect(a.reason).toMatch(/waits in the open batch of subscription 1, 2/);
+      expect(formatFilteredLine(a, false, Date.now())).toMatch(/ batched {2}/);
+      // The second event fills subscription 2's batch: its record is that batch's record.
+      const b = emulator.track({ userId: 'u', event: 'E', messageId: 'w-b' });
+      expect(b.actions).toMatchObject({ subscription: 2, batch: true, batchSize: 2 });
+      expect(a.reason).toMatch(new RegExp(`sent in the batch record ${b.id} \\(subscription 2, a batch of 2\\)`));
+      await emulator.drain();
+      const first = emulator.deliveries.find((r) => r.actions?.subscription === 1 && r.actions.batch)!;
+      expect(first.state).toBe('delivered');
+      expect(a.reason).toBe(
+        `Webhooks (Actions): not sent on its own; its event was sent in the batch record ${b.id} (subscription 2, a batch of 2); ${first.id} (subscription 1, a batch of 2): see that record for the delivery`,
+      );
+      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${a.id}`)).json()) as { reason?: string };
+      expect(JSON.stringify(detail)).toContain(first.id);
+      const summary = formatSummary(emulator.deliveries, [], [], false);
+      expect(summary).toMatch(/filtered 1 \(1 of them sent in a Webhooks \(Actions\) batch, counted in its record\)/);
+    } finally {
+      await intake.close();
+      await emulator.close();
+    }
+  });
+
+  it('at close(), the stand-in names the batch record, which is failed with a reason', async () => {
+    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 100 })] } }] });
+    const waiting = emulator.track({ userId: 'u', event: 'E' });
+    const { pending } = await emulator.close();
+    const batch = pending.find((r) => r.actions?.batch)!;
+    expect(batch.state).toBe('failed');
+    expect(waiting.reason).toMatch(new RegExp(`sent in the batch record ${batch.id}`));
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('the call whose event fills the batch gets the batch record, never one saying it waits', async () => {
+    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 2 })] } }] });
+    const first = emulator.track({ userId: 'u', event: 'E' });
+    const second = emulator.track({ userId: 'u', event: 'E' });
+    expect(second.state).not.toBe('filtered');
+    expect(second.actions).toMatchObject({ subscription: 1, batch: true, batchSize: 2 });
+    expect(first.reason).toMatch(new RegExp(`sent in the batch record ${second.id}`));
+    await emulator.drain();
+    expect(second.state).toBe('delivered');
+    await emulator.close();
+  });
+
+  it('a classic record is never called batched', async () => {
+    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/classic` }] } }] });
+    const filtered = emulator.track({ anonymousId: 'a', event: 'E' });
+    expect(filtered.state).toBe('filtered');
+    expect(formatFilteredLine(filtered, false, Date.now())).toMatch(/ filtered {2}/);
+    await emulator.close();
   });
 });

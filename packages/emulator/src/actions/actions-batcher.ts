@@ -13,6 +13,8 @@ export interface OpenBatch<Target> {
   readonly type: MessageType;
   readonly firstReceivedMs: number;
   timer: ClockTimer | undefined;
+  /** The records standing for calls whose event waits here (told where it went once the batch is sent). */
+  readonly waiting: object[];
 }
 
 /**
@@ -43,11 +45,14 @@ export class ActionsBatcher<Target> {
     return n;
   }
 
-  /** Adds one event's data to its batch (`key` names subscription and batch keys); sends the batch once full. */
-  add(key: string, subscription: ResolvedSubscription, windowMs: number, target: Target, data: Record<string, unknown>, type: MessageType, receivedMs: number): void {
+  /**
+   * Adds one event's data to its batch (`key` names subscription and batch keys); sends the batch once
+   * full. Returns the batch when it is still open (the event waits), `undefined` when this event filled it.
+   */
+  add(key: string, subscription: ResolvedSubscription, windowMs: number, target: Target, data: Record<string, unknown>, type: MessageType, receivedMs: number): OpenBatch<Target> | undefined {
     let batch = this.#open.get(key);
     if (batch === undefined) {
-      batch = { subscription, target, data: [], type, firstReceivedMs: receivedMs, timer: undefined };
+      batch = { subscription, target, data: [], type, firstReceivedMs: receivedMs, timer: undefined, waiting: [] };
       this.#open.set(key, batch);
       const opened = batch;
       batch.timer = this.#clock.setTimer(() => {
@@ -56,7 +61,9 @@ export class ActionsBatcher<Target> {
       }, windowMs);
     }
     batch.data.push(data);
-    if (batch.data.length >= subscription.batchSize) this.#flush(key, batch);
+    if (batch.data.length < subscription.batchSize) return batch;
+    this.#flush(key, batch);
+    return undefined;
   }
 
   /** Sends every open batch now (`drain()`, `close()`). */

@@ -5,6 +5,7 @@ import type { SourceState } from '../routing/source-registry.js';
 import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';
 import { ActionsBatcher, type OpenBatch } from './actions-batcher.js';
 import type { ActionsRecordInfo } from './actions-record-info.js';
+import { markBatchStandIn } from './batch-stand-in.js';
 import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
 import { mapEvent } from './map-event.js';
 import { segmentSubscriptions } from './segment-code.js';
@@ -28,10 +29,12 @@ export interface ActionsRecordRequest {
 
 /** What became of one call in the Actions destination. */
 export interface ActionsRouting {
-  /** Records made now (single events, full batches, mapping failures), in subscription order. */
+  /** Records made now (single events, batches this event filled, mapping failures), in subscription order. */
   readonly records: DeliveryRecord[];
-  /** Subscriptions whose open batch took the event (its record is made when the batch is sent). */
+  /** Subscriptions whose batch took the event (its record is made when the batch is sent). */
   readonly batchedIn: number[];
+  /** The batches still open that hold the event (see `ActionsRouter.waitingIn`). */
+  readonly openBatches: readonly OpenBatch<unknown>[];
   /** Why no subscription sent the event, when none did. */
   readonly reason: string | undefined;
 }
@@ -59,6 +62,8 @@ export class ActionsRouter {
   readonly #record: (request: ActionsRecordRequest) => DeliveryRecord;
   readonly #batcher: ActionsBatcher<BatchTarget>;
   readonly #targets = new Map<string, BatchTarget>();
+  /** Which batch records carried a waiting call's event so far (its reason lists them). */
+  readonly #carriedBy = new WeakMap<DeliveryRecord, string>();
   /** Collects the records `flushAll` makes. */
   #flushed: DeliveryRecord[] | undefined;
 
@@ -87,7 +92,7 @@ export class ActionsRouter {
   /** Routes one accepted call of a source whose `webhooksActions` is set. */
   route(call: Call, source: SourceState, receivedMs: number): ActionsRouting {
     const actions = source.resolved.actions as ResolvedActions;
-    const none = (reason: string): ActionsRouting => ({ records: [], batchedIn: [], reason });
+    const none = (reason: string): ActionsRouting => ({ records: [], batchedIn: [], openBatches: [], reason });
     if (!actions.enabled) return none('the Webhooks (Actions) destination is disabled for this source (webhooksActions.enabled: false)');
     if (call.type === 'track' && source.resolved.blockedEvents.has(call.event))
       return none(`blocked by the source's schema: track event ${JSON.stringify(call.event)} is in schema.blockedEvents`);
@@ -97,6 +102,7 @@ export class ActionsRouter {
     const { validate } = segmentSubscriptions();
     const records: DeliveryRecord[] = [];
     const batchedIn: number[] = [];
+    const openBatches: OpenBatch<BatchTarget>[] = [];
     for (const sub of actions.subscriptions) {
       if (!sub.enabled || !validate(sub.condition, event)) continue;
       const mapped = mapEvent(sub, event);
@@ -118,7 +124,17 @@ export class ActionsRouter {
       const target = this.#target(source, mapped.url, mapped.parsed, mapped.method, mapped.headers);
       if (sub.batching) {
         const key = batchKey(source.resolved.writeKey, sub, mapped.url, mapped.method, mapped.headers);
-        this.#batcher.add(key, sub, actions.batchWindowMs, target, mapped.data, call.type, receivedMs);
+        // An event that fills its batch sends it now: the batch's record is one of this call's records.
+        const sent: DeliveryRecord[] = [];
+        this.#flushed = sent;
+        let open: OpenBatch<BatchTarget> | undefined;
+        try {
+          open = this.#batcher.add(key, sub, actions.batchWindowMs, target, mapped.data, call.type, receivedMs);
+        } finally {
+          this.#flushed = undefined;
+        }
+        if (open !== undefined) openBatches.push(open);
+        records.push(...sent);
         batchedIn.push(sub.number);
         continue;
       }
@@ -141,7 +157,17 @@ export class ActionsRouter {
       records.length === 0 && batchedIn.length === 0
         ? `no enabled Webhooks (Actions) subscription matches this ${call.type} event (${actions.subscriptions.map((s) => `${s.number}: ${s.subscribe}`).join('; ') || 'no subscriptions'})`
         : undefined;
-    return { records, batchedIn, reason };
+    return { records, batchedIn, openBatches, reason };
+  }
+
+  /**
+   * Registers the record that stands for a call whose event waits in open batches (`routing` from
+   * `route`): when each batch is sent, the record's reason names the batch record that carried the
+   * event, so the call's record leads to its delivery.
+   */
+  waitingIn(record: DeliveryRecord, routing: ActionsRouting): void {
+    markBatchStandIn(record);
+    for (const batch of routing.openBatches) batch.waiting.push(record);
   }
 
   #sendBatch(batch: OpenBatch<BatchTarget>): void {
@@ -160,6 +186,17 @@ export class ActionsRouter {
       filteredReason: undefined,
     });
     this.#flushed?.push(record);
+    for (const waiting of batch.waiting) this.#sentIn(waiting as DeliveryRecord, record, subscription.number, data.length);
+  }
+
+  /** Tells a waiting call's record which batch record carried its event (several, when several subscriptions batched it). */
+  #sentIn(waiting: DeliveryRecord, batch: DeliveryRecord, subscription: number, size: number): void {
+    const where = `${batch.id} (subscription ${subscription}, a batch of ${size})`;
+    const before = this.#carriedBy.get(waiting);
+    const list = before === undefined ? where : `${before}; ${where}`;
+    this.#carriedBy.set(waiting, list);
+    (waiting as { reason: string | undefined }).reason =
+      `Webhooks (Actions): not sent on its own; its event was sent in the batch record ${list}: see that record for the delivery`;
   }
 
   #target(source: SourceState, url: string, parsed: URL, method: ActionsEndpoint['method'], headers: Readonly<Record<string, string>>): BatchTarget {

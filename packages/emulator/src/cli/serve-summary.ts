@@ -1,4 +1,5 @@
 import type { Attempt, CancelledRetry, DeliveryRecord } from '../log/delivery-record.js';
+import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { redactText } from '../redact.js';
 import { flagHint } from './serve-options.js';
 import { painter, statusStyle, type Style } from './terminal-style.js';
@@ -87,7 +88,8 @@ export function attemptJson(attempt: Attempt, record: Pick<DeliveryRecord, 'type
  */
 export function formatFilteredLine(record: DeliveryRecord, color: boolean, at: number): string {
   const paint = painter(color);
-  return [paint('dim', clockTime(at)), record.id, record.type.padEnd(8), paint('yellow', record.duplicateOf === undefined ? 'filtered' : 'duplicate'), shown(record.reason ?? 'no reason recorded')].join('  ');
+  const label = record.duplicateOf !== undefined ? 'duplicate' : isBatchStandIn(record) ? 'batched' : 'filtered';
+  return [paint('dim', clockTime(at)), record.id, record.type.padEnd(8), paint('yellow', label), shown(record.reason ?? 'no reason recorded')].join('  ');
 }
 
 /**
@@ -151,7 +153,8 @@ export function formatCloseReport(closed: readonly DeliveryRecord[], color: bool
 
 function counts(records: readonly DeliveryRecord[]) {
   const count = (state: string) => records.filter((r) => r.state === state).length;
-  return { received: records.length, delivered: count('delivered'), failed: count('failed'), pending: count('pending'), filtered: count('filtered') };
+  const batched = records.filter((r) => r.state === 'filtered' && isBatchStandIn(r)).length;
+  return { received: records.length, delivered: count('delivered'), failed: count('failed'), pending: count('pending'), filtered: count('filtered'), batched };
 }
 
 /**
@@ -182,7 +185,8 @@ export function formatSummary(
     line(header),
     ...cells.map(line),
     '',
-    `received ${c.received}: delivered ${c.delivered}, failed ${c.failed}${atExit}, pending ${c.pending}, filtered ${c.filtered}`,
+    `received ${c.received}: delivered ${c.delivered}, failed ${c.failed}${atExit}, pending ${c.pending}, filtered ${c.filtered}` +
+      (c.batched > 0 ? ` (${c.batched} of them sent in a Webhooks (Actions) batch, counted in its record)` : ''),
   ];
   const closedIds = new Set(closedAtExit.map((r) => r.id));
   for (const r of records) {
