@@ -1,36 +1,25 @@
 import type { WebhookMessage } from '../messages/types.js';
-import type { DestinationRules, RulesRefusal } from '../receiver/destination-rules.js';
+import type { DestinationRules, ReceiverParts, RulesRefusal } from '../receiver/destination-rules.js';
 import { dedupeKey } from '../receiver/dedupe-key.js';
 import { RequestContext } from '../receiver/handler-context.js';
 import { getHeader } from '../receiver/headers.js';
-import type { IdempotencyStore } from '../receiver/idempotency-store.js';
-import type { MessageHandler, ReceiverErrorInfo, ReceiverInput, Verification } from '../receiver/options.js';
+import type { MessageHandler, ReceiverInput, Verification } from '../receiver/options.js';
 import { receiverResponse, type ReceiverResponse } from '../receiver/responses.js';
-import type { Secret } from '../signatures/sign.js';
 import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '../signatures/verify.js';
 import type { BatchElementInfo } from './actions-options.js';
 import { BATCH_NEEDS_HANDLERS_MESSAGE, BATCH_REFUSED_MESSAGE, UNSIGNED_BATCH_MESSAGE, uncoveredIndexes } from './batch-rules.js';
 
 /**
- * What the receiver lends the batch rules (internal): its secrets, crypto choice, dedupe store,
- * error reporting and the destination's per-element check.
+ * What the batch rules work with (internal): the receiver's parts, which batches are accepted, and
+ * the destination's per-element check and handler choice.
  *
  * @example
- * const tools: BatchTools<{}> = { accept: 'signed', secrets, useSync: true, store, inFlightTtlMs, ttlMs, onError, rules, canRunElements: true };
+ * const tools: BatchTools<{}> = { ...parts, accept: 'signed', rules };
  */
-export interface BatchTools<TExtra> {
+export interface BatchTools<TExtra> extends ReceiverParts {
   /** `false`: refuse every batch; `signed`: a signature matching the first element is required (when there is a secret); `including-unsigned`: also unsigned ones. */
   accept: false | 'signed' | 'including-unsigned';
-  secrets: readonly Secret[] | null;
-  useSync: boolean;
-  store: IdempotencyStore | null;
-  inFlightTtlMs: number;
-  ttlMs: number;
-  onError: (error: unknown, info: ReceiverErrorInfo) => void;
   rules: DestinationRules<TExtra>;
-  /** Whether the receiver runs handlers itself (not pass-through, not enqueue). */
-  canRunElements: boolean;
-  debug?: ((line: string) => void) | undefined;
 }
 
 /** One element of an accepted batch, ready to run. */

@@ -1,5 +1,7 @@
 import type { WebhookMessage } from '../messages/types.js';
 import type { DestinationRules, RulesRefusal } from '../receiver/destination-rules.js';
+import { acceptBatch } from './accept-batch.js';
+import { isBatchBody } from './batch-rules.js';
 import type { MessageHandler } from '../receiver/options.js';
 import type { ActionsReceiverOptions } from './actions-options.js';
 import { isSpecEventType, specEventIssues } from './spec-event-check.js';
@@ -72,7 +74,8 @@ export function actionsRules<TExtra>(options: ActionsReceiverOptions<TExtra, Sta
     });
   }
 
-  return {
+  const accept = options.insecureAcceptBatches === true ? 'signed' : options.insecureAcceptBatches === 'including-unsigned' ? 'including-unsigned' : false;
+  const rules: DestinationRules<TExtra> = {
     methods: ['POST', 'PUT', 'PATCH'],
     allow: 'POST, PUT, PATCH',
     methodMessage: (method) => `Webhooks (Actions) sends POST, PUT or PATCH; ${method} is not allowed.`,
@@ -89,5 +92,10 @@ export function actionsRules<TExtra>(options: ActionsReceiverOptions<TExtra, Sta
       const type = (message as { type?: unknown } | null)?.type;
       return isSpecEventType(type) ? `${type} event` : 'payload';
     },
+    batches: {
+      isBatch: isBatchBody,
+      accept: (input, receivedAt, parts) => acceptBatch(input, receivedAt, { ...parts, accept, rules }),
+    },
   };
+  return rules;
 }

@@ -1,7 +1,5 @@
-import { acceptBatch } from '../actions/accept-batch.js';
 import type { ActionsReceiverOptions, AnyReceiverOptions } from '../actions/actions-options.js';
 import { actionsRules } from '../actions/actions-rules.js';
-import { isBatchBody } from '../actions/batch-rules.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
 import { explainMismatch } from '../signatures/explain-mismatch.js';
@@ -11,7 +9,7 @@ import type { Secret } from '../signatures/sign.js';
 import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult, type VerifyResult } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { dedupeKey } from './dedupe-key.js';
-import { classicRules, type DestinationRules } from './destination-rules.js';
+import { classicRules, type DestinationRules, type ReceiverParts } from './destination-rules.js';
 import { RequestContext } from './handler-context.js';
 import { getHeader } from './headers.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
@@ -275,7 +273,6 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   const actions = checkedOptions.destination === 'actions' ? checkedOptions : undefined;
   // The destination's rules, picked once: methods, what a valid body is, which handler runs it.
   const rules: DestinationRules<TExtra> = actions ? actionsRules(actions as ActionsReceiverOptions<TExtra, StandardSchemaV1 | undefined>) : classicRules(options);
-  const acceptsBatches: false | 'signed' | 'including-unsigned' = actions ? (actions.insecureAcceptBatches === true ? 'signed' : actions.insecureAcceptBatches === 'including-unsigned' ? 'including-unsigned' : false) : false;
   const enqueue = options.enqueue;
   const mode = enqueue !== undefined ? 'enqueue' : (options.mode ?? 'handle');
   const debug = options.debug ?? envDebug();
@@ -311,16 +308,16 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   /** The handler of an accepted message: a batch's own loop over its elements, else the destination's pick. */
   const pickHandler = (message: WebhookMessage, accepted?: AcceptResult<TExtra>): MessageHandler<WebhookMessage, TExtra> | undefined =>
     (accepted as { runElements?: MessageHandler<WebhookMessage, TExtra> } | undefined)?.runElements ?? rules.handlerFor(message);
-  const batchTools = actions && {
-    accept: acceptsBatches,
+  const batches = rules.batches;
+  // What the destination's batch rules need of the receiver (Webhooks (Actions) only).
+  const parts: ReceiverParts | undefined = batches && {
     secrets,
     useSync,
     store,
     inFlightTtlMs,
     ttlMs,
     onError: (error: unknown, info: ReceiverErrorInfo) => onError(error, info),
-    rules,
-    canRunElements: enqueue === undefined && (actions.on !== undefined || actions.onPayload !== undefined),
+    canRunElements: enqueue === undefined && (actions?.on !== undefined || actions?.onPayload !== undefined),
     debug: debug ? (line: string) => logger.warn(line) : undefined,
   };
 
@@ -405,8 +402,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       return respond('invalid_json', 'The request has no body.');
     }
 
-    // A Webhooks (Actions) batch: its own signature and dedupe rules.
-    if (batchTools && isBatchBody(raw, input.parsedBody)) return acceptBatch(input, receivedAt, batchTools) as AcceptResult<TExtra> | Promise<AcceptResult<TExtra>>;
+    // A body of several messages (a Webhooks (Actions) batch): the destination's own signature and dedupe rules.
+    if (batches && parts && batches.isBatch(raw, input.parsedBody)) return batches.accept(input, receivedAt, parts) as AcceptResult<TExtra> | Promise<AcceptResult<TExtra>>;
 
     // 1. Signature, before the body is trusted in any way.
     if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 }, undefined);

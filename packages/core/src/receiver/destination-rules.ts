@@ -1,6 +1,8 @@
 import { messageIssues } from '../messages/parse-message.js';
 import type { WebhookMessage } from '../messages/types.js';
-import type { MessageHandler, ReceiverOptions } from './options.js';
+import type { IdempotencyStore } from './idempotency-store.js';
+import type { MessageHandler, ReceiverErrorInfo, ReceiverInput, ReceiverOptions } from './options.js';
+import type { Secret } from '../signatures/sign.js';
 import type { ReceiverCode } from './responses.js';
 
 /**
@@ -40,6 +42,40 @@ export interface DestinationRules<TExtra> {
   handlerFor(message: unknown): MessageHandler<WebhookMessage, TExtra> | undefined;
   /** How logs and answers name a message (`track message`, `payload`). */
   describe(message: unknown): string;
+  /** Bodies holding several messages (Webhooks (Actions) batches); absent where there are none (classic). */
+  batches?: BatchRules<TExtra>;
+}
+
+/**
+ * A destination's rules for a body of several messages (internal).
+ *
+ * @example
+ * if (rules.batches?.isBatch(raw, parsed)) return rules.batches.accept(input, receivedAt, parts);
+ */
+export interface BatchRules<TExtra> {
+  /** Whether a body is a batch, before anything else is read of it. */
+  isBatch(raw: string | Uint8Array | undefined, parsed: unknown): boolean;
+  /** Verifies, checks and claims a batch under the destination's rules: a refusal, or an accepted message. */
+  accept(input: ReceiverInput<TExtra>, receivedAt: Date, parts: ReceiverParts): unknown;
+}
+
+/**
+ * What a receiver lends its destination's batch rules (internal): its secrets, crypto choice, dedupe
+ * store and settings, error reporting, and whether it runs handlers itself.
+ *
+ * @example
+ * const parts: ReceiverParts = { secrets, useSync: true, store, inFlightTtlMs, ttlMs, onError, canRunElements: true, debug: undefined };
+ */
+export interface ReceiverParts {
+  secrets: readonly Secret[] | null;
+  useSync: boolean;
+  store: IdempotencyStore | null;
+  inFlightTtlMs: number;
+  ttlMs: number;
+  onError: (error: unknown, info: ReceiverErrorInfo) => void;
+  /** Whether the receiver runs handlers itself (not pass-through, not enqueue). */
+  canRunElements: boolean;
+  debug: ((line: string) => void) | undefined;
 }
 
 /**
