@@ -158,8 +158,9 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
       'type = "track" and event != "Hostile"',
       'type = "track" and contains(event, "ost")',
       'type = "track" and match(properties.plan, "pr*")',
-      'type = "track" and !(event = "Hostile")',
-      '(type = "track" or type = "identify") and not (properties.plan = "free")',
+      'type = "track" and !contains(event, "Hos")',
+      'type = "track" and !match(properties.plan, "fr*")',
+      '(type = "track" or type = "identify") and (properties.plan = "free" or properties.plan = "pro")',
       'properties.revenue >= 10 and properties.revenue < 100',
       'type = "track" and properties.flag = true',
       'type = "track" and properties.missing = null',
@@ -185,6 +186,29 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
         expect(r.emulated.map(ID), `${c} ${JSON.stringify(props)}`).toEqual(r.real.map(ID));
       }
     }
+  });
+
+  it("FQL Segment's parser reads other than written is refused, naming the subscription: a negated group, and/or mixed without parentheses", () => {
+    const parse = (require('@segment/destination-subscriptions') as { parseFql: (s: string) => unknown; validate: (c: unknown, e: unknown) => boolean });
+    const hostile = { type: 'track', event: 'Hostile', properties: { plan: 'free' } };
+    const cases: Array<[string, RegExp]> = [
+      ['type = "track" and !(event = "Hostile")', /negated group/],
+      ['type = "track" and not (event = "Hostile")', /negated group/],
+      ['type = "track" and event = "A" or type = "identify"', /mixes and and or/],
+      ['(type = "page" or type = "track" and event = "A")', /mixes and and or/],
+    ];
+    for (const [fql, why] of cases) {
+      expect(() => createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [subscription('/x', {}), subscription('/y', {}, fql)] } }] }), fql).toThrow(
+        new RegExp(`subscriptions\\[1\\]\\.subscribe.*${why.source}`),
+      );
+    }
+    // Why: Segment's matcher drops the negation and reads and/or as all or.
+    expect(parse.validate(parse.parseFql('type = "track" and !(event = "Hostile")'), hostile)).toBe(true);
+    expect(parse.validate(parse.parseFql('type = "track" and event = "A" or type = "identify"'), { type: 'page' })).toBe(false);
+    expect(parse.validate(parse.parseFql('type = "track" and event = "A" or type = "identify"'), { type: 'track', event: 'B' })).toBe(true);
+    // Quoted text is not read as FQL: these stay valid.
+    for (const fql of ['event = "not (this) and or that"', 'properties.not = "x"', 'event = "!(A)"'])
+      expect(() => createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [subscription('/x', {}, fql)] } }] }), fql).not.toThrow();
   });
 
   it('invalid FQL is refused naming the subscription', () => {

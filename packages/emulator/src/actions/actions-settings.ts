@@ -253,6 +253,28 @@ function misreadValue(node: unknown, text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * FQL that Segment's parser reads without an error but not as written: a negated group (`!(…)` or
+ * `not …`: the negation is dropped) or `and` and `or` at the same level (read as all `or`).
+ */
+function fqlQuirk(text: string): string | undefined {
+  // Quoted strings out, then the words and parentheses that matter.
+  const bare = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  if (/!\s*\(/.test(bare) || /(^|[\s(])not\b/i.test(bare))
+    return 'Segment\'s FQL code ignores a negated group (!(…) or not …) and would match the opposite; use != or !contains(…) / !match(…)';
+  const levels: Array<Set<string>> = [new Set()];
+  for (const m of bare.matchAll(/\(|\)|\b(and|or)\b/gi)) {
+    if (m[0] === '(') levels.push(new Set());
+    else if (m[0] === ')') levels.length > 1 && levels.pop();
+    else {
+      const level = levels[levels.length - 1] as Set<string>;
+      level.add(m[0].toLowerCase());
+      if (level.size > 1) return 'mixes and and or without parentheses, which Segment\'s FQL code reads as all or; group them, e.g. type = "track" and (event = "A" or event = "B")';
+    }
+  }
+  return undefined;
+}
+
 function resolveSubscription(value: unknown, path: string, number: number): ResolvedSubscription {
   if (!isObject(value)) throw new SettingsError(path, "must be an object { subscribe, partnerAction: 'send', enabled?, mapping }");
   rejectUnknown(value, SUBSCRIPTION_KEYS, path);
@@ -262,6 +284,8 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
   const condition = segmentSubscriptions().parseFql(subscribe);
   if (condition.error)
     throw new SettingsError(`${path}.subscribe`, `${JSON.stringify(subscribe)} is not valid FQL (Segment's parser stopped on it); e.g. type = "track" and event = "Order Completed"`);
+  const quirk = fqlQuirk(subscribe);
+  if (quirk !== undefined) throw new SettingsError(`${path}.subscribe`, `${JSON.stringify(subscribe)}: ${quirk}`);
   const misread = misreadValue(condition, subscribe);
   if (misread !== undefined)
     throw new SettingsError(
