@@ -89,7 +89,14 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
     replaceChildren(pane, h('p', { class: 'error', role: 'alert' }, (error as Error).message));
     return;
   }
-  const message = h('p', { class: 'action-result', role: 'status', 'aria-live': 'polite' });
+  const message = h('p', { class: 'action-result', role: 'status', 'aria-live': 'polite', 'data-for': d.id });
+  // A live update re-renders the pane: what an action said about this delivery stays (moved, not re-announced).
+  const said = pane.querySelector<HTMLElement>(`.action-result[data-for="${CSS.escape(d.id)}"]`);
+  if (said) {
+    message.className = said.className;
+    message.setAttribute('role', said.getAttribute('role') ?? 'status');
+    while (said.firstChild) message.appendChild(said.firstChild);
+  }
   const run = async (label: string, path: string) => {
     message.classList.remove('error');
     message.setAttribute('role', 'status');

@@ -5,6 +5,7 @@
 import { getJson } from './api.js';
 import { breakable, h, keepingFocus, replaceChildren } from './dom.js';
 import { bigIntegerCount, duration, fullTime, prettyJson, shortTime } from './format.js';
+import { installListKeys } from './list-keys.js';
 import { onFeed } from './live.js';
 import type { View } from './views.js';
 
@@ -190,7 +191,9 @@ export function inboundView(): View {
   const body = h('tbody', {});
   const count = h('p', { class: 'count', role: 'status', 'aria-live': 'polite' });
   const more = h('button', { type: 'button', class: 'more', hidden: true, onclick: () => void load(true) }, 'Load older');
-  const detail = h('aside', { id: 'inbound-detail', class: 'detail', 'aria-label': 'Request details' }, h('p', { class: 'muted' }, 'Select a request to see its verdict, headers, body and the receiver’s answer.'));
+  const placeholder = () => h('p', { class: 'muted placeholder' }, 'Select a request to see its verdict, headers, body and the receiver’s answer (keys: j / k or arrows to move, Enter to open, Escape to close).');
+  const detail = h('aside', { id: 'inbound-detail', class: 'detail', 'aria-label': 'Request details' }, placeholder());
+  let section: HTMLElement | undefined;
   let next: number | null = null;
   let openId: string | undefined;
   let loading = false;
@@ -287,10 +290,20 @@ export function inboundView(): View {
     if (fresh.length > 0) count.textContent = `${rows.size} request${rows.size === 1 ? '' : 's'} shown, newest first.`;
   });
 
+  installListKeys({
+    rows: body,
+    active: () => section !== undefined && !section.hidden,
+    openId: () => openId,
+    close: () => {
+      location.hash = '#/inbound';
+    },
+  });
+
   return {
     feed: 'inbound',
     label: 'Inbound',
     mount(container) {
+      section = container;
       replaceChildren(
         container,
         h(
@@ -319,6 +332,9 @@ export function inboundView(): View {
       if (id) {
         openId = id;
         void showInbound(detail, id).then(() => detail.querySelector<HTMLElement>('#detail-title')?.focus());
+      } else {
+        openId = undefined;
+        replaceChildren(detail, placeholder());
       }
     },
   };

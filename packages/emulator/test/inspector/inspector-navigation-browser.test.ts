@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sign } from '@hookgate/core';
-import { createEmulator, type Emulator, type IntakeServer } from '@hookgate/emulator';
+import { createEmulator, startListener, type Emulator, type IntakeServer } from '@hookgate/emulator';
 import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 import { launchChromium, type RunningBrowser } from './chromium.js';
 
@@ -279,26 +279,67 @@ describe('Copy as curl in chromium, when the secret is unknown', () => {
       expect(record.signature).toBeDefined();
       emulator.updateSource(WRITE_KEY, { webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }] } });
       expect(emulator.sources[0]?.webhooks?.signed).toBe(false);
+      await page.bringToFront();
       await page.evaluate(() => navigator.clipboard.writeText('clipboard before'));
       await page.goto(`${intake.url}/#/deliveries/${record.id}`);
-      await page.getByRole('button', { name: 'Copy as curl' }).click();
+      await page.locator('#detail-title', { hasText: `Delivery ${record.id}` }).waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Copy as curl' }).click({ timeout: 10_000 });
       const alert = page.getByRole('alert').filter({ hasText: 'Not copied' });
-      await alert.waitFor();
+      await alert.waitFor({ timeout: 10_000 });
       expect(await alert.textContent()).toBe(
         `Not copied: ${record.id} was signed, but its source no longer has a shared secret (removed after this delivery), so there is no secret to put in HOOKGATE_SECRET and the command could not sign. Give the source its sharedSecret again to copy it.`,
       );
       expect(await alert.isVisible()).toBe(true);
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('clipboard before');
+      // A live re-render of the pane (here a burst of 250 changes: the stream says reset) keeps the message.
+      await page.evaluate(() => ((window as unknown as { oldTitle: Element | null }).oldTitle = document.querySelector('#detail-title')));
+      for (let i = 0; i < 250; i++) emulator.track({ userId: 'burst', event: `Burst ${i}` }, { writeKey: WRITE_KEY });
+      await expect
+        .poll(() => page.evaluate(() => document.querySelector('#detail-title') !== (window as unknown as { oldTitle: Element | null }).oldTitle), { timeout: 15_000 })
+        .toBe(true);
+      expect(await alert.textContent()).toContain(`Not copied: ${record.id} was signed`);
+      await emulator.drain();
       // With a secret again, the same button copies.
       emulator.updateSource(WRITE_KEY, { webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: SECRET } });
       await page.reload();
-      await page.getByRole('button', { name: 'Copy as curl' }).click();
-      await page.getByText(/^Copied\. Set HOOKGATE_SECRET/).waitFor();
+      await page.locator('#detail-title', { hasText: `Delivery ${record.id}` }).waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Copy as curl' }).click({ timeout: 10_000 });
+      await page.getByText(/^Copied\. Set HOOKGATE_SECRET/).waitFor({ timeout: 10_000 });
       expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('HOOKGATE_SECRET:?');
     } finally {
       await page.context().close();
       await intake.close();
       await emulator.close();
+    }
+  });
+});
+
+describe("hookgate listen's Inbound tab in chromium", () => {
+  it('walks the requests with the same keys', async () => {
+    const listener = await startListener({ secret: SECRET, forwardTo: `${receiver.url}/hook` });
+    const page = await open(listener.inspectorUrl);
+    try {
+      for (const event of ['Inbound One', 'Inbound Two']) {
+        const body = JSON.stringify({ version: 1, type: 'track', userId: 'in-1', event, timestamp: '2026-11-25T10:00:00.000Z' });
+        const res = await fetch(`${listener.url}/webhooks`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } });
+        await res.arrayBuffer();
+      }
+      await page.locator('tr.inbound-row').nth(1).waitFor();
+      const ids = await page.locator('tr.inbound-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+      await page.keyboard.press('j');
+      await page.keyboard.press('ArrowDown');
+      expect(await focusedRow(page)).toBe(ids[1]);
+      await page.keyboard.press('k');
+      expect(await focusedRow(page)).toBe(ids[0]);
+      await page.keyboard.press('Enter');
+      await page.locator('#detail-title', { hasText: `Request ${ids[0]}` }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('#inbound-detail .placeholder').waitFor();
+      expect(new URL(page.url()).hash).toBe('#/inbound');
+      expect(await focusedRow(page)).toBe(ids[0]);
+    } finally {
+      await page.context().close();
+      await listener.close();
     }
   });
 });
