@@ -18,8 +18,14 @@ export type { RunningReceiver, StartOptions };
 export async function start(options: StartOptions = {}): Promise<RunningReceiver> {
   const { secrets, seen, record } = exampleState(options);
 
-  // answerClientError: an oversize header or a stalled request gets 431/408 instead of a reset.
-  const app = Fastify({ clientErrorHandler: answerClientError });
+  // answerClientError: an oversize header or a stalled request gets 431/408 instead of a reset; headers
+  // and the whole request within 10 s, checked every second (Node's and Fastify's own limits are far looser).
+  const app = Fastify({
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
+    requestTimeout: 10_000,
+    keepAliveTimeout: 5_000,
+    clientErrorHandler: answerClientError,
+  });
   await app.register(hookgate, {
     path: '/webhooks',
     secret: secrets,

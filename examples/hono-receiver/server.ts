@@ -9,7 +9,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { WebhookMessage } from '@hookgate/core';
 import { handleClientErrors, hookgate } from '@hookgate/hono';
-import { exampleState, runIfMain, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
+import { exampleState, runIfMain, SERVER_LIMITS, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
 
 export type { RunningReceiver, StartOptions };
 
@@ -41,7 +41,8 @@ export async function start(options: StartOptions = {}): Promise<RunningReceiver
   const { secrets, seen, record } = exampleState(options);
   const app = buildApp(secrets, record);
   // handleClientErrors: an oversize header or a stalled request gets 431/408 instead of a reset.
-  const server = handleClientErrors(createAdaptorServer({ fetch: app.fetch }) as Server);
+  // SERVER_LIMITS: headers and the whole request within 10 s (Node's own limits are far looser).
+  const server = handleClientErrors(createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_LIMITS }) as Server);
   server.listen(options.port ?? 3002, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const { address, port } = server.address() as AddressInfo;

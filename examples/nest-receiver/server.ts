@@ -7,7 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createReceiver } from '@hookgate/core';
 import { handleClientErrors } from '@hookgate/express';
-import { exampleState, runIfMain, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
+import { exampleState, runIfMain, SERVER_LIMITS, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
 import { WebhooksModule } from './webhooks.module.js';
 
 export type { RunningReceiver, StartOptions };
@@ -38,6 +38,9 @@ export async function start(options: StartOptions = {}): Promise<RunningReceiver
   app.useBodyParser('json', { limit: '1mb' });
   // An oversize header or a stalled request gets 431/408 instead of a reset.
   const server = handleClientErrors(app.getHttpServer());
+  // SERVER_LIMITS: headers and the whole request within 10 s. Nest creates the server itself; Node reads
+  // these from it when it starts listening.
+  Object.assign(server, SERVER_LIMITS);
   await app.listen(options.port ?? 3004, options.host ?? '127.0.0.1');
   const { address, port } = server.address() as AddressInfo;
   return {

@@ -1,8 +1,20 @@
 // What the three example receivers share: their options and handle, the log line per message,
 // the secret they start with, and the banner printed when one is run from the command line.
 import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import type { WebhookMessage } from '@hookgate/core';
+
+/**
+ * The time limits core's README tells receivers to set on their server (Node's defaults wait 60 s for
+ * headers and check only every 30 s): headers and the whole request within 10 s, checked every second.
+ */
+export const SERVER_LIMITS: http.ServerOptions = {
+  headersTimeout: 10_000,
+  requestTimeout: 10_000,
+  connectionsCheckingInterval: 1_000,
+  keepAliveTimeout: 5_000,
+};
 
 /** Options of each example's `start`. */
 export interface StartOptions {

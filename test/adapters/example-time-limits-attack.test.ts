@@ -1,0 +1,53 @@
+// The example receivers, attacked as an outside probe would: headers trickled one byte every 500 ms
+// from a client in another process. They must bound header time as the receiver docs tell users to
+// (headersTimeout 10 s, checked every second): 408 after about 10 s, not Node's 60 s checked every 30 s.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { start as startExpress } from '../../examples/express-receiver/server.js';
+import { start as startFastify } from '../../examples/fastify-receiver/server.js';
+import { start as startHono } from '../../examples/hono-receiver/server.js';
+import { start as startNest } from '../../examples/nest-receiver/server.js';
+import type { RawOutcome, RawPlan } from './raw-attack-client.js';
+
+const CLIENT = fileURLToPath(new URL('./raw-attack-client.ts', import.meta.url));
+
+function clients(plans: RawPlan[]): Promise<RawOutcome[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(plans)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const line = /OUTCOMES=(.*)/.exec(out)?.[1];
+      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
+      resolve(JSON.parse(line) as RawOutcome[]);
+    });
+  });
+}
+
+const EXAMPLES = { express: startExpress, fastify: startFastify, hono: startHono, nest: startNest };
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+describe.concurrent('example receivers bound slow headers', () => {
+  for (const [name, start] of Object.entries(EXAMPLES)) {
+    it(`${name}: headers trickled 1 byte / 500 ms get 408 after about 10 s`, async () => {
+      const rx = await start({ port: 0, secret: 'whsec_example_attack' });
+      closers.push(rx.close);
+      const port = Number(new URL(rx.url).port);
+      const [o] = await clients([
+        { port, send: `POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Padding: `, trickle: { byte: 'a', everyMs: 500, untilMs: 20_000 }, waitMs: 20_000 },
+      ]);
+      expect(o!.statuses, JSON.stringify(o)).toEqual([408]);
+      expect(o!.firstByteMs).toBeGreaterThanOrEqual(9_500);
+      expect(o!.firstByteMs).toBeLessThan(13_000); // 10 s, at most one 1 s check, and load
+      // A prompt request is still answered as usual.
+      const prompt = await fetch(rx.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(prompt.status).toBe(401);
+    }, 40_000);
+  }
+});
