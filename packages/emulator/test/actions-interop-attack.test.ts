@@ -153,6 +153,25 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
     expect(r.real.some((x) => 'x-evil' in x.headers)).toBe(false);
   });
 
+  it('a mapped header value past U+00FF or with DEL: neither side sends, the emulator records why (no retries)', async () => {
+    for (const h of ['café ☕', 'del\u007f', 'emoji 😀']) {
+      const sub = subscription('/bad-header', { headers: { 'X-H': { '@path': '$.properties.h' } }, data: { a: 1 } });
+      const r = await attack(sub, { ...base, properties: { h } });
+      expect(r.real, h).toHaveLength(0);
+      expect(r.segmentError, h).toMatch(/not a legal HTTP header value/);
+      expectSame(r);
+      expect(r.records[0]?.reason).toMatch(/subscription 2: the mapping's header "X-H" resolved to a value that is not a legal HTTP header value/);
+      expect(r.records[0]?.attempts).toHaveLength(0);
+    }
+  });
+
+  it('a mapped header value with Latin-1 characters is sent as Segment sends it', async () => {
+    const sub = subscription('/latin1', { headers: { 'X-H': { '@path': '$.properties.h' } }, data: { a: 1 } });
+    const r = await attack(sub, { ...base, properties: { h: 'café ñ' } });
+    expectSame(r);
+    expect(r.emulated[0]?.headers['x-h']).toBe(r.real[0]?.headers['x-h']);
+  });
+
   it('FQL with !=, contains, match and and/or/not agrees with Segment\'s matcher', async () => {
     const conditions = [
       'type = "track" and event != "Hostile"',

@@ -57,7 +57,11 @@ export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): 
     for (const [name, raw] of Object.entries(payload.headers)) {
       if (raw === undefined) continue;
       const value = String(raw);
-      if (!TOKEN.test(name) || /[\r\n\x00]/.test(value)) return { ok: false, reason: `${where}: the mapping's header ${JSON.stringify(name)} resolved to an invalid header` };
+      if (!TOKEN.test(name)) return { ok: false, reason: `${where}: the mapping's header ${JSON.stringify(name)} is not a valid header name` };
+      // What HTTP clients (Segment's fetch among them) refuse before sending: CR, LF, NUL, other controls, DEL, characters past U+00FF.
+      // eslint-disable-next-line no-control-regex
+      if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
+        return { ok: false, reason: `${where}: the mapping's header ${JSON.stringify(name)} resolved to a value that is not a legal HTTP header value (control characters or characters past U+00FF); Segment's code sends nothing for this event` };
       if (SENDER_HEADERS.includes(name.toLowerCase())) continue;
       headers[name] = value;
     }
