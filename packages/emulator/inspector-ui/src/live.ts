@@ -15,6 +15,8 @@ let served: readonly string[] = [];
 let lostTimer: number | undefined;
 let retryTimer: number | undefined;
 let lastSeen: Date | undefined;
+/** Whether the banner is up: later failed reconnects keep saying "server gone", not "reconnecting…". */
+let lost = false;
 
 /** How long the stream may be down before the banner shows (a reconnect after a burst is quicker). */
 const LOST_AFTER_MS = 1500;
@@ -31,6 +33,7 @@ function clock(d: Date): string {
 
 function showLost(): void {
   lostTimer = undefined;
+  lost = true;
   setStatus('server gone', 'lost');
   document.body.classList.add('stale');
   if (!bannerEl) return;
@@ -42,6 +45,7 @@ function opened(): void {
   window.clearTimeout(lostTimer);
   lostTimer = undefined;
   lastSeen = new Date();
+  lost = false;
   setStatus('live', 'open');
   document.body.classList.remove('stale');
   if (bannerEl) bannerEl.hidden = true;
@@ -54,7 +58,7 @@ function open(): void {
   es.addEventListener('open', opened);
   es.addEventListener('error', () => {
     lastSeen = lastSeen ?? new Date();
-    setStatus('reconnecting…', 'error');
+    if (!lost) setStatus('reconnecting…', 'error');
     lostTimer ??= window.setTimeout(showLost, LOST_AFTER_MS);
     // A stream the browser gave up on (an error status, not a dropped connection) is opened again here.
     if (es.readyState === EventSource.CLOSED && retryTimer === undefined) {
