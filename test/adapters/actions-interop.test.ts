@@ -79,6 +79,19 @@ const SETUPS: SetUp[] = [
     },
   },
   {
+    name: 'Express pass-through (the route answers)',
+    handlers: false,
+    request: true,
+    start: (seen) => {
+      const app = express();
+      app.all('/hook', expressHookgate({ destination: 'actions', secret: SECRET }), (req, res) => {
+        seen.push({ via: 'route', payload: req.webhook as unknown as Record<string, unknown>, batch: undefined, method: req.method });
+        res.json({ ok: true });
+      });
+      return startHttpServer(app);
+    },
+  },
+  {
     name: 'Fastify plugin (hookgateActions)',
     request: true,
     handlers: true,
@@ -125,6 +138,19 @@ const SETUPS: SetUp[] = [
     start: (seen, batches) => {
       const app = new Hono();
       app.all('/hook', honoHookgate(handlerOptions(seen, batches)));
+      return listenOnLoopback(createAdaptorServer({ fetch: app.fetch }) as http.Server);
+    },
+  },
+  {
+    name: 'Hono pass-through (the route answers)',
+    handlers: false,
+    request: true,
+    start: (seen) => {
+      const app = new Hono();
+      app.all('/hook', honoHookgate({ destination: 'actions', secret: SECRET }), (c) => {
+        seen.push({ via: 'route', payload: c.get('webhook') as unknown as Record<string, unknown>, batch: undefined, method: c.req.method });
+        return c.json({ ok: true });
+      });
       return listenOnLoopback(createAdaptorServer({ fetch: app.fetch }) as http.Server);
     },
   },
