@@ -183,6 +183,7 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
         {
           writeKey: 'wk',
           webhooksActions: {
+            sharedSecret: SECRET,
             subscriptions: [sub({ enable_batching: true, batch_size: 100 }), sub({ url: `${receiver.url}/two`, method: 'PATCH', enable_batching: true, batch_size: 2 })],
           },
         },
@@ -204,8 +205,16 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
       expect(a.reason).toBe(
         `Webhooks (Actions): not sent on its own; its event was sent in the batch record ${b.id} (subscription 2, a batch of 2); ${first.id} (subscription 1, a batch of 2): see that record for the delivery`,
       );
-      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${a.id}`)).json()) as { reason?: string };
-      expect(JSON.stringify(detail)).toContain(first.id);
+      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${a.id}`)).json()) as { summary: string; filteredBecause: string };
+      expect(detail.summary).toBe('batched (Webhooks (Actions))');
+      expect(detail.filteredBecause).toBe(`${a.reason}.`);
+      expect(detail.filteredBecause).not.toMatch(/no message could be built/);
+      // The batch record's detail: its signature shortened, never whole.
+      const batchDetail = await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${first.id}`)).text();
+      const sent = receiver.received.find((r) => r.url === '/in')!;
+      expect(batchDetail).not.toContain(sent.headers['x-signature'] as string);
+      // A stand-in has nothing of its own to send: replay says so and names nothing secret.
+      expect(() => emulator.replay(a.id)).toThrow(/Cannot replay/);
       const summary = formatSummary(emulator.deliveries, [], [], false);
       expect(summary).toMatch(/filtered 1 \(1 of them sent in a Webhooks \(Actions\) batch, counted in its record\)/);
     } finally {

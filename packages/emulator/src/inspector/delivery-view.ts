@@ -1,3 +1,4 @@
+import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { redactSignature, redactUrl } from '../debug-log.js';
 import { redactHeaders, redactWriteKey } from '../redact.js';
 import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
@@ -212,13 +213,19 @@ export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, mess
     source: record.sourceName ?? `source ${redactWriteKey(record.writeKey)}`,
     origin: record.origin,
     type: record.type,
-    summary: record.actions ? actionsSummary(record, message) : summaryOf(record.type, message),
+    summary: record.actions ? actionsSummary(record, message) : isBatchStandIn(record) ? 'batched (Webhooks (Actions))' : summaryOf(record.type, message),
     userId: typeof userId === 'string' ? userId : undefined,
     state: record.state,
     attempts: record.attempts.length,
     lastStatus: last ? (last.status ?? last.error?.code) : undefined,
     replayOf: record.replayOf,
-    filteredBecause: record.state === 'filtered' ? filteredWords(record.reason, message !== undefined) : undefined,
+    filteredBecause:
+      record.state !== 'filtered'
+        ? undefined
+        : // A call whose event went out in a batch: its reason says where, nothing failed to build.
+          isBatchStandIn(record)
+          ? `${oneLine(record.reason ?? '', 300)}.`
+          : filteredWords(record.reason, message !== undefined),
     ...(record.actions ? { actions: record.actions } : {}),
   };
 }
