@@ -59,7 +59,7 @@ interface Geometry {
 
 /**
  * Measures the page: elements (cells, detail items) that reach outside the viewport, or boxes whose
- * content spills past their border; words split
+ * content spills past their border; badges and buttons wider than their text needs; words split
  * across two lines (a word here: text between spaces, or a URL part ending in `/`, `?` or `&`); short
  * values (states, statuses, ids, times, counts) that take more than one line.
  */
@@ -110,6 +110,15 @@ function measure(page: Page): Promise<Geometry> {
       const range = document.createRange();
       range.selectNodeContents(el);
       if (lines(range) > 1) wrapped.push(name(el));
+    }
+    // Badges and buttons as wide as their text (and padding), not stretched across their cell or card.
+    for (const el of Array.from(document.querySelectorAll('.state, .new-mark, .actions button, .filters .button, .empty .copy'))) {
+      if (!shown(el)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const style = getComputedStyle(el);
+      const needs = range.getBoundingClientRect().width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + parseFloat(style.borderLeftWidth) + parseFloat(style.borderRightWidth);
+      if (el.getBoundingClientRect().width > needs + 2) wrapped.push(`${name(el)} is ${Math.round(el.getBoundingClientRect().width - needs)} px wider than its text needs`);
     }
     return { viewport: vw, scrollWidth: document.documentElement.scrollWidth, outside, broken, wrapped };
   });
