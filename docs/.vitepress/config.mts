@@ -42,7 +42,9 @@ export default defineConfig({
       {
         text: 'Use',
         items: [
+          { text: 'The receiver (core)', link: '/receiver' },
           { text: 'Testing your receiver', link: '/testing' },
+          { text: 'The emulator', link: '/emulator' },
           { text: 'The CLI and the inspector', link: '/cli' },
           { text: 'Webhooks (Actions)', link: '/webhooks-actions' },
           { text: 'Several instances with Redis', link: '/redis' },
