@@ -235,13 +235,19 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
     });
   }
 
-  it('at 360 px, the narrowest phone, the list still fits', async () => {
-    const { page } = await openAt(360, `${intake.url}/`);
-    try {
-      await page.locator('tr.row').nth(5).waitFor();
-      await expectFits(page, 'list at 360');
-    } finally {
-      await page.close();
+  it('at 360 px (the narrowest phone) and in between (760, 1000, 1920 px), the list and a detail still fit', async () => {
+    for (const width of [360, 760, 1000, 1920]) {
+      const { page } = await openAt(width, `${intake.url}/`);
+      try {
+        await page.locator('tr.row').nth(5).waitFor();
+        await expectFits(page, `list at ${width}`);
+        const failed = emulator.deliveries.find((r) => r.body.includes('Invalid Coupon'));
+        await page.locator(`tr.row[data-id="${failed?.id}"] a.event-link`).click();
+        await page.locator('#detail li.attempt').first().waitFor();
+        await expectFits(page, `failed detail at ${width}`);
+      } finally {
+        await page.close();
+      }
     }
   });
 
