@@ -253,3 +253,24 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
     await emulator.close();
   });
 });
+
+describe('a source updated while a batch is open', () => {
+  it('the open batch is sent as it was (old secret, old size) before events under the new settings start a new one', async () => {
+    const { createHmac } = await import('node:crypto');
+    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: 'old-secret', subscriptions: [sub({ data: { id: { '@path': '$.messageId' } }, enable_batching: true, batch_size: 10 })] } }] });
+    const before = emulator.track({ userId: 'u', event: 'E', messageId: 'before' });
+    emulator.updateSource('wk', { webhooksActions: { sharedSecret: 'new-secret', subscriptions: [sub({ data: { id: { '@path': '$.messageId' } }, enable_batching: true, batch_size: 2 })] } });
+    emulator.track({ userId: 'u', event: 'E', messageId: 'after-1' });
+    const full = emulator.track({ userId: 'u', event: 'E', messageId: 'after-2' });
+    expect(full.actions).toMatchObject({ batch: true, batchSize: 2 });
+    await emulator.drain();
+    const bodies = receiver.received.map((r) => [r.text, r.headers['x-signature']]);
+    expect(bodies).toHaveLength(2);
+    const old = bodies.find(([t]) => t === '[{"id":"before"}]')!;
+    expect(old[1]).toBe(createHmac('sha1', 'old-secret').update('{"id":"before"}').digest('hex'));
+    const fresh = bodies.find(([t]) => t === '[{"id":"after-1"},{"id":"after-2"}]')!;
+    expect(fresh[1]).toBe(createHmac('sha1', 'new-secret').update('{"id":"after-1"}').digest('hex'));
+    expect(before.reason).toMatch(/sent in the batch record dlv_/);
+    await emulator.close();
+  });
+});

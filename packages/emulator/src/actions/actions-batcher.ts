@@ -66,6 +66,16 @@ export class ActionsBatcher<Target> {
     return undefined;
   }
 
+  /**
+   * Sends the open batch under `key` now when it was opened under other settings (another target or
+   * subscription object: the source was updated), so that no event is sent with settings it did not
+   * come under.
+   */
+  settle(key: string, subscription: ResolvedSubscription, target: Target): void {
+    const batch = this.#open.get(key);
+    if (batch !== undefined && (batch.target !== target || batch.subscription !== subscription)) this.#flush(key, batch);
+  }
+
   /** Sends every open batch now (`drain()`, `close()`). */
   flushAll(): void {
     for (const [key, batch] of [...this.#open]) this.#flush(key, batch);

@@ -124,6 +124,8 @@ export class ActionsRouter {
       const target = this.#target(source, mapped.url, mapped.parsed, mapped.method, mapped.headers);
       if (sub.batching) {
         const key = batchKey(source.resolved.writeKey, sub, mapped.url, mapped.method, mapped.headers);
+        // A batch opened before the source was updated is sent first, as it was (its record is not this call's).
+        this.#batcher.settle(key, sub, target);
         // An event that fills its batch sends it now: the batch's record is one of this call's records.
         const sent: DeliveryRecord[] = [];
         this.#flushed = sent;
