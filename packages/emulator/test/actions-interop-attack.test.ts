@@ -290,6 +290,38 @@ describe('batches against Segment\'s onBatch', () => {
   });
 });
 
+describe('hostile bytes through the intake (real HTTP), then Segment\'s code on the event the emulator built', () => {
+  it('escaped lone surrogates, raw U+2028, invalid UTF-8, nulls and a 2^63 integer', async () => {
+    const sub = subscription('/wire', { headers: { 'X-Lib': { '@path': '$.context.library.name' } }, data: { p: { '@path': '$.properties' }, t: { '@template': '{{properties.s}}/{{properties.missing}}' } } });
+    const emulator = createEmulator({ sources: [{ writeKey: 'wk_wire', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }] });
+    const intake = await listenIntake(emulator);
+    try {
+      const text =
+        '{"batch":[{"type":"track","event":"W","userId":"u1","anonymousId":null,"messageId":"wire-1","context":{"library":{"name":"analytics-python","version":null}},' +
+        '"properties":{"s":"\\ud83d\\ude00 \\ud800 \u2028 end","big":9223372036854775807,"n":null,"bad":"\u00ff"}}],"writeKey":"wk_wire","sentAt":"2026-11-25T10:00:00+00:00"}';
+      const bytes = Buffer.concat([Buffer.from(text.replace('\u00ff', 'X')), Buffer.alloc(0)]);
+      // One invalid UTF-8 byte where the X is.
+      bytes[bytes.indexOf('"bad":"X"') + 7] = 0xff;
+      const res = await fetch(`${intake.url}/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bytes });
+      expect(res.status).toBe(200);
+      await emulator.drain();
+      const got = [...receiver.received];
+      receiver.received.length = 0;
+      const event = JSON.parse(got.find((r) => r.url === '/events')!.text) as Record<string, unknown>;
+      expect(event.sentAt).toBe('2026-11-25T10:00:00.000Z');
+      expect(event).not.toHaveProperty('anonymousId');
+      await segment.onEvent(event, { sharedSecret: SECRET, subscription: sub });
+      const emulated = got.filter((r) => r.url === '/wire');
+      expect(emulated.map(ID)).toEqual(receiver.received.map(ID));
+      expect(emulated[0]!.body.equals(receiver.received[0]!.body)).toBe(true);
+    } finally {
+      receiver.received.length = 0;
+      await intake.close();
+      await emulator.close();
+    }
+  });
+});
+
 describe('sentAt: the client\'s, from the request envelope', () => {
   it('a batch from analytics-node ({ batch, writeKey, sentAt }) gives each Actions event the envelope\'s sentAt', async () => {
     const emulator = createEmulator({ sources: [{ writeKey: 'wk_sent', webhooksActions: { subscriptions: [whole()] } }] });
