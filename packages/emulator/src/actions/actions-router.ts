@@ -207,7 +207,9 @@ export class ActionsRouter {
     let target = this.#targets.get(key);
     // A source whose settings changed gets new targets (its state object stays, its resolved settings are replaced).
     if (target !== undefined && target.source === source && target.recordSource.name === source.resolved.name) return target;
-    const endpoint: ActionsEndpoint = Object.freeze({ url, parsed, headers, method, userAgent: ACTIONS_USER_AGENT });
+    // Segment's request client sends Accept: */* unless the mapping sets Accept.
+    const sent = Object.keys(headers).some((h) => h.toLowerCase() === 'accept') ? headers : Object.freeze({ Accept: '*/*', ...headers });
+    const endpoint: ActionsEndpoint = Object.freeze({ url, parsed, headers: sent, method, userAgent: ACTIONS_USER_AGENT });
     target = { source, recordSource: this.#sourceOf(source, endpoint), endpoint };
     if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();
     this.#targets.set(key, target);
