@@ -49,6 +49,8 @@ export interface AcceptedBatch<TExtra> {
 }
 
 const plans = new WeakMap<object, BatchPlan>();
+/** How many element issues a refused batch's answer lists (the rest are counted). */
+const MAX_LISTED_ISSUES = 20;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const SETTLED = Promise.resolve();
 
@@ -123,7 +125,14 @@ async function checked<TExtra>(
   const issues: { path: string; message: string }[] = [];
   let firstRefusal: RulesRefusal | undefined;
   for (let i = 0; i < elements.length; i++) {
-    const result = await tools.rules.check(elements[i]);
+    let result;
+    try {
+      result = await tools.rules.check(elements[i]);
+    } catch (error) {
+      // A user's schema threw: reported like a handler failure, answered 500 (the sender retries).
+      tools.onError(error, { phase: 'handler' });
+      return refused('handler_error', `The schema failed while checking batch element ${i} (see onError); the sender will retry.`);
+    }
     if ('refusal' in result) {
       firstRefusal ??= result.refusal;
       const own = (result.refusal.extra?.issues as { path: string; message: string }[] | undefined) ?? [{ path: '/', message: result.refusal.message }];
@@ -131,7 +140,14 @@ async function checked<TExtra>(
     } else payloads.push(result.message);
   }
   if (firstRefusal) {
-    return refused(firstRefusal.code, `Batch element ${issues[0]!.path.split('/')[1]} is refused: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`, { issues });
+    // A batch of thousands of bad elements names the first few: the answer stays small.
+    const shown = issues.slice(0, MAX_LISTED_ISSUES);
+    const more = issues.length > shown.length ? `; and ${issues.length - shown.length} more issues` : '';
+    return refused(
+      firstRefusal.code,
+      `Batch element ${issues[0]!.path.split('/')[1]} is refused: ${shown.map((i) => `${i.path} ${i.message}`).join('; ')}${more}`,
+      { issues: shown, issueCount: issues.length },
+    );
   }
 
   // 3. Dedupe per element: each keyed by its messageId, else the digest of its JSON.
@@ -149,6 +165,9 @@ async function checked<TExtra>(
     }
   };
   const fresh: number[] = [];
+  // Keys claimed by this batch: an element repeated inside it runs once (its second claim would
+  // otherwise find the first one's in-flight claim and answer 503 on every retry).
+  const inThisBatch = new Set<string>();
   for (let i = 0; i < elements.length; i++) {
     if (!tools.store) {
       keys.push(undefined);
@@ -157,6 +176,8 @@ async function checked<TExtra>(
     }
     const key = await dedupeKey(elements[i], JSON.stringify(elements[i]));
     keys.push(key);
+    if (inThisBatch.has(key)) continue;
+    inThisBatch.add(key);
     let claim;
     try {
       claim = await tools.store.claim(key, tools.inFlightTtlMs);

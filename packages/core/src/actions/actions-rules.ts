@@ -1,5 +1,5 @@
 import type { WebhookMessage } from '../messages/types.js';
-import type { DestinationRules, RulesRefusal } from '../receiver/destination-rules.js';
+import type { DestinationRules, RulesChecked } from '../receiver/destination-rules.js';
 import { acceptBatch } from './accept-batch.js';
 import { isBatchBody } from './batch-rules.js';
 import type { MessageHandler } from '../receiver/options.js';
@@ -7,7 +7,7 @@ import type { ActionsReceiverOptions } from './actions-options.js';
 import { isSpecEventType, specEventIssues } from './spec-event-check.js';
 import { validateStandard, type StandardSchemaV1 } from './standard-schema.js';
 
-type Checked = { message: unknown } | { refusal: RulesRefusal };
+type Checked = RulesChecked;
 
 function typeOf(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v;
@@ -70,7 +70,8 @@ export function actionsRules<TExtra>(options: ActionsReceiverOptions<TExtra, Sta
         };
       }
       if (typeof result.value === 'object' && result.value !== null) routes.set(result.value, onPayload);
-      return { message: result.value };
+      // Dedupe by the body's own messageId: the schema's output may have dropped or changed it.
+      return { message: result.value, keyedBy: record };
     });
   }
 

@@ -452,8 +452,14 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       }
     }
     const checked = rules.check(value);
-    if (checked instanceof Promise) return checked.then((c) => afterCheck(input, receivedAt, verification, signed, c));
+    if (checked instanceof Promise) return checked.then((c) => afterCheck(input, receivedAt, verification, signed, c), checkFailed);
     return afterCheck(input, receivedAt, verification, signed, checked);
+  }
+
+  /** A user's schema threw while checking the body: reported like a handler failure, answered 500 (the sender retries). */
+  function checkFailed(error: unknown): AcceptResult<TExtra> {
+    onError(error, { phase: 'handler' });
+    return refuse('handler_error', 'The schema failed while checking the payload (see onError); the sender will retry.');
   }
 
   function afterCheck(
@@ -466,7 +472,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     if ('refusal' in checked) return refuse(checked.refusal.code, checked.refusal.message, checked.refusal.extra);
     const message = checked.message as WebhookMessage;
     if (!store) return acceptedMessage(input, receivedAt, verification, message, undefined, signed);
-    return claimed(input, receivedAt, verification, message, store, signed);
+    return claimed(input, receivedAt, verification, message, store, signed, checked.keyedBy ?? message);
   }
 
   // 3. Dedupe: claim the message, or answer for the earlier delivery.
@@ -477,11 +483,13 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     message: WebhookMessage,
     store: IdempotencyStore,
     signed: string | Uint8Array | undefined,
+    keyedBy: unknown,
   ): Promise<AcceptResult<TExtra>> {
     const respond = refuse;
     // Keyed by what was signed: the bytes or re-serialized text that matched, so every byte form of
-    // one signed message (re-encoded, then parsed by a framework) gets the same key.
-    const key = await dedupeKey(message, signed ?? input.rawBody ?? JSON.stringify(message));
+    // one signed message (re-encoded, then parsed by a framework) gets the same key; the messageId is
+    // the body's (`keyedBy`), not a schema output's.
+    const key = await dedupeKey(keyedBy, signed ?? input.rawBody ?? JSON.stringify(message));
     let claim;
     try {
       claim = await store.claim(key, inFlightTtlMs);

@@ -18,6 +18,15 @@ export interface RulesRefusal {
 }
 
 /**
+ * What a destination's `check` gives (internal): the message to run (and, when it differs, the value
+ * whose `messageId` keys the dedupe), or a refusal.
+ *
+ * @example
+ * const checked: RulesChecked = { message: schemaOutput, keyedBy: parsedBody };
+ */
+export type RulesChecked = { message: unknown; keyedBy?: unknown } | { refusal: RulesRefusal };
+
+/**
  * What differs between destinations, picked once when a receiver is created (internal): allowed
  * methods, what a valid body is, which handler runs it. Signatures, statuses, deadline and dedupe
  * stay the receiver's, the same for every destination.
@@ -35,9 +44,10 @@ export interface DestinationRules<TExtra> {
   methodMessage(method: string): string;
   /**
    * Checks a verified, parsed body: the value to hand to a handler, or a refusal. Synchronous
-   * unless a schema validates asynchronously.
+   * unless a schema validates asynchronously. `keyedBy`: the value whose `messageId` keys the dedupe
+   * when it is not `message` (a schema's output may drop or change the body's `messageId`).
    */
-  check(value: unknown): { message: unknown } | { refusal: RulesRefusal } | Promise<{ message: unknown } | { refusal: RulesRefusal }>;
+  check(value: unknown): RulesChecked | Promise<RulesChecked>;
   /** The handler for an accepted message, or `undefined` (acknowledged unhandled). */
   handlerFor(message: unknown): MessageHandler<WebhookMessage, TExtra> | undefined;
   /** How logs and answers name a message (`track message`, `payload`). */

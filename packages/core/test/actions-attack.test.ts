@@ -1,0 +1,298 @@
+// Webhooks (Actions) on core's receiver, attacked from outside over real HTTP (node listener): batches
+// built to abuse the first-element-only signature, malformed batches, schemas that misbehave, and
+// secrets kept out of every answer and log line.
+import http from 'node:http';
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import { createReceiver, toNodeListener, type ActionsHandlerContext, type AnyReceiverOptions, type Receiver, type ReceiverOptions } from '../src/index.js';
+
+const SECRET = 'whsec_actions_attack_91b3';
+const OLD_SECRET = 'whsec_actions_attack_old_22c0';
+const hmac = (text: string, secret = SECRET) => createHmac('sha1', secret).update(text).digest('hex');
+
+let served: (RunningServer & { receiver: Receiver }) | undefined;
+afterEach(async () => {
+  await served?.receiver.drain();
+  await served?.close();
+  served = undefined;
+});
+
+async function serve(options: AnyReceiverOptions): Promise<RunningServer & { receiver: Receiver }> {
+  await served?.close();
+  const receiver = createReceiver(options as ReceiverOptions);
+  const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  served = { ...server, receiver };
+  return served;
+}
+
+async function put(url: string, body: string, signature: string | null = hmac(body)) {
+  const r = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-signature': signature }) }, body });
+  const text = await r.text();
+  return { status: r.status, text, json: JSON.parse(text) as Record<string, unknown> };
+}
+const batchSig = (batch: unknown[], secret = SECRET) => hmac(JSON.stringify(batch[0]), secret);
+
+interface Ran {
+  payload: Record<string, unknown>;
+  batch: ActionsHandlerContext['batch'];
+  key: string | undefined;
+}
+function collector() {
+  const ran: Ran[] = [];
+  const onPayload = (payload: object, ctx: ActionsHandlerContext) => void ran.push({ payload: payload as Record<string, unknown>, batch: ctx.batch, key: ctx.dedupeKey });
+  return { ran, onPayload };
+}
+
+describe('Actions batches under attack', () => {
+  it('forged elements appended behind a captured signature are refused by default, and flagged uncovered when accepted by name', async () => {
+    const captured = [{ orderId: 'o-1', messageId: 'm-1' }];
+    const forged = [...captured, { orderId: 'forged-1', messageId: 'f-1' }, { orderId: 'forged-2' }];
+    const { ran, onPayload } = collector();
+    let srv = await serve({ destination: 'actions', secret: SECRET, onPayload });
+    const refused = await put(srv.url, JSON.stringify(forged), batchSig(captured));
+    expect(refused.status).toBe(422);
+    expect(refused.json.code).toBe('batch_refused');
+    expect(ran).toEqual([]);
+
+    srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
+    expect((await put(srv.url, JSON.stringify(forged), batchSig(captured))).status).toBe(200);
+    expect(ran.map((r) => [r.payload.orderId, r.batch?.signed, r.batch?.uncovered])).toEqual([
+      ['o-1', true, [1, 2]],
+      ['forged-1', false, [1, 2]],
+      ['forged-2', false, [1, 2]],
+    ]);
+  });
+
+  it('a tampered first element is 401, and nothing runs', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
+    const signed = [{ orderId: 'o-1', total: 10 }, { orderId: 'o-2' }];
+    const tampered = [{ orderId: 'o-1', total: 1000 }, { orderId: 'o-2' }];
+    const r = await put(srv.url, JSON.stringify(tampered), batchSig(signed));
+    expect(r.status).toBe(401);
+    expect(r.json.message).toMatch(/first event/);
+    expect(ran).toEqual([]);
+  });
+
+  it('an element repeated inside one batch runs once (it was 503 on every retry: its own in-flight claim)', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
+    const batch = [{ orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-2' }, { orderId: 'o-2' }];
+    const r = await put(srv.url, JSON.stringify(batch), batchSig(batch));
+    expect(r.status).toBe(200);
+    expect(ran.map((x) => [x.batch?.index, x.payload.orderId])).toEqual([
+      [0, 'o-1'],
+      [2, 'o-2'],
+    ]);
+    // The sender's retry of the same batch runs nothing again.
+    const again = await put(srv.url, JSON.stringify(batch), batchSig(batch));
+    expect([again.status, again.json.code]).toEqual([200, 'duplicate']);
+    expect(ran).toHaveLength(2);
+  });
+
+  it('two batches sharing messageIds: the second runs only its new elements', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
+    const first = [{ n: 1, messageId: 'a' }, { n: 2, messageId: 'b' }];
+    const second = [{ n: 2, messageId: 'b' }, { n: 3, messageId: 'c' }, { n: 99, messageId: 'a' }];
+    expect((await put(srv.url, JSON.stringify(first), batchSig(first))).status).toBe(200);
+    expect((await put(srv.url, JSON.stringify(second), batchSig(second))).status).toBe(200);
+    expect(ran.map((x) => x.payload.n)).toEqual([1, 2, 3]);
+  });
+
+  it('a first element signed by the old secret of a rotation is accepted, and says which secret matched', async () => {
+    const verifications: unknown[] = [];
+    const srv = await serve({
+      destination: 'actions',
+      secret: [SECRET, OLD_SECRET],
+      insecureAcceptBatches: true,
+      onPayload: (_p, ctx) => void verifications.push(ctx.verification),
+    });
+    const batch = [{ n: 1 }, { n: 2 }];
+    expect((await put(srv.url, JSON.stringify(batch), batchSig(batch, OLD_SECRET))).status).toBe(200);
+    expect(verifications).toEqual([
+      { form: 'stringify', secretIndex: 1 },
+      { form: 'stringify', secretIndex: 1 },
+    ]);
+  });
+
+  it('empty arrays, non-objects, nulls and nested arrays are 400 naming each element', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload });
+    const empty = await put(srv.url, '[]', null);
+    expect([empty.status, empty.json.code]).toEqual([400, 'invalid_payload']);
+    const mixed = [{ ok: 1 }, null, 'text', 7, [{ nested: true }]];
+    const r = await put(srv.url, JSON.stringify(mixed), batchSig(mixed));
+    expect(r.status).toBe(400);
+    expect((r.json.issues as { path: string }[]).map((i) => i.path)).toEqual(['/1', '/2', '/3', '/4']);
+    expect(r.json.message).toMatch(/got null/);
+    expect(r.json.message).toMatch(/got an array/);
+    expect(ran).toEqual([]);
+  });
+
+  it('10,000 bad elements: 400 whose answer lists the first 20 and counts the rest (it was a 2 MB answer)', async () => {
+    const { onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
+    const bad = Array.from({ length: 10_000 }, () => null);
+    const r = await put(srv.url, JSON.stringify(bad), hmac('null'));
+    expect(r.status).toBe(400);
+    expect(r.text.length).toBeLessThan(8_000);
+    expect(r.json.issueCount).toBe(10_000);
+    expect(r.json.issues).toHaveLength(20);
+    expect(r.json.message).toMatch(/and 9980 more issues/);
+  });
+
+  it('10,000 tiny elements each run once; a 900 KB element and a deep element go through', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, maxBodyBytes: 2_000_000, onPayload });
+    const tiny = Array.from({ length: 10_000 }, (_, i) => ({ i }));
+    expect((await put(srv.url, JSON.stringify(tiny), batchSig(tiny))).status).toBe(200);
+    expect(ran).toHaveLength(10_000);
+    expect(new Set(ran.map((x) => x.payload.i)).size).toBe(10_000);
+
+    let deep: unknown = { leaf: true };
+    for (let d = 0; d < 500; d++) deep = { d };
+    const big = [{ blob: 'x'.repeat(900_000) }, { deep }];
+    expect((await put(srv.url, JSON.stringify(big), batchSig(big))).status).toBe(200);
+    expect(ran).toHaveLength(10_002);
+    expect((ran[10_000]!.payload.blob as string).length).toBe(900_000);
+  });
+
+  it('mixed event types in one batch go to on[type] or onPayload each', async () => {
+    const seen: string[] = [];
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      on: { track: (e) => void seen.push(`track:${e.event}`) },
+      onPayload: (p) => void seen.push(`payload:${JSON.stringify(p)}`),
+    });
+    const track = { type: 'track', event: 'Signed Up', messageId: 'mt', anonymousId: 'a1', timestamp: '2026-11-25T10:00:00.000Z', receivedAt: '2026-11-25T10:00:01.000Z' };
+    const batch = [track, { type: 'identify', userId: 'u1' }, { orderId: 'o-1' }];
+    expect((await put(srv.url, JSON.stringify(batch), batchSig(batch))).status).toBe(200);
+    expect(seen).toEqual(['track:Signed Up', 'payload:{"type":"identify","userId":"u1"}', 'payload:{"orderId":"o-1"}']);
+  });
+
+  it('acknowledge mode with a failing element: 200, the failure reported, and the retry runs only that element', async () => {
+    const errors: unknown[] = [];
+    let failOnce = true;
+    const ran: number[] = [];
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      mode: 'acknowledge',
+      insecureAcceptBatches: true,
+      onError: (e) => void errors.push(e),
+      onPayload: (p) => {
+        const n = (p as { n: number }).n;
+        if (n === 2 && failOnce) {
+          failOnce = false;
+          throw new Error('element 2 failed');
+        }
+        ran.push(n);
+      },
+    });
+    const batch = [{ n: 1 }, { n: 2 }, { n: 3 }];
+    expect((await put(srv.url, JSON.stringify(batch), batchSig(batch))).json.code).toBe('ok');
+    await srv.receiver.drain();
+    expect(ran).toEqual([1, 3]);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['element 2 failed']);
+    expect((await put(srv.url, JSON.stringify(batch), batchSig(batch))).status).toBe(200);
+    await srv.receiver.drain();
+    expect(ran).toEqual([1, 3, 2]);
+  });
+});
+
+describe('Actions schemas under attack', () => {
+  const payload = (body: Record<string, unknown>) => JSON.stringify(body);
+
+  it('a schema that drops messageId still dedupes by the body\'s messageId (the same id with another body ran twice)', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, schema: z.object({ orderId: z.string() }), onPayload });
+    expect((await put(srv.url, payload({ orderId: 'o-1', messageId: 'm-1' }))).status).toBe(200);
+    const second = await put(srv.url, payload({ orderId: 'o-2', messageId: 'm-1' }));
+    expect([second.status, second.json.code]).toEqual([200, 'duplicate']);
+    expect(ran.map((r) => [r.payload, r.key])).toEqual([[{ orderId: 'o-1' }, 'id:m-1']]);
+  });
+
+  it('a transforming schema hands its output to onPayload; an async one works; issues without paths point at the root', async () => {
+    const { ran, onPayload } = collector();
+    let srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      schema: z.object({ total: z.string().transform(Number) }).transform((v) => ({ ...v, doubled: v.total * 2 })),
+      onPayload,
+    });
+    expect((await put(srv.url, payload({ total: '21' }))).status).toBe(200);
+    expect(ran[0]!.payload).toEqual({ total: 21, doubled: 42 });
+
+    const asyncSchema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'attack',
+        validate: async (value: unknown) => {
+          await new Promise((r) => setTimeout(r, 5));
+          return (value as { ok?: unknown }).ok === true ? { value: { ok: 'yes' } } : { issues: [{ message: 'not ok' }] };
+        },
+      },
+    };
+    srv = await serve({ destination: 'actions', secret: SECRET, schema: asyncSchema, onPayload });
+    expect((await put(srv.url, payload({ ok: true }))).status).toBe(200);
+    expect(ran[1]!.payload).toEqual({ ok: 'yes' });
+    const refused = await put(srv.url, payload({ ok: false }));
+    expect([refused.status, refused.json.issues]).toEqual([400, [{ path: '/', message: 'not ok' }]]);
+  });
+
+  it('a schema that throws answers 500 (the sender retries) and reports to onError; nothing runs', async () => {
+    const { ran, onPayload } = collector();
+    const errors: unknown[] = [];
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      onError: (e) => void errors.push(e),
+      schema: { '~standard': { version: 1, vendor: 'attack', validate: () => { throw new Error('schema exploded'); } } },
+      onPayload,
+    });
+    const r = await put(srv.url, payload({ a: 1 }));
+    expect(r.status).toBe(500);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['schema exploded']);
+    expect(ran).toEqual([]);
+
+    // The same inside an accepted batch.
+    const srv2 = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      onError: (e) => void errors.push(e),
+      schema: { '~standard': { version: 1, vendor: 'attack', validate: () => { throw new Error('schema exploded in a batch'); } } },
+      onPayload,
+    });
+    const batch = [{ a: 1 }, { a: 2 }];
+    const b = await put(srv2.url, JSON.stringify(batch), batchSig(batch));
+    expect([b.status, b.json.code]).toEqual([500, 'handler_error']);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['schema exploded', 'schema exploded in a batch']);
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('Actions secrets stay out of answers and logs', () => {
+  it('with DEBUG on, no answer or log line holds the secret or a full signature', async () => {
+    const lines: string[] = [];
+    const logger = { warn: (l: string) => void lines.push(l), debug: (l: string) => void lines.push(l) };
+    const srv = await serve({ destination: 'actions', secret: SECRET, debug: true, logger, insecureAcceptBatches: true, onPayload: () => {} });
+    const answers: string[] = [];
+    const body = '{"orderId":"o-1","total":1.0}';
+    const good = hmac('{"orderId":"o-1","total":1}');
+    answers.push((await put(srv.url, body, good)).text); // re-encoded: 401 explained
+    answers.push((await put(srv.url, '[{"a":1},{"b":2}]', good)).text); // batch, wrong first element
+    answers.push((await put(srv.url, body, good.toUpperCase() + 'ff')).text); // malformed
+    expect(answers.every((a) => a.includes('"ok":false'))).toBe(true);
+    expect(lines.join('\n')).toMatch(/JSON\.stringify form/);
+    for (const text of [...answers, ...lines]) {
+      expect(text).not.toContain(SECRET);
+      expect(text.toLowerCase()).not.toContain(good);
+    }
+  });
+});
