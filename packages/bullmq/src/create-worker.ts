@@ -1,40 +1,9 @@
-import { MESSAGE_TYPES, type MessageOf, type MessageType, type Verification, type WebhookMessage } from '@hookgate/core';
+import { MESSAGE_TYPES, type MessageOf, type MessageType, type StandardSchemaV1, type WebhookMessage } from '@hookgate/core';
 import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
+import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
+import type { JobContext, JobHandler } from './job-context.js';
 import type { HandoffJobData } from './job-data.js';
-
-/**
- * What a worker's handler receives beside the message.
- *
- * @example
- * const onTrack = async (msg: TrackMessage, ctx: JobContext) => {
- *   // at-least-once: write idempotently, keyed by the dedupe key
- *   await db.upsert('events', { id: ctx.dedupeKey, event: msg.event });
- * };
- */
-export interface JobContext {
-  /** The BullMQ job (its id, `attemptsMade`, `log()`, `updateProgress()`). */
-  job: Job<HandoffJobData>;
-  /** The receiver's dedupe key: the key for idempotent writes (a job can run more than once). */
-  dedupeKey: string;
-  /** 1 on the first run, 2 on the first retry, … */
-  attempt: number;
-  /** When the request reached the receiver. */
-  receivedAt: Date;
-  /** Which body form and which secret index verified the message. */
-  verification: Verification;
-  /** The exact signed text, when the receiver used `enqueueTo(queue, { includeSignedBody: true })`. */
-  signedBody: string | undefined;
-  /** Fires when BullMQ cancels the job (e.g. the worker closes with force). */
-  signal: AbortSignal;
-}
-
-/**
- * A worker's handler for one message type; throwing fails the attempt (BullMQ retries it).
- *
- * @example
- * const onIdentify: JobHandler<IdentifyMessage> = (msg, ctx) => crm.upsert(msg.userId, msg.traits, { key: ctx.dedupeKey });
- */
-export type JobHandler<M> = (message: M, context: JobContext) => unknown;
+import { checkJobDestination } from './job-destination.js';
 
 /**
  * Handlers per message type, each narrowed: the same `on` shape as a receiver's.
@@ -54,19 +23,18 @@ export type JobHandlers = { [T in MessageType]?: JobHandler<MessageOf<T>> };
  * const worker = createWorker('webhooks', options);
  */
 export interface CreateWorkerOptions<M = WebhookMessage> extends Omit<WorkerOptions, 'connection'> {
+  /** Jobs from a classic Webhooks receiver (the default); for Webhooks (Actions) jobs see `ActionsWorkerOptions`. */
+  destination?: 'classic';
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
   connection: ConnectionOptions;
   /** Handlers per message type. */
   on?: JobHandlers;
-  /**
-   * Catch-all: runs for a type without its own handler in `on`. `M` is the classic message by default;
-   * for jobs from an Actions receiver (`destination: 'actions'`) give the payload type you map to.
-   */
+  /** Catch-all: runs for a type without its own handler in `on`. `M` is the classic message by default. */
   onMessage?: JobHandler<M>;
 }
 
 const NEVER = new AbortController().signal;
-const WORKER_OWN_OPTIONS = new Set(['on', 'onMessage']);
+const WORKER_OWN_OPTIONS = new Set(['destination', 'on', 'onMessage', ...ACTIONS_WORKER_OWN_OPTIONS]);
 
 /**
  * Starts a BullMQ worker that runs typed handlers for the messages `enqueueTo` stored. A handler that
@@ -85,7 +53,29 @@ const WORKER_OWN_OPTIONS = new Set(['on', 'onMessage']);
  * });
  * process.on('SIGTERM', () => void worker.close());
  */
-export function createWorker<M = WebhookMessage>(queueName: string, options: CreateWorkerOptions<M>): Worker<HandoffJobData<M>> {
+export function createWorker<M = WebhookMessage>(queueName: string, options: CreateWorkerOptions<M>): Worker<HandoffJobData<M>>;
+/**
+ * Starts a BullMQ worker for the jobs a Webhooks (Actions) receiver stored (`destination: 'actions'`,
+ * `enqueue: enqueueTo(queue)`): `on` gets whole Segment events typed as the Segment Spec, `onPayload`
+ * every other payload, typed and checked by `schema` (any Standard Schema) when given. A classic job
+ * fails naming the mismatch; a payload `on` or `schema` refuses fails with the field named (no retry,
+ * kept in the failed set); a handler that throws is retried as in the classic worker.
+ *
+ * @example
+ * import { createWorker } from '@hookgate/bullmq';
+ *
+ * const worker = createWorker('segment-actions', {
+ *   destination: 'actions',
+ *   connection: { host: '127.0.0.1', port: 6379 },
+ *   on: { track: async (event, ctx) => saveEvent(ctx.dedupeKey, event.event, event.properties) },
+ *   onPayload: (payload) => console.log('mapped payload', payload),
+ * });
+ */
+export function createWorker<S extends StandardSchemaV1 | undefined = undefined>(queueName: string, options: ActionsWorkerOptions<S>): Worker<HandoffJobData<unknown>>;
+export function createWorker<M = WebhookMessage>(
+  queueName: string,
+  options: CreateWorkerOptions<M> | ActionsWorkerOptions<StandardSchemaV1 | undefined>,
+): Worker<HandoffJobData<M>> {
   if (typeof queueName !== 'string' || queueName.length === 0) {
     throw new TypeError(`createWorker(queueName, options): queueName must be the name of the queue given to enqueueTo's Queue, e.g. 'webhooks'; got ${JSON.stringify(queueName)}.`);
   }
@@ -95,7 +85,40 @@ export function createWorker<M = WebhookMessage>(queueName: string, options: Cre
   if (options.connection == null) {
     throw new TypeError("createWorker: connection is required (BullMQ's Redis connection), e.g. { host: '127.0.0.1', port: 6379 }.");
   }
-  const { on, onMessage } = options;
+  const destination = (options as { destination?: unknown }).destination;
+  if (destination !== undefined && destination !== 'classic' && destination !== 'actions') {
+    throw new TypeError(`createWorker: destination must be 'classic' (the default) or 'actions' (jobs from a Webhooks (Actions) receiver); got ${JSON.stringify(destination)}.`);
+  }
+  const workerOptions: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
+  const contextOf = (job: Job<HandoffJobData<M>>, signal: AbortSignal | undefined): JobContext => {
+    const data = job.data;
+    return {
+      job: job as unknown as Job<HandoffJobData>,
+      dedupeKey: data.dedupeKey,
+      attempt: job.attemptsMade + 1,
+      receivedAt: new Date(data.receivedAt),
+      verification: data.verification,
+      signedBody: data.signedBody,
+      signal: signal ?? NEVER,
+    };
+  };
+
+  if (destination === 'actions') {
+    const run = actionsJobRunner(options as ActionsWorkerOptions<StandardSchemaV1 | undefined>);
+    const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
+      checkJobDestination(job.data.destination, 'actions', job.id);
+      await run(job.data.message, contextOf(job, signal));
+    };
+    return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
+  }
+
+  const { on, onMessage } = options as CreateWorkerOptions<M>;
+  for (const name of ['onPayload', 'schema'] as const) {
+    if ((options as unknown as Record<string, unknown>)[name] !== undefined) {
+      throw new TypeError(`createWorker: ${name} is for jobs from a Webhooks (Actions) receiver; add destination: 'actions' (or, for classic jobs, use on / onMessage).`);
+    }
+  }
   if (on == null && onMessage == null) {
     throw new TypeError('createWorker: give handlers in `on` (per message type) or `onMessage`; without them every job would complete unprocessed.');
   }
@@ -109,26 +132,15 @@ export function createWorker<M = WebhookMessage>(queueName: string, options: Cre
   }
   if (onMessage != null && typeof onMessage !== 'function') throw new TypeError('createWorker: onMessage must be a function (msg, ctx) => …');
 
-  const workerOptions: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
-
   const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
-    const data = job.data;
-    const message = data.message;
+    checkJobDestination(job.data.destination, 'classic', job.id);
+    const message = job.data.message;
     const type = (message as { type?: unknown } | null)?.type;
     const handler = ((typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ?? onMessage) as
       | JobHandler<M>
       | undefined;
     if (handler === undefined) return;
-    await handler(message, {
-      job: job as unknown as Job<HandoffJobData>,
-      dedupeKey: data.dedupeKey,
-      attempt: job.attemptsMade + 1,
-      receivedAt: new Date(data.receivedAt),
-      verification: data.verification,
-      signedBody: data.signedBody,
-      signal: signal ?? NEVER,
-    });
+    await handler(message, contextOf(job, signal));
   };
   return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
 }

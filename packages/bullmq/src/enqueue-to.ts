@@ -41,7 +41,8 @@ export const DEFAULT_JOB_OPTIONS: Readonly<JobsOptions> = Object.freeze({
  * The `enqueue` option of a receiver that stores each verified message as a BullMQ job. The job id
  * is the message's dedupe key, so a retried delivery (to this instance or another) never makes a
  * second job. The receiver answers 200 once `queue.add` resolved, 503 when Redis did not take it
- * within the deadline.
+ * within the deadline. The job records which destination's receiver stored it (`classic` or
+ * `actions`), so a worker of the other kind fails it naming the mismatch instead of mistyping it.
  *
  * @example
  * import { Queue } from 'bullmq';
@@ -70,6 +71,7 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
     const key = handoff.dedupeKey;
     const data: HandoffJobData = {
       message: handoff.message,
+      destination: handoff.destination,
       dedupeKey: key,
       receivedAt: handoff.receivedAt.toISOString(),
       verification: handoff.verification,

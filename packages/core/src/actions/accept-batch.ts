@@ -7,7 +7,7 @@ import type { MessageHandler, ReceiverInput, Verification } from '../receiver/op
 import { receiverResponse, type ReceiverResponse } from '../receiver/responses.js';
 import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '../signatures/verify.js';
 import type { BatchElementInfo } from './actions-options.js';
-import { BATCH_NEEDS_HANDLERS_MESSAGE, BATCH_REFUSED_MESSAGE, UNSIGNED_BATCH_MESSAGE, uncoveredIndexes } from './batch-rules.js';
+import { BATCH_ENQUEUE_MESSAGE, BATCH_NEEDS_HANDLERS_MESSAGE, BATCH_REFUSED_MESSAGE, UNSIGNED_BATCH_MESSAGE, uncoveredIndexes } from './batch-rules.js';
 
 /**
  * What the batch rules work with (internal): the receiver's parts, which batches are accepted, and
@@ -74,6 +74,7 @@ export function acceptBatch<TExtra>(
   receivedAt: Date,
   tools: BatchTools<TExtra>,
 ): Refused | AcceptedBatch<TExtra> | Promise<Refused | AcceptedBatch<TExtra>> {
+  if (tools.enqueues) return refused('batch_refused', BATCH_ENQUEUE_MESSAGE);
   if (tools.accept === false) return refused('batch_refused', BATCH_REFUSED_MESSAGE);
   if (!tools.canRunElements) return refused('batch_refused', BATCH_NEEDS_HANDLERS_MESSAGE);
 

@@ -26,6 +26,17 @@ export const BATCH_REFUSED_MESSAGE =
   'arrives alone and signed; or accept batches knowingly with insecureAcceptBatches: true (the handler context then says which events no signature covered).';
 
 /**
+ * The explanation for a batch arriving at a receiver in enqueue mode: each job is one signed event.
+ *
+ * @example
+ * receiverResponse('batch_refused', BATCH_ENQUEUE_MESSAGE);
+ */
+export const BATCH_ENQUEUE_MESSAGE =
+  'Batches are refused: this receiver stores each event as its own queue job, and a Webhooks (Actions) batch is signed over its first event only ' +
+  '(or not at all), so the other events could not be trusted nor stored one by one. Turn batching off in the mapping ("Enable Batching" off): ' +
+  'every event then arrives alone, signed, and becomes one job.';
+
+/**
  * The explanation for a batch arriving at a receiver with no handler to run its elements one by one.
  *
  * @example

@@ -204,6 +204,12 @@ function checkEnqueue<T>(options: ReceiverOptions<T>): void {
   if (options.mode === 'acknowledge') {
     throw new TypeError("enqueue answers 200 once the queue holds the message; remove mode: 'acknowledge' (it would answer before that).");
   }
+  if ((options as { insecureAcceptBatches?: unknown }).insecureAcceptBatches) {
+    throw new TypeError(
+      'insecureAcceptBatches cannot be used with enqueue: each job holds one signed event, and a batch is signed over its first event only. ' +
+        'Remove insecureAcceptBatches and turn batching off in the mapping ("Enable Batching" off).',
+    );
+  }
 }
 
 function checkSignatureForms(forms: unknown): void {
@@ -318,6 +324,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     ttlMs,
     onError: (error: unknown, info: ReceiverErrorInfo) => onError(error, info),
     canRunElements: enqueue === undefined && (actions?.on !== undefined || actions?.onPayload !== undefined),
+    enqueues: enqueue !== undefined,
     debug: debug ? (line: string) => logger.warn(line) : undefined,
   };
 
@@ -645,7 +652,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const { message, context, settle, signedBody } = accepted;
     let pending: unknown;
     try {
-      pending = enqueue(new RequestHandoff(message, key, signedBody, context.verification, context.receivedAt, context));
+      pending = enqueue(new RequestHandoff(message, key, signedBody, context.verification, context.receivedAt, context, actions ? 'actions' : 'classic'));
     } catch (error) {
       pending = Promise.reject(error);
     }

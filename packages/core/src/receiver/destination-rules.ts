@@ -74,7 +74,7 @@ export interface BatchRules<TExtra> {
  * store and settings, error reporting, and whether it runs handlers itself.
  *
  * @example
- * const parts: ReceiverParts = { secrets, useSync: true, store, inFlightTtlMs, ttlMs, onError, canRunElements: true, debug: undefined };
+ * const parts: ReceiverParts = { secrets, useSync: true, store, inFlightTtlMs, ttlMs, onError, canRunElements: true, enqueues: false, debug: undefined };
  */
 export interface ReceiverParts {
   secrets: readonly Secret[] | null;
@@ -85,6 +85,8 @@ export interface ReceiverParts {
   onError: (error: unknown, info: ReceiverErrorInfo) => void;
   /** Whether the receiver runs handlers itself (not pass-through, not enqueue). */
   canRunElements: boolean;
+  /** Whether the receiver hands messages to a queue (`enqueue`): batches are then refused with their own message. */
+  enqueues: boolean;
   debug: ((line: string) => void) | undefined;
 }
 

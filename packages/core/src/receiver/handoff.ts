@@ -12,8 +12,13 @@ import type { Verification } from './verification.js';
  * createReceiver({ secret, enqueue });
  */
 export interface Handoff<M = WebhookMessage> {
-  /** The verified message. */
+  /** The verified message: a classic message, or (from a `destination: 'actions'` receiver) the Actions payload. */
   message: M;
+  /**
+   * Which destination's receiver verified it: `classic` (Webhooks) or `actions` (Webhooks (Actions)).
+   * Store it with the message: the two carry different shapes, so whoever reads the queue must know which.
+   */
+  destination: 'classic' | 'actions';
   /** The dedupe key (`id:<messageId>`, else a digest of what was signed): key the stored copy by it. */
   dedupeKey: string;
   /** The exact text or bytes the signature matched; `undefined` when verification is off. */

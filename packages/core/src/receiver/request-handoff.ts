@@ -8,7 +8,7 @@ import type { Verification } from './verification.js';
  * receiver's CPU in enqueue mode, and most `enqueue` functions never read it.
  *
  * @example
- * const handoff = new RequestHandoff(message, 'id:m1', raw, verification, new Date(), context);
+ * const handoff = new RequestHandoff(message, 'id:m1', raw, verification, new Date(), context, 'classic');
  * await enqueue(handoff);
  */
 export class RequestHandoff implements Handoff {
@@ -21,6 +21,7 @@ export class RequestHandoff implements Handoff {
     readonly verification: Verification,
     readonly receivedAt: Date,
     source: { readonly signal: AbortSignal },
+    readonly destination: 'classic' | 'actions',
   ) {
     this.#source = source;
   }

@@ -1,0 +1,111 @@
+import {
+  isSpecEventType,
+  isStandardSchema,
+  specEventIssues,
+  validateStandard,
+  SPEC_EVENT_TYPES,
+  type PayloadOf,
+  type SpecEventOf,
+  type SpecEventType,
+  type StandardSchemaV1,
+} from '@hookgate/core';
+import { UnrecoverableError, type ConnectionOptions, type WorkerOptions } from 'bullmq';
+import type { JobContext, JobHandler } from './job-context.js';
+
+/**
+ * A worker's handlers per Segment event type, for jobs from a Webhooks (Actions) receiver with the
+ * default mapping (the whole event): the same `on` shape as an Actions receiver's.
+ *
+ * @example
+ * const on: ActionsJobHandlers = { track: (event) => console.log(event.event, event.messageId), identify: (event) => crm.upsert(event.userId, event.traits) };
+ */
+export type ActionsJobHandlers = { [T in SpecEventType]?: JobHandler<SpecEventOf<T>> };
+
+/**
+ * Options of `createWorker` for jobs stored by a Webhooks (Actions) receiver (`destination: 'actions'`
+ * and `enqueue: enqueueTo(queue)`): `on` gets whole Segment events, `onPayload` every other payload
+ * (a mapped `data`), checked by `schema` when given. BullMQ's worker options pass on as they are.
+ *
+ * @example
+ * import { z } from 'zod';
+ * const options: ActionsWorkerOptions<typeof order> = {
+ *   destination: 'actions',
+ *   connection: { host: '127.0.0.1', port: 6379 },
+ *   schema: order, // z.object({ orderId: z.string(), total: z.number() })
+ *   onPayload: (o) => console.log(o.orderId, o.total),
+ * };
+ */
+export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined> extends Omit<WorkerOptions, 'connection'> {
+  /** Jobs from a Webhooks (Actions) receiver; a classic job fails naming the mismatch. */
+  destination: 'actions';
+  /** The Redis connection (BullMQ's: options or an ioredis instance). */
+  connection: ConnectionOptions;
+  /** Handlers per Segment event type: a payload whose `type` has a handler here must be a whole Segment event (else the job fails, not retried). */
+  on?: ActionsJobHandlers;
+  /** Runs for every other payload (a mapped `data`, or an event type without its own handler in `on`). */
+  onPayload?: JobHandler<PayloadOf<S>>;
+  /** A Standard Schema (Zod, Valibot, ArkType, TypeBox, …) for `onPayload`'s payloads: a payload it refuses fails the job with its issues, not retried. */
+  schema?: S;
+}
+
+/** Names `createWorker` itself reads from Actions options (the rest are BullMQ's). */
+export const ACTIONS_WORKER_OWN_OPTIONS: readonly string[] = ['destination', 'on', 'onPayload', 'schema'];
+
+/**
+ * Checks Actions worker options and returns the job runner: routes a payload to `on[type]` (after
+ * checking it is a whole Segment event) or to `onPayload` (after `schema`), as an Actions receiver
+ * does. A payload that can never pass fails with `UnrecoverableError` (no retry), naming the field.
+ *
+ * @example
+ * const run = actionsJobRunner(options);
+ * await run(job.data.message, context);
+ */
+export function actionsJobRunner(options: ActionsWorkerOptions<StandardSchemaV1 | undefined>): (payload: unknown, context: JobContext) => Promise<void> {
+  const { on, onPayload, schema } = options;
+  if ((options as { onMessage?: unknown }).onMessage !== undefined) {
+    throw new TypeError("createWorker (destination: 'actions'): onMessage is the classic worker's catch-all; use onPayload for Webhooks (Actions) payloads.");
+  }
+  if (on == null && onPayload == null) {
+    throw new TypeError("createWorker (destination: 'actions'): give handlers in `on` (per Segment event type) or `onPayload`; without them every job would complete unprocessed.");
+  }
+  if (on != null) {
+    for (const [type, handler] of Object.entries(on)) {
+      if (!isSpecEventType(type)) throw new TypeError(`createWorker (destination: 'actions'): on.${type} is not a Segment event type; use one of ${SPEC_EVENT_TYPES.join(', ')}.`);
+      if (handler != null && typeof handler !== 'function') throw new TypeError(`createWorker: on.${type} must be a function (event, ctx) => …`);
+    }
+  }
+  if (onPayload != null && typeof onPayload !== 'function') throw new TypeError('createWorker: onPayload must be a function (payload, ctx) => …');
+  if (schema !== undefined) {
+    if (!isStandardSchema(schema)) throw new TypeError("createWorker: schema must be a Standard Schema (Zod 3.24+, Valibot 1, ArkType 2, TypeBox's adapter, …), e.g. z.object({ orderId: z.string() }).");
+    if (onPayload == null) throw new TypeError('createWorker: schema checks the payloads onPayload gets; give onPayload too.');
+  }
+  const handlers = on as Record<string, JobHandler<unknown> | undefined> | undefined;
+
+  return async (payload, context) => {
+    const id = context.job.id ?? '(no id)';
+    const record = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
+    const type = record?.type;
+    const handler = isSpecEventType(type) ? handlers?.[type] : undefined;
+    if (handler) {
+      const issues = specEventIssues(record);
+      if (issues.length > 0) {
+        throw new UnrecoverableError(
+          `Job ${id}: on.${type} gets whole Segment ${type} events (the mapping's default data), and this payload is not one: ` +
+            `${issues.map((i) => `${i.path} ${i.message}`).join('; ')}. For a mapped payload, use onPayload.`,
+        );
+      }
+      await handler(record, context);
+      return;
+    }
+    if (onPayload == null) return;
+    if (schema === undefined) {
+      await onPayload(payload as never, context);
+      return;
+    }
+    const result = await validateStandard(schema, payload);
+    if ('issues' in result) {
+      throw new UnrecoverableError(`Job ${id}: the payload does not match the worker's schema: ${result.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`);
+    }
+    await onPayload(result.value as never, context);
+  };
+}
