@@ -274,3 +274,15 @@ describe('a source updated while a batch is open', () => {
     await emulator.close();
   });
 });
+
+describe('batch keys', () => {
+  it('events whose mapped headers differ share a batch when batch_keys leaves headers out (no early sends)', async () => {
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ headers: { 'X-User': { '@path': '$.userId' } }, data: { u: { '@path': '$.userId' } }, enable_batching: true, batch_size: 3, batch_keys: ['url'] })] } }],
+    });
+    for (const u of ['a', 'b', 'c']) emulator.track({ userId: u, event: 'E' });
+    await emulator.drain();
+    expect(receiver.received.map((r) => r.text)).toEqual(['[{"u":"a"},{"u":"b"},{"u":"c"}]']);
+    await emulator.close();
+  });
+});

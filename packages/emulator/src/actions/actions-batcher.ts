@@ -67,13 +67,13 @@ export class ActionsBatcher<Target> {
   }
 
   /**
-   * Sends the open batch under `key` now when it was opened under other settings (another target or
-   * subscription object: the source was updated), so that no event is sent with settings it did not
-   * come under.
+   * Sends the open batch under `key` now when it was opened under other settings (another subscription
+   * object: the source was updated, which resolves its subscriptions again), so that no event is sent
+   * with settings it did not come under.
    */
-  settle(key: string, subscription: ResolvedSubscription, target: Target): void {
+  settle(key: string, subscription: ResolvedSubscription): void {
     const batch = this.#open.get(key);
-    if (batch !== undefined && (batch.target !== target || batch.subscription !== subscription)) this.#flush(key, batch);
+    if (batch !== undefined && batch.subscription !== subscription) this.#flush(key, batch);
   }
 
   /** Sends every open batch now (`drain()`, `close()`). */

@@ -125,7 +125,7 @@ export class ActionsRouter {
       if (sub.batching) {
         const key = batchKey(source.resolved.writeKey, sub, mapped.url, mapped.method, mapped.headers);
         // A batch opened before the source was updated is sent first, as it was (its record is not this call's).
-        this.#batcher.settle(key, sub, target);
+        this.#batcher.settle(key, sub);
         // An event that fills its batch sends it now: the batch's record is one of this call's records.
         const sent: DeliveryRecord[] = [];
         this.#flushed = sent;
