@@ -292,6 +292,21 @@ describe('batches against Segment\'s onBatch', () => {
     expect(batches.every((b) => b.state === 'delivered')).toBe(true);
   }, 60_000);
 
+  it("batch_keys without headers: one batch whose headers are the first event's, as Segment's onBatch sends", async () => {
+    const sub = subscription('/keys', { headers: { 'X-User': { '@path': '$.userId' } }, data: { u: { '@path': '$.userId' } }, enable_batching: true, batch_size: 3, batch_keys: ['url'] });
+    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }] });
+    for (const u of ['a', 'b', 'c']) emulator.track({ ...base, userId: u, messageId: `k-${u}` });
+    await emulator.drain();
+    await emulator.close();
+    const got = [...receiver.received];
+    receiver.received.length = 0;
+    const events = got.filter((r) => r.url === '/events').map((r) => JSON.parse(r.text) as { userId: string }).sort((x, y) => x.userId.localeCompare(y.userId));
+    await segment.onBatch(events, { sharedSecret: SECRET, subscription: sub });
+    const emulated = got.filter((r) => r.url === '/keys');
+    expect(emulated.map(ID)).toEqual(receiver.received.map(ID));
+    expect(emulated[0]?.headers['x-user']).toBe(receiver.received[0]?.headers['x-user']);
+  });
+
   it('batch_size over 4000 (or 0.5, or negative) is refused naming the field', () => {
     for (const bad of [4001, 10_000, 0.5, -1]) {
       expect(() =>
