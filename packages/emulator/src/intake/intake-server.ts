@@ -117,7 +117,12 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
       return send(res, unknownKey(auth.writeKey), true);
     }
     const body = await readIntakeBody(req, opts.maxBatchBytes);
-    if (!body.ok) return send(res, body.response, !body.consumed);
+    if (!body.ok) {
+      // Refused before its end (too large, an unknown encoding): the rest is read and dropped (core's
+      // endUnreadBody), so a client still writing reads the answer instead of a reset.
+      if (!body.consumed) endUnreadBody(req, res);
+      return send(res, body.response);
+    }
     let value: unknown;
     const text = body.bytes.toString('utf8');
     try {

@@ -1,0 +1,77 @@
+// The intake refusing a body before its end (over the 500 KB batch limit, declared or counted; an
+// encoding it cannot read), against clients in another process that write the whole body (5 MB) before
+// they read: each reads the refusal, never a reset (the rest of the body is read and dropped first),
+// and a request pipelined behind it is still answered.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import type { RawOutcome, RawPlan } from '../../../test/adapters/raw-attack-client.js';
+import { createEmulator, listenIntake, type Emulator, type IntakeServer } from '../src/index.js';
+
+const CLIENT = fileURLToPath(new URL('../../../test/adapters/raw-attack-client.ts', import.meta.url));
+const KEY = 'wk_intake_attack';
+const FIVE_MB = 5 * 1024 * 1024;
+
+function clients(plans: RawPlan[]): Promise<RawOutcome[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(plans)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const line = /OUTCOMES=(.*)/.exec(out)?.[1];
+      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
+      resolve(JSON.parse(line) as RawOutcome[]);
+    });
+  });
+}
+
+let rx: RunningServer;
+let delivered: string[];
+let emulator: Emulator;
+let intake: IntakeServer;
+beforeAll(async () => {
+  delivered = [];
+  rx = await startHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => (delivered.push(body), res.end('{}')));
+  });
+  emulator = createEmulator({ sources: [{ writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${rx.url}/hook` }] } }] });
+  intake = await listenIntake(emulator);
+});
+afterAll(async () => {
+  await intake.close();
+  await emulator.close();
+  await rx.close();
+});
+
+describe('the intake refuses a 5 MB body to a client that reads only after writing it', () => {
+  it('declared, chunked, with a request pipelined behind, and in an unknown encoding: each client reads the refusal', async () => {
+    const port = Number(new URL(intake.url).port);
+    const auth = `Authorization: Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
+    const head = (framing: string, extra = '') => `POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${auth}\r\n${extra}${framing}\r\n\r\n`;
+    const behindBody = JSON.stringify({ userId: 'u1', event: 'Behind the refused body', messageId: 'behind-1' });
+    const behind = `POST /v1/track HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${auth}\r\nContent-Length: ${behindBody.length}\r\n\r\n${behindBody}`;
+    const late = { readFromMs: 1_200, waitMs: 4_500 };
+    const outcomes = await clients([
+      { port, send: head(`Content-Length: ${FIVE_MB}`), fill: { bytes: FIVE_MB }, ...late },
+      { port, send: head('Transfer-Encoding: chunked'), fill: { bytes: FIVE_MB, chunked: true }, ...late },
+      { port, send: head(`Content-Length: ${FIVE_MB}`), fill: { bytes: FIVE_MB, then: behind }, ...late },
+      { port, send: head(`Content-Length: ${FIVE_MB}`, 'Content-Encoding: br\r\n'), fill: { bytes: FIVE_MB }, ...late },
+    ]);
+    const codes = ['batch_too_large', 'batch_too_large', 'batch_too_large', 'unsupported_encoding'];
+    for (const [i, o] of outcomes.entries()) {
+      const where = `client ${i}: ${JSON.stringify({ ...o, received: o.received.slice(0, 400) })}`;
+      expect(o.error, where).toBeUndefined();
+      expect(o.statuses[0], where).toBeGreaterThanOrEqual(400);
+      expect(o.statuses[0], where).toBeLessThan(500);
+      expect(o.received, where).toContain(`"code":"${codes[i]}"`);
+    }
+    expect(outcomes[2]!.statuses).toEqual([400, 200]); // the request behind it, answered in order
+    await emulator.drain();
+    expect(delivered.map((b) => (JSON.parse(b) as { event?: string }).event)).toEqual(['Behind the refused body']);
+  }, 30_000);
+});
