@@ -44,7 +44,7 @@ export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(giv
 
   async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
     // The deadline counts from here: reading the body is inside it (a parser mounted before hookgate
-    // reads the body before this point, outside the budget; see the README).
+    // reads the body before this point, outside the budget; see the Express guide).
     const receivedAt = Date.now();
     const refused = receiver.precheck(req.method, req.headers);
     if (refused) return writeNodeResponse(res, refused, req);

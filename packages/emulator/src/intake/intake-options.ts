@@ -15,7 +15,7 @@ export interface IntakeOptions {
   maxBatchBytes?: number;
   /** Called with unexpected failures (answered 500). Default: one line on stderr. */
   onError?: (error: unknown) => void;
-  /** The web inspector on the same port (`GET /`, see the README's Inspector section); `false` turns it off. Default on, token-less (loopback only). */
+  /** The web inspector on the same port (`GET /`, see the docs' CLI and inspector page); `false` turns it off. Default on, token-less (loopback only). */
   inspector?: InspectorOptions | false;
   /**
    * Web origins (`https://app.example.com`) whose pages may call the tracking API besides loopback
