@@ -349,7 +349,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       logger.warn(
         `${head} The signature matches the ${other.form === 'stringify' ? 'JSON.stringify' : 'key-sorted'} form of this body, not its raw bytes: ` +
           `the raw bytes differ from the signed form (first difference at byte ${other.at}), so they were changed after signing and are refused. ` +
-          'Only the raw bytes can match when they are available; allowReserializedWithRawBody accepts re-encoded bytes (see the README for its cost).' +
+          'Only the raw bytes can match when they are available; allowReserializedWithRawBody accepts re-encoded bytes (its cost: the receiver docs, Options).' +
           (lines.length > 0 ? `\n${lines.join('\n')}` : ''),
       );
       return;
