@@ -92,6 +92,8 @@ describe('a URL with credentials and a query token', () => {
     const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ url: { '@template': `ftp://u:${PASSWORD}@x.test/{{userId}}?token=${TOKEN}` } })] } }] });
     const record = emulator.track({ userId: 'u1', event: 'E' });
     expect(record.state).toBe('filtered');
+    // The record names the mapping's own method (PUT), not a default.
+    expect(record.actions).toMatchObject({ subscription: 1, method: 'PUT', batch: false });
     expect(record.reason).toMatch(/subscription 1.*http or https/);
     expect(record.reason).not.toContain(PASSWORD);
     expect(record.reason).not.toContain(TOKEN);

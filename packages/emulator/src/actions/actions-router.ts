@@ -115,7 +115,8 @@ export class ActionsRouter {
             receivedMs,
             text: JSON.stringify(event),
             signature: undefined,
-            info: infoOf(sub, 'POST', 1, false),
+            // The mapping's method when it is literal (it made no request: a directive's value is unknown).
+            info: infoOf(sub, literalMethod(sub), 1, false),
             filteredReason: mapped.reason,
           }),
         );
@@ -228,6 +229,11 @@ export class ActionsRouter {
 
 function infoOf(sub: ResolvedSubscription, method: ActionsRecordInfo['method'], batchSize: number, batch: boolean): ActionsRecordInfo {
   return Object.freeze({ subscription: sub.number, ...(sub.name !== undefined ? { name: sub.name } : {}), subscribe: sub.subscribe, method, batchSize, batch });
+}
+
+function literalMethod(sub: ResolvedSubscription): ActionsRecordInfo['method'] {
+  const m = sub.mapping.method;
+  return m === 'PUT' || m === 'PATCH' ? m : 'POST';
 }
 
 function batchKey(writeKey: string, sub: ResolvedSubscription, url: string, method: string, headers: Readonly<Record<string, string>>): string {
