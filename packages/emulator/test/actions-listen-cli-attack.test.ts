@@ -68,6 +68,8 @@ describe('listen and forged Webhooks (Actions) batches', () => {
     expect((await send('[]', capturedSig)).status).toBe(401);
     const unsigned = await send('[{"a":1},{"a":2}]', undefined);
     expect(unsigned.record.verdict.message).toMatch(/without X-Signature.*nothing in it is authenticated/);
+    // Its one-line summary does not claim a signature it does not have.
+    expect(unsigned.record.summary).toBe('Webhooks (Actions) POST: a batch of 2, unsigned');
   });
 });
 

@@ -149,7 +149,7 @@ export function maskHeaders(rawHeaders: readonly string[]): Array<[string, strin
  * @example
  * summarize('{"type":"track","event":"Signed Up","userId":"u1"}'); // { type: 'track', summary: 'Signed Up · u1' }
  */
-export function summarize(text: string, request?: { method?: string; userAgent?: string }): Pick<InboundRecord, 'type' | 'summary'> {
+export function summarize(text: string, request?: { method?: string; userAgent?: string; signed?: boolean }): Pick<InboundRecord, 'type' | 'summary'> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -158,7 +158,8 @@ export function summarize(text: string, request?: { method?: string; userAgent?:
   }
   if (request && isActionsRequest(request.method, request.userAgent, text)) {
     const method = request.method ?? 'POST';
-    if (Array.isArray(value)) return { type: 'actions', summary: `Webhooks (Actions) ${method}: a batch of ${value.length}, signed over its first element only` };
+    if (Array.isArray(value))
+      return { type: 'actions', summary: `Webhooks (Actions) ${method}: a batch of ${value.length}, ${request.signed === false ? 'unsigned' : 'signed over its first element only'}` };
     const inner = typeof value === 'object' && value !== null ? summarize(text) : {};
     return { type: inner.type ?? 'actions', summary: [`Webhooks (Actions) ${method}`, inner.summary ?? (inner.type ? undefined : 'a mapped payload')].filter(Boolean).join(' · ') };
   }

@@ -264,7 +264,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
       bodyBytes: body.length,
       body: text.length > MAX_VIEW_BODY_CHARS ? text.slice(0, MAX_VIEW_BODY_CHARS) : text,
       bodyTruncated: text.length > MAX_VIEW_BODY_CHARS,
-      ...summarize(text, { method: req.method, userAgent: req.headers['user-agent'] }),
+      ...summarize(text, { method: req.method, userAgent: req.headers['user-agent'], signed: req.headers['x-signature'] !== undefined }),
       verdict,
       forward,
       answeredStatus: status,
