@@ -175,6 +175,50 @@ describe('Actions batches under attack', () => {
     expect(seen).toEqual(['track:Signed Up', 'payload:{"type":"identify","userId":"u1"}', 'payload:{"orderId":"o-1"}']);
   });
 
+  it('an unsigned batch: 401 with only signed batches accepted, 200 (every element uncovered) with including-unsigned; an uppercase first-element signature passes', async () => {
+    const { ran, onPayload } = collector();
+    const batch = [{ n: 1 }, { n: 2 }];
+    let srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
+    const unsigned = await put(srv.url, JSON.stringify(batch), null);
+    expect([unsigned.status, unsigned.json.code]).toEqual([401, 'missing_signature']);
+    expect(unsigned.json.message).toMatch(/including-unsigned/);
+    expect((await put(srv.url, JSON.stringify(batch), batchSig(batch).toUpperCase())).status).toBe(200);
+    srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload });
+    expect((await put(srv.url, JSON.stringify([{ n: 3 }, { n: 4 }]), null)).status).toBe(200);
+    expect(ran.map((r) => [r.payload.n, r.batch?.signed, r.batch?.uncovered])).toEqual([
+      [1, true, [1]],
+      [2, false, [1]],
+      [3, false, [0, 1]],
+      [4, false, [0, 1]],
+    ]);
+  });
+
+  it('a batch still running at the deadline: 503, the signal fires, and the retry runs only what was not handled', async () => {
+    const ran: number[] = [];
+    const aborted: number[] = [];
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      deadlineMs: 400,
+      insecureAcceptBatches: true,
+      onPayload: async (p, ctx) => {
+        const n = (p as { n: number }).n;
+        if (n === 2 && !ran.includes(2)) {
+          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => (aborted.push(n), resolve())));
+        }
+        ran.push(n);
+      },
+    });
+    const batch = [{ n: 1 }, { n: 2 }, { n: 3 }];
+    const first = await put(srv.url, JSON.stringify(batch), batchSig(batch));
+    expect([first.status, first.json.code]).toEqual([503, 'deadline_exceeded']);
+    await srv.receiver.drain();
+    expect(aborted).toEqual([2]);
+    expect(ran).toEqual([1, 2]);
+    expect((await put(srv.url, JSON.stringify(batch), batchSig(batch))).status).toBe(200);
+    expect(ran).toEqual([1, 2, 3]);
+  });
+
   it('acknowledge mode with a failing element: 200, the failure reported, and the retry runs only that element', async () => {
     const errors: unknown[] = [];
     let failOnce = true;
@@ -274,6 +318,33 @@ describe('Actions schemas under attack', () => {
     expect([b.status, b.json.code]).toEqual([500, 'handler_error']);
     expect(errors.map((e) => (e as Error).message)).toEqual(['schema exploded', 'schema exploded in a batch']);
     expect(ran).toEqual([]);
+  });
+});
+
+describe('Actions single events under attack', () => {
+  const whole = { type: 'track', event: 'Signed Up', messageId: 'm-1', anonymousId: 'a1', timestamp: '2026-11-25T10:00:00.000Z', receivedAt: '2026-11-25T10:00:01.000Z' };
+
+  it('a whole event with the wrong type for event or properties, or null in an optional object field, is 400 naming each field', async () => {
+    const ran: unknown[] = [];
+    const srv = await serve({ destination: 'actions', secret: SECRET, on: { track: (e) => void ran.push(e) }, onPayload: (p) => void ran.push(p) });
+    const wrong = await put(srv.url, JSON.stringify({ ...whole, event: 42, properties: ['a'] }));
+    expect([wrong.status, wrong.json.code]).toEqual([400, 'invalid_message']);
+    expect(wrong.json.issues).toEqual([
+      { path: '/event', message: 'must be string; got number' },
+      { path: '/properties', message: 'must be object; got array' },
+    ]);
+    const nulls = await put(srv.url, JSON.stringify({ ...whole, userId: null, context: null, properties: null }));
+    expect((nulls.json.issues as { path: string }[]).map((i) => i.path)).toEqual(['/context', '/properties']);
+    expect(ran).toEqual([]);
+  });
+
+  it('the same messageId with another body is a duplicate: the first body ran, the second did not', async () => {
+    const ran: unknown[] = [];
+    const srv = await serve({ destination: 'actions', secret: SECRET, on: { track: (e) => void ran.push(e.event) } });
+    expect((await put(srv.url, JSON.stringify(whole))).status).toBe(200);
+    const second = await put(srv.url, JSON.stringify({ ...whole, event: 'Changed' }));
+    expect([second.status, second.json.code]).toEqual([200, 'duplicate']);
+    expect(ran).toEqual(['Signed Up']);
   });
 });
 
