@@ -185,6 +185,28 @@ describe('a body still arriving at requestTimeout is answered 408 on its own res
   }
 });
 
+describe('a malformed chunked body is answered 400 at once, on its own response', () => {
+  for (const setup of SETUPS) {
+    it(`${setup.name}: a bad chunk size on the webhook route and on the upload route`, async () => {
+      running = await setup.start();
+      const { port } = running;
+      const bad = (path: string, type: string): RawPlan => ({
+        port,
+        // The head is whole, so a handler is already waiting for this body when the parser fails on it.
+        send: `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n`,
+        waitMs: 3_000,
+      });
+      const outcomes = await clients([bad('/webhooks', 'application/json'), bad('/upload', 'text/plain')]);
+      for (const o of outcomes) {
+        expect(o.statuses, JSON.stringify(o)).toEqual([400]);
+        expect(o.received).toContain('"code":"bad_request"');
+        expect(o.firstByteMs).toBeLessThan(1_000); // not at requestTimeout, not never
+      }
+      expect(running.handled).toEqual([]);
+    }, 30_000);
+  }
+});
+
 describe('around the refusal', () => {
   function nodeServer(handler: (req: http.IncomingMessage, res: http.ServerResponse, handled: string[]) => void): Promise<Running> {
     const handled: string[] = [];

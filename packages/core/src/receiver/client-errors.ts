@@ -153,7 +153,11 @@ function stopParsing(socket: ClientErrorSocket): void {
   socket.resume();
 }
 
+const lingering = new WeakSet<object>();
+
 function closeLingering(socket: ClientErrorSocket): void {
+  if (lingering.has(socket)) return; // asked again (a framework's own close of the same connection)
+  lingering.add(socket);
   socket.end();
   const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
   timer.unref?.();
