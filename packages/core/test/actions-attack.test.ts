@@ -160,6 +160,20 @@ describe('Actions batches under attack', () => {
     expect((ran[10_000]!.payload.blob as string).length).toBe(900_000);
   });
 
+  it('an element nested too deeply to serialize is 400 naming it (it was 500 on every retry, unreported); the batch runs nothing', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload });
+    for (const depth of [5_000, 100_000]) {
+      const body = `[{"a":1},{"x":${'['.repeat(depth)}${']'.repeat(depth)}}]`;
+      const r = await put(srv.url, body, null);
+      expect([depth, r.status, r.json.code]).toEqual([depth, 400, 'invalid_payload']);
+      expect(r.json.message).toMatch(/^Batch element 1 is nested too deeply/);
+    }
+    // Its first element was not claimed: it runs once the batch is fixed.
+    expect((await put(srv.url, '[{"a":1}]', null)).status).toBe(200);
+    expect(ran.map((r) => r.payload)).toEqual([{ a: 1 }]);
+  });
+
   it('mixed event types in one batch go to on[type] or onPayload each', async () => {
     const seen: string[] = [];
     const srv = await serve({

@@ -175,7 +175,15 @@ async function checked<TExtra>(
       fresh.push(i);
       continue;
     }
-    const key = await dedupeKey(elements[i], JSON.stringify(elements[i]));
+    let text: string;
+    try {
+      text = JSON.stringify(elements[i]);
+    } catch (error) {
+      // Nested beyond what JSON.stringify can walk: Segment's code could not have serialized it either.
+      await release();
+      return refused('invalid_payload', `Batch element ${i} is nested too deeply to serialize (${error instanceof Error ? error.message : String(error)}); Segment's code could not have sent it.`);
+    }
+    const key = await dedupeKey(elements[i], text);
     keys.push(key);
     if (inThisBatch.has(key)) continue;
     inThisBatch.add(key);
