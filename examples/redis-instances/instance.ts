@@ -3,8 +3,9 @@
 // Prints JSON lines on stdout: {"instance","port"} when listening, {"instance","handled"} per message.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createReceiver, extraFields, toNodeListener } from '@hookgate/core';
+import { createReceiver, extraFields, handleClientErrors, toNodeListener } from '@hookgate/core';
 import { RedisIdempotencyStore } from '@hookgate/redis';
+import { SERVER_LIMITS } from '../shared/example-receiver.js';
 
 const name = process.env.INSTANCE ?? 'instance';
 const say = (line: object) => process.stdout.write(`${JSON.stringify({ instance: name, ...line })}\n`);
@@ -27,7 +28,8 @@ const receiver = createReceiver({
   onMessage: (message) => say({ handled: extraFields(message).messageId ?? null, type: message.type }),
 });
 
-const server = http.createServer(toNodeListener(receiver) as http.RequestListener);
+// SERVER_LIMITS: headers and the whole request within 10 s; handleClientErrors: 431/408/400 instead of a reset.
+const server = handleClientErrors(http.createServer(SERVER_LIMITS, toNodeListener(receiver) as http.RequestListener));
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   say({ port: (server.address() as AddressInfo).port });
 });
