@@ -12,7 +12,10 @@ const HEAVY = [
   'test/docs-site.test.ts',
   'test/packaging/install-tarballs.test.ts',
   'test/packaging/prepack.test.ts',
-  'packages/emulator/test/inspector/*browser*.test.ts',
+  // a real chromium
+  'packages/*/test/**/*browser*.test.ts',
+  'packages/emulator/test/big-numbers.test.ts',
+  'packages/emulator/test/local-server-origin.test.ts',
   'packages/emulator/test/soak.test.ts',
   'examples/next-receiver/**/*.test.ts',
 ];
