@@ -303,6 +303,21 @@ describe('Actions schemas under attack', () => {
     expect([refused.status, refused.json.issues]).toEqual([400, [{ path: '/', message: 'not ok' }]]);
   });
 
+  it('an async schema still running at the deadline is answered 503 in time (the request hung as long as the schema did)', async () => {
+    const { ran, onPayload } = collector();
+    const never = { '~standard': { version: 1 as const, vendor: 'attack', validate: () => new Promise<never>(() => {}) } };
+    const srv = await serve({ destination: 'actions', secret: SECRET, deadlineMs: 500, insecureAcceptBatches: true, schema: never, onPayload });
+    for (const [body, signature] of [['{"a":1}', hmac('{"a":1}')], ['[{"a":1},{"a":2}]', hmac('{"a":1}')]] as const) {
+      const t0 = Date.now();
+      const r = await put(srv.url, body, signature);
+      expect([r.status, r.json.code]).toEqual([503, 'deadline_exceeded']);
+      expect(r.json.message).toMatch(/schema did not finish/);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(450);
+      expect(Date.now() - t0).toBeLessThan(2_500);
+    }
+    expect(ran).toEqual([]);
+  });
+
   it('a schema that throws answers 500 (the sender retries) and reports to onError; nothing runs', async () => {
     const { ran, onPayload } = collector();
     const errors: unknown[] = [];

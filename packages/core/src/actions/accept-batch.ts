@@ -1,5 +1,6 @@
 import type { WebhookMessage } from '../messages/types.js';
 import type { DestinationRules, ReceiverParts, RulesRefusal } from '../receiver/destination-rules.js';
+import { beforeDeadline, DEADLINE_PASSED } from '../receiver/before-deadline.js';
 import { dedupeKey } from '../receiver/dedupe-key.js';
 import { RequestContext } from '../receiver/handler-context.js';
 import { getHeader } from '../receiver/headers.js';
@@ -128,7 +129,11 @@ async function checked<TExtra>(
   for (let i = 0; i < elements.length; i++) {
     let result;
     try {
-      result = await tools.rules.check(elements[i]);
+      const pending = tools.rules.check(elements[i]);
+      result = pending instanceof Promise ? await beforeDeadline(pending, receivedAt.getTime(), tools.deadlineMs) : pending;
+      if (result === DEADLINE_PASSED) {
+        return refused('deadline_exceeded', `The schema did not finish checking the batch (element ${i}) within ${tools.deadlineMs} ms; the sender will retry.`);
+      }
     } catch (error) {
       // A user's schema threw: reported like a handler failure, answered 500 (the sender retries).
       tools.onError(error, { phase: 'handler' });

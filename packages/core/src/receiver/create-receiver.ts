@@ -8,6 +8,7 @@ import { nodeCrypto } from '../signatures/node-crypto.js';
 import type { Secret } from '../signatures/sign.js';
 import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult, type VerifyResult } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
+import { beforeDeadline, DEADLINE_PASSED } from './before-deadline.js';
 import { dedupeKey } from './dedupe-key.js';
 import { classicRules, type DestinationRules, type ReceiverParts } from './destination-rules.js';
 import { RequestContext } from './handler-context.js';
@@ -323,6 +324,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     inFlightTtlMs,
     ttlMs,
     onError: (error: unknown, info: ReceiverErrorInfo) => onError(error, info),
+    deadlineMs,
     canRunElements: enqueue === undefined && (actions?.on !== undefined || actions?.onPayload !== undefined),
     enqueues: enqueue !== undefined,
     debug: debug ? (line: string) => logger.warn(line) : undefined,
@@ -459,7 +461,16 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       }
     }
     const checked = rules.check(value);
-    if (checked instanceof Promise) return checked.then((c) => afterCheck(input, receivedAt, verification, signed, c), checkFailed);
+    if (checked instanceof Promise) {
+      // An async schema is part of the time the sender waits: past the deadline, 503 (the sender retries).
+      return beforeDeadline(checked, receivedAt.getTime(), deadlineMs).then(
+        (c) =>
+          c === DEADLINE_PASSED
+            ? refuse('deadline_exceeded', `The schema did not finish checking the payload within ${deadlineMs} ms; the sender will retry.`)
+            : afterCheck(input, receivedAt, verification, signed, c),
+        checkFailed,
+      );
+    }
     return afterCheck(input, receivedAt, verification, signed, checked);
   }
 

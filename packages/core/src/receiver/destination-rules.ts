@@ -74,7 +74,7 @@ export interface BatchRules<TExtra> {
  * store and settings, error reporting, and whether it runs handlers itself.
  *
  * @example
- * const parts: ReceiverParts = { secrets, useSync: true, store, inFlightTtlMs, ttlMs, onError, canRunElements: true, enqueues: false, debug: undefined };
+ * const parts: ReceiverParts = { secrets, useSync: true, store, inFlightTtlMs, ttlMs, onError, deadlineMs: 4000, canRunElements: true, enqueues: false, debug: undefined };
  */
 export interface ReceiverParts {
   secrets: readonly Secret[] | null;
@@ -83,6 +83,8 @@ export interface ReceiverParts {
   inFlightTtlMs: number;
   ttlMs: number;
   onError: (error: unknown, info: ReceiverErrorInfo) => void;
+  /** The receiver's deadline (ms from arrival): checks still running then are answered 503. */
+  deadlineMs: number;
   /** Whether the receiver runs handlers itself (not pass-through, not enqueue). */
   canRunElements: boolean;
   /** Whether the receiver hands messages to a queue (`enqueue`): batches are then refused with their own message. */

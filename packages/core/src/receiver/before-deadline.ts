@@ -1,0 +1,27 @@
+/** What `beforeDeadline` resolves to when the deadline came first. */
+export const DEADLINE_PASSED: unique symbol = Symbol('deadline passed');
+
+/**
+ * Waits for `pending` until the receiver's deadline (counted from `receivedAtMs`): its value, or
+ * `DEADLINE_PASSED` when the deadline came first (internal). For the work between verification and
+ * the handler that may be async (a schema's `validate`), so that it too is answered in time.
+ *
+ * @example
+ * const checked = await beforeDeadline(rules.check(value), receivedAt.getTime(), deadlineMs);
+ * if (checked === DEADLINE_PASSED) return receiverResponse('deadline_exceeded', 'The schema did not finish in time.');
+ */
+export function beforeDeadline<T>(pending: Promise<T>, receivedAtMs: number, deadlineMs: number): Promise<T | typeof DEADLINE_PASSED> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(DEADLINE_PASSED), Math.max(0, deadlineMs - (Date.now() - receivedAtMs)));
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
