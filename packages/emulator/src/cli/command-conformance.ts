@@ -2,6 +2,7 @@ import { formatConformanceReport } from '../conformance/format-report.js';
 import { formatProgressLine } from '../conformance/progress-line.js';
 import { CONFORMANCE_DEFAULTS, CONSECUTIVE_TIMEOUTS_TO_STOP, runConformance } from '../conformance/run-conformance.js';
 import { ConformanceUnreachableError } from '../conformance/unreachable-error.js';
+import { looksLikeClassicReceiver } from '../conformance/wrong-destination.js';
 import { looksLikeWrongSecret } from '../conformance/wrong-secret.js';
 import { redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
@@ -30,6 +31,8 @@ With --destination actions (a Webhooks (Actions) receiver), the cases are instea
 MUST    whole Segment events by PUT, PATCH and POST -> 2xx; a mapped payload -> 2xx; a wrong
         signature -> 4xx; a duplicate delivery -> 2xx; a batch signed over its first element only
         (as Segment signs it) -> 4xx
+When both PUT and PATCH get 405, the receiver takes Webhooks (Classic) deliveries only: the first
+line says so, with the fix (classicReceiver in --json).
 
 Options:
   --secret S             the receiver's shared secret (or set HOOKGATE_SECRET)
@@ -107,7 +110,7 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     process.stderr.write(`hookgate conformance: ${error.message}\n`);
     return EXIT.usage;
   }
-  if (json) writeJsonLine(process.stdout, { event: 'report', ...report, wrongSecret: looksLikeWrongSecret(report) });
+  if (json) writeJsonLine(process.stdout, { event: 'report', ...report, wrongSecret: looksLikeWrongSecret(report), classicReceiver: looksLikeClassicReceiver(report) });
   else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout), secretName: '--secret' })}\n`);
   return report.ok ? EXIT.ok : EXIT.failure;
 }

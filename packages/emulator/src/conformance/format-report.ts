@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
 import type { ConformanceReport } from './conformance-types.js';
+import { looksLikeClassicReceiver } from './wrong-destination.js';
 import { looksLikeWrongSecret } from './wrong-secret.js';
 
 /** Options of `formatConformanceReport`. @example formatConformanceReport(report, { color: true }); */
@@ -39,6 +40,13 @@ export function formatConformanceReport(report: ConformanceReport, options: Form
     out.unshift(
       paint('red', `every signed request got 401: check ${options.secretName ?? 'the secret'}`) +
         ' (the receiver verifies signatures, with another secret than this one; the failures below follow from it)',
+      '',
+    );
+  }
+  if (looksLikeClassicReceiver(report)) {
+    out.unshift(
+      paint('red', 'every PUT and PATCH got 405: this looks like a Webhooks (Classic) receiver') +
+        " (it takes POST only); create it with destination: 'actions' for Segment's Webhooks (Actions) destination. The failures below follow from it",
       '',
     );
   }
