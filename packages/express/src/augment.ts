@@ -1,5 +1,5 @@
-// Declares `req.webhook` and `req.webhookContext` on Express's Request (module augmentation).
-import type { HandlerContext, WebhookMessage } from '@hookgate/core';
+// Declares `req.webhook`, `req.webhookPayload` and `req.webhookContext` on Express's Request (module augmentation).
+import type { ActionsPayload, HandlerContext, WebhookMessage } from '@hookgate/core';
 import type { ExpressExtra } from './options.js';
 
 declare global {
@@ -11,6 +11,12 @@ declare global {
        * Narrow it on `type`: `if (req.webhook?.type === 'track') req.webhook.event`.
        */
       webhook?: WebhookMessage;
+      /**
+       * The verified Webhooks (Actions) payload, set by `hookgate({ destination: 'actions' })` (pass-through
+       * use): any JSON object (the mapping's `data`); narrow a whole Segment event with `isSpecEvent`.
+       * (`req.webhook` holds it too, typed as a classic message: one global Request type cannot tell.)
+       */
+      webhookPayload?: ActionsPayload;
       /** The message's handler context: `signal` fires at the deadline; `verification`, `dedupeKey`. */
       webhookContext?: HandlerContext<ExpressExtra>;
     }

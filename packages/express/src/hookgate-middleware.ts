@@ -1,4 +1,4 @@
-import { createReceiver, isPassThrough, receiverResponse, writeNodeResponse, type Receiver, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
+import { createReceiver, isPassThrough, receiverResponse, writeNodeResponse, type ActionsPayload, type Receiver, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkExpressOptions, type ExpressExtra, type HookgateExpressOptions } from './options.js';
 import { readExpressBody } from './read-express-body.js';
@@ -41,6 +41,7 @@ export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(giv
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<ExpressExtra>(options as ReceiverOptions<ExpressExtra>);
   const passThrough = isPassThrough(options);
+  const actions = options.destination === 'actions';
 
   async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
     // The deadline counts from here: reading the body is inside it (a parser mounted before hookgate
@@ -56,6 +57,7 @@ export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(giv
     const accepted = await receiver.accept(input);
     if (accepted.kind === 'response') return writeNodeResponse(res, accepted.response);
     req.webhook = accepted.message;
+    if (actions) req.webhookPayload = accepted.message as unknown as ActionsPayload;
     req.webhookContext = accepted.context;
     const answer = await receiver.run(accepted, () => routeOutcome(req, res, next, accepted.context.signal));
     // The route's own answer stands; the receiver answers when it has not: at the deadline, or

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Declares `request.webhook` and `request.webhookContext` on an instance (once), so requests keep
+ * Declares `request.webhook`, `request.webhookPayload` and `request.webhookContext` on an instance (once), so requests keep
  * one shape. Done by the plugins on the context they are registered in.
  *
  * @example
@@ -9,5 +9,6 @@ import type { FastifyInstance } from 'fastify';
  */
 export function decorateWebhookRequest(app: FastifyInstance): void {
   if (!app.hasRequestDecorator('webhook')) app.decorateRequest('webhook', undefined);
+  if (!app.hasRequestDecorator('webhookPayload')) app.decorateRequest('webhookPayload', undefined);
   if (!app.hasRequestDecorator('webhookContext')) app.decorateRequest('webhookContext', undefined);
 }

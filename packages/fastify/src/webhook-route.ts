@@ -1,4 +1,4 @@
-import { createReceiver, isPassThrough, type Receiver, type ReceiverOptions, type ReceiverResponse } from '@hookgate/core';
+import { createReceiver, isPassThrough, type ActionsPayload, type Receiver, type ReceiverOptions, type ReceiverResponse } from '@hookgate/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-parse.js';
 import { answerForFastifyError } from './fastify-errors.js';
@@ -57,6 +57,7 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
   const receiver = createReceiver<FastifyExtra>(options as ReceiverOptions<FastifyExtra>);
   isPassThrough(options, 'Register the hookgate plugin with `on` / `onMessage` for acknowledge-first, or leave mode at its default.');
   const answers = new WeakMap<FastifyRequest, Promise<ReceiverResponse>>();
+  const actions = (options as { destination?: unknown }).destination === 'actions';
 
   const route: WebhookRoute = {
     bodyLimit: receiver.maxBodyBytes,
@@ -80,6 +81,7 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
       if (accepted.kind === 'response') return sendAnswer(reply, accepted.response);
       if (deferred) request.body = accepted.message;
       request.webhook = accepted.message;
+      if (actions) request.webhookPayload = accepted.message as unknown as ActionsPayload;
       request.webhookContext = accepted.context;
       const answer = receiver.run(accepted, () => routeOutcome(request, reply, accepted.context.signal));
       answers.set(request, answer);

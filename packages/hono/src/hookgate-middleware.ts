@@ -1,19 +1,30 @@
-import { RouteFailedError, createReceiver, endUnreadBody, isPassThrough, type Receiver, type ReceiverOptions, type ReceiverResponse, type StandardSchemaV1 } from '@hookgate/core';
+import {
+  RouteFailedError,
+  createReceiver,
+  endUnreadBody,
+  isPassThrough,
+  type ActionsReceiverOptions,
+  type Receiver,
+  type ReceiverOptions,
+  type ReceiverResponse,
+  type StandardSchemaV1,
+} from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
-import { checkHonoOptions, type HonoExtra, type HookgateEnv, type HookgateHonoOptions } from './options.js';
+import { checkHonoOptions, type HonoExtra, type HookgateActionsEnv, type HookgateEnv, type HookgateHonoOptions } from './options.js';
 import { nodeIncomingOf, nodeOutgoingOf, type NodeIncoming } from './node-incoming.js';
 import { keepSignedBody, readHonoBody } from './read-hono-body.js';
 import { holdEarlyClose } from './hold-early-close.js';
 
 
 /**
- * The middleware, with its receiver (for `drain()` on shutdown).
+ * The middleware, with its receiver (for `drain()` on shutdown). `E` is the `Env` of the routes
+ * behind it: `HookgateEnv` (classic messages), or `HookgateActionsEnv` for `destination: 'actions'`.
  *
  * @example
  * const mw: HookgateMiddleware = hookgate({ secret, mode: 'acknowledge', onMessage });
  * process.on('SIGTERM', async () => { await mw.receiver.drain(); process.exit(0); });
  */
-export type HookgateMiddleware = MiddlewareHandler<HookgateEnv> & {
+export type HookgateMiddleware<E extends HookgateEnv | HookgateActionsEnv = HookgateEnv> = MiddlewareHandler<E> & {
   /** The core receiver behind the middleware: `await mw.receiver.drain()` before exiting. */
   readonly receiver: Receiver<HonoExtra>;
 };
@@ -72,7 +83,28 @@ function keepAliveForBackground(c: { executionCtx: { waitUntil(p: Promise<unknow
  *   return c.json({ type: msg.type });
  * });
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateHonoOptions<S>): HookgateMiddleware {
+export function hookgate(given: ReceiverOptions<HonoExtra>): HookgateMiddleware;
+/**
+ * The Hono middleware for Segment's Webhooks (Actions) destination (`destination: 'actions'`): whole
+ * Segment events to `on`, mapped payloads to `onPayload`; without handlers the verified payload is
+ * typed in the routes behind it, `c.get('webhook')` as `ActionsPayload`.
+ *
+ * @example
+ * app.on(['POST', 'PUT', 'PATCH'], '/segment', hookgate({ destination: 'actions', secret }), (c) => {
+ *   const payload = c.get('webhook'); // ActionsPayload
+ *   return c.json({ orderId: payload.orderId });
+ * });
+ */
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: ActionsReceiverOptions<HonoExtra, S>): HookgateMiddleware<HookgateActionsEnv>;
+/**
+ * Options of either destination, not known until run time: typed as the classic middleware (read an
+ * Actions payload with `c.get('webhook') as unknown as ActionsPayload`).
+ *
+ * @example
+ * const mw = hookgate(process.env.SEGMENT_ACTIONS ? { destination: 'actions', secret, onPayload } : { secret, onMessage });
+ */
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateHonoOptions<S>): HookgateMiddleware;
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateHonoOptions<S>): HookgateMiddleware | HookgateMiddleware<HookgateActionsEnv> {
   const options = checkHonoOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<HonoExtra>(options as ReceiverOptions<HonoExtra>);

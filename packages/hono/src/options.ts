@@ -1,4 +1,4 @@
-import { checkReceiverOptions, type ActionsReceiverOptions, type HandlerContext, type ReceiverOptions, type StandardSchemaV1, type WebhookMessage } from '@hookgate/core';
+import { checkReceiverOptions, type ActionsPayload, type ActionsReceiverOptions, type HandlerContext, type ReceiverOptions, type StandardSchemaV1, type WebhookMessage } from '@hookgate/core';
 import type { Context } from 'hono';
 
 /**
@@ -59,4 +59,31 @@ export interface HookgateVariables {
  */
 export interface HookgateEnv {
   Variables: HookgateVariables;
+}
+
+/**
+ * The context variables a Webhooks (Actions) middleware (`destination: 'actions'`) sets before
+ * `next()`: `c.get('webhook')` is the verified payload (any JSON object, the mapping's `data`; narrow a
+ * whole Segment event with `isSpecEvent`).
+ *
+ * @example
+ * const payload: HookgateActionsVariables['webhook'] = c.get('webhook');
+ */
+export interface HookgateActionsVariables {
+  /** The verified payload: the mapping's `data` (by default the whole Segment event). */
+  webhook: ActionsPayload;
+  /** The payload's handler context: `signal` fires at the deadline, `verification`, `dedupeKey`, `c`. */
+  webhookContext: HandlerContext<HonoExtra>;
+}
+
+/**
+ * The Hono `Env` of routes behind a Webhooks (Actions) middleware; `app.put(path, hookgate({ destination:
+ * 'actions', secret }), (c) => c.get('webhook'))` infers it, or declare it: `new Hono<HookgateActionsEnv>()`.
+ *
+ * @example
+ * const app = new Hono<HookgateActionsEnv>();
+ * app.put('/segment', (c) => c.json({ keys: Object.keys(c.get('webhook')) }));
+ */
+export interface HookgateActionsEnv {
+  Variables: HookgateActionsVariables;
 }

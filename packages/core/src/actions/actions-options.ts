@@ -1,4 +1,4 @@
-import type { HandlerContext, ReceiverOptions } from '../receiver/options.js';
+import type { HandlerContext, ReceiverErrorInfo, ReceiverOptions } from '../receiver/options.js';
 import type { SpecEventOf, SpecEventType } from './spec-events.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 
@@ -57,6 +57,29 @@ export type SpecEventHandlers<TExtra = {}> = { [T in SpecEventType]?: SpecEventH
 export type PayloadOf<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Record<string, unknown>;
 
 /**
+ * What a Webhooks (Actions) receiver hands on without handlers (a pass-through route's
+ * `req.webhookPayload`, `request.webhookPayload`, `c.get('webhook')`): any verified JSON object, the
+ * mapping's `data`. With the default mapping it is the whole Segment event: narrow it with `isSpecEvent`.
+ *
+ * @example
+ * const payload: ActionsPayload = req.webhookPayload!;
+ * if (isSpecEvent(payload) && payload.type === 'track') console.log(payload.event);
+ */
+export type ActionsPayload = Record<string, unknown>;
+
+/**
+ * What a Webhooks (Actions) receiver's `onError` gets: the classic fields, with `message` the payload
+ * as it arrived (or a batch's elements).
+ *
+ * @example
+ * const onError = (error: unknown, info: ActionsErrorInfo) => console.error(info.phase, Array.isArray(info.message) ? 'batch' : info.message?.messageId, error);
+ */
+export interface ActionsErrorInfo extends Omit<ReceiverErrorInfo, 'message'> {
+  /** The payload that failed, or a batch's elements; absent when none was read. */
+  message?: ActionsPayload | readonly ActionsPayload[];
+}
+
+/**
  * Options of `createReceiver` for the Webhooks (Actions) destination. The classic options apply
  * (secret, mode, deadlineMs, maxBodyBytes, dedupe, …); `on` takes whole Segment events, `onPayload`
  * any mapped payload (checked by `schema` when given).
@@ -71,7 +94,7 @@ export type PayloadOf<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOu
  * });
  */
 export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>
-  extends Omit<ReceiverOptions<TExtra>, 'on' | 'onMessage' | 'strictTimestamps' | 'destination'> {
+  extends Omit<ReceiverOptions<TExtra>, 'on' | 'onMessage' | 'strictTimestamps' | 'destination' | 'onError'> {
   /** Receive Segment's Webhooks (Actions) destination (PUT, PATCH and POST; mapped payloads; batches). */
   destination: 'actions';
   /** Handlers per Segment event type: a body whose `type` has a handler here must be a whole Segment event. */
@@ -87,6 +110,8 @@ export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 
    * code sends them so). Every element is handled once; `ctx.batch` says which the signature did not cover.
    */
   insecureAcceptBatches?: boolean | 'including-unsigned';
+  /** Reports failures (handler, background, store, enqueue); `info.message` is the payload or a batch's elements. Default: a warning through `logger`. */
+  onError?: (error: unknown, info: ActionsErrorInfo) => void;
 }
 
 /**
