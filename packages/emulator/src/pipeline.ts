@@ -9,7 +9,7 @@ import type { IntakeNote } from './intake/big-number-notes.js';
 import { tooDeepAt } from './intake/json-depth.js';
 import { MAX_CALL_DEPTH } from './intake/limits.js';
 import { MessageIdWindow } from './intake/message-id-window.js';
-import { redactWriteKey } from './redact.js';
+import { maskWriteKeyInJson } from './redact.js';
 import type { IngestOptions } from './ingest.js';
 import { BodyArena, type StoredBody } from './log/body-arena.js';
 import type { BodyPacker } from './log/body-packer.js';
@@ -216,7 +216,7 @@ export class Pipeline {
   noteFromIntake(record: DeliveryRecord, note: IntakeNote): void {
     // The raw call of a single-call route is the whole body, which may carry the write key: masked like a secret.
     const writeKey = record.writeKey;
-    const raw = note.rawCall === undefined || writeKey.length === 0 ? note.rawCall : note.rawCall.split(writeKey).join(redactWriteKey(writeKey));
+    const raw = note.rawCall === undefined ? undefined : maskWriteKeyInJson(note.rawCall, writeKey);
     if (record instanceof LoggedDelivery) record.noteFromIntake(note.notes, raw);
     if (note.notes.length > 0) this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${note.notes.join(' ')}`);
   }

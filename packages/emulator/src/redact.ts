@@ -168,3 +168,28 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
 export function redactWriteKey(writeKey: string): string {
   return writeKey.length >= 16 ? `${writeKey.slice(0, 4)}…(${writeKey.length} chars)` : `${MASK}(${writeKey.length} chars)`;
 }
+
+/**
+ * JSON text as a client sent it, with the write key masked (`redactWriteKey`) wherever it is spelled:
+ * as is, and inside any string literal whose escapes spell it (`\/`, `\"`, `\u00e9`, as encoders such
+ * as PHP's and Python's write them).
+ *
+ * @example
+ * maskWriteKeyInJson('{"writeKey":"wk\\/1"}', 'wk/1'); // '{"writeKey":"***(4 chars)"}'
+ */
+export function maskWriteKeyInJson(text: string, writeKey: string): string {
+  if (writeKey.length === 0) return text;
+  const masked = redactWriteKey(writeKey);
+  const plain = text.split(writeKey).join(masked);
+  if (!plain.includes('\\')) return plain;
+  return plain.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => {
+    if (!literal.includes('\\')) return literal;
+    let value: unknown;
+    try {
+      value = JSON.parse(literal);
+    } catch {
+      return literal;
+    }
+    return typeof value === 'string' && value.includes(writeKey) ? JSON.stringify(value.split(writeKey).join(masked)) : literal;
+  });
+}

@@ -75,3 +75,33 @@ describe('the intake refuses a 5 MB body to a client that reads only after writi
     expect(delivered.map((b) => (JSON.parse(b) as { event?: string }).event)).toEqual(['Behind the refused body']);
   }, 30_000);
 });
+
+describe('a write key spelled with JSON escapes is masked in the call kept as sent', () => {
+  it('\\/, \\" and \\u escapes of the key (PHP and Python encoders) never show it in the views', async () => {
+    const key = 'wk/é"key_0123456789';
+    const rx2 = await startHttpServer((req, res) => void (req.resume(), req.on('end', () => res.end('{}'))));
+    const em = createEmulator({ sources: [{ writeKey: key, webhooks: { enabled: true, endpoints: [{ url: `${rx2.url}/hook` }] } }] });
+    const server = await listenIntake(em);
+    try {
+      // An integer beyond 2^53 makes the intake keep the call's text as sent (and the record says why).
+      const spellings = ['wk\\/é\\"key_0123456789', 'wk/\\u00e9\\"key_0123456789', 'wk\\u002f\\u00E9\\u0022key_0123456789'];
+      for (const [i, spelled] of spellings.entries()) {
+        const body = `{"writeKey":"${spelled}","userId":"u1","event":"Escaped ${i}","properties":{"n":12345678901234567890}}`;
+        const r = await fetch(`${server.url}/v1/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        expect(r.status, spelled).toBe(200);
+      }
+      await em.drain();
+      expect(em.deliveries.map((d) => d.rawCall !== undefined)).toEqual([true, true, true]);
+      const views = [await (await fetch(`${server.url}/_hookgate/deliveries`)).text()];
+      for (const d of em.deliveries) views.push(await (await fetch(`${server.url}/_hookgate/ui/api/deliveries/${d.id}`)).text());
+      for (const view of views) {
+        expect(view).toContain('Escaped');
+        for (const spelled of [key, ...spellings, JSON.stringify(key).slice(1, -1), 'key_0123456789']) expect(view).not.toContain(spelled);
+      }
+    } finally {
+      await server.close();
+      await em.close();
+      await rx2.close();
+    }
+  });
+});
