@@ -96,10 +96,34 @@ describe('Actions batches under attack', () => {
     const { ran, onPayload } = collector();
     const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
     const first = [{ n: 1, messageId: 'a' }, { n: 2, messageId: 'b' }];
-    const second = [{ n: 2, messageId: 'b' }, { n: 3, messageId: 'c' }, { n: 99, messageId: 'a' }];
+    const second = [{ n: 3, messageId: 'c' }, { n: 2, messageId: 'b' }, { n: 99, messageId: 'a' }];
     expect((await put(srv.url, JSON.stringify(first), batchSig(first))).status).toBe(200);
     expect((await put(srv.url, JSON.stringify(second), batchSig(second))).status).toBe(200);
     expect(ran.map((x) => x.payload.n)).toEqual([1, 2, 3]);
+  });
+
+  it('a forged element cannot mark a messageId handled: the later signed event with that messageId still runs (it was answered duplicate)', async () => {
+    const { ran, onPayload } = collector();
+    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
+    const captured = [{ orderId: 'o-1', messageId: 'm-1' }];
+    // The attacker guesses a coming messageId (or a mapped payload's bytes, keyed by their digest).
+    const forged = [...captured, { orderId: 'forged', messageId: 'm-next' }, { plan: 'pro', userId: 'u-1' }];
+    expect((await put(srv.url, JSON.stringify(forged), batchSig(captured))).status).toBe(200);
+    const legit = await put(srv.url, JSON.stringify({ orderId: 'o-2', messageId: 'm-next' }));
+    expect([legit.status, legit.json.code]).toEqual([200, 'ok']);
+    const legitMapped = await put(srv.url, JSON.stringify({ plan: 'pro', userId: 'u-1' }));
+    expect([legitMapped.status, legitMapped.json.code]).toEqual([200, 'ok']);
+    expect(ran.map((r) => [r.payload.orderId ?? r.payload.plan, r.key?.startsWith('uncovered:') ?? false])).toEqual([
+      ['o-1', false],
+      ['forged', true],
+      ['pro', true],
+      ['o-2', false],
+      ['pro', false],
+    ]);
+    // Signed deliveries handled before are not run again as uncovered elements, nor is a repeat of element 0.
+    const replay = [{ x: 1 }, { orderId: 'o-2', messageId: 'm-next' }, { x: 1 }, { orderId: 'o-1', messageId: 'm-1' }];
+    expect((await put(srv.url, JSON.stringify(replay), batchSig(replay))).status).toBe(200);
+    expect(ran.slice(5).map((r) => r.payload)).toEqual([{ x: 1 }]);
   });
 
   it('a first element signed by the old secret of a rotation is accepted, and says which secret matched', async () => {

@@ -50,6 +50,8 @@ export interface AcceptedBatch<TExtra> {
 }
 
 const plans = new WeakMap<object, BatchPlan>();
+/** The dedupe namespace of batch elements no signature covered. */
+const UNCOVERED_PREFIX = 'uncovered:';
 /** How many element issues a refused batch's answer lists (the rest are counted). */
 const MAX_LISTED_ISSUES = 20;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -170,6 +172,16 @@ async function checked<TExtra>(
       }
     }
   };
+  const settleOne = async (key: string | undefined, outcome: 'handled' | 'failed') => {
+    if (!tools.store || key === undefined) return;
+    try {
+      if (outcome === 'handled') await tools.store.complete(key, tools.ttlMs);
+      else await tools.store.release(key);
+    } catch (error) {
+      tools.onError(error, { dedupeKey: key, phase: 'store' });
+    }
+  };
+
   const fresh: number[] = [];
   // Keys claimed by this batch: an element repeated inside it runs once (its second claim would
   // otherwise find the first one's in-flight claim and answer 503 on every retry).
@@ -188,26 +200,43 @@ async function checked<TExtra>(
       await release();
       return refused('invalid_payload', `Batch element ${i} is nested too deeply to serialize (${error instanceof Error ? error.message : String(error)}); Segment's code could not have sent it.`);
     }
-    const key = await dedupeKey(elements[i], text);
+    const signedKey = await dedupeKey(elements[i], text);
+    // An element no signature covered claims its key in a namespace of its own: anyone could have
+    // written it, so it must not mark as handled (and so suppress) a later signed delivery of the same
+    // messageId or bytes. It is still skipped when a signed delivery of it was handled.
+    const covered = firstSigned && i === 0;
+    const key = covered ? signedKey : `${UNCOVERED_PREFIX}${signedKey}`;
     keys.push(key);
-    if (inThisBatch.has(key)) continue;
+    if (inThisBatch.has(key) || inThisBatch.has(signedKey)) continue;
     inThisBatch.add(key);
     let claim;
+    let signedClaim;
     try {
       claim = await tools.store.claim(key, tools.inFlightTtlMs);
+      if (claim === 'claimed' && !covered) {
+        // Read the signed namespace without keeping a claim there.
+        signedClaim = await tools.store.claim(signedKey, tools.inFlightTtlMs);
+        if (signedClaim === 'claimed') await tools.store.release(signedKey);
+      }
     } catch (error) {
+      if (claim === 'claimed') claimed.push(key);
       await release();
       tools.onError(error, { dedupeKey: key, phase: 'store' });
       return refused('store_unavailable', 'The dedupe store is unavailable; the sender will retry.');
     }
-    if (claim === 'in-flight') {
+    if (claim === 'in-flight' || signedClaim === 'in-flight') {
+      if (claim === 'claimed') claimed.push(key);
       await release();
       return refused('in_flight', `Batch element ${i} is being handled right now; the sender will retry.`);
     }
-    if (claim === 'claimed') {
-      claimed.push(key);
-      fresh.push(i);
+    if (claim !== 'claimed') continue;
+    if (signedClaim === 'done') {
+      // Handled before as a signed delivery: remembered here too, not run again.
+      await settleOne(key, 'handled');
+      continue;
     }
+    claimed.push(key);
+    fresh.push(i);
   }
 
   if (fresh.length === 0) return refused('duplicate', 'Every event of this batch was handled before; not run again.', { duplicate: true });
@@ -223,16 +252,6 @@ async function checked<TExtra>(
   };
   const message = plan.elements.map((e) => e.payload);
   plans.set(message, plan);
-
-  const settleOne = async (key: string | undefined, outcome: 'handled' | 'failed') => {
-    if (!tools.store || key === undefined) return;
-    try {
-      if (outcome === 'handled') await tools.store.complete(key, tools.ttlMs);
-      else await tools.store.release(key);
-    } catch (error) {
-      tools.onError(error, { dedupeKey: key, phase: 'store' });
-    }
-  };
 
   const runElements: MessageHandler<WebhookMessage, TExtra> = async () => {
     const errors: unknown[] = [];
