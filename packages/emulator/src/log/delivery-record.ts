@@ -3,7 +3,7 @@ import type { StoredBody } from './body-arena.js';
 import type { PackedGroup } from './packed-group.js';
 import { fromCompactMs, smallInteger, toCompactMs } from './compact-time.js';
 import { requestHeaders } from '../delivery/request-headers.js';
-import { redactHeaders, redactLocation, redactSignature, redactUrl, redactWriteKey } from '../redact.js';
+import { redactHeaders, redactLocation, redactSignature, redactUrl, maskWriteKeyInJson } from '../redact.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
 import type { ActionsRecordInfo } from '../actions/actions-record-info.js';
 
@@ -380,7 +380,7 @@ export class LoggedDelivery implements DeliveryRecord {
     const from = extra.callFrom;
     const raw = from?.body.rawCall?.(from.index);
     const writeKey = this.writeKey;
-    return raw === undefined || writeKey.length === 0 ? raw : raw.split(writeKey).join(redactWriteKey(writeKey));
+    return raw === undefined ? raw : maskWriteKeyInJson(raw, writeKey);
   }
 
   /** Keeps the intake's notes about the call and the call's text as sent (only for calls it has something to say about). */
