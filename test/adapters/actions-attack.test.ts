@@ -159,6 +159,23 @@ describe.each(SETUPS)('$name', (setUp) => {
     expect(ran).toEqual([batch[0], batch[2]]);
   });
 
+  it.runIf(setUp.handlers)('a forged element behind a captured signature cannot make the real signed event a duplicate', async () => {
+    const ran: unknown[] = [];
+    const url = await start(setUp, { destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload: (p) => void ran.push(p) });
+    const captured = { orderId: 'o-1', messageId: 'm-1' };
+    const forged = [captured, { orderId: 'forged', messageId: 'm-next' }];
+    expect((await send(url, JSON.stringify(forged), { signature: hmac(JSON.stringify(captured)) })).status).toBe(200);
+    const real = await send(url, JSON.stringify({ orderId: 'o-2', messageId: 'm-next' }));
+    expect([real.status, real.json?.code]).toEqual([200, 'ok']);
+    expect(ran).toEqual([captured, forged[1], { orderId: 'o-2', messageId: 'm-next' }]);
+  });
+
+  it.runIf(setUp.handlers)('an element nested too deeply to serialize is 400, not a 500 retried forever', async () => {
+    const url = await start(setUp, { destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload: () => {} });
+    const r = await send(url, `[{"a":1},{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}]`, { signature: null });
+    expect([r.status, r.json?.code]).toEqual([400, 'invalid_payload']);
+  });
+
   it.runIf(setUp.handlers)('a schema that throws: the same JSON 500 on every set-up (the sender retries), reported to onError', async () => {
     const errors: unknown[] = [];
     const url = await start(setUp, {
