@@ -17,6 +17,8 @@ const HEAVY = [
   'packages/emulator/test/big-numbers.test.ts',
   'packages/emulator/test/local-server-origin.test.ts',
   'packages/emulator/test/soak.test.ts',
+  // separate processes on a real Redis, 5,000 messages
+  'packages/bullmq/test/durable-handoff.test.ts',
   'examples/next-receiver/**/*.test.ts',
 ];
 
