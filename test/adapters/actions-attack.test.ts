@@ -144,6 +144,8 @@ describe.each(SETUPS)('$name', (setUp) => {
     expect((await send(url, '{"orderId":"o-1","total":1,"x":"\\u00e9"}', { signature: hmac('{"orderId":"o-1","total":1,"x":"é"}') })).status).toBe(401);
     // Leading and trailing blanks are not part of a header's value (RFC 9110); uppercase hex: see the receiver docs.
     expect((await send(url, signedText, { signature: ` ${sig} ` })).status).toBe(200);
+    const upper = '{"orderId":"o-3","total":1}';
+    expect((await send(url, upper, { signature: hmac(upper).toUpperCase() })).status).toBe(200);
     expect((await send(`${url}?a=2`, '{"orderId":"o-2","total":1}', { signature: `${hmac('{"orderId":"o-2","total":1}')}, ${hmac('{"orderId":"o-2","total":1}')}` })).status).toBe(401);
   });
 
