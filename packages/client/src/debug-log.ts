@@ -1,4 +1,4 @@
-/** The events written when `DEBUG=analytics` (seed §4.2). */
+/** The events written when `DEBUG=analytics`. */
 export type DebugEvent = 'ready' | 'queued' | 'rejected' | 'flushed' | 'sent' | 'retried' | 'failed' | 'closed';
 
 /** Writes one debug line; absent when debugging is off, so a call costs nothing then. */

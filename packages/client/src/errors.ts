@@ -2,7 +2,7 @@ import { ValidationError, type CallType, type ValidationIssue } from '@hookgate/
 import type { Message } from './types.js';
 
 /**
- * Thrown at call time when a field is missing or wrong (seed §2.3 rules, checked by
+ * Thrown at call time when a field is missing or wrong (the tracking API's rules, checked by
  * `@hookgate/core`): `.field` names the first offending top-level field (`'$'` when the call is
  * not an object at all), `.issues` lists every problem with its JSON path. Nothing was queued.
  *
@@ -36,7 +36,7 @@ function topLevelField(path: string): string {
 }
 
 /**
- * Thrown at call time when a call's JSON is bigger than the 32 KB call limit (seed §8). Only that
+ * Thrown at call time when a call's JSON is bigger than the tracking API's 32 KB call limit. Only that
  * call is refused; the queue and the calls around it are not affected.
  *
  * @example

@@ -1,7 +1,7 @@
 import type { Call, CallType, Integrations } from '@hookgate/core';
 
 /**
- * Who did it: a `userId`, an `anonymousId`, or both (seed §2.3: "userId or anonymousId required").
+ * Who did it: a `userId`, an `anonymousId`, or both (the tracking API requires one of them).
  *
  * @example
  * const who: Identity = { anonymousId: '5e2f…' };
@@ -24,7 +24,7 @@ export interface CommonFields {
   timestamp?: string | Date | number;
   /** Extra context (device, ip, locale…), merged over the client's `context` option. */
   context?: Record<string, unknown>;
-  /** Per-destination on/off switches (seed §4.3); the key of the Webhooks destination is `Webhooks`. */
+  /** Per-destination on/off switches; the key of the Webhooks destination is `Webhooks`. */
   integrations?: Integrations;
 }
 
@@ -45,7 +45,7 @@ export type IdentifyParams = Identity & CommonFields & { traits?: Record<string,
 export type TrackParams = Identity & CommonFields & { event: string; properties?: Record<string, unknown> };
 
 /**
- * The fields of a `page` call. The seed's page "Traits" (url, title, referrer, path and custom keys)
+ * The fields of a `page` call. The destination's page "Traits" (url, title, referrer, path and custom keys)
  * are the tracking API's `properties`. An `anonymousId` alone is accepted, as the tracking API does.
  *
  * @example

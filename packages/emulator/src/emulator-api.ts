@@ -70,18 +70,18 @@ export interface Emulator extends Ingest, DeliveryLogView {
    * emulator.updateSource('wk', { webhooks: { enabled: false, endpoints: [] } });
    */
   updateSource(writeKey: string, patch: SourcePatch): SourceView;
-  /** The source's API usage: calls received, filtered ones included (seed §4.3). @example emulator.usage('wk') */
+  /** The source's API usage: calls received, filtered ones included. @example emulator.usage('wk') */
   usage(writeKey: string): number;
 
   /**
-   * Sends a delete notification to every affected source with webhooks enabled (seed §6).
+   * Sends a delete notification to every affected source with webhooks enabled.
    *
    * @example
    * const records = emulator.deleteUser('u1'); // one per source that saw u1
    */
   deleteUser(userId: string, options?: DeleteUserOptions): DeliveryRecord[];
   /**
-   * An audience sync (seed §6): identify calls with the snake_case audience name as a trait, `true`
+   * An audience sync: identify calls with the snake_case audience name as a trait, `true`
    * for new members, `false` for users who left; the first sync sends every member.
    *
    * @example

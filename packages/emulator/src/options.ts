@@ -6,7 +6,7 @@ import { rejectUnknownKeys } from './routing/source-settings.js';
 import { resolveActionsResponsePolicy, type ActionsResponsePolicy } from './actions/actions-response-settings.js';
 
 /**
- * The service's product token (seed §4.1), the default `User-Agent`.
+ * The service's product token, the default `User-Agent`.
  *
  * @example
  * expect(request.headers['user-agent']).toBe(DEFAULT_USER_AGENT); // 'Segment.io/1.0'
@@ -14,7 +14,7 @@ import { resolveActionsResponsePolicy, type ActionsResponsePolicy } from './acti
 export const DEFAULT_USER_AGENT = 'Segment.io/1.0';
 
 /**
- * The retry schedule (seed §7: 5xx retried with randomized exponential backoff for at most 4 h).
+ * The retry schedule (the destination's: 5xx retried with randomized exponential backoff for at most 4 h).
  * The n-th retry round waits `min(maxDelayMs, initialDelayMs × factor^(n-1))`, randomized by `jitter`.
  *
  * @example
@@ -36,7 +36,7 @@ export interface RetryOptions {
 }
 
 /**
- * What an answer leads to (decisions the seed leaves open; seed §7 fixes 2xx, 5xx and timeouts).
+ * What an answer leads to (decisions the destination's documentation leaves open; it fixes 2xx, 5xx and timeouts).
  * 2xx: delivered. 5xx, timeouts and connection errors: retried. The rest is set here.
  *
  * @example
@@ -58,7 +58,7 @@ export interface ResponsePolicy {
 }
 
 /**
- * TLS trust for `https` endpoints. Self-signed or untrusted certificates fail by default (seed §5, §7).
+ * TLS trust for `https` endpoints. Self-signed or untrusted certificates fail by default.
  *
  * @example
  * createEmulator({ sources, tls: { ca: testCaPem } }); // trust the test server's own CA
@@ -82,7 +82,7 @@ export interface EmulatorOptions {
   sources?: SourceSettings[];
   /** Real time (default) or a `ManualClock`. */
   clock?: Clock;
-  /** Answer deadline per request, ms on the clock. Default 5000 (seed §4.1). */
+  /** Answer deadline per request, ms on the clock. Default 5000, the destination's 5 s. */
   timeoutMs?: number;
   /** The retry schedule. */
   retry?: RetryOptions;
@@ -97,7 +97,7 @@ export interface EmulatorOptions {
   /** Add `messageId` (generated when the call has none) and `anonymousId` (when known) to messages. Default false. */
   includeIds?: boolean;
   /**
-   * A call with only `anonymousId`: `filter` (default; recorded as filtered, since the seed's messages
+   * A call with only `anonymousId`: `filter` (default; recorded as filtered, since the Webhooks messages
    * require userId) or `anonymousId-as-userId`.
    */
   anonymousCalls?: 'filter' | 'anonymousId-as-userId';

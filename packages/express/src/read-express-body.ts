@@ -16,7 +16,7 @@ type ParsedRequest = Request & { _body?: boolean; rawBody?: unknown };
  * - nothing read it yet: reads the raw bytes from the stream, under the receiver's limit (413 above)
  *   and deadline counted from `receivedAt` (503 for a body still arriving then);
  * - `express.raw()` / `express.text()` ran: those bytes / that text are the raw body;
- * - `express.json()` ran: its parsed value (verified by re-serialization, the seed's method), plus the
+ * - `express.json()` ran: its parsed value (verified by re-serialization, as the sender serializes), plus the
  *   raw bytes when its `verify` option kept them in `req.rawBody`.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Per-destination switches carried by a call (seed §4.3): destination name → on/off (or settings).
+ * Per-destination switches carried by a call: destination name → on/off (or settings).
  * `All: false` turns every destination off unless its own key is `true`. Keys are case sensitive.
  *
  * @example
@@ -22,7 +22,7 @@ export interface Integrations {
 export const WEBHOOKS_DESTINATION = 'Webhooks';
 
 /**
- * Decides whether a call with these integrations reaches a destination (seed §4.3): every destination
+ * Decides whether a call with these integrations reaches a destination: every destination
  * is on by default; a key set to `true` (or to a settings object) turns its destination on; a key set
  * to `false` turns it off; `All: false` turns off every destination without a key of its own.
  *

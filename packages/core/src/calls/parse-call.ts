@@ -27,7 +27,7 @@ export interface CallCheckOptions {
 }
 
 /**
- * Lists every problem of a call (seed §2.3 required fields): userId or anonymousId on identify,
+ * Lists every problem of a call (the tracking API's required fields): userId or anonymousId on identify,
  * track, page, screen and group; `event` on track; `groupId` on group; `userId` and `previousId` on
  * alias. Page accepts anonymousId alone, as the tracking API does.
  *

@@ -34,7 +34,7 @@ const obj = <P extends Record<string, TSchema>>(type: string, props: P) =>
   Type.Object(props, { $id: `https://hookgate.dev/schemas/call-${type}.json`, title: `${type} call` });
 
 /**
- * TypeBox schemas of every call a client sends (shapes of the tracking HTTP API; seed §2.3).
+ * TypeBox schemas of every call a client sends (shapes of the tracking HTTP API).
  *
  * @example
  * import { Value } from '@sinclair/typebox/value';

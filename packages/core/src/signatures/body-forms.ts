@@ -2,8 +2,8 @@ import stableStringify from 'fast-json-stable-stringify';
 
 /**
  * The body forms a signature is checked against, in order:
- * `raw` — the bytes as received; `stringify` — `JSON.stringify` of the parsed body (the seed's
- * method, and what the sender signs); `sorted` — a key-sorted re-serialization.
+ * `raw` — the bytes as received; `stringify` — `JSON.stringify` of the parsed body (the sender's
+ * method, and what it signs); `sorted` — a key-sorted re-serialization.
  *
  * @example
  * const forms: SignatureForm[] = ['raw']; // only the exact bytes as received

@@ -15,7 +15,7 @@ export const SIGNATURE_HEADER = 'x-signature';
 export type { Secret } from './secret.js';
 
 /**
- * Signs a body as the sender does (seed §5): lowercase hex HMAC-SHA1 keyed with the shared secret,
+ * Signs a body as the sender does: lowercase hex HMAC-SHA1 keyed with the shared secret,
  * over the body's UTF-8 bytes. Sync, on `node:crypto` (Node, Bun, Deno).
  *
  * @example

@@ -76,7 +76,7 @@ type Ready = Extract<Prepared, { ok: true }>;
 
 /** With raw bytes present, only they can match (unless re-serialized forms are allowed explicitly). */
 const RAW_ONLY: readonly SignatureForm[] = ['raw'];
-/** Without raw bytes, the re-serialized forms, in the seed's order. */
+/** Without raw bytes, the re-serialized forms: `JSON.stringify` first (how the sender serializes), then key-sorted. */
 const RESERIALIZED: readonly SignatureForm[] = ['stringify', 'sorted'];
 
 /** A failed preparation. Module level, not a closure: `prepare` runs on every verification. */

@@ -1,5 +1,5 @@
 /**
- * The headers of a delivery request (seed §4.1): `User-Agent`, `Content-Type: application/json`,
+ * The headers of a delivery request: `User-Agent`, `Content-Type: application/json`,
  * `Content-Length`, `Accept-Encoding: identity`, the endpoint's static headers, and `X-Signature`
  * when the source has a shared secret. Built per request (and again when an attempt's
  * `requestHeaders` is read), so no copy is kept per message.

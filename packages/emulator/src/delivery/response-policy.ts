@@ -9,7 +9,7 @@ export type Verdict =
   | { outcome: 'fail'; error: AttemptError };
 
 /**
- * Classifies an answer by its status (seed §7 and the documented policy): 2xx delivered; 5xx and
+ * Classifies an answer by its status (the destination's documented policy): 2xx delivered; 5xx and
  * the `retryStatuses` (408, 429) retried; other 4xx and 3xx per the policy (default: failed at once).
  *
  * @example

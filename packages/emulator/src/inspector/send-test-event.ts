@@ -17,7 +17,7 @@ export function testEventTemplates(nowMs: number): Record<string, unknown> {
   return Object.fromEntries(MESSAGE_TYPES.map((t) => [t, { ...structuredClone(fixtures[t]), timestamp }]));
 }
 
-/** The call that makes the emulator build this message (the transform keeps the seed's fields). */
+/** The call that makes the emulator build this message (the transform keeps the Webhooks message fields). */
 function callOf(m: Record<string, unknown>): Call {
   const { version: _v, type, 'Previous ID': previousId, 'User ID': aliasUserId, ...rest } = m;
   if (type === 'alias') return { ...rest, type, previousId, userId: aliasUserId } as unknown as Call;

@@ -1,5 +1,5 @@
 /**
- * Largest call the intake accepts, measured as the UTF-8 bytes of `JSON.stringify(call)` (seed §8: 32 KB).
+ * Largest call the intake accepts, measured as the UTF-8 bytes of `JSON.stringify(call)` (the tracking API's limit: 32 KB).
  *
  * @example
  * if (Buffer.byteLength(JSON.stringify(call)) > MAX_CALL_BYTES) splitOrTrim(call);
@@ -18,7 +18,7 @@ export const MAX_CALL_BYTES = 32 * 1024;
 export const MAX_CALL_DEPTH = 100;
 
 /**
- * Largest request body the intake accepts, in bytes after decompression (seed §8: 500 KB).
+ * Largest request body the intake accepts, in bytes after decompression (the tracking API's limit: 500 KB).
  *
  * @example
  * await emulator.listen({ maxBatchBytes: MAX_BATCH_BYTES / 2 }); // stricter than the service

@@ -42,7 +42,7 @@ export interface AttemptError {
 }
 
 /**
- * One HTTP request to one endpoint (seed §6: each delivery to an endpoint is one event).
+ * One HTTP request to one endpoint (each delivery to an endpoint is one event).
  *
  * @example
  * emulator.on('attempt', (attempt) => console.log(attempt.endpoint, attempt.status ?? attempt.error?.code));
@@ -117,7 +117,7 @@ export interface DeliveryRecord {
   /** What produced the record: a received call, a deletion, an audience or computed-trait sync, a replay. */
   readonly origin: 'call' | 'delete' | 'audience' | 'computed-trait' | 'replay';
   /**
-   * The message (seed §2.2 shape), parsed from `body` on first read, so it is exactly what was sent;
+   * The message (the Webhooks message shape), parsed from `body` on first read, so it is exactly what was sent;
    * absent only when no message could be built (see `reason`).
    */
   readonly message?: WebhookMessage;

@@ -16,7 +16,7 @@ export function destinationBlock(source: ResolvedSource): string | undefined {
 }
 
 /**
- * Why a received call does not go to the Webhooks destination (seed §4.3), or `undefined` when it
+ * Why a received call does not go to the Webhooks destination, or `undefined` when it
  * does: the source's schema blocks the track event; the call's `integrations` turn the destination
  * off (`Webhooks: false`, or `All: false` without `Webhooks: true`; keys are case sensitive); or the
  * destination itself is off.

@@ -3,14 +3,14 @@ import { redactUrl } from '../redact.js';
 import { resolveActions, type ResolvedActions, type WebhooksActionsSettings } from '../actions/actions-settings.js';
 
 /**
- * Most endpoints a source's Webhooks destination may have (seed §2.1, §8).
+ * Most endpoints a source's Webhooks destination may have.
  *
  * @example
  * if (urls.length > MAX_ENDPOINTS) throw new Error('too many endpoints');
  */
 export const MAX_ENDPOINTS = 5;
 /**
- * Most static headers one endpoint may have (seed §2.1, §8).
+ * Most static headers one endpoint may have.
  *
  * @example
  * Object.keys(endpoint.headers ?? {}).length <= MAX_HEADERS;
@@ -40,7 +40,7 @@ export const RESERVED_HEADERS: readonly string[] = [
 ];
 
 /**
- * One webhook endpoint (seed §2.1): a full `http`/`https` URL and up to 5 static headers.
+ * One webhook endpoint: a full `http`/`https` URL and up to 5 static headers.
  *
  * @example
  * const endpoint: EndpointSettings = { url: 'https://hooks.example.com/segment', headers: { Authorization: 'Bearer t0k3n' } };
@@ -53,7 +53,7 @@ export interface EndpointSettings {
 }
 
 /**
- * The Webhooks destination settings of one source (seed §2.1).
+ * The Webhooks destination settings of one source.
  *
  * @example
  * const webhooks: WebhooksSettings = { enabled: true, endpoints: [{ url: 'http://127.0.0.1:3000/hook' }], sharedSecret: 's3cret' };
@@ -68,7 +68,7 @@ export interface WebhooksSettings {
 }
 
 /**
- * The source's schema settings (seed §4.3): track events blocked there are not forwarded, but
+ * The source's schema settings: track events blocked there are not forwarded, but
  * still count toward the source's API usage.
  *
  * @example

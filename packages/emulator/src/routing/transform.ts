@@ -54,10 +54,10 @@ function isNonEmpty(v: unknown): v is string {
 
 /**
  * Turns a received call into the message the Webhooks destination delivers, in the exact shapes
- * of seed §2.2: `version: 1`; `userId` (none on alias, which carries `"Previous ID"` and `"User ID"`);
+ * of the Webhooks messages: `version: 1`; `userId` (none on alias, which carries `"Previous ID"` and `"User ID"`);
  * `timestamp` in UTC with milliseconds — the call's own (historical ones kept, Go's `+0000` read) or
  * the receipt time; `context` kept. Page `name`/`category` and screen `properties` are not part of
- * the seed's shapes and are not sent. The result is checked against the strict message schema.
+ * the Webhooks messages' shapes and are not sent. The result is checked against the strict message schema.
  *
  * @example
  * callToMessage({ type: 'alias', previousId: 'anon_1', userId: 'u1' }, Date.now(), { includeIds: false, anonymousCalls: 'filter' });
@@ -158,7 +158,7 @@ function opt(key: string, value: unknown): Record<string, unknown> {
 }
 
 /**
- * The delete notification (seed §2.2): `type`, `userId`, `timestamp` only.
+ * The delete notification: `type`, `userId`, `timestamp` only.
  *
  * @example
  * deleteMessage('u1', Date.now()); // { type: 'delete', userId: 'u1', timestamp: '…' }
@@ -168,7 +168,7 @@ export function deleteMessage(userId: string, atMs: number): DeleteMessage {
 }
 
 /**
- * The identify message an audience or computed-trait sync sends (seed §6): one trait.
+ * The identify message an audience or computed-trait sync sends: one trait.
  *
  * @example
  * traitIdentify('u1', { high_value_users: true }, Date.now());

@@ -1,5 +1,5 @@
 /**
- * The snake_case form of an audience or computed-trait name (seed §6): words split at spaces,
+ * The snake_case form of an audience or computed-trait name: words split at spaces,
  * punctuation and camelCase boundaries, lowercased, joined with `_`.
  *
  * @example

@@ -18,7 +18,7 @@ export interface DeleteUserOptions {
 }
 
 /**
- * The messages the emulator makes itself (seed §6): delete notifications, audience and
+ * The messages the emulator makes itself: delete notifications, audience and
  * computed-trait syncs, each recorded and delivered through the pipeline.
  *
  * @example

@@ -7,7 +7,7 @@ export interface TraitChange {
 }
 
 /**
- * The memory of audience and computed-trait syncs (seed §6): the first sync of a name sends every
+ * The memory of audience and computed-trait syncs: the first sync of a name sends every
  * user; later syncs send only users whose membership or value changed. Audiences send `true` on
  * entry and `false` on exit; computed traits send the new value, and `null` for a user no longer in
  * the map. State is kept per source and per snake_case name.
