@@ -5,6 +5,8 @@ import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as v from 'valibot';
+import { type } from 'arktype';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { createReceiver, toNodeListener, type ActionsHandlerContext, type AnyReceiverOptions, type Receiver, type ReceiverOptions } from '../src/index.js';
 
@@ -340,6 +342,23 @@ describe('Actions schemas under attack', () => {
       expect(Date.now() - t0).toBeLessThan(2_500);
     }
     expect(ran).toEqual([]);
+  });
+
+  it('Zod, Valibot and ArkType issue paths reach the 400 as JSON pointers, prefixed by the element index in a batch', async () => {
+    const schemas = {
+      zod: z.object({ items: z.array(z.object({ sku: z.string() })), 'a/b': z.number() }),
+      valibot: v.object({ items: v.array(v.object({ sku: v.string() })), 'a/b': v.number() }),
+      arktype: type({ items: type({ sku: 'string' }).array(), 'a/b': 'number' }),
+    };
+    const bad = { items: [{ sku: 'ok' }, { sku: 7 }], 'a/b': 1 };
+    for (const [name, schema] of Object.entries(schemas)) {
+      const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, schema, onPayload: () => {} });
+      const one = await put(srv.url, JSON.stringify(bad));
+      expect([name, one.status, (one.json.issues as { path: string }[]).map((i) => i.path)]).toEqual([name, 400, ['/items/1/sku']]);
+      const batch = [{ items: [], 'a/b': 1 }, bad, { items: [], 'a/b': 'x' }];
+      const many = await put(srv.url, JSON.stringify(batch), batchSig(batch));
+      expect([name, many.status, (many.json.issues as { path: string }[]).map((i) => i.path)]).toEqual([name, 400, ['/1/items/1/sku', '/2/a~1b']]);
+    }
   });
 
   it('a schema that throws answers 500 (the sender retries) and reports to onError; nothing runs', async () => {
