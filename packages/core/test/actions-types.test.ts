@@ -31,7 +31,7 @@ describe('Actions types', () => {
           expectTypeOf(e.messageId).toEqualTypeOf<string>();
           expectTypeOf(e.receivedAt).toEqualTypeOf<string>();
           expectTypeOf(e.anonymousId).toEqualTypeOf<string | null | undefined>();
-          expectTypeOf(e.integrations).toEqualTypeOf<Record<string, unknown> | undefined>();
+          expectTypeOf(e.integrations).toEqualTypeOf<Record<string, unknown> | null | undefined>(); // optional fields may be null
           expectTypeOf(e.context?.library?.name).toEqualTypeOf<string | undefined>();
           expectTypeOf(ctx.batch).toEqualTypeOf<BatchElementInfo | undefined>();
           // @ts-expect-error a misspelled field is not on the event

@@ -13,7 +13,7 @@ export interface SpecEventIssue {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Fields every event type carries, with their JSON type (`?` after the type: may be absent). */
+/** Fields every event type carries, with their JSON type (`?` after the type: may be absent or null). */
 const COMMON: Record<string, string> = {
   messageId: 'string',
   anonymousId: 'string|null?',
@@ -69,7 +69,9 @@ export function specEventIssues(value: unknown): SpecEventIssue[] {
     const optional = rule.endsWith('?');
     const allowed = rule.replace('?', '').split('|');
     const v = value[name];
-    if (v === undefined) {
+    // An optional field may be absent or null: clients in other languages send null for what they
+    // leave out, and a 400 would lose the event for good (the sender does not retry it).
+    if (v === undefined || (optional && v === null)) {
       if (!optional) issues.push({ path: `/${name}`, message: `is required (${allowed.join(' or ')}) on a whole ${value.type} event` });
       continue;
     }

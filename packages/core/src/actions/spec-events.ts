@@ -80,19 +80,19 @@ export interface SpecCommonFields {
   /** The known user's id. */
   userId?: string | null;
   /** Device, library, page, campaign and similar information. */
-  context?: SpecContext;
+  context?: SpecContext | null;
   /** Which destinations this event was sent to. */
-  integrations?: SpecIntegrations;
+  integrations?: SpecIntegrations | null;
   /** When the event happened (ISO 8601); corrected for the client's clock. */
   timestamp: string;
   /** When the client sent it (ISO 8601). */
-  sentAt?: string;
+  sentAt?: string | null;
   /** When Segment's servers received it (ISO 8601). */
   receivedAt: string;
   /** The client's own timestamp before clock correction (ISO 8601), when Segment added one. */
-  originalTimestamp?: string;
+  originalTimestamp?: string | null;
   /** Where the event came from: `server`, `browser` or `mobile`. */
-  channel?: string;
+  channel?: string | null;
   /** The Spec version Segment stamped (`1.1` or `2`). */
   version?: number | string;
 }
@@ -106,7 +106,7 @@ export interface SpecCommonFields {
 export interface SpecTrackEvent extends SpecCommonFields {
   type: 'track';
   event: string;
-  properties?: Record<string, unknown>;
+  properties?: Record<string, unknown> | null;
 }
 /**
  * A whole `identify` event.
@@ -116,7 +116,7 @@ export interface SpecTrackEvent extends SpecCommonFields {
  */
 export interface SpecIdentifyEvent extends SpecCommonFields {
   type: 'identify';
-  traits?: Record<string, unknown>;
+  traits?: Record<string, unknown> | null;
 }
 /**
  * A whole `page` event.
@@ -126,9 +126,9 @@ export interface SpecIdentifyEvent extends SpecCommonFields {
  */
 export interface SpecPageEvent extends SpecCommonFields {
   type: 'page';
-  name?: string;
-  category?: string;
-  properties?: Record<string, unknown>;
+  name?: string | null;
+  category?: string | null;
+  properties?: Record<string, unknown> | null;
 }
 /**
  * A whole `screen` event.
@@ -138,9 +138,9 @@ export interface SpecPageEvent extends SpecCommonFields {
  */
 export interface SpecScreenEvent extends SpecCommonFields {
   type: 'screen';
-  name?: string;
-  category?: string;
-  properties?: Record<string, unknown>;
+  name?: string | null;
+  category?: string | null;
+  properties?: Record<string, unknown> | null;
 }
 /**
  * A whole `group` event.
@@ -151,7 +151,7 @@ export interface SpecScreenEvent extends SpecCommonFields {
 export interface SpecGroupEvent extends SpecCommonFields {
   type: 'group';
   groupId: string;
-  traits?: Record<string, unknown>;
+  traits?: Record<string, unknown> | null;
 }
 /**
  * A whole `alias` event: `previousId` becomes `userId` (classic spells them `"Previous ID"` / `"User ID"`).
