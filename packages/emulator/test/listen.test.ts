@@ -345,13 +345,15 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
     const good = track();
     expect((await post(url, good, { 'x-signature': sign(good, SECRET) })).status).toBe(200);
     expect((await post(url, good, { 'x-signature': sign(good, 'wrong') })).status).toBe(401);
-    while (stdout.split('\n').filter(Boolean).length < 2) {
+    while (stdout.split('\n').filter(Boolean).length < 3) {
       if (Date.now() > deadline) throw new Error(`no lines: ${stdout}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     child.kill('SIGINT');
     expect(await closed).toBe(0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [listening, ...lines] = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(listening).toMatchObject({ kind: 'listening', url, verifying: true });
+    expect(listening!.forwardTo).toMatch(/\/hook\?token=\*\*\*$/);
     expect(lines.map((l) => (l.kind === 'summary' ? 'summary' : (l.verdict as { ok: boolean }).ok))).toEqual([true, false, 'summary']);
     expect(lines.map((l) => l.kind)).toEqual(['request', 'request', 'summary']);
     expect(lines[2]).toMatchObject({ requests: 2, verified: 1, refused: 1, forwarded: 2 });

@@ -38,8 +38,9 @@ Options:
   --max-body-bytes N      answer 413 to larger bodies (default 1048576)
   --ui-token T            token for the inspector and views (or set HOOKGATE_UI_TOKEN); needed
                           off loopback
-  --json                  one JSON object per line on stdout ({"kind":"request",…} per request,
-                          {"kind":"summary",…} at the end); the banner goes to stderr
+  --json                  one JSON object per line on stdout ({"kind":"listening","url":…} first,
+                          {"kind":"request",…} per request, {"kind":"summary",…} at the end); the
+                          banner goes to stderr
   -h, --help              this help
 
 Example:
@@ -139,6 +140,11 @@ export async function runListen(argv: string[]): Promise<number> {
       `inspector  ${listener.inspectorUrl}${uiToken ? ' (open it once with ?token=YOUR_TOKEN)' : ''}\n` +
       `views: ${listener.url}/_hookgate/inbound — Ctrl-C to stop\n`,
   );
+  // For a script: where it listens comes first on stdout (with --port 0 nothing else tells the port).
+  if (json) {
+    const listening = { kind: 'listening', url: listener.url, inspector: listener.inspectorUrl, views: `${listener.url}/_hookgate/inbound`, verifying: secrets.length > 0, forwardTo: forwardTo ? redactUrl(new URL(forwardTo)) : null };
+    process.stdout.write(`${JSON.stringify(listening)}\n`);
+  }
   const counts = { requests: 0, verified: 0, refused: 0, notVerified: 0, forwarded: 0, slow: 0, unreachable: 0 };
   listener.log.subscribe((record) => {
     counts.requests++;
