@@ -168,6 +168,20 @@ export class Pipeline {
       });
     }
     const built = callToMessage(call, receivedMs, this.options);
+    if (!built.ok && routed === undefined && again !== undefined) {
+      // No message can be built (no userId, say): the record keeps a way back to the call as the
+      // client sent it (the request's kept bytes), so the inspector can show it and say why.
+      again.pin();
+      return this.record({
+        type: call.type,
+        source,
+        origin: 'call',
+        message: undefined,
+        deferred: { body: this.#deferredFor(again, receivedMs), index },
+        receivedMs,
+        filteredReason: built.reason,
+      });
+    }
     return this.record({
       type: call.type,
       source,

@@ -8,7 +8,7 @@ import { normalizeOrigin } from '../intake/origin-policy.js';
 import { SERVER_TIMEOUTS_HELP } from '../server-timeouts.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { portInUse } from './port-in-use.js';
-import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, serveOptionsFromFlags } from './serve-options.js';
+import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, flagHint, serveOptionsFromFlags } from './serve-options.js';
 import { attemptJson, clockTime, formatAttemptLine, formatCancelledLine, formatCloseReport, formatFilteredLine, formatSummary, shown, summaryJson } from './serve-summary.js';
 import { painter, wantsColor } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
@@ -50,8 +50,8 @@ Options:
 
 ${SERVE_OPTION_HELP}
 Security: /_hookgate/* and the inspector answer only to a loopback Host (or --host's name) and, beyond
-loopback, only with the --ui-token. The write key is shown once, in the banner below; views and log
-lines mask it.
+loopback, only with the --ui-token. The write key is shown once, in the start-up banner; views and
+log lines mask it. Web pages may call the tracking API only from loopback origins or --allow-origin.
 ${SERVER_TIMEOUTS_HELP}
 
 Examples:
@@ -153,7 +153,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   let intake;
   try {
-    intake = await listenIntake(emulator, { port, host, inspector: { token: uiToken }, allowOrigins });
+    intake = await listenIntake(emulator, { port, host, inspector: { token: uiToken, reasonWording: flagHint }, allowOrigins });
   } catch (error) {
     await emulator.close();
     const e = error as NodeJS.ErrnoException;

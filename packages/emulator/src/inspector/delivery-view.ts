@@ -85,12 +85,19 @@ export interface DeliveryDetail extends DeliverySummary {
  */
 export class ViewMasks {
   readonly #engine: InspectorEngine;
+  readonly #wording: (reason: string) => string;
   #readAt = -Infinity;
   #urls = new Map<string, string>();
   #bySource = new Map<string, string[]>();
 
-  constructor(engine: InspectorEngine) {
+  constructor(engine: InspectorEngine, wording: (reason: string) => string = (reason) => reason) {
     this.#engine = engine;
+    this.#wording = wording;
+  }
+
+  /** A record's reason as the page shows it: URLs masked, worded for where the emulator runs (serve's flags). */
+  reason(text: string): string {
+    return this.#wording(this.scrub(text));
   }
 
   #refresh(): void {
@@ -182,6 +189,24 @@ function summaryOf(type: string, m: Record<string, unknown> | undefined): string
   }
 }
 
+/**
+ * A filtered call no message could be built from (no userId, say): its fields as the client sent
+ * them, in the message's shape for `summaryOf` (alias: `previousId`/`userId` as "Previous ID"/"User ID").
+ */
+function calledAs(record: DeliveryRecord): Record<string, unknown> | undefined {
+  if (record.state !== 'filtered' || record.body.length > 0) return undefined;
+  const raw = record.rawCall;
+  if (raw === undefined) return undefined;
+  try {
+    const call = JSON.parse(raw) as unknown;
+    if (typeof call !== 'object' || call === null || Array.isArray(call)) return undefined;
+    const c = call as Record<string, unknown>;
+    return record.type === 'alias' ? { ...c, 'Previous ID': c.previousId, 'User ID': c.userId } : c;
+  } catch {
+    return undefined;
+  }
+}
+
 function parseBody(record: DeliveryRecord): Record<string, unknown> | undefined {
   const body = record.body;
   if (body.length === 0) return undefined;
@@ -213,7 +238,7 @@ export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, mess
     source: record.sourceName ?? `source ${redactWriteKey(record.writeKey)}`,
     origin: record.origin,
     type: record.type,
-    summary: record.actions ? actionsSummary(record, message) : isBatchStandIn(record) ? 'batched (Webhooks (Actions))' : summaryOf(record.type, message),
+    summary: record.actions ? actionsSummary(record, message) : isBatchStandIn(record) ? 'batched (Webhooks (Actions))' : summaryOf(record.type, message ?? calledAs(record)),
     userId: typeof userId === 'string' ? userId : undefined,
     state: record.state,
     attempts: record.attempts.length,
@@ -224,8 +249,8 @@ export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, mess
         ? undefined
         : // A call whose event went out in a batch: its reason says where, nothing failed to build.
           isBatchStandIn(record)
-          ? `${oneLine(record.reason ?? '', 300)}.`
-          : filteredWords(record.reason, message !== undefined),
+          ? `${oneLine(masks.reason(record.reason ?? ''), 300)}.`
+          : filteredWords(record.reason === undefined ? undefined : masks.reason(record.reason), message !== undefined),
     ...(record.actions ? { actions: record.actions } : {}),
   };
 }
@@ -325,7 +350,7 @@ export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs
     windowEndsAt: record.state === 'pending' && firstMs !== undefined ? new Date(firstMs + windowMs).toISOString() : undefined,
     windowMs,
     now: new Date(nowMs).toISOString(),
-    reason: record.reason === undefined ? undefined : masks.scrub(record.reason),
+    reason: record.reason === undefined ? undefined : masks.reason(record.reason),
     deliveredTo: record.deliveredTo === undefined ? undefined : masks.url(record.deliveredTo),
     curl:
       record.body.length === 0

@@ -13,6 +13,12 @@ export interface InspectorOptions {
   token?: string;
   /** The retry window shown as "time left" in a delivery's detail. Default 4 h, as the sender's. */
   retryWindowMs?: number;
+  /**
+   * Rewords a record's reason for the page. Reasons name the emulator's options
+   * (`set anonymousCalls: …`); `hookgate serve` passes a function that names its flags instead
+   * (`pass --anonymous-calls …`). Default: the reason as it is.
+   */
+  reasonWording?: (reason: string) => string;
 }
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;

@@ -106,7 +106,7 @@ function readJson(req: http.IncomingMessage): Promise<{ ok: true; value: unknown
 export function createInspector(engine: InspectorEngine | undefined, options: InspectorOptions = {}, guard = new LocalServerGuard({ token: options.token })): Inspector {
   const token = guard.token;
   const windowMs = options.retryWindowMs ?? 4 * 3_600_000;
-  const masks = engine ? new ViewMasks(engine) : undefined;
+  const masks = engine ? new ViewMasks(engine, options.reasonWording) : undefined;
   const feeds = new Map<string, InspectorFeed>();
   if (engine && masks) {
     const deliveries = deliveriesFeed(engine, masks, windowMs);
