@@ -1,4 +1,9 @@
-// @hookgate/emulator — the sender: routing, delivery engine, virtual clock, delivery log.
+/**
+ * The sender: routing, delivery engine, virtual clock, delivery log.
+ *
+ * @packageDocumentation
+ * @module @hookgate/emulator
+ */
 
 export { createEmulator } from './emulator.js';
 export type { Emulator } from './emulator.js';
@@ -30,11 +35,6 @@ export { CLOSED_REASON } from './delivery/engine.js';
 export { NO_USER_ID_REASON, callToMessage } from './routing/transform.js';
 export type { TransformOptions, TransformResult } from './routing/transform.js';
 export { snakeCase } from './syncs/snake-case.js';
-export { backoffDelay } from './delivery/retry-schedule.js';
-export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
-
-// The intake (tracking HTTP API) and the receiver conformance suite (README: sections below the engine's).
-export { listenIntake, createIntakeListener } from './intake/intake-server.js';
 export {
   MAX_SUBSCRIPTIONS,
   MAX_BATCH_SIZE,
@@ -47,6 +47,11 @@ export { ACTIONS_RETRY_STATUSES, ACTIONS_FINAL_STATUSES } from './actions/action
 export type { ActionsResponsePolicy } from './actions/actions-response-settings.js';
 export { ACTIONS_USER_AGENT } from './actions/actions-delivery.js';
 export { ACTIONS_DESTINATION, callToSpecEvent } from './actions/segment-event.js';
+export { backoffDelay } from './delivery/retry-schedule.js';
+export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
+
+// The intake (tracking HTTP API) and the receiver conformance suite (README: sections below the engine's).
+export { listenIntake, createIntakeListener } from './intake/intake-server.js';
 export type { IntakeOptions, IntakeListenOptions, IntakeServer, IntakeListener } from './intake/intake-server.js';
 export type { IntakeEngine } from './intake/intake-engine.js';
 export type { InspectorOptions } from './inspector/inspector-options.js';
