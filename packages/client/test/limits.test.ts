@@ -56,8 +56,10 @@ describe('500 KB per batch', () => {
     await analytics.flush();
     expect(server.requests.length).toBeGreaterThanOrEqual(4);
     for (const r of server.requests) expect(r.raw.length).toBeLessThanOrEqual(MAX_BATCH_BYTES);
-    // Batches are filled: every batch but the last could not take one more message.
-    for (const r of server.requests.slice(0, -1)) expect(r.raw.length + 30_100).toBeGreaterThan(MAX_BATCH_BYTES);
+    // Batches are filled: every batch but one (the rest, cut last) could not take one more message.
+    // Batches travel on up to four connections at once, so the partial one may arrive before a full one.
+    const sizes = server.requests.map((r) => r.raw.length).sort((a, b) => b - a);
+    for (const size of sizes.slice(0, -1)) expect(size + 30_100).toBeGreaterThan(MAX_BATCH_BYTES);
     expect(server.delivered().map((m) => m.messageId).sort()).toEqual([...ids].sort());
   });
 
