@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import SummaryReporter from './test/support/summary-reporter.js';
@@ -19,6 +20,11 @@ const HEAVY = [
   'packages/emulator/test/soak.test.ts',
   // separate processes on a real Redis, 5,000 messages
   'packages/bullmq/test/durable-handoff.test.ts',
+  // attacks that wait out the sender's deadline or a server's 10 s time limits, many times over
+  'test/adapters/deadline.attack.test.ts',
+  'test/adapters/oversize-keepalive-attack.test.ts',
+  'test/adapters/example-time-limits-attack.test.ts',
+  'test/adapters/request-timeout-attack.test.ts',
   'examples/next-receiver/**/*.test.ts',
 ];
 
@@ -41,6 +47,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most tests wait on sockets, timers and child processes, not the CPU: four at once even on two
+    // cores (vitest's default there is one), more where there are more cores.
+    maxWorkers: Math.max(4, availableParallelism()),
     reporters: ['default', new SummaryReporter()],
     // Two suites: `pnpm test` runs the quick one (the README's test command, a few minutes);
     // `pnpm test:heavy` the one that starts other runtimes, a browser, framework builds and soaks.
