@@ -10,22 +10,12 @@ import { start as startFastify } from '../../examples/fastify-receiver/server.js
 import { start as startHono } from '../../examples/hono-receiver/server.js';
 import { start as startNest } from '../../examples/nest-receiver/server.js';
 import type { RawOutcome, RawPlan } from './raw-attack-client.js';
+import { runOutcomesProcess } from '../helpers/outcomes-process.js';
 
 const CLIENT = fileURLToPath(new URL('./raw-attack-client.ts', import.meta.url));
 
 function clients(plans: RawPlan[]): Promise<RawOutcome[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(plans)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = /OUTCOMES=(.*)/.exec(out)?.[1];
-      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
-      resolve(JSON.parse(line) as RawOutcome[]);
-    });
-  });
+  return runOutcomesProcess<RawOutcome[]>(CLIENT, plans);
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -3,7 +3,6 @@
 // set-up whose server answers for itself. A server that closes its side while the body still arrives
 // resets the connection, and the reset throws the unread answer away: the client sees an error.
 // (In one process the client's reads and the server's close share an event loop and the bug hides.)
-import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { webhookRoute } from '@hookgate/fastify';
 import { SETUPS, type RunningSetup, type Setup } from './attack-setups.js';
 import type { LateReaderOutcome } from './late-reader-client.js';
 import { listenOnLoopback } from '../helpers/servers.js';
+import { runOutcomesProcess } from '../helpers/outcomes-process.js';
 
 const SECRET = 'whsec_process_oversize';
 const FIVE_MB = 5 * 1024 * 1024;
@@ -78,18 +78,7 @@ const SETUPS_UNDER_TEST: readonly Setup[] = [...NAMES.map((name) => SETUPS.find(
 /** Runs the clients in a child process and returns what each saw. */
 function lateReaders(url: string, chunked: boolean): Promise<LateReaderOutcome[]> {
   const plan = { url, clients: CLIENTS, totalBytes: FIVE_MB, writeMs: WRITE_MS, chunked };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(plan)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = /OUTCOMES=(.*)/.exec(out)?.[1];
-      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
-      resolve(JSON.parse(line) as LateReaderOutcome[]);
-    });
-  });
+  return runOutcomesProcess<LateReaderOutcome[]>(CLIENT, plan);
 }
 
 let running: RunningSetup | undefined;

@@ -2,30 +2,19 @@
 // from a client in its own process that writes everything before it reads: each set-up must answer
 // the 413 (never a reset), and the request behind it is either answered in order or the connection
 // closes after the 413; no handler runs for the refused body.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sign } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETUPS, type RunningSetup } from './attack-setups.js';
 import type { RawOutcome, RawPlan } from './raw-attack-client.js';
+import { runOutcomesProcess } from '../helpers/outcomes-process.js';
 
 const CLIENT = fileURLToPath(new URL('./raw-attack-client.ts', import.meta.url));
 const SECRET = 'whsec_keepalive_attack';
 const FIVE_MB = 5 * 1024 * 1024;
 
 function clients(plans: RawPlan[]): Promise<RawOutcome[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(plans)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = /OUTCOMES=(.*)/.exec(out)?.[1];
-      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
-      resolve(JSON.parse(line) as RawOutcome[]);
-    });
-  });
+  return runOutcomesProcess<RawOutcome[]>(CLIENT, plans);
 }
 
 const SETUP_NAMES = [

@@ -4,7 +4,6 @@
 // answer must be a 408 on that response (Connection: close), not a wait for it to finish (which never
 // came: the client hung until it gave up). Then the connection closes lingering, so a client still
 // writing reads the 408 instead of a reset. Clients run in their own process over raw sockets.
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +17,7 @@ import { hookgate as expressHookgate } from '@hookgate/express';
 import { answerClientError, hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import type { RawOutcome, RawPlan } from './raw-attack-client.js';
+import { runOutcomesProcess } from '../helpers/outcomes-process.js';
 
 const CLIENT = fileURLToPath(new URL('./raw-attack-client.ts', import.meta.url));
 const SECRET = 'whsec_request_timeout_attack';
@@ -115,18 +115,7 @@ const SETUPS: Array<{ name: string; start(): Promise<Running> }> = [
 ];
 
 function clients(plans: RawPlan[]): Promise<RawOutcome[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(plans)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = /OUTCOMES=(.*)/.exec(out)?.[1];
-      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
-      resolve(JSON.parse(line) as RawOutcome[]);
-    });
-  });
+  return runOutcomesProcess<RawOutcome[]>(CLIENT, plans);
 }
 
 /** A request head with a 1,000-byte body declared, and its first bytes; the rest trickles. */

@@ -155,7 +155,12 @@ export class Pipeline {
       }
     }
     const routed = routeCall(call, source.resolved);
-    if (routed !== undefined && again !== undefined) {
+    // A filtered call from the intake keeps a way back to its request's kept bytes instead of a body:
+    // the message it would have sent is built only if read, and the call as the client sent it stays
+    // visible. A call no message can be built from (no userId, say) is kept the same way.
+    const built = routed === undefined ? callToMessage(call, receivedMs, this.options) : undefined;
+    const filteredReason = routed ?? (built?.ok === false ? built.reason : undefined);
+    if (filteredReason !== undefined && again !== undefined) {
       again.pin();
       return this.record({
         type: call.type,
@@ -164,32 +169,17 @@ export class Pipeline {
         message: undefined,
         deferred: { body: this.#deferredFor(again, receivedMs), index },
         receivedMs,
-        filteredReason: routed,
+        filteredReason,
       });
     }
+    const message = built?.ok ? built.message : routed === undefined ? undefined : this.#built(call, receivedMs);
+    return this.record({ type: call.type, source, origin: 'call', message, receivedMs, filteredReason });
+  }
+
+  /** The message a filtered call of the library (not the intake) would have sent, if one can be built. */
+  #built(call: Call, receivedMs: number): WebhookMessage | undefined {
     const built = callToMessage(call, receivedMs, this.options);
-    if (!built.ok && routed === undefined && again !== undefined) {
-      // No message can be built (no userId, say): the record keeps a way back to the call as the
-      // client sent it (the request's kept bytes), so the inspector can show it and say why.
-      again.pin();
-      return this.record({
-        type: call.type,
-        source,
-        origin: 'call',
-        message: undefined,
-        deferred: { body: this.#deferredFor(again, receivedMs), index },
-        receivedMs,
-        filteredReason: built.reason,
-      });
-    }
-    return this.record({
-      type: call.type,
-      source,
-      origin: 'call',
-      message: built.ok ? built.message : undefined,
-      receivedMs,
-      filteredReason: routed ?? (built.ok ? undefined : built.reason),
-    });
+    return built.ok ? built.message : undefined;
   }
 
   /**

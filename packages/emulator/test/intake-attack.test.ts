@@ -2,30 +2,19 @@
 // encoding it cannot read), against clients in another process that write the whole body (5 MB) before
 // they read: each reads the refusal, never a reset (the rest of the body is read and dropped first),
 // and a request pipelined behind it is still answered.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import type { RawOutcome, RawPlan } from '../../../test/adapters/raw-attack-client.js';
 import { createEmulator, listenIntake, type Emulator, type IntakeServer } from '../src/index.js';
+import { runOutcomesProcess } from '../../../test/helpers/outcomes-process.js';
 
 const CLIENT = fileURLToPath(new URL('../../../test/adapters/raw-attack-client.ts', import.meta.url));
 const KEY = 'wk_intake_attack';
 const FIVE_MB = 5 * 1024 * 1024;
 
 function clients(plans: RawPlan[]): Promise<RawOutcome[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLIENT, JSON.stringify(plans)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = /OUTCOMES=(.*)/.exec(out)?.[1];
-      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
-      resolve(JSON.parse(line) as RawOutcome[]);
-    });
-  });
+  return runOutcomesProcess<RawOutcome[]>(CLIENT, plans);
 }
 
 let rx: RunningServer;
