@@ -17,7 +17,8 @@ export function runOutcomesProcess<T>(script: string, plan: unknown): Promise<T>
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': 'exit' may come before the last of stdout has been read.
+    child.once('close', (code) => {
       const line = /OUTCOMES=(.*)/.exec(out)?.[1];
       if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
       resolve(JSON.parse(line) as T);
