@@ -2,6 +2,7 @@ import { callIssues, ValidationError, type Call, type MessageType, type WebhookM
 import { ActionsDelivery } from './actions/actions-delivery.js';
 import { actionsPolicyOf } from './actions/actions-response-policy.js';
 import { ActionsRouter } from './actions/actions-router.js';
+import { markBatchStandIn } from './actions/batch-stand-in.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
 import { DeliveryEngine } from './delivery/engine.js';
 import { EmulatorClosedError } from './errors.js';
@@ -148,7 +149,13 @@ export class Pipeline {
         const reason =
           actions.reason ??
           `Webhooks (Actions): the event waits in the open batch of subscription ${actions.batchedIn.join(', ')}; the batch's record is made when it is sent (batch_size, webhooksActions.batchWindowMs, drain() or close())`;
-        const standIn = this.record({ type: call.type, source, origin: 'call', message: undefined, receivedMs, filteredReason: reason });
+        // Marked as it is made, so that whoever the 'filtered' event reaches already sees a stand-in.
+        const make = (init: RecordInit) => {
+          const record = new LoggedDelivery(init);
+          markBatchStandIn(record);
+          return record;
+        };
+        const standIn = this.record({ type: call.type, source, origin: 'call', message: undefined, receivedMs, filteredReason: reason, make });
         // Once a batch is sent, this record's reason names the batch record that carried the event.
         this.actions.waitingIn(standIn, actions);
         return standIn;

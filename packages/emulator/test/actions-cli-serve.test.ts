@@ -58,6 +58,30 @@ describe('hookgate serve --actions', () => {
     expect(serve.out()).not.toContain('cli-s3cret');
   }, 60_000);
 
+  it('with --json, an event waiting in its batch is a filtered line marked batched, then the batch goes out', async () => {
+    const subscriptions = file('batched.json', [
+      { subscribe: 'type = "identify"', partnerAction: 'send', enabled: true, mapping: { url: `${receiver.url}/batched`, method: 'PATCH', data: { '@path': '$.traits' }, enable_batching: true, batch_size: 2 } },
+    ]);
+    const serve = startCliFromSources(['serve', '--port', '0', '--json', '--actions', subscriptions, '--drain-ms', '2000']);
+    try {
+      const [, url] = (await serve.waitFor(/"event":"listening","url":"(http:\/\/[^"]+)"/)) as unknown as [string, string];
+      const post = (body: unknown) =>
+        fetch(`${url}/v1/identify`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('hookgate-dev:').toString('base64')}` }, body: JSON.stringify(body) });
+      expect((await post({ userId: 'b1', traits: { plan: 'pro' } })).status).toBe(200);
+      await serve.waitFor(/"event":"filtered"/);
+      const filtered = serve.out().split('\n').filter((l) => l.includes('"event":"filtered"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(filtered).toHaveLength(1);
+      expect(filtered[0]).toMatchObject({ type: 'identify', batched: true });
+      expect((await post({ userId: 'b2', traits: { plan: 'free' } })).status).toBe(200);
+      const until = Date.now() + 20_000;
+      while (!receiver.received.some((r) => r.url === '/batched') && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+      expect(receiver.received.find((r) => r.url === '/batched')?.text).toBe('[{"plan":"pro"},{"plan":"free"}]');
+    } finally {
+      serve.child.kill('SIGINT');
+      await serve.exited;
+    }
+  }, 60_000);
+
   it('refuses a bad file, naming the field and the fix', async () => {
     const bad = file('bad.json', { subscriptions: [{ subscribe: 'type = "track"', partnerAction: 'send', mapping: { url: `${receiver.url}/x`, method: 'GET' } }] });
     const run = startCliFromSources(['serve', '--port', '0', '--actions', bad]);

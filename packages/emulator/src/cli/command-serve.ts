@@ -1,3 +1,4 @@
+import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { createEmulator } from '../emulator.js';
 import { readActionsFile } from './actions-file.js';
 import { listenIntake } from '../intake/intake-server.js';
@@ -41,7 +42,8 @@ Options:
   --timeout-ms N     how long each endpoint has to answer (default 5000, the sender's budget)
   --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
   --json             one JSON object per line on stdout: listening, attempt, filtered (a resent
-                     messageId has duplicateOf), cancelled, gave_up (a delivery failed for good),
+                     messageId has duplicateOf; an Actions event waiting in its batch, batched: true),
+                     cancelled, gave_up (a delivery failed for good),
                      stopping, closed, and a final summary; no banner, no colour
   --ui-token T       the web inspector's token (or set HOOKGATE_UI_TOKEN); required with a non-loopback --host
   --allow-origin O   let web pages from origin O (e.g. https://app.example.com) call the tracking API
@@ -191,6 +193,8 @@ export async function runServe(argv: string[]): Promise<number> {
     if (json) {
       const line: Record<string, unknown> = { event: 'filtered', at: new Date(now).toISOString(), recordId: record.id, type: record.type, reason: shown(record.reason ?? '') };
       if (record.duplicateOf !== undefined) line.duplicateOf = record.duplicateOf;
+      // A Webhooks (Actions) event waiting in an open batch: not dropped, sent with the batch.
+      if (isBatchStandIn(record)) line.batched = true;
       writeJsonLine(process.stdout, line);
     }
     else out(formatFilteredLine(record, color, now));
