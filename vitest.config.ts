@@ -51,8 +51,8 @@ export default defineConfig({
     pool: 'forks',
     // Most tests of the quick suite wait on sockets, timers and child processes, not the CPU: four at
     // once even on two cores (vitest's default there is one), more where there are more cores. The
-    // heavy suite is CPU-bound (browsers, runtimes, builds, 500 MB of uploads): `pnpm test:heavy` and
-    // `.ci/run` give it --maxWorkers=2.
+    // heavy suite is CPU-bound and timing-tight (browsers, runtimes, builds, 500 MB of uploads):
+    // `pnpm test:heavy` and `.ci/run` run it one file at a time (--maxWorkers=1).
     maxWorkers: Math.max(4, availableParallelism()),
     reporters: ['default', new SummaryReporter()],
     // Two suites: `pnpm test` runs the quick one (the README's test command, a few minutes);
