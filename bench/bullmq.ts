@@ -254,7 +254,7 @@ export default async function bullmqBench(): Promise<BenchReport> {
       bars: { 'verify + enqueue / hand-written req/s': 0.9 },
       notes: [
         'Both routes on node:http in one server process (autocannon in another), both queues on one redis-server (loopback, started by the benchmark); every request a fresh messageId, so every request stores a job.',
-        'hookgate also validates the message, claims and completes it in the in-memory dedupe store, and stores receivedAt and the verification in the job.',
+        'hookgate also checks the method, content type and length, validates the message, makes its dedupe key, races the store against the deadline and answers with a JSON reason; both jobs hold { message } under an id made from the messageId.',
         `per-round req/s ratios: ${ratios.map((r) => r.toFixed(2)).join(', ')}; per CPU second (server process + redis-server): ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}.`,
         'hand-written jobs get the same job options as enqueueTo (DEFAULT_JOB_OPTIONS: attempts, backoff, completed jobs kept), so the ratio is the cost of what hookgate adds, not of those options.',
         `end to end: ${(e2eMs / 1000).toFixed(1)} s from the first POST to the ${MESSAGES}th job done; the worker runs in this process (its handler does nothing).`,

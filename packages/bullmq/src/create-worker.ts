@@ -1,7 +1,7 @@
 import { MESSAGE_TYPES, type MessageOf, type MessageType, type StandardSchemaV1, type WebhookMessage } from '@hookgate/core';
 import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
-import type { JobContext, JobHandler } from './job-context.js';
+import { jobContextOf, type JobHandler } from './job-context.js';
 import type { HandoffJobData } from './job-data.js';
 import { checkJobDestination } from './job-destination.js';
 
@@ -33,7 +33,6 @@ export interface CreateWorkerOptions<M = WebhookMessage> extends Omit<WorkerOpti
   onMessage?: JobHandler<M>;
 }
 
-const NEVER = new AbortController().signal;
 const WORKER_OWN_OPTIONS = new Set(['destination', 'on', 'onMessage', ...ACTIONS_WORKER_OWN_OPTIONS]);
 
 /**
@@ -91,24 +90,11 @@ export function createWorker<M = WebhookMessage>(
   }
   const workerOptions: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
-  const contextOf = (job: Job<HandoffJobData<M>>, signal: AbortSignal | undefined): JobContext => {
-    const data = job.data;
-    return {
-      job: job as unknown as Job<HandoffJobData>,
-      dedupeKey: data.dedupeKey,
-      attempt: job.attemptsMade + 1,
-      receivedAt: new Date(data.receivedAt),
-      verification: data.verification,
-      signedBody: data.signedBody,
-      signal: signal ?? NEVER,
-    };
-  };
-
   if (destination === 'actions') {
     const run = actionsJobRunner(options as ActionsWorkerOptions<StandardSchemaV1 | undefined>);
     const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
       checkJobDestination(job.data.destination, 'actions', job.id);
-      await run(job.data.message, contextOf(job, signal));
+      await run(job.data.message, jobContextOf(job, signal));
     };
     return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
   }
@@ -140,7 +126,7 @@ export function createWorker<M = WebhookMessage>(
       | JobHandler<M>
       | undefined;
     if (handler === undefined) return;
-    await handler(message, contextOf(job, signal));
+    await handler(message, jobContextOf(job, signal));
   };
   return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
 }

@@ -11,4 +11,4 @@ export type { JobContext, JobHandler } from './job-context.js';
 export type { ActionsWorkerOptions, ActionsJobHandlers } from './actions-worker.js';
 export type { JobDestination } from './job-destination.js';
 export type { HandoffJobData } from './job-data.js';
-export { jobIdOf } from './job-id.js';
+export { jobIdOf, dedupeKeyOf } from './job-id.js';

@@ -1,6 +1,7 @@
 import type { Verification } from '@hookgate/core';
 import type { Job } from 'bullmq';
 import type { HandoffJobData } from './job-data.js';
+import { dedupeKeyOf } from './job-id.js';
 
 /**
  * What a worker's handler receives beside the message.
@@ -18,7 +19,7 @@ export interface JobContext {
   dedupeKey: string;
   /** 1 on the first run, 2 on the first retry, … */
   attempt: number;
-  /** When the request reached the receiver. */
+  /** When the receiver stored the job (`job.timestamp`), just after the request arrived. */
   receivedAt: Date;
   /** Which body form and which secret index verified the message. */
   verification: Verification;
@@ -35,3 +36,27 @@ export interface JobContext {
  * const onIdentify: JobHandler<IdentifyMessage> = (msg, ctx) => crm.upsert(msg.userId, msg.traits, { key: ctx.dedupeKey });
  */
 export type JobHandler<M> = (message: M, context: JobContext) => unknown;
+
+const USUAL_VERIFICATION: Verification = Object.freeze({ form: 'raw', secretIndex: 0 });
+const NEVER = new AbortController().signal;
+
+/**
+ * The context of a job `enqueueTo` stored: the dedupe key from its id, the time from its timestamp,
+ * the verification from its data (absent: the exact bytes under the first secret).
+ *
+ * @example
+ * const ctx = jobContextOf(job, signal);
+ * await handler(job.data.message, ctx);
+ */
+export function jobContextOf(job: Job<HandoffJobData<unknown>>, signal: AbortSignal | undefined): JobContext {
+  const data = job.data;
+  return {
+    job: job as unknown as Job<HandoffJobData>,
+    dedupeKey: dedupeKeyOf(job.id ?? ''),
+    attempt: job.attemptsMade + 1,
+    receivedAt: new Date(job.timestamp),
+    verification: data.verification ?? USUAL_VERIFICATION,
+    signedBody: data.signedBody,
+    signal: signal ?? NEVER,
+  };
+}

@@ -20,7 +20,7 @@ import { hookgate as honoHookgate } from '@hookgate/hono';
 import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
 import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
 import { segmentEvent, segmentSendBatch, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
-import { createWorker, enqueueTo, jobIdOf, type HandoffJobData } from '../src/index.js';
+import { createWorker, dedupeKeyOf, enqueueTo, jobIdOf, type HandoffJobData } from '../src/index.js';
 import { SECRET, closeAgent, post, trackMessage } from './support/processes.js';
 
 interface Served {
@@ -126,7 +126,7 @@ describe.each(SETUPS)("destination: 'actions' with enqueueTo(queue) on $name, se
     expect(jobs).toHaveLength(2);
     const mappedJob = jobs.find((j) => j.name === 'webhook')!;
     expect(mappedJob.data).toMatchObject({ destination: 'actions', message: { orderId: (order.properties as { orderId: string }).orderId, total: 42.5 } });
-    expect(mappedJob.data.dedupeKey).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(dedupeKeyOf(mappedJob.id!)).toMatch(/^sha256:[0-9a-f]{64}$/);
 
     // Batches: Segment's code gets a 422 (it does not retry it); the answer says why and what to do.
     const batch = await segmentSendBatch([segmentEvent('track'), segmentEvent('track')], { url: `${server.url}/` }, SECRET);
@@ -190,7 +190,7 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
     const bad = segmentEvent('track');
     expect(await segmentSendEvent(bad, { url: server.url, data: { orderId: { '@path': '$.properties.total' } } }, SECRET)).toMatchObject({ ok: true });
     const badJob = (await queue.getJobs(['waiting', 'active', 'completed', 'failed'])).find((j) => JSON.stringify(j.data.message) === JSON.stringify({ orderId: 42.5 }))!;
-    const failed = await settled(queue, badJob.data.dedupeKey);
+    const failed = await settled(queue, dedupeKeyOf(badJob.id!));
     expect([await failed.getState(), failed.attemptsMade]).toEqual(['failed', 1]);
     expect(failed.failedReason).toMatch(/does not match the worker's schema: \/orderId /);
 
@@ -198,7 +198,7 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
     const partial = segmentEvent('track');
     expect(await segmentSendEvent(partial, { url: server.url, data: { type: { '@path': '$.type' }, event: { '@path': '$.event' } } }, SECRET)).toMatchObject({ ok: true });
     const partialJob = (await queue.getJobs(['waiting', 'active', 'completed', 'failed'])).find((j) => JSON.stringify(j.data.message) === JSON.stringify({ type: 'track', event: 'Order Completed' }))!;
-    const partialFailed = await settled(queue, partialJob.data.dedupeKey);
+    const partialFailed = await settled(queue, dedupeKeyOf(partialJob.id!));
     expect([await partialFailed.getState(), partialFailed.attemptsMade]).toEqual(['failed', 1]);
     expect(partialFailed.failedReason).toMatch(/on\.track gets whole Segment track events .* use onPayload/);
   });
@@ -270,17 +270,21 @@ describe('a worker of the other destination fails the job naming the mismatch (n
     expect(ran).toEqual([]);
   });
 
-  it('a job without a recorded destination (stored before it was recorded) is classic', async () => {
+  it('a job in the first format (key, time and verification in its data, no destination) runs as classic with the same context', async () => {
     const queue = newQueue();
     const events = new QueueEvents(queue.name, { connection: connection() });
     closers.push(() => events.close());
     const seen: string[] = [];
-    const worker = createWorker(queue.name, { connection: connection(), onMessage: (msg) => void seen.push(msg.type) });
+    const worker = createWorker(queue.name, {
+      connection: connection(),
+      onMessage: (msg, ctx) => void seen.push(`${msg.type} ${ctx.dedupeKey} ${ctx.verification.form}/${ctx.verification.secretIndex}`),
+    });
     closers.push(() => worker.close());
-    await queue.add('track', { message: trackMessage('old-1') as never, dedupeKey: 'id:old-1', receivedAt: new Date().toISOString(), verification: { form: 'raw', secretIndex: 0 } }, { jobId: jobIdOf('id:old-1') });
+    const firstFormat = { message: trackMessage('old-1'), dedupeKey: 'id:old-1', receivedAt: new Date().toISOString(), verification: { form: 'sorted', secretIndex: 1 } };
+    await queue.add('track', firstFormat as never, { jobId: jobIdOf('id:old-1') });
     const job = await settled(queue, 'id:old-1');
     expect(await job.getState()).toBe('completed');
-    expect(seen).toEqual(['track']);
+    expect(seen).toEqual(['track id:old-1 sorted/1']);
   });
 });
 

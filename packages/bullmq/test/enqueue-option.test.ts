@@ -14,7 +14,8 @@ import { hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
 import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
-import { createWorker, enqueueTo, jobIdOf, type HandoffJobData } from '../src/index.js';
+import fc from 'fast-check';
+import { createWorker, dedupeKeyOf, enqueueTo, jobIdOf, type HandoffJobData, type JobContext } from '../src/index.js';
 import { SECRET, closeAgent, post, trackMessage } from './support/processes.js';
 
 type Options = Omit<ReceiverOptions, 'on' | 'onMessage'>;
@@ -90,9 +91,10 @@ describe.each(SETUPS)('enqueue: enqueueTo(queue) on $name', (setup) => {
     const job = await queue.getJob(jobIdOf('id:adapter-1'));
     expect(job?.name).toBe('track');
     expect(job?.data.message).toEqual(JSON.parse(body));
-    expect(job?.data.dedupeKey).toBe('id:adapter-1');
+    expect(dedupeKeyOf(job!.id!)).toBe('id:adapter-1');
     expect(job?.data.signedBody).toBe(body);
-    expect(job?.data.verification).toEqual({ form: 'raw', secretIndex: 0 });
+    // The usual verification (exact bytes, first secret) and the classic destination are not stored again.
+    expect(Object.keys(job!.data).sort()).toEqual(['message', 'signedBody']);
     expect(JSON.stringify(job?.data)).not.toContain(SECRET);
 
     expect((await post(`${server.url}/`, body)).status).toBe(200); // the sender's retry
@@ -169,6 +171,51 @@ describe('enqueue mode in core', () => {
     expect(() => createWorker('q', { on: { track: () => undefined } } as never)).toThrow(/connection is required/);
     expect(() => createWorker('q', { connection: {} })).toThrow(/give handlers/);
     expect(() => createWorker('q', { connection: {}, on: { trak: () => undefined } as never })).toThrow(/on\.trak is not a message type/);
+  });
+});
+
+describe('the job', () => {
+  it('holds only the message (and what differs from the usual); the worker reads the key, time and verification back', async () => {
+    const queue = newQueue();
+    const receiver = createReceiver({ secret: ['rotated-in', SECRET], enqueue: enqueueTo(queue) });
+    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    closers.push(() => server.close());
+    const before = Date.now();
+    const usual = JSON.stringify(trackMessage('usual'));
+    expect((await post(server.url, usual, 5000, sign(usual, 'rotated-in'))).status).toBe(200);
+    const second = JSON.stringify(trackMessage('second:secret%3A'));
+    expect((await post(server.url, second)).status).toBe(200);
+    const after = Date.now();
+    const usualJob = await queue.getJob(jobIdOf('id:usual'));
+    expect(usualJob?.data).toEqual({ message: JSON.parse(usual) });
+    const secondJob = await queue.getJob(jobIdOf('id:second:secret%3A'));
+    expect(secondJob?.data).toEqual({ message: JSON.parse(second), verification: { form: 'raw', secretIndex: 1 } });
+
+    const seen = new Map<string, JobContext>();
+    const worker = createWorker(queue.name, { connection: { host: '127.0.0.1', port: redis.port }, onMessage: (_msg, ctx) => void seen.set(ctx.dedupeKey, ctx) });
+    closers.push(() => worker.close());
+    await expect.poll(() => seen.size, { timeout: 10_000 }).toBe(2);
+    expect(seen.get('id:usual')?.verification).toEqual({ form: 'raw', secretIndex: 0 });
+    expect(seen.get('id:second:secret%3A')?.verification).toEqual({ form: 'raw', secretIndex: 1 });
+    for (const ctx of seen.values()) {
+      expect(ctx.receivedAt.getTime()).toBeGreaterThanOrEqual(before);
+      expect(ctx.receivedAt.getTime()).toBeLessThanOrEqual(after);
+      expect(ctx.signedBody).toBeUndefined();
+    }
+  });
+
+  it('jobIdOf and dedupeKeyOf: one key, one id, read back exactly (any text, `%` and `:` included)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('%', ':', '3', 'A', '2', '5', 'a', 'é') }), fc.string(), (tricky, any) => {
+        for (const key of [tricky, any, `id:${tricky}`, `sha256:${any}`]) {
+          const id = jobIdOf(key);
+          expect(id).not.toContain(':');
+          expect(dedupeKeyOf(id)).toBe(key);
+        }
+        if (tricky !== any) expect(jobIdOf(tricky)).not.toBe(jobIdOf(any));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
