@@ -1,11 +1,11 @@
 // core's node listener hands a read body to the receiver's internal node entry (no second precheck, a
-// synchronous answer when nothing is awaited, "Handled." written with headers made once). These pin
-// what that must not change: the same answers as `handle`, a receiver wrapped with its own `handle`
-// still goes through it, and `handle`/`run` still answer objects of their own.
+// synchronous answer when nothing is awaited, "Handled." and "Stored in the queue." written with
+// headers made once). These pin what that must not change: the same answers as `handle`, a receiver
+// wrapped with its own `handle` still goes through it, and `handle`/`run` still answer objects of their own.
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createReceiver, fixtures, toNodeListener, type Receiver, type ReceiverInput } from '../src/index.js';
+import { createReceiver, fixture, fixtures, toNodeListener, type Receiver, type ReceiverInput } from '../src/index.js';
 import { SECRET, gate, hmac, send } from './helpers/receiver-server.js';
 
 let server: RunningServer | undefined;
@@ -86,5 +86,29 @@ describe('toNodeListener and the node entry', () => {
     const a = await send(srv.url, text);
     expect(a.status).toBe(200);
     expect(a.headers.get('x-changed')).toBeNull();
+  });
+
+  it('enqueue mode: "Stored in the queue." by the listener as handle answers it, and handle answers objects of its own', async () => {
+    const stored: string[] = [];
+    const receiver = createReceiver({ secret: SECRET, enqueue: (handoff) => void stored.push(handoff.dedupeKey) });
+    const text = JSON.stringify(fixture('track', { messageId: 'm-stored-1' }));
+    const input = { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac(text) }, rawBody: Buffer.from(text) };
+    const first = await receiver.handle(input);
+    expect(JSON.parse(first.body)).toEqual({ ok: true, code: 'ok', message: 'Stored in the queue.', queued: true });
+    first.headers['x-changed'] = 'yes';
+    const second = await receiver.handle(input);
+    expect(second).not.toBe(first);
+    expect(second.headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
+    const srv = await serve(receiver);
+    for (const body of [text, JSON.stringify(fixtures.track)]) {
+      const a = await send(srv.url, body);
+      expect([a.status, a.text]).toEqual([200, second.body]);
+      expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Number(a.headers.get('content-length'))).toBe(Buffer.byteLength(second.body));
+      expect(a.headers.get('x-changed')).toBeNull();
+    }
+    // The message id's key, made without waiting; a message without one is keyed by the digest of its bytes.
+    expect(stored.slice(0, 3)).toEqual(['id:m-stored-1', 'id:m-stored-1', 'id:m-stored-1']);
+    expect(stored[3]).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });

@@ -9,12 +9,12 @@ import type { Secret } from '../signatures/sign.js';
 import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult, type VerifyResult } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { beforeDeadline, DEADLINE_PASSED } from './before-deadline.js';
-import { dedupeKey } from './dedupe-key.js';
+import { dedupeKey, messageIdKey } from './dedupe-key.js';
 import { classicRules, type DestinationRules, type ReceiverParts } from './destination-rules.js';
 import { RequestContext } from './handler-context.js';
 import { getHeader } from './headers.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
-import { HANDLED, NODE_ENTRY, type NodeEntry } from './node-entry.js';
+import { HANDLED, NODE_ENTRY, STORED, type NodeEntry } from './node-entry.js';
 import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_DEDUPE_TTL_MS,
@@ -652,14 +652,16 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
    * deadline or on its failure: 503 and the dedupe claim released, so the sender's retry is taken
    * again (the handoff is keyed by the dedupe key: a store that lands late is not stored twice).
    */
-  async function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff): Promise<ReceiverResponse> {
+  function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff, shared = false): Promise<ReceiverResponse> {
     const { message, context, signedBody } = accepted;
     // Without a store no key was made yet: the handoff always gets one (it is the queue's dedupe).
-    const key = context.dedupeKey ?? (await dedupeKey(message, signedBody ?? JSON.stringify(message)));
-    return enqueueKeyed(accepted, enqueue, key);
+    const key = context.dedupeKey ?? messageIdKey(message);
+    if (key !== undefined) return enqueueKeyed(accepted, enqueue, key, shared);
+    return dedupeKey(message, signedBody ?? JSON.stringify(message)).then((digest) => enqueueKeyed(accepted, enqueue, digest, shared));
   }
 
-  function enqueueKeyed(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff, key: string): Promise<ReceiverResponse> {
+  /** `shared`: the node listener's call, which may get the shared `STORED` answer. */
+  function enqueueKeyed(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff, key: string, shared: boolean): Promise<ReceiverResponse> {
     const { message, context, settle, signedBody } = accepted;
     let pending: unknown;
     try {
@@ -690,7 +692,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
         () => {
           if (answered) return;
           clearTimeout(timer);
-          resolve(settle('handled').then(() => fixedResponse('ok', 'Stored in the queue.', QUEUED)));
+          // Nothing to settle: the answer now, without another promise (the shared one for the node listener).
+          if (settle === settledAlready) resolve(shared ? STORED : fixedResponse('ok', 'Stored in the queue.', QUEUED));
+          else resolve(settle('handled').then(() => fixedResponse('ok', 'Stored in the queue.', QUEUED)));
         },
         (error: unknown) => {
           if (answered) {
@@ -730,7 +734,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const accepted = acceptPrechecked({ method, headers, rawBody, receivedAt });
     if (accepted instanceof Promise) return accepted.then(handleAccepted);
     if (accepted.kind === 'response') return accepted.response;
-    if (enqueue !== undefined) return runEnqueue(accepted, enqueue);
+    if (enqueue !== undefined) return runEnqueue(accepted, enqueue, true);
     const handler = pickHandler(accepted.message, accepted);
     if (!handler) return handleUnhandled(accepted);
     return runAcceptedNow(accepted, handler);

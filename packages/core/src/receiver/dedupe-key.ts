@@ -9,9 +9,22 @@ import { nodeCrypto } from '../signatures/node-crypto.js';
  * await dedupeKey({ messageId: 'm1' }, raw); // 'id:m1'
  */
 export async function dedupeKey(message: unknown, body: string | Uint8Array): Promise<string> {
-  const id = (message as { messageId?: unknown } | null)?.messageId;
-  if (typeof id === 'string' && id.length > 0 && id.length <= 512) return `id:${id}`;
+  const byId = messageIdKey(message);
+  if (byId !== undefined) return byId;
   const c = nodeCrypto();
   if (c) return `sha256:${c.createHash('sha256').update(body).digest('hex')}`;
   return `sha256:${toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', toBytes(body) as BufferSource)))}`;
+}
+
+/**
+ * The dedupe key of a message that carries a usable `messageId` (`id:<messageId>`), made without
+ * waiting; `undefined` when the key must be a digest of the body (`dedupeKey`).
+ *
+ * @example
+ * messageIdKey({ messageId: 'm1' }); // 'id:m1'
+ * messageIdKey({ event: 'x' }); // undefined
+ */
+export function messageIdKey(message: unknown): string | undefined {
+  const id = (message as { messageId?: unknown } | null)?.messageId;
+  return typeof id === 'string' && id.length > 0 && id.length <= 512 ? `id:${id}` : undefined;
 }

@@ -3,7 +3,7 @@ import { utf8ByteLength } from './utf8-length.js';
 import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { readNodeStreamThen } from './node-body-read.js';
-import { HANDLED, HANDLED_WIRE_HEADERS, NODE_ENTRY, type NodeEntry } from './node-entry.js';
+import { NODE_ENTRY, sharedWireHeaders, type NodeEntry } from './node-entry.js';
 import { readNodeStreamWithin, type NodeReadable } from './read-node-stream.js';
 import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 
@@ -177,12 +177,13 @@ function receiverFailed(): ReceiverResponse {
   return receiverResponse('handler_error', 'The receiver failed; the sender will retry.');
 }
 
-/** Writes an answer to a request whose body was read to its end; `HANDLED` with headers made once. */
+/** Writes an answer to a request whose body was read to its end; the shared answers with headers made once. */
 function writeAnswer(res: NodeResponseLike, answer: ReceiverResponse): void {
-  if (answer !== HANDLED) return writeNodeResponse(res, answer);
+  const headers = sharedWireHeaders(answer);
+  if (headers === undefined) return writeNodeResponse(res, answer);
   if (res.headersSent) return;
-  res.writeHead(HANDLED.status, HANDLED_WIRE_HEADERS);
-  res.end(HANDLED.body);
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
 }
 
 /** The listener through the receiver's public methods: for receivers without the node entry, and requests that are not streams. */
