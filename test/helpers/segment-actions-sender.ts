@@ -36,6 +36,7 @@ export interface SendOutcome {
   error?: string;
 }
 
+/** What a rejection from Segment's code means: the receiver's status; anything else is rethrown. */
 function outcomeOf(error: unknown): SendOutcome {
   const e = error as { response?: { status?: number }; status?: number; message?: string };
   // Only an answer from the receiver has a response; anything else (a mapping Segment's code refused) is a test bug.
@@ -43,7 +44,41 @@ function outcomeOf(error: unknown): SendOutcome {
   return { ok: false, status: e.response.status, error: e.message };
 }
 
-function settings(mapping: ActionsMapping, sharedSecret: string | undefined, subscribe: string) {
+/**
+ * Settings in the format Segment's runtime hands its destination: the shared secret and one
+ * subscription, or several (each `{ subscribe, partnerAction: 'send', mapping }`).
+ */
+export interface SegmentSettings {
+  sharedSecret?: string;
+  subscription?: object;
+  subscriptions?: object[];
+}
+
+/**
+ * Runs one event through Segment's Webhook destination (`Destination.onEvent`) with the settings as
+ * given (nothing added); resolves and rejects exactly as Segment's code does.
+ *
+ * @example
+ * await segmentOnEvent(event, { sharedSecret: 'secret', subscription: { subscribe: 'type = "track"', partnerAction: 'send', mapping: { url, data: { '@path': '$.' } } } });
+ */
+export function segmentOnEvent(event: object, settings: SegmentSettings): Promise<unknown[]> {
+  return webhook.onEvent(event, settings);
+}
+
+/**
+ * Runs events as one batch through Segment's Webhook destination (`Destination.onBatch`) with the
+ * settings as given (the subscription's mapping sets `enable_batching` and `batch_size`); resolves and
+ * rejects exactly as Segment's code does.
+ *
+ * @example
+ * await segmentOnBatch([a, b], { sharedSecret: 'secret', subscription: { subscribe: 'type = "track"', partnerAction: 'send', mapping: { url, enable_batching: true, batch_size: 10 } } });
+ */
+export function segmentOnBatch(events: object[], settings: SegmentSettings): Promise<unknown[]> {
+  return webhook.onBatch(events, settings);
+}
+
+/** Segment's settings for `mapping` under one subscription, with the Webhook's defaults (POST, the whole event). */
+function settings(mapping: ActionsMapping, sharedSecret: string | undefined, subscribe: string): SegmentSettings {
   return {
     ...(sharedSecret === undefined ? {} : { sharedSecret }),
     subscription: { subscribe, partnerAction: 'send', enabled: true, mapping: { method: 'POST', data: { '@path': '$.' }, ...mapping } },
@@ -58,7 +93,7 @@ function settings(mapping: ActionsMapping, sharedSecret: string | undefined, sub
  */
 export async function segmentSendEvent(event: object, mapping: ActionsMapping, sharedSecret?: string, subscribe = 'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"'): Promise<SendOutcome> {
   try {
-    await webhook.onEvent(event, settings(mapping, sharedSecret, subscribe));
+    await segmentOnEvent(event, settings(mapping, sharedSecret, subscribe));
     return { ok: true, status: 200 };
   } catch (error) {
     return outcomeOf(error);
@@ -75,7 +110,7 @@ export async function segmentSendEvent(event: object, mapping: ActionsMapping, s
  */
 export async function segmentSendBatch(events: object[], mapping: ActionsMapping, sharedSecret?: string): Promise<SendOutcome> {
   try {
-    const results = (await webhook.onBatch(events, settings({ enable_batching: true, batch_size: 100, ...mapping }, sharedSecret, 'type = "track" or type = "identify"'))) as {
+    const results = (await segmentOnBatch(events, settings({ enable_batching: true, batch_size: 100, ...mapping }, sharedSecret, 'type = "track" or type = "identify"'))) as {
       multistatus?: { status: number; errormessage?: string }[];
     }[];
     const statuses = results.flatMap((r) => r.multistatus ?? []).map((m) => {

@@ -2,15 +2,11 @@
 // and a query token (used for the request, masked everywhere else), retries and replays of a batch
 // (the same bytes and signature each time), drain() and close() with open batches (nothing lost), and
 // the inspector's JSON never showing the shared secret or a whole signature. Real HTTP on 127.0.0.1.
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock } from '../src/index.js';
 import { formatFilteredLine, formatSummary } from '../src/cli/serve-summary.js';
 import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
-
-const require = createRequire(import.meta.url);
-const { Destination } = require('@segment/actions-core') as { Destination: new (d: unknown) => { onEvent(e: unknown, s: unknown): Promise<unknown> } };
-const webhook = (require('@segment/action-destinations/dist/destinations/webhook') as { default: unknown }).default;
+import { segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'delivery-attack-shared-s3cret';
 const PASSWORD = 'pa55-w0rd-Xq';
@@ -46,7 +42,7 @@ describe('a URL with credentials and a query token', () => {
       // Segment's code, same subscription and event.
       receiver.received.length = 0;
       const event = { type: 'track', userId: 'u1', event: 'E', messageId: 'm-url', properties: { a: 1 } };
-      await new Destination(webhook).onEvent(event, { sharedSecret: SECRET, subscription: { ...sub({ url, data: { '@path': '$.properties' } }), enabled: true } });
+      await segmentOnEvent(event, { sharedSecret: SECRET, subscription: { ...sub({ url, data: { '@path': '$.properties' } }), enabled: true } });
       const [real] = receiver.received;
       expect(got!.url).toBe(real!.url);
       expect(got!.headers.authorization).toBe(real!.headers.authorization);

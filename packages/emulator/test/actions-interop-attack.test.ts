@@ -4,28 +4,17 @@
 // subscription being attacked; the same event and subscription are then handed to Segment's code, both
 // sending to one real HTTP receiver on 127.0.0.1. Either both send the same request, or neither sends
 // and the emulator records the event filtered with a reason.
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type DeliveryRecord } from '../src/index.js';
 import { listenIntake } from '../src/intake/index.js';
 import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
-
-const require = createRequire(import.meta.url);
-const { Destination } = require('@segment/actions-core') as { Destination: new (d: unknown) => SegmentDestination };
-const webhook = (require('@segment/action-destinations/dist/destinations/webhook') as { default: unknown }).default;
-
-interface SegmentDestination {
-  onEvent(event: unknown, settings: unknown): Promise<unknown>;
-  onBatch(events: unknown[], settings: unknown): Promise<unknown>;
-}
+import { segmentOnBatch, segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'attack-s3cret';
 let receiver: CaptureReceiver;
-let segment: SegmentDestination;
 
 beforeAll(async () => {
   receiver = await startCaptureReceiver();
-  segment = new Destination(webhook);
 });
 afterAll(() => receiver.close());
 beforeEach(() => {
@@ -59,7 +48,7 @@ async function attack(sub: ReturnType<typeof subscription>, call: Record<string,
   const event = JSON.parse(eventReq!.text) as Record<string, unknown>;
   let segmentError: string | undefined;
   try {
-    await segment.onEvent(event, { sharedSecret: SECRET, subscription: sub });
+    await segmentOnEvent(event, { sharedSecret: SECRET, subscription: sub });
   } catch (e) {
     segmentError = (e as Error).message;
   }
@@ -271,7 +260,7 @@ describe('batches against Segment\'s onBatch', () => {
     let at = 0;
     for (const b of emulated) {
       const n = (JSON.parse(b.text) as unknown[]).length;
-      await segment.onBatch(events.slice(at, at + n), { sharedSecret: SECRET, subscription: sub });
+      await segmentOnBatch(events.slice(at, at + n), { sharedSecret: SECRET, subscription: sub });
       at += n;
     }
     expect(at).toBe(count);
@@ -301,7 +290,7 @@ describe('batches against Segment\'s onBatch', () => {
     const got = [...receiver.received];
     receiver.received.length = 0;
     const events = got.filter((r) => r.url === '/events').map((r) => JSON.parse(r.text) as { userId: string }).sort((x, y) => x.userId.localeCompare(y.userId));
-    await segment.onBatch(events, { sharedSecret: SECRET, subscription: sub });
+    await segmentOnBatch(events, { sharedSecret: SECRET, subscription: sub });
     const emulated = got.filter((r) => r.url === '/keys');
     expect(emulated.map(ID)).toEqual(receiver.received.map(ID));
     expect(emulated[0]?.headers['x-user']).toBe(receiver.received[0]?.headers['x-user']);
@@ -336,7 +325,7 @@ describe('hostile bytes through the intake (real HTTP), then Segment\'s code on 
       const event = JSON.parse(got.find((r) => r.url === '/events')!.text) as Record<string, unknown>;
       expect(event.sentAt).toBe('2026-11-25T10:00:00.000Z');
       expect(event).not.toHaveProperty('anonymousId');
-      await segment.onEvent(event, { sharedSecret: SECRET, subscription: sub });
+      await segmentOnEvent(event, { sharedSecret: SECRET, subscription: sub });
       const emulated = got.filter((r) => r.url === '/wire');
       expect(emulated.map(ID)).toEqual(receiver.received.map(ID));
       expect(emulated[0]!.body.equals(receiver.received[0]!.body)).toBe(true);

@@ -1,30 +1,17 @@
 // The emulator's Webhooks (Actions) requests, byte for byte against Segment's own destination code
 // (@segment/action-destinations 3.387.0 driven through @segment/actions-core's Destination), both
 // sending to the same real HTTP receiver on 127.0.0.1.
-import { createRequire } from 'node:module';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type Emulator } from '../src/index.js';
 import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
-
-// Segment's packages through require: actions-core's ES module build does not load in Node's ESM loader.
-const require = createRequire(import.meta.url);
-const { Destination } = require('@segment/actions-core') as { Destination: new (d: unknown) => SegmentDestination };
-const webhook = (require('@segment/action-destinations/dist/destinations/webhook') as { default: unknown }).default;
-const segmentVersion = (require('@segment/action-destinations/package.json') as { version: string }).version;
-
-interface SegmentDestination {
-  onEvent(event: unknown, settings: unknown): Promise<unknown>;
-  onBatch(events: unknown[], settings: unknown): Promise<unknown>;
-}
+import { SEGMENT_ACTION_DESTINATIONS_VERSION as segmentVersion, segmentOnBatch, segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'actions-s3cret';
 let receiver: CaptureReceiver;
-let segment: SegmentDestination;
 
 beforeAll(async () => {
   receiver = await startCaptureReceiver();
-  segment = new Destination(webhook);
 });
 afterAll(() => receiver.close());
 beforeEach(() => {
@@ -87,7 +74,7 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
     // The whole Segment event, with the Spec's common fields.
     expect(event).toMatchObject({ type: 'track', userId: 'user_1001', anonymousId: 'anon_5e1f', messageId: 'msg-interop-1', event: 'Order Completed' });
     for (const field of ['timestamp', 'originalTimestamp', 'sentAt', 'receivedAt', 'context', 'integrations']) expect(event).toHaveProperty(field);
-    await segment.onEvent(event, { sharedSecret: SECRET, subscription: sub });
+    await segmentOnEvent(event, { sharedSecret: SECRET, subscription: sub });
     const [real] = receiver.received;
     expectSameRequest(emulated!, real!, ['X-Team', 'Authorization']);
     expect(emulated!.headers['user-agent']).toBe('Segment (Actions)');
@@ -123,7 +110,7 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
     const event = JSON.parse(got.find((r) => r.url === '/events')!.text) as Record<string, unknown>;
     const emulated = got.find((r) => r.url !== '/events')!;
     expect(emulated).toBeDefined();
-    await segment.onEvent(event, { sharedSecret: SECRET, subscription: base });
+    await segmentOnEvent(event, { sharedSecret: SECRET, subscription: base });
     const [real] = receiver.received;
     expectSameRequest(emulated, real!, Object.keys((mapping.headers as Record<string, string>) ?? {}));
   });
@@ -167,7 +154,7 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
     const events = receiver.received.filter((r) => r.url === '/events').map((r) => JSON.parse(r.text) as Record<string, unknown>);
     expect(events).toHaveLength(calls.length);
     receiver.received.length = 0;
-    for (const event of events) await segment.onEvent(event, { sharedSecret: SECRET, subscriptions: subs });
+    for (const event of events) await segmentOnEvent(event, { sharedSecret: SECRET, subscriptions: subs });
     const real = receiver.received.map(key).sort();
     expect(emulated.length).toBeGreaterThan(5);
     expect(emulated).toEqual(real);
@@ -189,7 +176,7 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
     expect(emulatedBatches).toHaveLength(1);
     const emulated = emulatedBatches[0]!;
     expect(JSON.parse(emulated.text)).toHaveLength(3);
-    await segment.onBatch(events, { sharedSecret: SECRET, subscription: batched });
+    await segmentOnBatch(events, { sharedSecret: SECRET, subscription: batched });
     const [real] = receiver.received;
     expectSameRequest(emulated, real!, ['X-Batch']);
     const first = JSON.stringify((JSON.parse(emulated.text) as unknown[])[0]);

@@ -1,13 +1,9 @@
 // `listen` recognises Webhooks (Actions) requests (User-Agent, PUT/PATCH, array body) and explains a
 // batch's first-element-only signature. The requests come from Segment's own destination code
 // (@segment/action-destinations 3.387.0) over real HTTP.
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListener, type Listener } from '../src/index.js';
-
-const require = createRequire(import.meta.url);
-const { Destination } = require('@segment/actions-core') as { Destination: new (d: unknown) => { onEvent(e: unknown, s: unknown): Promise<unknown>; onBatch(e: unknown[], s: unknown): Promise<unknown> } };
-const webhook = (require('@segment/action-destinations/dist/destinations/webhook') as { default: unknown }).default;
+import { segmentOnBatch, segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'listen-actions-s3cret';
 let listener: Listener;
@@ -21,8 +17,7 @@ const last = () => listener.log.records.at(-1)!;
 
 describe('listen and Webhooks (Actions)', () => {
   it('a single PUT from Segment is verified and labelled as Actions', async () => {
-    const segment = new Destination(webhook);
-    await segment.onEvent(event(1), { sharedSecret: SECRET, subscription: { subscribe: 'type = "track"', partnerAction: 'send', mapping: { url: `${listener.url}/hook`, method: 'PUT', data: { '@path': '$.' } } } });
+    await segmentOnEvent(event(1), { sharedSecret: SECRET, subscription: { subscribe: 'type = "track"', partnerAction: 'send', mapping: { url: `${listener.url}/hook`, method: 'PUT', data: { '@path': '$.' } } } });
     const r = last();
     expect(r.method).toBe('PUT');
     expect(r.verdict.ok).toBe(true);
@@ -30,10 +25,9 @@ describe('listen and Webhooks (Actions)', () => {
   });
 
   it("a batch from Segment: explains that X-Signature covers only the first element, and both ways out", async () => {
-    const segment = new Destination(webhook);
     const subscription = { subscribe: 'type = "track"', partnerAction: 'send', mapping: { url: `${listener.url}/hook`, method: 'POST', data: { '@path': '$.properties' }, enable_batching: true, batch_size: 10 } };
     // listen answers 401 (the body as a whole does not verify): Segment's code reports it as an error.
-    await segment.onBatch([event(1), event(2), event(3)], { sharedSecret: SECRET, subscription }).catch((e: Error) => expect(e.message).toBe('Unauthorized'));
+    await segmentOnBatch([event(1), event(2), event(3)], { sharedSecret: SECRET, subscription }).catch((e: Error) => expect(e.message).toBe('Unauthorized'));
     expect(last().answeredStatus).toBe(401);
     const r = last();
     expect(r.type).toBe('actions');
