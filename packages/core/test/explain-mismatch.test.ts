@@ -97,6 +97,90 @@ describe('explainMismatch: each cause at its JSON path', () => {
   });
 });
 
+describe('explainMismatch: a body nested deeper than 100 levels', () => {
+  const deepArrayPath = `$${'[0]'.repeat(100)}`; // the 101st array
+
+  it('a 100,000-deep array (valid JSON): too-deep at the path where it passes 100 levels, no "invalid"', () => {
+    const body = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(() => JSON.parse(body)).not.toThrow();
+    const findings = explainMismatch(body);
+    expect(findings).toEqual([expect.objectContaining({ path: deepArrayPath, cause: 'too-deep', offset: 100 })]);
+    const message = findings[0]!.message;
+    expect(message).toContain('deeper than 100 levels');
+    expect(message).toContain('offset 100');
+    expect(message).toContain('stops there');
+    expect(message).not.toMatch(/not valid|call stack/);
+    expect(message).toContain('not a statement that the JSON is invalid');
+  });
+
+  it('a 100,000-deep object (valid JSON): too-deep at $.a.a…, no "invalid"', () => {
+    const body = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    expect(() => JSON.parse(body)).not.toThrow();
+    const findings = explainMismatch(body);
+    expect(findings).toEqual([expect.objectContaining({ path: `$${'.a'.repeat(100)}`, cause: 'too-deep', offset: 500 })]);
+    expect(findings[0]!.message).toContain('deeper than 100 levels');
+    expect(findings[0]!.message).not.toMatch(/not valid|call stack/);
+  });
+
+  it('keeps the findings before the depth, and walks exactly 100 levels', () => {
+    const before = `[1.0,${'['.repeat(200)}${']'.repeat(200)}]`;
+    expect(explainMismatch(before).map((f) => [f.path, f.cause])).toEqual([
+      ['$[0]', 'number-format'],
+      [`$[1]${'[0]'.repeat(99)}`, 'too-deep'],
+    ]);
+    // 100 levels: explained in full, the 1.0 inside included.
+    expect(explainMismatch(`${'['.repeat(100)}1.0${']'.repeat(100)}`)).toEqual([
+      expect.objectContaining({ path: deepArrayPath, cause: 'number-format', raw: '1.0' }),
+    ]);
+    expect(explainMismatch(`${'['.repeat(100)}1${']'.repeat(100)}`)).toEqual([]);
+    expect(explainMismatch(`${'['.repeat(101)}1${']'.repeat(101)}`)).toEqual([expect.objectContaining({ path: deepArrayPath, cause: 'too-deep' })]);
+  });
+
+  it('a deep and invalid body: invalid-json when the fault comes first, too-deep (no verdict on validity) after', () => {
+    const faultFirst = `{"a":,${'['.repeat(100_000)}`;
+    expect(explainMismatch(faultFirst)).toEqual([expect.objectContaining({ path: '$', cause: 'invalid-json', offset: 5 })]);
+    const unclosed = '['.repeat(100_000);
+    const findings = explainMismatch(unclosed);
+    expect(findings).toEqual([expect.objectContaining({ path: deepArrayPath, cause: 'too-deep', offset: 100 })]);
+    expect(findings[0]!.message).toContain('says nothing about the rest of the body');
+    // Shallow but invalid: still invalid-json, with the offset.
+    expect(explainMismatch(`${'['.repeat(50)}x`)).toEqual([expect.objectContaining({ cause: 'invalid-json', offset: 50 })]);
+  });
+
+  it('never reports a stack overflow as invalid JSON, even from a caller whose stack is nearly full', () => {
+    const body = `${'['.repeat(100)}${']'.repeat(100)}`;
+    const causes = new Set<string>();
+    const messages: string[] = [];
+    let level = 0;
+    let deepest = -1;
+    const dive = (): void => {
+      level++;
+      try {
+        dive();
+      } catch {
+        if (deepest < 0) deepest = level; // the stack just ran out here
+      }
+      // Unwinding from the deepest frame: the first calls have little stack left.
+      if (deepest - level < 3000) {
+        try {
+          for (const f of explainMismatch(body)) {
+            causes.add(f.cause);
+            messages.push(f.message);
+          }
+        } catch {
+          // out of stack before the explainer started: nothing reported, nothing to judge
+        }
+      }
+      level--;
+    };
+    dive();
+    expect(causes.has('invalid-json')).toBe(false);
+    expect(causes.has('too-deep')).toBe(true);
+    expect(messages.some((m) => m.includes('ran out of call stack'))).toBe(true);
+    for (const m of messages) expect(m).not.toContain('not valid JSON');
+  });
+});
+
 describe('explainMismatch: nothing to report when the body round-trips', () => {
   it('for every fixture as the sender writes it', () => {
     for (const m of allFixtures()) expect(explainMismatch(JSON.stringify(m))).toEqual([]);

@@ -100,6 +100,19 @@ describe('debug mode', () => {
     expect(lines[0]).toContain('[number-format]');
   });
 
+  it('explains a very deeply nested body as too deep, not as invalid JSON', async () => {
+    const lines = await debugReceiver(true);
+    const body = `${'['.repeat(100_000)}${']'.repeat(100_000)}`; // valid JSON, 200 KB
+    const a = await send(srv!.url, body, { secret: 'a-rotated-secret' });
+    expect(a.status).toBe(401);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`$${'[0]'.repeat(100)} [too-deep]`);
+    expect(lines[0]).toContain('nests too deeply to explain');
+    expect(lines[0]).toContain('deeper than 100 levels');
+    expect(lines[0]).not.toContain('not valid JSON');
+    expect(lines[0]).not.toContain('call stack');
+  });
+
   it('never logs the secret, whatever fails', async () => {
     const lines = await debugReceiver(true);
     const bodies = [phpBody, JSON.stringify(fixtures.alias), '{"a":1}\n', 'not json'];

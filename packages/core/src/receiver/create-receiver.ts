@@ -356,10 +356,14 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       );
       return;
     }
+    // A too-deep finding alone says where the explanation stopped, not that the body differs there.
+    const stoppedAtOnce = findings.length === 1 && findings[0]?.cause === 'too-deep';
     logger.warn(
       findings.length === 0
         ? `${head} The body round-trips through JSON unchanged, so the secret is the likely difference (check for a rotated or mistyped secret).`
-        : `${head} Where the raw body and its JSON.stringify form differ:\n${lines.join('\n')}`,
+        : stoppedAtOnce
+          ? `${head} The body nests too deeply to explain where it differs from its JSON.stringify form:\n${lines.join('\n')}`
+          : `${head} Where the raw body and its JSON.stringify form differ:\n${lines.join('\n')}`,
     );
   };
 

@@ -1,7 +1,11 @@
 import { childPath } from '../messages/validation-error.js';
 
 /**
- * Why a raw body and its `JSON.stringify` re-serialization differ at one place.
+ * Why a raw body and its `JSON.stringify` re-serialization differ at one place. All but two name a
+ * difference: `invalid-json` and `invalid-utf8` say there is no re-serialization to compare with, and
+ * `too-deep` says the explanation stopped where the body nests deeper than 100 levels of objects and
+ * arrays (or where the explainer ran out of stack): nothing is said about the rest of the body, and it
+ * is not a statement that the JSON is invalid.
  *
  * @example
  * const causes = new Set<MismatchCause>(explainMismatch(rawBody).map((f) => f.cause));
@@ -18,7 +22,8 @@ export type MismatchCause =
   | 'key-order'
   | 'duplicate-key'
   | 'invalid-json'
-  | 'invalid-utf8';
+  | 'invalid-utf8'
+  | 'too-deep';
 
 /**
  * One place where the raw body would not survive a JSON round trip byte for byte.
@@ -42,6 +47,11 @@ export interface MismatchFinding {
 }
 
 const MAX_FINDINGS = 50;
+/**
+ * Levels of objects and arrays the explainer walks (the body itself is level 1): the same bound as the
+ * emulator's per-call limit, far above real messages, and far from any stack limit for this recursive scan.
+ */
+const MAX_DEPTH = 100;
 const INTEGER_KEY = /^(?:0|[1-9]\d*)$/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
@@ -49,6 +59,8 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
  * Explains why a signature over the raw body would fail when checked over `JSON.stringify(JSON.parse(raw))`:
  * number formats (`1.0`, `1e2`, `-0`), big integers, `\/`, `\u` escapes and their case, integer-like keys
  * that JavaScript moves first, duplicate keys, whitespace. Used by the receiver when debugging is on.
+ * A body nesting deeper than 100 levels gets a `too-deep` finding where it passes that depth, after the
+ * findings before it; the explainer does not look further.
  *
  * @example
  * explainMismatch('{"price":1.0}');
@@ -71,7 +83,30 @@ export function explainMismatch(rawBody: string | Uint8Array): MismatchFinding[]
     scanner.skipWs(true);
     if (scanner.i < text.length) throw new SyntaxError('unexpected text after the JSON value');
   } catch (e) {
-    if (!(e instanceof FindingsFull)) {
+    if (e instanceof TooDeep) {
+      // Not a verdict on the JSON: the findings before this point stand, and the scan stops here.
+      const where = e.path.length > 120 ? `${e.path.slice(0, 60)}…${e.path.slice(-40)}` : e.path;
+      scanner.out.push(
+        finding(
+          e.path,
+          'too-deep',
+          e.offset,
+          text.slice(e.offset, e.offset + 20),
+          `The body nests deeper than ${MAX_DEPTH} levels of objects and arrays at ${where} (offset ${e.offset}); the explanation stops there and says nothing about the rest of the body (this is not a statement that the JSON is invalid). Flatten the data, or send the deep part as a string.`,
+        ),
+      );
+    } else if (e instanceof RangeError) {
+      // The call stack ran out (the caller's stack was already deep): neither invalid JSON nor a difference.
+      scanner.out.push(
+        finding(
+          '$',
+          'too-deep',
+          scanner.i,
+          text.slice(scanner.i, scanner.i + 20),
+          `The explainer ran out of call stack at offset ${scanner.i} and stops there; it says nothing about the rest of the body (this is not a statement that the JSON is invalid). Call explainMismatch from a shallower stack.`,
+        ),
+      );
+    } else if (!(e instanceof FindingsFull)) {
       // Not JSON: there is no re-serialization to compare with, so this is the only finding.
       return [finding('$', 'invalid-json', scanner.i, text.slice(scanner.i, scanner.i + 20), `The body is not valid JSON at offset ${scanner.i}: ${(e as Error).message}.`)];
     }
@@ -81,6 +116,16 @@ export function explainMismatch(rawBody: string | Uint8Array): MismatchFinding[]
 
 class FindingsFull extends Error {}
 
+/** Thrown where an object or array would be level `MAX_DEPTH + 1`: the scan stops there. */
+class TooDeep extends Error {
+  constructor(
+    readonly path: string,
+    readonly offset: number,
+  ) {
+    super('too deep');
+  }
+}
+
 function finding(path: string, cause: MismatchCause, offset: number, raw: string, message: string, reserialized?: string): MismatchFinding {
   return reserialized === undefined ? { path, cause, offset, raw, message } : { path, cause, offset, raw, reserialized, message };
 }
@@ -89,6 +134,7 @@ class Scanner {
   i = 0;
   readonly out: MismatchFinding[] = [];
   private sawWhitespace = false;
+  private depth = 0;
 
   constructor(private readonly s: string) {}
 
@@ -110,8 +156,14 @@ class Scanner {
 
   value(path: string): void {
     const c = this.s[this.i];
-    if (c === '{') return this.object(path);
-    if (c === '[') return this.array(path);
+    if (c === '{' || c === '[') {
+      if (this.depth >= MAX_DEPTH) throw new TooDeep(path, this.i);
+      this.depth++;
+      if (c === '{') this.object(path);
+      else this.array(path);
+      this.depth--;
+      return;
+    }
     if (c === '"') {
       this.string(path);
       return;
