@@ -135,12 +135,55 @@ export function redactSignature(signature: string): string {
   return signature.includes('…') ? signature : redact(signature);
 }
 
+/** Name parts that always mark a credential, wherever they appear in a header name (case-insensitive). */
+const SECRET_HEADER_WORDS = /token|secret|passw(?:or)?d|auth|session|signature|cookie|credential/;
+
+/**
+ * A name part (between `-`, `_` or `.`) that is a key: `key`/`keys` alone, or glued to a word that
+ * names what the key is for (`apikey`, `accesskey`, `subscriptionkey`, `xkey`). Not any word that
+ * merely contains the letters (`monkey`, `hockey`, `keyboard`), nor `keep-alive`.
+ */
+const KEY_PART = /^(?:api|access|account|app|auth|client|encryption|licen[cs]e|master|private|secret|service|session|signing|subscription|write|x)?keys?$/;
+
+/**
+ * Whether a header's value must never be shown, judged by its name alone (case-insensitive):
+ * `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, and every name containing `token`,
+ * `secret`, `password`, `passwd`, `auth`, `session`, `signature`, `cookie` or `credential`
+ * (`X-Auth-Token`, `X-Webhook-Secret`, `X-Session-Id`), or with a key as one of its parts
+ * (`Api-Key`, `X-Api-Key`, `X-ApiKey`, `X-Key`, `Ocp-Apim-Subscription-Key`). It errs on the side of
+ * hiding: a harmless `Idempotency-Key` or `X-Author` is masked too. The request sent or forwarded
+ * always carries the real value; only what is shown changes.
+ *
+ * @example
+ * isSecretHeader('X-Api-Key'); // true
+ * isSecretHeader('Keep-Alive'); // false
+ */
+export function isSecretHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADER_WORDS.test(lower) || lower.split(/[-_.]/).some((part) => KEY_PART.test(part));
+}
+
+/**
+ * One header's value as it may be shown: `X-Signature` shortened (`redactSignature`), the value of a
+ * credential header (`isSecretHeader`) replaced whole by `***`, any other value as it is.
+ *
+ * @example
+ * redactHeaderValue('X-Api-Key', 'sk_live_123'); // '***'
+ * redactHeaderValue('Content-Type', 'application/json'); // 'application/json'
+ */
+export function redactHeaderValue(name: string, value: string): string {
+  if (name.toLowerCase() === 'x-signature') return redactSignature(value);
+  return isSecretHeader(name) ? MASK : value;
+}
+
 /** The headers the sender itself sets; every other request header is the endpoint's own (often a credential). */
 const SENDER_HEADERS = new Set(['user-agent', 'content-type', 'content-length', 'accept-encoding']);
 
 /**
- * Request headers fit to be shown: `X-Signature` shortened, the sender's own headers as they are,
- * and the value of every endpoint header (e.g. `Authorization`) masked; the names stay.
+ * Request headers of a delivery fit to be shown: the sender's own headers and `X-Signature` as
+ * `redactHeaderValue` shows them, and the value of every endpoint header (e.g. `Authorization`,
+ * `X-Api-Key`, but also an innocent-looking `X-Env`) masked whatever its name, since static headers
+ * are where an endpoint's credentials live; the names stay.
  *
  * @example
  * redactHeaders({ 'Content-Type': 'application/json', Authorization: 'Bearer t', 'X-Signature': 'a94a8fe5cc…' });
@@ -151,7 +194,7 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
   for (const name in headers) {
     const lower = name.toLowerCase();
     const v = headers[name] as string;
-    out[name] = lower === 'x-signature' ? redactSignature(v) : SENDER_HEADERS.has(lower) ? v : MASK;
+    out[name] = lower === 'x-signature' || SENDER_HEADERS.has(lower) ? redactHeaderValue(name, v) : MASK;
   }
   return out;
 }

@@ -302,6 +302,53 @@ describe('listen never shows a secret', () => {
     expect(JSON.parse(one).forward.status).toBe(200); // the credentials were used for the request itself
   });
 
+  it('credential headers by name (X-Api-Key, X-Auth-Token, Proxy-Authorization, Cookie) are masked in every view and stream; the receiver gets them as sent', async () => {
+    const rx = await realReceiver();
+    const l = await listener({ secret: SECRET, forwardTo: rx.server.url });
+    const reader = (await fetch(`${l.url}/_hookgate/inbound/events`)).body!.getReader();
+    const body = track();
+    const credentials = {
+      'X-Api-Key': 'sk_live_APIKEY-secret-0042',
+      'X-Auth-Token': 'AUTHTOKEN-secret-0042',
+      'Proxy-Authorization': 'Basic PROXY-secret-0042',
+      Cookie: 'session=COOKIE-secret-0042',
+    };
+    // node:http, not fetch: fetch refuses to send Keep-Alive.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${l.url}/hook`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'Content-Type': 'application/json', 'User-Agent': 'Segment.io/1.0', 'Keep-Alive': 'timeout=5', 'X-Signature': sign(body, SECRET), ...credentials },
+      }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(200);
+    const views = [
+      await (await fetch(`${l.url}/_hookgate/inbound`)).text(),
+      await (await fetch(`${l.url}/_hookgate/inbound/in_1`)).text(),
+      await (await fetch(`${l.url}/_hookgate/ui/api/inbound`)).text(),
+      await (await fetch(`${l.url}/_hookgate/ui/api/inbound/in_1`)).text(),
+      await (async () => {
+        let text = '';
+        while (!text.includes('event: request')) text += new TextDecoder().decode((await reader.read()).value);
+        await reader.cancel();
+        return text;
+      })(),
+    ];
+    for (const view of views) for (const value of Object.values(credentials)) expect(view).not.toContain(value.split(' ').at(-1));
+    const headers = Object.fromEntries((JSON.parse(views[1] as string) as InboundRecord).headers);
+    expect(headers).toMatchObject({ 'X-Api-Key': '***', 'X-Auth-Token': '***', 'Proxy-Authorization': '***', Cookie: '***' });
+    expect(headers).toMatchObject({ 'Keep-Alive': 'timeout=5', 'Content-Type': 'application/json', 'User-Agent': 'Segment.io/1.0' });
+    // Only what is shown changes: the receiver got the real values (Proxy-Authorization is hop-by-hop: not passed on).
+    const got = rx.seen[0]!.rawHeaders;
+    for (const name of ['X-Api-Key', 'X-Auth-Token', 'Cookie']) expect(got[got.indexOf(name) + 1]).toBe(credentials[name as keyof typeof credentials]);
+    expect(rx.handled).toEqual(['track']);
+  });
+
   it('off loopback it refuses to start without a token; with one, the views need it and the webhooks do not', async () => {
     await expect(startListener({ secret: SECRET, host: '0.0.0.0' })).rejects.toThrow(/--ui-token or HOOKGATE_UI_TOKEN/);
     await expect(startListener({ secret: SECRET, host: '0.0.0.0', uiToken: 'too-short' })).rejects.toThrow(/at least 16 characters/);
@@ -343,7 +390,7 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
     const url = /listen on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1] as string;
     expect(stderr).toContain(`inspector  ${url}/\n`);
     const good = track();
-    expect((await post(url, good, { 'x-signature': sign(good, SECRET) })).status).toBe(200);
+    expect((await post(url, good, { 'x-signature': sign(good, SECRET), 'x-api-key': 'sk_live_CLI-secret-0042', 'x-auth-token': 'tok-CLI-header-secret' })).status).toBe(200);
     expect((await post(url, good, { 'x-signature': sign(good, 'wrong') })).status).toBe(401);
     while (stdout.split('\n').filter(Boolean).length < 3) {
       if (Date.now() > deadline) throw new Error(`no lines: ${stdout}`);
@@ -358,6 +405,9 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
     expect(lines.map((l) => l.kind)).toEqual(['request', 'request', 'summary']);
     expect(lines[2]).toMatchObject({ requests: 2, verified: 1, refused: 1, forwarded: 2 });
     expect(stdout + stderr).not.toContain('tok-CLI-secret');
+    expect(stdout + stderr).not.toContain('CLI-secret-0042');
+    expect(stdout + stderr).not.toContain('tok-CLI-header-secret');
+    expect(Object.fromEntries(lines[0]!.headers as Array<[string, string]>)).toMatchObject({ 'x-api-key': '***', 'x-auth-token': '***', 'user-agent': 'Segment.io/1.0' });
     expect(stdout + stderr).not.toContain(SECRET);
   }, 30_000);
 });

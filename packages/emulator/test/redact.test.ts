@@ -1,6 +1,6 @@
 // The one redaction rule (src/redact.ts): what of a URL, a header or a signature may be shown.
 import { describe, expect, it } from 'vitest';
-import { redactHeaders, redactSignature, redactText, redactUrl } from '../src/redact.js';
+import { isSecretHeader, redactHeaderValue, redactHeaders, redactSignature, redactText, redactUrl } from '../src/redact.js';
 
 describe('redactUrl', () => {
   it('masks the password and every query value, keeps user name, host, path and query keys', () => {
@@ -62,5 +62,25 @@ describe('redactHeaders and redactSignature', () => {
     });
     expect(redactSignature(sig)).toBe('aaaaaa…(40 chars)');
     expect(redactSignature(redactSignature(sig))).toBe('aaaaaa…(40 chars)');
+  });
+});
+
+describe('isSecretHeader and redactHeaderValue: which header values are shown, by name', () => {
+  it('masks credentials by name, case-insensitively: the fixed names, the credential words, a key as a name part', () => {
+    const secret = ['Authorization', 'proxy-authorization', 'Cookie', 'SET-COOKIE', 'X-Auth-Token', 'X-CSRF-Token', 'X-Webhook-Secret', 'X-Password', 'X-Passwd',
+      'X-Session-Id', 'X-Hub-Signature-256', 'X-Api-Key', 'Api-Key', 'apikey', 'X-ApiKey', 'x-key', 'X_API_KEY', 'Ocp-Apim-Subscription-Key', 'X-Access-Key', 'X-Credentials'];
+    for (const name of secret) expect(isSecretHeader(name), name).toBe(true);
+    for (const name of secret) expect(redactHeaderValue(name, 'sk_live_value-123'), name).toBe('***');
+  });
+
+  it('shows the rest as it is: a word that merely contains "key" is not a key', () => {
+    for (const name of ['Keep-Alive', 'Content-Type', 'User-Agent', 'Accept', 'Content-Length', 'X-Request-Id', 'X-Monkey', 'Keyboard-Layout', 'Connection'])
+      expect(isSecretHeader(name), name).toBe(false);
+    expect(redactHeaderValue('Keep-Alive', 'timeout=5')).toBe('timeout=5');
+    expect(redactHeaderValue('User-Agent', 'Segment.io/1.0')).toBe('Segment.io/1.0');
+  });
+
+  it('keeps the shortened form of X-Signature', () => {
+    expect(redactHeaderValue('x-signature', 'a'.repeat(6) + 'b'.repeat(34))).toBe('aaaaaa…(40 chars)');
   });
 });

@@ -57,7 +57,7 @@ export interface InboundRecord {
   method: string;
   /** The request path, query values masked. */
   path: string;
-  /** The headers as received, in order; `x-signature` shortened, `authorization`/`cookie` masked. */
+  /** The headers as received, in order; `x-signature` shortened, credential headers (`authorization`, `cookie`, `x-api-key`, … by `isSecretHeader`) masked. */
   headers: Array<[string, string]>;
   /** Body size in bytes. */
   bodyBytes: number;

@@ -1,12 +1,9 @@
 import { explainMismatch, verify, type Secret } from '@hookgate/core';
-import { redactSignature, redactUrl } from '../debug-log.js';
+import { redactHeaderValue, redactUrl } from '../redact.js';
 import type { InboundRecord, InboundVerdict } from './inbound-record.js';
 
 /** The longest body text kept in a record for the views. */
 export const MAX_VIEW_BODY_CHARS = 64 * 1024;
-
-/** Header values never shown, whatever their content. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 /**
  * Checks the signature over the exact bytes received (the only form that proves them authentic) and,
@@ -125,20 +122,19 @@ export function maskPath(path: string): string {
 }
 
 /**
- * The headers as received, fit for a view: the signature shortened, credentials and cookies masked.
+ * The headers as received, fit for a view, by the emulator's one rule (`redactHeaderValue`): the
+ * signature shortened, every credential header (`Authorization`, `Cookie`, `X-Api-Key`, `X-Auth-Token`,
+ * … see `isSecretHeader`) masked; the names and their order kept.
  *
  * @example
- * maskHeaders(req.rawHeaders); // [['X-Signature', '1a2b3c…'], ['Authorization', '***'], …]
+ * maskHeaders(req.rawHeaders); // [['X-Signature', '1a2b3c…'], ['Authorization', '***'], ['X-Api-Key', '***'], …]
  */
 export function maskHeaders(rawHeaders: readonly string[]): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
     const value = rawHeaders[i + 1] as string;
-    const lower = name.toLowerCase();
-    if (lower === 'x-signature') out.push([name, redactSignature(value)]);
-    else if (SECRET_HEADERS.has(lower)) out.push([name, '***']);
-    else out.push([name, value]);
+    out.push([name, redactHeaderValue(name, value)]);
   }
   return out;
 }

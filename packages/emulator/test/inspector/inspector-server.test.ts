@@ -12,6 +12,7 @@ const SECRET = 'whsec-server-secret-0c1d2e';
 const PASSWORD = 'pw-in-the-url-7788';
 const QUERY_TOKEN = 'qtoken-4455aa';
 const HEADER_TOKEN = 'Bearer header-cred-9911';
+const API_KEY = 'sk_live_apikey-cred-5522';
 const WRITE_KEY = 'wk_server_tests';
 const ACT = { 'content-type': 'application/json', 'x-hookgate-inspector': '1' };
 
@@ -33,7 +34,7 @@ function request(url: string, init: { method?: string; headers?: Record<string, 
 }
 
 function expectNoSecret(text: string, signatures: string[]): void {
-  for (const s of [SECRET, PASSWORD, QUERY_TOKEN, 'header-cred-9911', WRITE_KEY, ...signatures]) expect(text).not.toContain(s);
+  for (const s of [SECRET, PASSWORD, QUERY_TOKEN, 'header-cred-9911', API_KEY, WRITE_KEY, ...signatures]) expect(text).not.toContain(s);
 }
 
 beforeAll(async () => {
@@ -45,7 +46,7 @@ beforeAll(async () => {
         name: 'server tests',
         webhooks: {
           enabled: true,
-          endpoints: [{ url: `http://hook:${PASSWORD}@127.0.0.1:${receiver.port}/in?token=${QUERY_TOKEN}`, headers: { Authorization: HEADER_TOKEN, 'X-Env': 'test' } }],
+          endpoints: [{ url: `http://hook:${PASSWORD}@127.0.0.1:${receiver.port}/in?token=${QUERY_TOKEN}`, headers: { Authorization: HEADER_TOKEN, 'X-Api-Key': API_KEY, 'X-Env': 'test' } }],
           sharedSecret: SECRET,
         },
       },
@@ -77,8 +78,9 @@ describe('masking', () => {
     sse.destroy();
     const signatures = [ok.signature as string, failing.signature as string];
     expect(receiver.received[0]?.headers.authorization).toBe(HEADER_TOKEN);
+    expect(receiver.received[0]?.headers['x-api-key']).toBe(API_KEY);
     const pages = await Promise.all(
-      ['/', '/_hookgate/ui/app.js', '/_hookgate/ui/api/meta', '/_hookgate/ui/api/deliveries', `/_hookgate/ui/api/deliveries/${ok.id}`, `/_hookgate/ui/api/deliveries/${failing.id}`].map((p) =>
+      ['/', '/_hookgate/ui/app.js', '/_hookgate/ui/api/meta', '/_hookgate/ui/api/deliveries', `/_hookgate/ui/api/deliveries/${ok.id}`, `/_hookgate/ui/api/deliveries/${failing.id}`, '/_hookgate/deliveries'].map((p) =>
         request(`${intake.url}${p}`),
       ),
     );
@@ -93,6 +95,8 @@ describe('masking', () => {
     expect(detail.headers['X-Signature']).toBe(`${ok.signature?.slice(0, 6)}…(40 chars)`);
     // One masking rule for every view (redactHeaders): each endpoint header's value is hidden whole.
     expect(detail.headers.Authorization).toBe('***');
+    expect(detail.headers['X-Api-Key']).toBe('***');
+    expect(detail.curl).toContain(`-H 'X-Api-Key: ***'`);
     expect(detail.headers['X-Env']).toBe('***');
     expect(detail.headers['User-Agent']).toBe('Segment.io/1.0');
     expect(detail.endpoints).toEqual([`http://hook:***@127.0.0.1:${receiver.port}/in?token=***`]);
