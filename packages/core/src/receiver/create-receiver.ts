@@ -661,7 +661,15 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     // Without a store no key was made yet: the handoff always gets one (it is the queue's dedupe).
     const key = context.dedupeKey ?? messageIdKey(message);
     if (key !== undefined) return enqueueKeyed(accepted, enqueue, key, shared);
-    return dedupeKey(message, signedBody ?? JSON.stringify(message)).then((digest) => enqueueKeyed(accepted, enqueue, digest, shared));
+    let digest: Promise<string>;
+    try {
+      // JSON.stringify throws on what a parser or schema may put in an unsigned message (a BigInt, a cycle):
+      // `handle` answers with a rejected promise then, never a synchronous throw.
+      digest = dedupeKey(message, signedBody ?? JSON.stringify(message));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return digest.then((d) => enqueueKeyed(accepted, enqueue, d, shared));
   }
 
   /** `shared`: the node listener's call, which may get the shared `STORED` answer. */

@@ -17,8 +17,9 @@ export async function dedupeKey(message: unknown, body: string | Uint8Array): Pr
 }
 
 /**
- * The dedupe key of a message that carries a usable `messageId` (`id:<messageId>`), made without
- * waiting; `undefined` when the key must be a digest of the body (`dedupeKey`).
+ * The dedupe key of a message that carries a usable `messageId` (`id:<messageId>`: a string of 1 to
+ * 512 characters, well-formed UTF-16), made without waiting; `undefined` when the key must be a
+ * digest of the body (`dedupeKey`).
  *
  * @example
  * messageIdKey({ messageId: 'm1' }); // 'id:m1'
@@ -26,5 +27,12 @@ export async function dedupeKey(message: unknown, body: string | Uint8Array): Pr
  */
 export function messageIdKey(message: unknown): string | undefined {
   const id = (message as { messageId?: unknown } | null)?.messageId;
-  return typeof id === 'string' && id.length > 0 && id.length <= 512 ? `id:${id}` : undefined;
+  // A lone surrogate (JSON's "\ud800") is stored as U+FFFD by any UTF-8 store (Redis, BullMQ), so two
+  // such ids would share one key there: those messages are keyed by their body instead.
+  return typeof id === 'string' && id.length > 0 && id.length <= 512 && (id as unknown as WellFormed).isWellFormed() ? `id:${id}` : undefined;
+}
+
+/** `String.prototype.isWellFormed` (Node 20+; ES2024, past this project's `lib`). */
+interface WellFormed {
+  isWellFormed(): boolean;
 }
