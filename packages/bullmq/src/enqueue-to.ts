@@ -63,7 +63,8 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
   if (jobOptions && 'jobId' in jobOptions) {
     throw new TypeError('enqueueTo: jobOptions.jobId cannot be set: the job id is the message\'s dedupe key (that is what makes retries one job).');
   }
-  const utf8 = new TextDecoder();
+  // ignoreBOM: a leading byte-order mark was signed too, so it is kept (the default decoder drops it).
+  const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
   // Merged once: BullMQ merges the queue's defaultJobOptions again on each add, so ours go under them.
   const queueDefaults = queue.defaultJobOptions ?? {};
   const merged: JobsOptions = { ...DEFAULT_JOB_OPTIONS, ...jobOptions };
