@@ -44,7 +44,14 @@ export function judgeSignature(signature: unknown, secrets: readonly Secret[], b
         'the bytes were re-encoded after signing (a proxy, or a sender that signs a different serialization). A receiver that checks the raw bytes refuses it.',
     };
   }
-  const where = findings.length > 0 ? ` The body would also not survive a JSON round trip: ${findings[0]?.path} ${findings[0]?.message}` : '';
+  const first = findings[0];
+  // A too-deep finding says where the explanation stopped, not that the body differs there.
+  const where =
+    first === undefined
+      ? ''
+      : first.cause === 'too-deep'
+        ? ` The body nests too deeply to explain in full: ${first.path} ${first.message}`
+        : ` The body would also not survive a JSON round trip: ${first.path} ${first.message}`;
   return {
     ok: false,
     reason: 'mismatch',
