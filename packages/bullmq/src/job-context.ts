@@ -37,7 +37,6 @@ export interface JobContext {
  */
 export type JobHandler<M> = (message: M, context: JobContext) => unknown;
 
-const USUAL_VERIFICATION: Verification = Object.freeze({ form: 'raw', secretIndex: 0 });
 const NEVER = new AbortController().signal;
 
 /**
@@ -55,7 +54,7 @@ export function jobContextOf(job: Job<HandoffJobData<unknown>>, signal: AbortSig
     dedupeKey: dedupeKeyOf(job.id ?? ''),
     attempt: job.attemptsMade + 1,
     receivedAt: new Date(job.timestamp),
-    verification: data.verification ?? USUAL_VERIFICATION,
+    verification: data.verification ?? { form: 'raw', secretIndex: 0 },
     signedBody: data.signedBody,
     signal: signal ?? NEVER,
   };
