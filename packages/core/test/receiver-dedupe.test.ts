@@ -1,6 +1,7 @@
 // Dedupe of retried deliveries over a real node:http server: key = messageId, else a hash of the body;
 // a key is stored only after the handler succeeded; a running claim answers 503 in_flight.
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_IN_FLIGHT_TTL_MS, MemoryIdempotencyStore, dedupeKey, fixtures, type ClaimResult, type IdempotencyStore, type ReceiverErrorInfo } from '../src/index.js';
 import { SECRET, delay, gate, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
@@ -56,6 +57,19 @@ describe('dedupe', () => {
     expect(await dedupeKey({ messageId: 42 }, body)).toBe(hash);
     expect(await dedupeKey({ messageId: 'x'.repeat(513) }, body)).toBe(hash);
     expect(await dedupeKey(null, new TextEncoder().encode(body))).toBe(hash);
+  });
+
+  it('dedupeKey() keys by the messageId exactly when it is well-formed text (a lone surrogate falls back to the body)', async () => {
+    const body = '{"x":1}';
+    const hash = `sha256:${createHash('sha256').update(body).digest('hex')}`;
+    const unit = fc.constantFrom('a', '😀', '\ud800', '\udbff', '\udc00', '\udfff', 'é');
+    await fc.assert(
+      fc.asyncProperty(fc.array(unit, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')), async (id) => {
+        const wellFormed = (id as unknown as { isWellFormed(): boolean }).isWellFormed();
+        expect(await dedupeKey({ messageId: id }, body)).toBe(wellFormed ? `id:${id}` : hash);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('a failed handler’s key is released: the sender’s retry runs the handler again', async () => {
