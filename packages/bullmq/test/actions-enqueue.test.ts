@@ -11,17 +11,17 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReceiver, sign, toNodeListener, type SpecTrackEvent } from '@hookgate/core';
 import { createEmulator } from '@hookgate/emulator';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgateActions } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
-import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
 import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
 import { segmentEvent, segmentSendBatch, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
 import { createWorker, dedupeKeyOf, enqueueTo, jobIdOf, type HandoffJobData } from '../src/index.js';
-import { SECRET, closeAgent, post, trackMessage } from './support/processes.js';
+import { SECRET, post, trackMessage } from './support/processes.js';
+import { redisSuite } from './support/redis-suite.js';
 
 interface Served {
   url: string;
@@ -69,10 +69,10 @@ const SETUPS: Array<{ name: string; start(enqueue: Enqueue): Promise<Served> }> 
   },
 ];
 
-let redis: RunningRedis;
-const closers: Array<() => Promise<unknown>> = [];
+const suite = redisSuite();
+const closers = suite.closers;
 let n = 0;
-const connection = () => ({ host: '127.0.0.1', port: redis.port });
+const connection = () => ({ host: '127.0.0.1', port: suite.redis.port });
 function newQueue(): Queue<HandoffJobData<unknown>> {
   const queue = new Queue<HandoffJobData<unknown>>(`actions-enq-${process.pid}-${++n}`, { connection: connection() });
   closers.push(() => queue.close());
@@ -91,14 +91,6 @@ async function settled(queue: Queue<HandoffJobData<unknown>>, dedupeKey: string,
   }
 }
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-  closeAgent();
-  await redis?.stop();
-});
 
 describe.each(SETUPS)("destination: 'actions' with enqueueTo(queue) on $name, sent by Segment's own code", (setup) => {
   it('stores each single event as one job that records its destination; a retry makes no second job; a batch is refused with its reason', async () => {

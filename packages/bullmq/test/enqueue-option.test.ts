@@ -7,16 +7,16 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { Queue, QueueEvents } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReceiver, sign, toNodeListener, type EnqueueHandoff, type Handoff, type ReceiverOptions } from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
-import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
 import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
 import fc from 'fast-check';
 import { createWorker, dedupeKeyOf, enqueueTo, jobIdOf, type HandoffJobData, type JobContext } from '../src/index.js';
-import { SECRET, closeAgent, post, trackMessage } from './support/processes.js';
+import { SECRET, post, trackMessage } from './support/processes.js';
+import { redisSuite } from './support/redis-suite.js';
 
 type Options = Omit<ReceiverOptions, 'on' | 'onMessage'>;
 interface Served {
@@ -62,23 +62,15 @@ const SETUPS: Array<{ name: string; start(options: Options): Promise<Served> }> 
   },
 ];
 
-let redis: RunningRedis;
-const closers: Array<() => Promise<unknown>> = [];
+const suite = redisSuite();
+const closers = suite.closers;
 let n = 0;
 function newQueue(): Queue<HandoffJobData> {
-  const queue = new Queue<HandoffJobData>(`enq-${process.pid}-${++n}`, { connection: { host: '127.0.0.1', port: redis.port } });
+  const queue = new Queue<HandoffJobData>(`enq-${process.pid}-${++n}`, { connection: { host: '127.0.0.1', port: suite.redis.port } });
   closers.push(() => queue.close());
   return queue;
 }
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-  closeAgent();
-  await redis?.stop();
-});
 
 describe.each(SETUPS)('enqueue: enqueueTo(queue) on $name', (setup) => {
   it('answers 200 once the job is stored (job id = dedupe key); a retry makes no second job; a forgery makes none', async () => {
@@ -192,7 +184,7 @@ describe('the job', () => {
     expect(secondJob?.data).toEqual({ message: JSON.parse(second), verification: { form: 'raw', secretIndex: 1 } });
 
     const seen = new Map<string, JobContext>();
-    const worker = createWorker(queue.name, { connection: { host: '127.0.0.1', port: redis.port }, onMessage: (_msg, ctx) => void seen.set(ctx.dedupeKey, ctx) });
+    const worker = createWorker(queue.name, { connection: { host: '127.0.0.1', port: suite.redis.port }, onMessage: (_msg, ctx) => void seen.set(ctx.dedupeKey, ctx) });
     closers.push(() => worker.close());
     await expect.poll(() => seen.size, { timeout: 10_000 }).toBe(2);
     expect(seen.get('id:usual')?.verification).toEqual({ form: 'raw', secretIndex: 0 });
@@ -222,7 +214,7 @@ describe('the job', () => {
 describe('createWorker', () => {
   it('runs typed handlers with the dedupe key; a throwing handler is retried, and one that keeps failing ends in the failed set with its error', async () => {
     const queue = newQueue();
-    const events = new QueueEvents(queue.name, { connection: { host: '127.0.0.1', port: redis.port } });
+    const events = new QueueEvents(queue.name, { connection: { host: '127.0.0.1', port: suite.redis.port } });
     closers.push(() => events.close());
     await events.waitUntilReady();
     const receiver = createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }) });
@@ -231,7 +223,7 @@ describe('createWorker', () => {
 
     const runs: string[] = [];
     const worker = createWorker(queue.name, {
-      connection: { host: '127.0.0.1', port: redis.port },
+      connection: { host: '127.0.0.1', port: suite.redis.port },
       on: {
         track: async (msg, ctx) => {
           runs.push(`${ctx.dedupeKey}#${ctx.attempt}:${msg.event}`);

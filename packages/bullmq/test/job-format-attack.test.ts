@@ -2,18 +2,18 @@
 // from the job id and the time from job.timestamp), over real HTTP, a real redis-server and BullMQ.
 import http from 'node:http';
 import { Queue, type QueueOptions } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createReceiver, sign, toNodeListener } from '@hookgate/core';
-import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
 import { startHttpServer } from '../../../test/helpers/servers.js';
 import { createWorker, dedupeKeyOf, enqueueTo, jobIdOf, type HandoffJobData, type JobContext } from '../src/index.js';
-import { SECRET, closeAgent, post, trackMessage } from './support/processes.js';
+import { SECRET, post, trackMessage } from './support/processes.js';
+import { redisSuite } from './support/redis-suite.js';
 import { createHash } from 'node:crypto';
 
-let redis: RunningRedis;
-const closers: Array<() => Promise<unknown>> = [];
+const suite = redisSuite();
+const closers = suite.closers;
 let n = 0;
-const connection = () => ({ host: '127.0.0.1', port: redis.port });
+const connection = () => ({ host: '127.0.0.1', port: suite.redis.port });
 function newQueue(options: Partial<QueueOptions> = {}): Queue<HandoffJobData> {
   const queue = new Queue<HandoffJobData>(`attack-${process.pid}-${++n}`, { ...options, connection: connection() });
   closers.push(() => queue.close());
@@ -53,14 +53,6 @@ function postBytes(url: string, bytes: Uint8Array): Promise<number> {
   });
 }
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-  closeAgent();
-  await redis?.stop();
-});
 
 describe('message ids that are not well-formed UTF-16', () => {
   it('two messages whose ids differ only in a lone surrogate are two jobs, and the worker reads the same key back', async () => {
