@@ -113,7 +113,8 @@ const DEADLINE = Symbol('deadline');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const SETTLED: Promise<void> = Promise.resolve();
 const ACKNOWLEDGED = { acknowledged: true } as const;
-const QUEUED = { queued: true } as const;
+/** The "Stored in the queue." answer in an object of its own (its text is `STORED`'s, defined once). */
+const storedCopy = (): ReceiverResponse => ({ ...STORED, headers: { ...STORED.headers } });
 
 /** A refusal from `accept`; module level, not a closure per request. */
 function refuse(code: Parameters<typeof receiverResponse>[0], message: string, extra?: Record<string, unknown>) {
@@ -705,8 +706,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
           if (answered) return;
           clearTimeout(timer);
           // Nothing to settle: the answer now, without another promise (the shared one for the node listener).
-          if (settle === settledAlready) resolve(shared ? STORED : fixedResponse('ok', 'Stored in the queue.', QUEUED));
-          else resolve(settle('handled').then(() => fixedResponse('ok', 'Stored in the queue.', QUEUED)));
+          if (settle === settledAlready) resolve(shared ? STORED : storedCopy());
+          else resolve(settle('handled').then(storedCopy));
         },
         (error: unknown) => {
           if (answered) {
