@@ -37,10 +37,15 @@ function body1k(): string {
   const message = {
     ...fixture('track'),
     messageId: 'api-2Vx1Wq8ZpQm7Lr4Tn9Yk3Hs6Jd0',
-    context: { ip: '203.0.113.9', library: { name: 'analytics-go', version: '2.0.0' }, userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' },
+    context: {
+      ip: '203.0.113.9',
+      library: { name: 'analytics-go', version: '2.0.0' },
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+    },
     properties: { orderId: 'ord_77', revenue: 42.5, currency: 'EUR', products },
   };
-  for (let i = 0; JSON.stringify(message).length < 1000; i++) products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i });
+  for (let i = 0; JSON.stringify(message).length < 1000; i++)
+    products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i });
   return JSON.stringify(message);
 }
 
@@ -86,7 +91,9 @@ async function serve(): Promise<void> {
       req.on('error', reject);
     });
   const json = (res: import('node:http').ServerResponse, status: number, text: string) =>
-    void res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+    void res
+      .writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) })
+      .end(text);
   const coreListener = toNodeListener(createReceiver(options));
   const webhooks = new Webhooks({ secret: SECRET });
   webhooks.on('push', () => {});
@@ -140,7 +147,8 @@ async function serve(): Promise<void> {
       parseJson(request, (raw as Buffer).toString('utf8'), done);
     });
     scope.post('/hand', async (request, reply) => {
-      if (!handVerified((request as unknown as { rawBody: Buffer }).rawBody, request.headers['x-signature'])) return reply.code(401).send({ ok: false });
+      if (!handVerified((request as unknown as { rawBody: Buffer }).rawBody, request.headers['x-signature']))
+        return reply.code(401).send({ ok: false });
       return { ok: true };
     });
   });
@@ -150,7 +158,8 @@ async function serve(): Promise<void> {
 
   // Like with like: the plain and hand-written routes read the body straight off the Node request,
   // as hookgate's middleware does on @hono/node-server (through c.req they would build a Web Request).
-  const honoRaw = (c: { env: unknown }) => readRaw((c.env as { incoming: import('node:http').IncomingMessage }).incoming);
+  const honoRaw = (c: { env: unknown }) =>
+    readRaw((c.env as { incoming: import('node:http').IncomingMessage }).incoming);
   const ho = new Hono();
   ho.post('/plain', async (c) => {
     JSON.parse((await honoRaw(c)).toString('utf8'));
@@ -158,7 +167,10 @@ async function serve(): Promise<void> {
   });
   ho.post('/hand', async (c) => {
     const raw = await honoRaw(c);
-    if (!handVerified(raw, (c.env as { incoming: import('node:http').IncomingMessage }).incoming.headers['x-signature'])) return c.json({ ok: false }, 401);
+    if (
+      !handVerified(raw, (c.env as { incoming: import('node:http').IncomingMessage }).incoming.headers['x-signature'])
+    )
+      return c.json({ ok: false }, 401);
     JSON.parse(raw.toString('utf8'));
     return c.json({ ok: true });
   });
@@ -215,7 +227,9 @@ async function load(servers: Servers, url: string, body: string, seconds: number
     body,
   });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`bench setup: ${url} answered ${result.non2xx} non-2xx and ${result.errors} errors; the figures would be meaningless.`);
+    throw new Error(
+      `bench setup: ${url} answered ${result.non2xx} non-2xx and ${result.errors} errors; the figures would be meaningless.`,
+    );
   }
   const cpu = (await servers.cpu()) - cpuBefore;
   return { rps: result.requests.total / result.duration, cpuPerRequest: cpu / result.requests.total };
@@ -233,7 +247,10 @@ async function startServers(): Promise<Servers> {
   // tsconfig's paths to src/, transpiled with helpers that dist/ does not have.
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)) },
+    env: {
+      ...process.env,
+      TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)),
+    },
   });
   let out = '';
   const urls = await new Promise<Record<Framework, string>>((resolve, reject) => {
@@ -281,7 +298,11 @@ export default async function adaptersBench(): Promise<BenchReport> {
   try {
     const only = process.env.BENCH_ADAPTERS_FRAMEWORKS?.split(',').map((f) => f.trim());
     for (const fw of FRAMEWORKS.filter((f) => !only || only.includes(f))) {
-      const routes: Record<string, string> = { plain: `${urls[fw]}/plain`, hand: `${urls[fw]}/hand`, hookgate: `${urls[fw]}/webhooks` };
+      const routes: Record<string, string> = {
+        plain: `${urls[fw]}/plain`,
+        hand: `${urls[fw]}/hand`,
+        hookgate: `${urls[fw]}/webhooks`,
+      };
       if (fw === 'core') routes.octokit = `${urls[fw]}/octokit`;
       const order = Object.keys(routes);
       for (const route of order) await load(servers, routes[route]!, body, 1); // warm up (JIT, sockets)
@@ -322,7 +343,9 @@ export default async function adaptersBench(): Promise<BenchReport> {
         'per-round ratios': perRound.map((r) => r.toFixed(2)).join(' '),
         'hand-written HMAC / plain': median(handPerRound).toFixed(3),
         'hookgate / hand-written': median(ratioOf(hook, hand)).toFixed(3),
-        'hookgate / hand-written per round': ratioOf(hook, hand).map((r) => r.toFixed(2)).join(' '),
+        'hookgate / hand-written per round': ratioOf(hook, hand)
+          .map((r) => r.toFixed(2))
+          .join(' '),
         'hookgate / Octokit': runs.octokit ? median(ratioOf(hook, runs.octokit)).toFixed(3) : '—',
         'server CPU µs/req plain → hand → hookgate': `${cpu(plain)} → ${cpu(hand)} → ${cpu(hook)}${runs.octokit ? ` (Octokit ${cpu(runs.octokit)})` : ''}`,
         'CPU ratio (plain/hookgate)': median(cpuPerRound).toFixed(3),

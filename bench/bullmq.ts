@@ -33,13 +33,20 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
-type Autocannon = (options: { url: string; connections: number; duration: number; requests?: AutocannonRequest[] }) => Promise<AutocannonResult>;
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests?: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 for (const name of ['@hookgate/core', '@hookgate/bullmq']) {
   const file = fileURLToPath(import.meta.resolve(name));
   if (!file.includes('/dist/')) {
-    throw new Error(`${name} resolved to ${file}, not to its build: run pnpm build, then pnpm bench bullmq (or set TSX_TSCONFIG_PATH=test/runtimes/tsconfig.dist.json)`);
+    throw new Error(
+      `${name} resolved to ${file}, not to its build: run pnpm build, then pnpm bench bullmq (or set TSX_TSCONFIG_PATH=test/runtimes/tsconfig.dist.json)`,
+    );
   }
 }
 
@@ -60,7 +67,15 @@ function uniqueLoad(runId: string): AutocannonRequest[] {
       method: 'POST',
       setupRequest: (request) => {
         const body = JSON.stringify({ ...base, messageId: `${runId}-${(n++).toString(36)}` });
-        return { ...request, body, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': sign(body, SECRET) } };
+        return {
+          ...request,
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Segment.io/1.0',
+            'x-signature': sign(body, SECRET),
+          },
+        };
       },
     },
   ];
@@ -74,7 +89,13 @@ async function redisCpuSeconds(admin: Redis): Promise<number> {
 }
 
 /** A round's figures and the CPU seconds the server process and redis-server spent on it. */
-async function measure(admin: Redis, serverCpu: () => Promise<number>, url: string, runId: string, seconds: number): Promise<AutocannonResult & { cpuSeconds: number }> {
+async function measure(
+  admin: Redis,
+  serverCpu: () => Promise<number>,
+  url: string,
+  runId: string,
+  seconds: number,
+): Promise<AutocannonResult & { cpuSeconds: number }> {
   const before = await serverCpu();
   const redisBefore = await redisCpuSeconds(admin);
   const result = await fire(url, runId, seconds);
@@ -85,7 +106,9 @@ async function measure(admin: Redis, serverCpu: () => Promise<number>, url: stri
 async function fire(url: string, runId: string, seconds: number): Promise<AutocannonResult> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: uniqueLoad(runId) });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`bench/bullmq: ${url} got ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; the figures would be meaningless.`);
+    throw new Error(
+      `bench/bullmq: ${url} got ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; the figures would be meaningless.`,
+    );
   }
   return result;
 }
@@ -129,10 +152,16 @@ async function serve(): Promise<void> {
 }
 
 /** The server process: its URLs, and its CPU time so far (µs). */
-async function startServers(redisPort: number): Promise<{ urls: { hg: string; hw: string }; cpu(): Promise<number>; child: ChildProcess }> {
+async function startServers(
+  redisPort: number,
+): Promise<{ urls: { hg: string; hw: string }; cpu(): Promise<number>; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_REDIS_PORT: String(redisPort), TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)) },
+    env: {
+      ...process.env,
+      BENCH_REDIS_PORT: String(redisPort),
+      TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)),
+    },
   });
   let out = '';
   let cpuWaiter: ((us: number) => void) | undefined;
@@ -184,7 +213,8 @@ export default async function bullmqBench(): Promise<BenchReport> {
         for (let i = 0; i < ROUNDS; i++) {
           const order = i % 2 === 0 ? (['hg', 'hw'] as const) : (['hw', 'hg'] as const);
           const got: Partial<Record<'hg' | 'hw', AutocannonResult & { cpuSeconds: number }>> = {};
-          for (const which of order) got[which] = await measure(admin, servers.cpu, servers.urls[which], `${which}-${p}-${i}`, SECONDS);
+          for (const which of order)
+            got[which] = await measure(admin, servers.cpu, servers.urls[which], `${which}-${p}-${i}`, SECONDS);
           const a = got.hg!;
           const b = got.hw!;
           hookgateRuns.push(a);
@@ -202,7 +232,9 @@ export default async function bullmqBench(): Promise<BenchReport> {
     // End to end: MESSAGES signed POSTs (20 at a time) through the receiver, processed by one worker.
     const e2eQueue = new Queue('bench-e2e', { connection });
     closers.push(() => e2eQueue.close());
-    const e2e = await startServer(toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(e2eQueue) })) as http.RequestListener);
+    const e2e = await startServer(
+      toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(e2eQueue) })) as http.RequestListener,
+    );
     closers.push(() => e2e.close());
     let processed = 0;
     let allDone: () => void = () => undefined;
@@ -220,10 +252,16 @@ export default async function bullmqBench(): Promise<BenchReport> {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
     const post = (body: string) =>
       new Promise<void>((resolve, reject) => {
-        const req = http.request(e2e.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } }, (res) => {
-          res.resume();
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`end-to-end: answered ${res.statusCode}`))));
-        });
+        const req = http.request(
+          e2e.url,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === 200 ? resolve() : reject(new Error(`end-to-end: answered ${res.statusCode}`)),
+            );
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -251,7 +289,12 @@ export default async function bullmqBench(): Promise<BenchReport> {
       rows: [
         row('hookgate: createReceiver({ secret, enqueue: enqueueTo(queue) })', hookgateRuns),
         row('hand-written: createHmac + timingSafeEqual + JSON.parse + queue.add', handRuns),
-        { route: `end to end, ${MESSAGES} messages, 20 senders, 1 worker (concurrency 50)`, 'req/s (median)': `${fmt((MESSAGES / e2eMs) * 1000)} messages/s processed (${fmt((MESSAGES / acceptedMs) * 1000)}/s accepted)`, 'p50 ms': '', 'p99 ms': '' },
+        {
+          route: `end to end, ${MESSAGES} messages, 20 senders, 1 worker (concurrency 50)`,
+          'req/s (median)': `${fmt((MESSAGES / e2eMs) * 1000)} messages/s processed (${fmt((MESSAGES / acceptedMs) * 1000)}/s accepted)`,
+          'p50 ms': '',
+          'p99 ms': '',
+        },
       ],
       ratios: {
         'verify + enqueue / hand-written req/s': median(ratios),

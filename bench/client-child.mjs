@@ -52,5 +52,11 @@ if (client === 'hookgate') {
 }
 // Peak: the kernel's high-water mark for the whole run. After close: what is still resident once the
 // client has flushed and closed (no forced GC), labelled as such in the report.
-const result = { calls, ms, maxRssKb: process.resourceUsage().maxRSS, rssAfterCloseKb: Math.round(process.memoryUsage().rss / 1024), loaded };
+const result = {
+  calls,
+  ms,
+  maxRssKb: process.resourceUsage().maxRSS,
+  rssAfterCloseKb: Math.round(process.memoryUsage().rss / 1024),
+  loaded,
+};
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -90,11 +90,11 @@ async function startIntake(): Promise<{ url: string; received: () => number; clo
 
 function runChild(client: ClientName, url: string, calls: number, flushAt: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [CHILD, client, url, String(calls), String(flushAt)],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DEBUG: '' } },
-    );
+    const child = spawn(process.execPath, [CHILD, client, url, String(calls), String(flushAt)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, DEBUG: '' },
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', reject);
@@ -152,7 +152,12 @@ export async function benchClient(options: BenchClientOptions = {}): Promise<Ben
     peakRss: Math.round((ours.peakRssMb / theirs.peakRssMb) * 100) / 100,
   };
   const pass = ratios.throughput >= 1.5 && ratios.peakRss <= 1 && rows.every((r) => r.received === calls);
-  const result: BenchResult = { name: `client: ${calls.toLocaleString('en')} track calls, flushAt ${flushAt}`, rows, ratios, pass };
+  const result: BenchResult = {
+    name: `client: ${calls.toLocaleString('en')} track calls, flushAt ${flushAt}`,
+    rows,
+    ratios,
+    pass,
+  };
   if (print) printTable(result, runs);
   return result;
 }
@@ -168,14 +173,20 @@ export default async function clientBench(): Promise<BenchReport> {
   const [ours, theirs] = result.rows as [BenchRow, BenchRow];
   return {
     title: result.name,
-    rows: result.rows.map((r) => ({ client: r.client, 'calls/s': r.callsPerSec, 'peak RSS (MB)': r.peakRssMb, 'RSS after close, no GC (MB)': r.rssAfterCloseMb, received: r.received })),
+    rows: result.rows.map((r) => ({
+      client: r.client,
+      'calls/s': r.callsPerSec,
+      'peak RSS (MB)': r.peakRssMb,
+      'RSS after close, no GC (MB)': r.rssAfterCloseMb,
+      received: r.received,
+    })),
     ratios: {
       'hookgate / analytics-node calls/s': result.ratios.throughput,
       'analytics-node / hookgate peak RSS': Math.round((theirs.peakRssMb / ours.peakRssMb) * 100) / 100,
     },
     bars: { 'hookgate / analytics-node calls/s': 1.5, 'analytics-node / hookgate peak RSS': 1 },
     notes: [
-      'Each client runs in its own child process on plain node (bench/client-child.mjs, no tsx), @hookgate/client from packages/client/dist; peak RSS is that process\'s process.resourceUsage().maxRSS; the intake stand-in runs in the parent.',
+      "Each client runs in its own child process on plain node (bench/client-child.mjs, no tsx), @hookgate/client from packages/client/dist; peak RSS is that process's process.resourceUsage().maxRSS; the intake stand-in runs in the parent.",
       'Both clients get the same calls, 1,000 per event-loop turn, and the same flushAt; the time runs from the first call until close() / closeAndFlush() resolved.',
       `Medians of 3 alternating runs; every run delivered ${ours.calls.toLocaleString('en')} messages to the stand-in: ${result.rows.every((r) => r.received === r.calls) ? 'yes' : 'NO'}.`,
     ],
@@ -184,9 +195,16 @@ export default async function clientBench(): Promise<BenchReport> {
 
 function printTable(result: BenchResult, runs: number): void {
   const header = ['client', 'calls/s', 'peak RSS (MB)', 'RSS after close, no GC (MB)', 'received'];
-  const lines = result.rows.map((r) => [r.client, r.callsPerSec.toLocaleString('en'), r.peakRssMb.toFixed(1), r.rssAfterCloseMb.toFixed(1), r.received.toLocaleString('en')]);
+  const lines = result.rows.map((r) => [
+    r.client,
+    r.callsPerSec.toLocaleString('en'),
+    r.peakRssMb.toFixed(1),
+    r.rssAfterCloseMb.toFixed(1),
+    r.received.toLocaleString('en'),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`\n${result.name} (median of ${runs} run${runs > 1 ? 's' : ''} each)`);
   console.log(fmt(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -202,6 +220,10 @@ function arg(name: string, fallback: number): number {
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const result = await benchClient({ calls: arg('--calls', 100_000), flushAt: arg('--flush-at', 100), runs: arg('--runs', 3) });
+  const result = await benchClient({
+    calls: arg('--calls', 100_000),
+    flushAt: arg('--flush-at', 100),
+    runs: arg('--runs', 3),
+  });
   if (!result.pass) process.exitCode = 1;
 }

@@ -24,7 +24,13 @@ function messageOf(bytes: number): Record<string, unknown> {
     properties: { orderId: 'ord_77', revenue: 42.5, currency: 'EUR', products },
   };
   for (let i = 0; JSON.stringify(msg).length < bytes; i++) {
-    products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i, quantity: (i % 3) + 1, category: 'Books' });
+    products.push({
+      sku: `SKU-${1000 + i}`,
+      name: `Product ${i} — café`,
+      price: 9.99 + i,
+      quantity: (i % 3) + 1,
+      category: 'Books',
+    });
   }
   return msg;
 }
@@ -50,15 +56,26 @@ function cases(bytes: number, size: string): Case[] {
 
   const checks: Array<[string, unknown, unknown]> = [
     ['raw', verify({ signature, secret: SECRET, rawBody: raw }), { ok: true, form: 'raw', secretIndex: 0 }],
-    ['stringify', verify({ signature, secret: SECRET, parsedBody: message }), { ok: true, form: 'stringify', secretIndex: 0 }],
+    [
+      'stringify',
+      verify({ signature, secret: SECRET, parsedBody: message }),
+      { ok: true, form: 'stringify', secretIndex: 0 },
+    ],
   ];
   for (const [name, got, want] of checks) {
-    if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`bench setup: ${name} verify gave ${JSON.stringify(got)}`);
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      throw new Error(`bench setup: ${name} verify gave ${JSON.stringify(got)}`);
   }
   if (!bareRaw() || !bareReserialized()) throw new Error('bench setup: baseline does not verify');
 
   return [
-    { label: `raw ${size}`, size, form: 'raw', fn: () => verify({ signature, secret: SECRET, rawBody: raw }), baseline: bareRaw },
+    {
+      label: `raw ${size}`,
+      size,
+      form: 'raw',
+      fn: () => verify({ signature, secret: SECRET, rawBody: raw }),
+      baseline: bareRaw,
+    },
     {
       label: `re-serialized ${size}`,
       size,
@@ -115,7 +132,12 @@ export default async function coreBench(): Promise<BenchReport> {
   for (const c of all) {
     const r = compareOps(c.fn, c.baseline, { rounds: 25, msPerRound: 80 });
     const name = `${c.label}: verify / ${c.form === 'raw' ? 'createHmac + timingSafeEqual' : 'JSON.stringify + createHmac + timingSafeEqual'}`;
-    rows.push({ case: c.label, 'verify ops/s': fmt(r.ops), 'baseline ops/s': fmt(r.baselineOps), ratio: fmt(r.ratio, 2) });
+    rows.push({
+      case: c.label,
+      'verify ops/s': fmt(r.ops),
+      'baseline ops/s': fmt(r.baselineOps),
+      ratio: fmt(r.ratio, 2),
+    });
     ratios[name] = r.ratio;
     bars[name] = 0.8;
   }
@@ -126,7 +148,10 @@ export default async function coreBench(): Promise<BenchReport> {
   ] as const) {
     const c = forgedCase(bytes, size);
     await new Promise((resolve) => setImmediate(resolve)); // let the setup check's promise settle
-    const r = compareOps(c.fn, c.baseline, { rounds: bytes > 100_000 ? 9 : 25, msPerRound: bytes > 100_000 ? 200 : 80 });
+    const r = compareOps(c.fn, c.baseline, {
+      rounds: bytes > 100_000 ? 9 : 25,
+      msPerRound: bytes > 100_000 ? 200 : 80,
+    });
     const name = `${c.label}: receiver.handle (raw bytes) ops / hand-written createHmac + timingSafeEqual ops`;
     rows.push({
       case: `${c.label} (CPU per request: hookgate ÷ hand-written = ${fmt(1 / r.ratio, 2)})`,
@@ -138,13 +163,20 @@ export default async function coreBench(): Promise<BenchReport> {
     bars[name] = 0.5;
   }
   const web = await webCryptoRate();
-  rows.push({ case: 'raw 1 KB, verifyAsync (Web Crypto, awaited)', 'verify ops/s': fmt(web), 'baseline ops/s': '—', ratio: '—' });
+  rows.push({
+    case: 'raw 1 KB, verifyAsync (Web Crypto, awaited)',
+    'verify ops/s': fmt(web),
+    'baseline ops/s': '—',
+    ratio: '—',
+  });
   return {
     title: 'Core signatures: verify vs bare node:crypto (same run, interleaved rounds, medians)',
     rows,
     ratios,
     bars,
-    notes: [`Node ${process.version}, ${process.arch}; 25 interleaved rounds × 80 ms per side per case; body = a track message with line items`],
+    notes: [
+      `Node ${process.version}, ${process.arch}; 25 interleaved rounds × 80 ms per side per case; body = a track message with line items`,
+    ],
   };
 }
 

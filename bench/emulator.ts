@@ -41,8 +41,29 @@ function properties(i: number): Record<string, unknown> {
     seed = (seed ^ (seed >>> 13)) >>> 0;
     return seed / 4294967296;
   };
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
-  const words = ['café', 'organic', 'large', 'blue', 'linen', 'shirt', 'mug', 'lamp', 'oak', 'desk', 'wool', 'scarf', 'green', 'tea', 'box', 'gift', 'set', 'mini', 'pro', 'kit'];
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+  const words = [
+    'café',
+    'organic',
+    'large',
+    'blue',
+    'linen',
+    'shirt',
+    'mug',
+    'lamp',
+    'oak',
+    'desk',
+    'wool',
+    'scarf',
+    'green',
+    'tea',
+    'box',
+    'gift',
+    'set',
+    'mini',
+    'pro',
+    'kit',
+  ];
   const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
   const items = Array.from({ length: 6 }, () => ({
     sku: `SKU-${Math.floor(rand() * 90_000) + 10_000}`,
@@ -57,7 +78,11 @@ function properties(i: number): Record<string, unknown> {
     coupon: rand() < 0.5 ? `SPRING-${Math.floor(rand() * 10_000)}` : null,
     items,
     cartId: hex(24),
-    shipping: { street: `${Math.floor(rand() * 300) + 1} ${pick(words)} street`, city: pick(['Lyon', 'Zürich', 'Porto', 'Gent', 'Oslo']), postalCode: hex(5) },
+    shipping: {
+      street: `${Math.floor(rand() * 300) + 1} ${pick(words)} street`,
+      city: pick(['Lyon', 'Zürich', 'Porto', 'Gent', 'Oslo']),
+      postalCode: hex(5),
+    },
     note: Array.from({ length: 36 }, () => pick(words)).join(' ') + ` ref ${hex(32)}`,
   };
 }
@@ -78,7 +103,10 @@ async function serveReceiver(): Promise<void> {
   });
 }
 
-function spawnChild(args: string[], execArgs: string[] = []): { child: ReturnType<typeof spawn>; firstLine: Promise<string> } {
+function spawnChild(
+  args: string[],
+  execArgs: string[] = [],
+): { child: ReturnType<typeof spawn>; firstLine: Promise<string> } {
   const child = spawn(process.execPath, [...execArgs, '--import', 'tsx', THIS_FILE, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -91,7 +119,9 @@ function spawnChild(args: string[], execArgs: string[] = []): { child: ReturnTyp
       const nl = out.indexOf('\n');
       if (nl >= 0) resolve(out.slice(0, nl));
     });
-    child.on('exit', (code) => reject(new Error(`child ${args.join(' ')} exited with ${code} before answering: ${out}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`child ${args.join(' ')} exited with ${code} before answering: ${out}`)),
+    );
     child.on('error', reject);
   });
   return { child, firstLine };
@@ -109,13 +139,22 @@ type TrackCall = { userId: string; event: string; properties: Record<string, unk
 
 /** The calls of one run, made before the clock starts: building them is the caller's work, not the emulator's. */
 function makeCalls(messages: number): TrackCall[] {
-  return Array.from({ length: messages }, (_, i) => ({ userId: `user_${i % 1000}`, event: 'Order Completed', properties: properties(i) }));
+  return Array.from({ length: messages }, (_, i) => ({
+    userId: `user_${i % 1000}`,
+    event: 'Order Completed',
+    properties: properties(i),
+  }));
 }
 
-async function emulatorRun(url: string, messages: number): Promise<{ ms: number; bodies: string[]; signatures: string[] }> {
+async function emulatorRun(
+  url: string,
+  messages: number,
+): Promise<{ ms: number; bodies: string[]; signatures: string[] }> {
   const emulator = createEmulator({
     concurrency: CONCURRENCY,
-    sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${url}/hook` }], sharedSecret: SECRET } }],
+    sources: [
+      { writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${url}/hook` }], sharedSecret: SECRET } },
+    ],
   });
   const calls = makeCalls(messages);
   const start = performance.now();
@@ -185,7 +224,8 @@ async function bareRun(url: string, bodies: string[], signatures: string[]): Pro
   const ms = performance.now() - start;
   agent.destroy();
   for (let i = 0; i < bodies.length; i++)
-    if (sent[i] !== bodies[i] || signed[i] !== signatures[i]) throw new Error(`bare loop: message ${i} differs from the emulator's (bytes or signature)`);
+    if (sent[i] !== bodies[i] || signed[i] !== signatures[i])
+      throw new Error(`bare loop: message ${i} differs from the emulator's (bytes or signature)`);
   return ms;
 }
 
@@ -225,8 +265,18 @@ export async function throughput({ rounds = 15, messages = 2000 } = {}): Promise
     return {
       title: `emulator: deliveries/s of ${fmt(bodyBytes)} B signed messages vs a bare keep-alive http.request loop`,
       rows: [
-        { sender: 'createEmulator (ingest → sign → POST → record)', 'deliveries/s (median)': fmt(median(emu)), min: fmt(Math.min(...emu)), max: fmt(Math.max(...emu)) },
-        { sender: 'bare http.request loop (serialize + sign + POST), same messages', 'deliveries/s (median)': fmt(median(bare)), min: fmt(Math.min(...bare)), max: fmt(Math.max(...bare)) },
+        {
+          sender: 'createEmulator (ingest → sign → POST → record)',
+          'deliveries/s (median)': fmt(median(emu)),
+          min: fmt(Math.min(...emu)),
+          max: fmt(Math.max(...emu)),
+        },
+        {
+          sender: 'bare http.request loop (serialize + sign + POST), same messages',
+          'deliveries/s (median)': fmt(median(bare)),
+          min: fmt(Math.min(...bare)),
+          max: fmt(Math.max(...bare)),
+        },
       ],
       ratios: { 'emulator / bare loop': Math.round(ratio * 100) / 100 },
       bars: { 'emulator / bare loop': 0.85 },
@@ -297,22 +347,47 @@ process.exit(0);
 
 /** RSS of a process holding `pending` messages waiting for their retry. */
 export async function memory({ pending = 100_000 } = {}): Promise<BenchReport> {
-  if (!existsSync(BUILT)) throw new Error(`memory benchmark: ${BUILT} is missing; run pnpm build (pnpm bench does) first`);
+  if (!existsSync(BUILT))
+    throw new Error(`memory benchmark: ${BUILT} is missing; run pnpm build (pnpm bench does) first`);
   const receiver = await startReceiver();
   try {
     const child = spawn(
       process.execPath,
-      ['--expose-gc', '--input-type=module', '-e', MEMORY_CHILD, receiver.url, String(pending), pathToFileURL(BUILT).href],
+      [
+        '--expose-gc',
+        '--input-type=module',
+        '-e',
+        MEMORY_CHILD,
+        receiver.url,
+        String(pending),
+        pathToFileURL(BUILT).href,
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DEBUG: '' } },
     );
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve(out.trim().split('\n')[0] as string) : reject(new Error(`memory child exited with ${code}: ${out}`))));
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve(out.trim().split('\n')[0] as string)
+          : reject(new Error(`memory child exited with ${code}: ${out}`)),
+      );
     });
-    const result = JSON.parse(line) as { peakRss: number; sampledPeak: number; rss: number; firstRss: number; heapUsed: number; heapTotal: number; external: number; waiting: number; timers: number; seconds: number };
-    if (result.waiting !== pending) throw new Error(`memory child: ${result.waiting} of ${pending} messages were waiting for a retry`);
+    const result = JSON.parse(line) as {
+      peakRss: number;
+      sampledPeak: number;
+      rss: number;
+      firstRss: number;
+      heapUsed: number;
+      heapTotal: number;
+      external: number;
+      waiting: number;
+      timers: number;
+      seconds: number;
+    };
+    if (result.waiting !== pending)
+      throw new Error(`memory child: ${result.waiting} of ${pending} messages were waiting for a retry`);
     const mb = (bytes: number) => bytes / 2 ** 20;
     return {
       title: `emulator: memory with ${fmt(pending)} 1 KB messages pending retry on a ManualClock`,
@@ -327,7 +402,9 @@ export async function memory({ pending = 100_000 } = {}): Promise<BenchReport> {
           'first round (s)': fmt(result.seconds, 1),
         },
       ],
-      ratios: { [`${RSS_BUDGET_MB} MB budget / peak RSS`]: Math.round((RSS_BUDGET_MB / mb(result.peakRss)) * 100) / 100 },
+      ratios: {
+        [`${RSS_BUDGET_MB} MB budget / peak RSS`]: Math.round((RSS_BUDGET_MB / mb(result.peakRss)) * 100) / 100,
+      },
       bars: { [`${RSS_BUDGET_MB} MB budget / peak RSS`]: 1 },
       notes: [
         'A child process (plain node on the built dist/, no TypeScript loader). The bar is on PEAK RSS while the calls arrive and the first',

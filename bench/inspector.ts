@@ -39,7 +39,12 @@ async function timeMs(url: string, times = 15): Promise<{ ms: number; bytes: num
 }
 
 export default async function inspectorBench(): Promise<BenchReport> {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { records: { type: 'string' } }, strict: false, allowPositionals: true });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { records: { type: 'string' } },
+    strict: false,
+    allowPositionals: true,
+  });
   const records = Number(values.records ?? 100_000);
   let peakRss = 0;
   const sample = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
@@ -48,7 +53,17 @@ export default async function inspectorBench(): Promise<BenchReport> {
     req.on('end', () => res.end('ok'));
   });
   const emulator = createEmulator({
-    sources: [{ writeKey: 'wk_bench', name: 'bench', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook?token=t0k3n` }], sharedSecret: 'bench-secret' } }],
+    sources: [
+      {
+        writeKey: 'wk_bench',
+        name: 'bench',
+        webhooks: {
+          enabled: true,
+          endpoints: [{ url: `${receiver.url}/hook?token=t0k3n` }],
+          sharedSecret: 'bench-secret',
+        },
+      },
+    ],
     maxRecords: records,
   });
   const t0 = performance.now();
@@ -75,14 +90,20 @@ export default async function inspectorBench(): Promise<BenchReport> {
   let next: number | null = null;
   do {
     const page = await new Promise<{ next: number | null; bytes: number }>((resolve, reject) => {
-      http.get(u(`/_hookgate/ui/api/deliveries?limit=500${next ? `&before=${next}` : ''}`), { agent: keepAlive }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks);
-          resolve({ next: (JSON.parse(body.toString()) as { next: number | null }).next, bytes: body.length });
-        });
-      }).on('error', reject);
+      http
+        .get(
+          u(`/_hookgate/ui/api/deliveries?limit=500${next ? `&before=${next}` : ''}`),
+          { agent: keepAlive },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const body = Buffer.concat(chunks);
+              resolve({ next: (JSON.parse(body.toString()) as { next: number | null }).next, bytes: body.length });
+            });
+          },
+        )
+        .on('error', reject);
     });
     allBytes += page.bytes;
     next = page.next;
@@ -93,7 +114,11 @@ export default async function inspectorBench(): Promise<BenchReport> {
   await receiver.close();
   keepAlive.destroy();
   clearInterval(sample);
-  const row = (label: string, r: { ms: number; bytes: number }) => ({ request: label, 'median ms': fmt(r.ms, 2), 'KB': fmt(r.bytes / 1024, 1) });
+  const row = (label: string, r: { ms: number; bytes: number }) => ({
+    request: label,
+    'median ms': fmt(r.ms, 2),
+    KB: fmt(r.bytes / 1024, 1),
+  });
   return {
     title: `inspector list, ${fmt(records)} deliveries in the log`,
     rows: [
@@ -104,11 +129,17 @@ export default async function inspectorBench(): Promise<BenchReport> {
       row('inspector: state=failed (none match: full scan)', failed),
       row('inspector: search one user id (full scan)', search),
       row('inspector: one delivery detail', detail),
-      { request: `every row at once (${fmt(records)} summaries, pages of 500)`, 'median ms': fmt(allMs, 0), KB: fmt(allBytes / 1024, 0) },
+      {
+        request: `every row at once (${fmt(records)} summaries, pages of 500)`,
+        'median ms': fmt(allMs, 0),
+        KB: fmt(allBytes / 1024, 0),
+      },
     ],
     ratios: { 'first page rate / baseline rate': baseline.ms / first.ms },
     bars: { 'first page rate / baseline rate': 0.5 },
-    notes: [`filling the log: ${fmt(fillMs, 0)} ms; peak RSS ${fmt(peakRss / 1024 / 1024, 0)} MB (bench process, log included)`],
+    notes: [
+      `filling the log: ${fmt(fillMs, 0)} ms; peak RSS ${fmt(peakRss / 1024 / 1024, 0)} MB (bench process, log included)`,
+    ],
   };
 }
 

@@ -49,7 +49,12 @@ export function batchBody(): string {
     properties: { orderId: `ord_${i}`, revenue: 42.5, currency: 'EUR', sku: 'SKU-12345', coupon: 'WINTER' },
     context: { ip: '203.0.113.9', locale: 'en-GB' },
   }));
-  return JSON.stringify({ batch, writeKey: WRITE_KEY, sentAt: '2026-11-21T12:00:01.000Z', context: { library: { name: 'bench', version: '1.0.0' } } });
+  return JSON.stringify({
+    batch,
+    writeKey: WRITE_KEY,
+    sentAt: '2026-11-21T12:00:01.000Z',
+    context: { library: { name: 'bench', version: '1.0.0' } },
+  });
 }
 
 /** Child mode: serve one kind on 127.0.0.1:0 and print the port. */
@@ -85,7 +90,9 @@ async function serve(kind: ServerKind): Promise<void> {
     assertBuilt();
     const { createEmulator } = await import('@hookgate/emulator');
     const emulator = createEmulator({
-      sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/unused' }] } }],
+      sources: [
+        { writeKey: WRITE_KEY, webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/unused' }] } },
+      ],
       // The same body is posted over and over: without this, every call after the first round would be a duplicate.
       dedupe: false,
     });
@@ -98,7 +105,8 @@ async function serve(kind: ServerKind): Promise<void> {
 /** The servers measure the built emulator (dist/), what users run; stop if tsx mapped it to the sources. */
 function assertBuilt(): void {
   const file = fileURLToPath(import.meta.resolve('@hookgate/emulator'));
-  if (!file.includes('/dist/')) throw new Error(`@hookgate/emulator resolved to ${file}, not to its build: run pnpm build first`);
+  if (!file.includes('/dist/'))
+    throw new Error(`@hookgate/emulator resolved to ${file}, not to its build: run pnpm build first`);
 }
 
 async function startChild(kind: ServerKind): Promise<{ url: string; child: ChildProcess }> {
@@ -106,7 +114,10 @@ async function startChild(kind: ServerKind): Promise<{ url: string; child: Child
   const child = spawn(process.execPath, ['--import', 'tsx', THIS_FILE, `--serve=${kind}`], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)) },
+    env: {
+      ...process.env,
+      TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)),
+    },
   });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return { url: `http://127.0.0.1:${Number(chunk.toString().trim())}`, child };
@@ -116,7 +127,10 @@ async function load(url: string, body: string, seconds: number, connections: num
   const result = await autocannon({
     url: `${url}/v1/batch`,
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`,
+    },
     body,
     connections,
     duration: seconds,
@@ -192,7 +206,12 @@ export default async function intakeBench(options: IntakeBenchOptions = {}): Pro
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
   const { values } = parseArgs({
-    options: { serve: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
+    options: {
+      serve: { type: 'string' },
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
+      connections: { type: 'string' },
+    },
     strict: true,
   });
   if (values.serve === 'intake' || values.serve === 'bare' || values.serve === 'front') {

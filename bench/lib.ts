@@ -80,7 +80,9 @@ export function printReport(report: BenchReport): boolean {
     const bar = report.bars[name];
     const ok = bar === undefined || value >= bar;
     pass &&= ok;
-    console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${name} = ${value.toFixed(2)}${bar === undefined ? '' : ` (bar ≥ ${bar})`}`);
+    console.log(
+      `  ${ok ? 'PASS' : 'FAIL'}  ${name} = ${value.toFixed(2)}${bar === undefined ? '' : ` (bar ≥ ${bar})`}`,
+    );
   }
   for (const note of report.notes ?? []) console.log(`  note: ${note}`);
   return pass;

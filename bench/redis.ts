@@ -46,7 +46,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 for (const name of ['@hookgate/core', '@hookgate/fastify', '@hookgate/redis']) {
   const file = fileURLToPath(import.meta.resolve(name));
   if (!file.includes('/dist/')) {
-    throw new Error(`${name} resolved to ${file}, not to its build: run pnpm build, then pnpm bench redis (or set TSX_TSCONFIG_PATH=test/runtimes/tsconfig.dist.json)`);
+    throw new Error(
+      `${name} resolved to ${file}, not to its build: run pnpm build, then pnpm bench redis (or set TSX_TSCONFIG_PATH=test/runtimes/tsconfig.dist.json)`,
+    );
   }
 }
 
@@ -126,7 +128,12 @@ interface Comparison {
   cpuRatios: number[];
 }
 
-async function compare(admin: Redis, targets: { memory: string; redis: string }, mode: Mode, rounds: number): Promise<Comparison> {
+async function compare(
+  admin: Redis,
+  targets: { memory: string; redis: string },
+  mode: Mode,
+  rounds: number,
+): Promise<Comparison> {
   const out: Comparison = { memory: [], redis: [], ratios: [], cpuRatios: [] };
   await fire(targets.memory, mode, `warm-m-${mode}`, 1);
   await fire(targets.redis, mode, `warm-r-${mode}`, 1);
@@ -134,7 +141,8 @@ async function compare(admin: Redis, targets: { memory: string; redis: string },
     // Alternate which goes first, so that drift in machine load favours neither.
     const order = i % 2 === 0 ? (['memory', 'redis'] as const) : (['redis', 'memory'] as const);
     const got: Partial<Record<'memory' | 'redis', Measured>> = {};
-    for (const which of order) got[which] = await measure(admin, targets[which], mode, `${mode}-${which}-${i}`, SECONDS);
+    for (const which of order)
+      got[which] = await measure(admin, targets[which], mode, `${mode}-${which}-${i}`, SECONDS);
     const m = got.memory!;
     const r = got.redis!;
     out.memory.push(m);
@@ -193,7 +201,7 @@ export default async function redisBench(): Promise<BenchReport> {
         'unique: every request carries a fresh messageId, signed per request in setupRequest; each costs a claim (one EVALSHA) and a complete (one SET): two Redis round trips.',
         'duplicates: one body again and again; each request is a claim that finds "done": one round trip, the handler never runs.',
         'Redis runs on the same machine (loopback); the receiver, the Redis client and autocannon share one Node process, redis-server has its own.',
-        'requests per CPU second: CPU time of this process (receiver, Redis client, autocannon) plus redis-server\'s (INFO cpu), so the figure holds on a busy machine where req/s swings with the load of other processes.',
+        "requests per CPU second: CPU time of this process (receiver, Redis client, autocannon) plus redis-server's (INFO cpu), so the figure holds on a busy machine where req/s swings with the load of other processes.",
         `${unique.ratios.length} + ${duplicate.ratios.length} interleaved rounds; per-round req/s ratios: unique ${unique.ratios.map((r) => r.toFixed(2)).join(', ')}; duplicates ${duplicate.ratios.map((r) => r.toFixed(2)).join(', ')}.`,
         `1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${cpus} CPUs; with a load above the CPU count, req/s figures are noisy.`,
       ],

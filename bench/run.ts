@@ -10,14 +10,19 @@ import { printReport, type BenchReport } from './lib.js';
 // dist/). The adapters and intake benchmarks' server processes inherit the same setting.
 const DIST_TSCONFIG = fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url));
 if (process.env.TSX_TSCONFIG_PATH !== DIST_TSCONFIG) {
-  const run = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, TSX_TSCONFIG_PATH: DIST_TSCONFIG },
-  });
+  const run = spawnSync(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, TSX_TSCONFIG_PATH: DIST_TSCONFIG },
+    },
+  );
   process.exit(run.status ?? 1);
 }
 const core = fileURLToPath(import.meta.resolve('@hookgate/core'));
-if (!core.includes('/dist/')) throw new Error(`@hookgate/core resolved to ${core}, not to a build: run pnpm build first.`);
+if (!core.includes('/dist/'))
+  throw new Error(`@hookgate/core resolved to ${core}, not to a build: run pnpm build first.`);
 console.log(`benchmarks on the built packages (@hookgate/core → ${core.slice(core.indexOf('packages'))})`);
 
 const ALL = ['core', 'adapters', 'emulator', 'intake', 'client', 'redis', 'bullmq', 'inspector'] as const;

@@ -13,7 +13,9 @@ const analytics = new Analytics(process.env.WRITE_KEY ?? 'hookgate-dev', {
   onError: (error) => {
     failures.push(error);
     console.error(`${error.name}: ${error.message}`);
-    console.error(`  ${error.messages.length} message(s) not delivered: ${error.messages.map((m) => m.messageId).join(', ')}`);
+    console.error(
+      `  ${error.messages.length} message(s) not delivered: ${error.messages.map((m) => m.messageId).join(', ')}`,
+    );
   },
 });
 

@@ -17,8 +17,16 @@ const flaky = await startFlakyReceiver({ secret });
 
 const emulator = createEmulator({
   sources: [
-    { writeKey: 'demo_app', name: 'Demo app', webhooks: { enabled: true, endpoints: [{ url: receiver.url }], sharedSecret: secret } },
-    { writeKey: 'demo_billing', name: 'Billing', webhooks: { enabled: true, endpoints: [{ url: flaky.url }], sharedSecret: secret } },
+    {
+      writeKey: 'demo_app',
+      name: 'Demo app',
+      webhooks: { enabled: true, endpoints: [{ url: receiver.url }], sharedSecret: secret },
+    },
+    {
+      writeKey: 'demo_billing',
+      name: 'Billing',
+      webhooks: { enabled: true, endpoints: [{ url: flaky.url }], sharedSecret: secret },
+    },
   ],
   includeIds: true, // messages carry the client's messageId, so each row can be matched to what the handler saw
   retry: { initialDelayMs: 250, jitter: 'none' }, // the 500-first endpoint gets its retry within a second
@@ -33,7 +41,11 @@ const billing = new Analytics('demo_billing', { endpoint: intake.url, flushAt: 2
 const userId = 'user_1001';
 app.identify({ userId, traits: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'premium' } });
 app.track({ userId, event: 'Order Completed', properties: { orderId: 'ord_77', revenue: 42.5, currency: 'EUR' } });
-app.page({ userId, name: 'Pricing', properties: { path: '/pricing', title: 'Pricing', url: 'https://app.example.com/pricing' } });
+app.page({
+  userId,
+  name: 'Pricing',
+  properties: { path: '/pricing', title: 'Pricing', url: 'https://app.example.com/pricing' },
+});
 app.screen({ userId, name: 'Home', context: { os: { name: 'iOS', version: '17.1' } } });
 app.group({ userId, groupId: 'acme_inc', traits: { name: 'Acme Inc', employees: 120 } });
 app.alias({ previousId: 'anon_5e1f', userId });
@@ -76,6 +88,8 @@ const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (ok) {
   console.log(`\nEvery message delivered, signed and verified; the 500 was retried. Done in ${seconds} s.`);
 } else {
-  console.error(`\nThe demo did not go as expected${drained ? '' : ' (deliveries still pending after 20 s)'}: see the rows marked XX.`);
+  console.error(
+    `\nThe demo did not go as expected${drained ? '' : ' (deliveries still pending after 20 s)'}: see the rows marked XX.`,
+  );
 }
 process.exitCode = ok ? 0 : 1;

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outFlag = process.argv.indexOf('--out');
-const out = path.resolve(outFlag === -1 ? path.join(root, 'packed') : process.argv[outFlag + 1] ?? '');
+const out = path.resolve(outFlag === -1 ? path.join(root, 'packed') : (process.argv[outFlag + 1] ?? ''));
 if (outFlag !== -1 && !process.argv[outFlag + 1]) {
   console.error('usage: node scripts/pack.mjs [--out <dir>]');
   process.exit(2);
@@ -22,9 +22,17 @@ if (outFlag !== -1 && !process.argv[outFlag + 1]) {
 function pnpm(args, cwd) {
   const execpath = process.env.npm_execpath ?? '';
   if (/pnpm/.test(path.basename(execpath)) && existsSync(execpath)) {
-    return execFileSync(process.execPath, [execpath, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    return execFileSync(process.execPath, [execpath, ...args], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   }
-  return execFileSync('npx', ['-y', 'pnpm@10', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return execFileSync('npx', ['-y', 'pnpm@10', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 mkdirSync(out, { recursive: true });

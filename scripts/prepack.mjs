@@ -44,14 +44,19 @@ function buildNeeded(dir, pkg) {
   const entries = entryFiles(pkg).filter((f) => f.startsWith('dist/'));
   if (entries.some((f) => !existsSync(path.join(dir, f)))) return true;
   const built = Math.min(...entries.map((f) => statSync(path.join(dir, f)).mtimeMs));
-  const sources = Math.max(newest(path.join(dir, 'src')), newest(path.join(dir, 'inspector-ui')), newest(path.join(dir, 'tsup.config.ts')));
+  const sources = Math.max(
+    newest(path.join(dir, 'src')),
+    newest(path.join(dir, 'inspector-ui')),
+    newest(path.join(dir, 'tsup.config.ts')),
+  );
   return sources > built;
 }
 
 /** Runs the package's own `build` script with the package manager that started us (pnpm or npm). */
 function runBuild(dir) {
   const execpath = process.env.npm_execpath ?? '';
-  const [command, args] = execpath && existsSync(execpath) ? [process.execPath, [execpath, 'run', 'build']] : ['npm', ['run', 'build']];
+  const [command, args] =
+    execpath && existsSync(execpath) ? [process.execPath, [execpath, 'run', 'build']] : ['npm', ['run', 'build']];
   execFileSync(command, args, { cwd: dir, stdio: ['ignore', process.stderr, process.stderr] });
 }
 

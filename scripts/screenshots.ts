@@ -39,7 +39,11 @@ const emulator = createEmulator({
     {
       writeKey: 'wk_web',
       name: 'web app',
-      webhooks: { enabled: true, endpoints: [{ url: `http://127.0.0.1:${port}/webhooks?token=hidden-in-the-page` }], sharedSecret: 'screenshot-secret' },
+      webhooks: {
+        enabled: true,
+        endpoints: [{ url: `http://127.0.0.1:${port}/webhooks?token=hidden-in-the-page` }],
+        sharedSecret: 'screenshot-secret',
+      },
     },
     { writeKey: 'wk_ios', name: 'iOS app', webhooks: { enabled: false, endpoints: [] } },
   ],
@@ -60,7 +64,15 @@ const flaky = emulator.deliveries.find((r) => r.body.includes('Checkout Started'
 const browser = await chromium.launch({
   executablePath: process.env.HOOKGATE_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 820 }, deviceScaleFactor: 1 });
@@ -94,18 +106,29 @@ async function deliveryShots(page: import('playwright-core').Page): Promise<void
 /** hookgate listen in front of a real receiver: a good request, a wrong secret, a re-encoded body, a slow-free 200. */
 async function inboundShot(page: import('playwright-core').Page): Promise<void> {
   const secret = 'screenshot-listen-secret';
-  const rx = http.createServer(toNodeListener(createReceiver({ secret, onMessage: () => {}, logger: { warn: () => {} } })) as http.RequestListener);
+  const rx = http.createServer(
+    toNodeListener(createReceiver({ secret, onMessage: () => {}, logger: { warn: () => {} } })) as http.RequestListener,
+  );
   await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
-  const listener = await startListener({ secret, forwardTo: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/webhooks` });
+  const listener = await startListener({
+    secret,
+    forwardTo: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/webhooks`,
+  });
   try {
     await page.goto(listener.inspectorUrl);
     await page.locator('#live[data-state="open"]').waitFor();
     const send = async (body: string, signature: string) => {
-      const res = await fetch(`${listener.url}/webhooks`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': signature } });
+      const res = await fetch(`${listener.url}/webhooks`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': signature },
+      });
       await res.arrayBuffer();
     };
     const msg = (event: string, properties: Record<string, unknown>, userId: string) =>
-      JSON.stringify(fixture('track', { event, userId, properties, messageId: `m-${event.replace(/ /g, '-')}` } as never));
+      JSON.stringify(
+        fixture('track', { event, userId, properties, messageId: `m-${event.replace(/ /g, '-')}` } as never),
+      );
     const good = msg('Order Completed', { orderId: 'ord_981', revenue: 42.5 }, 'user_1003');
     await send(good, sign(good, secret));
     const forged = msg('Refund Issued', { amount: 500 }, 'user_1001');

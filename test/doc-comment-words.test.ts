@@ -20,17 +20,21 @@ function sourceFiles(dir: string): string[] {
 /** Comment lines that say "seed" (not "seeded") or carry a section sign. */
 function internalWords(file: string): string[] {
   const hits: string[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    const comment = line.match(/(?:\/\/|\/\*\*?|^\s*\*)(.*)$/)?.[1];
-    if (comment !== undefined && (/\bseed(?:'s|s)?\b/i.test(comment) || comment.includes('§'))) {
-      hits.push(`${path.relative(packagesDir, file)}:${i + 1}: ${line.trim()}`);
-    }
-  });
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const comment = line.match(/(?:\/\/|\/\*\*?|^\s*\*)(.*)$/)?.[1];
+      if (comment !== undefined && (/\bseed(?:'s|s)?\b/i.test(comment) || comment.includes('§'))) {
+        hits.push(`${path.relative(packagesDir, file)}:${i + 1}: ${line.trim()}`);
+      }
+    });
   return hits;
 }
 
 describe('doc comments of every package', () => {
-  const packages = readdirSync(packagesDir).filter((name) => statSync(path.join(packagesDir, name, 'src'), { throwIfNoEntry: false })?.isDirectory());
+  const packages = readdirSync(packagesDir).filter((name) =>
+    statSync(path.join(packagesDir, name, 'src'), { throwIfNoEntry: false })?.isDirectory(),
+  );
   it.each(packages)('packages/%s/src says no "seed" and no "§" in its comments', (name) => {
     expect(sourceFiles(path.join(packagesDir, name, 'src')).flatMap(internalWords)).toEqual([]);
   });

@@ -31,16 +31,35 @@ function target(fromFile: string, href: string): string {
 // which then fails the run with "Timeout calling onTaskUpdate" when the build passes 60 s under load.
 beforeAll(async () => {
   await new Promise<void>((resolve, reject) => {
-    execFile('npx', ['-y', 'pnpm@10', 'docs:build'], { cwd: root, encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`pnpm docs:build failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`));
-      else resolve();
-    });
+    execFile(
+      'npx',
+      ['-y', 'pnpm@10', 'docs:build'],
+      { cwd: root, encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`pnpm docs:build failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`));
+        else resolve();
+      },
+    );
   });
 }, 600_000);
 
 describe('the docs site (pnpm docs:build)', () => {
   it('has the guide for every place a receiver runs, and the pages the sidebar names', () => {
-    for (const page of ['index', 'getting-started', 'testing', 'cli', 'redis', 'production', 'troubleshooting-signatures', 'migrating-from-hmac', 'webhooks-actions', 'client', 'architecture', 'receiver', 'emulator']) {
+    for (const page of [
+      'index',
+      'getting-started',
+      'testing',
+      'cli',
+      'redis',
+      'production',
+      'troubleshooting-signatures',
+      'migrating-from-hmac',
+      'webhooks-actions',
+      'client',
+      'architecture',
+      'receiver',
+      'emulator',
+    ]) {
       expect(existsSync(`${dist}/${page}.html`), page).toBe(true);
     }
     for (const guide of ['express', 'fastify', 'hono', 'nextjs', 'nestjs', 'lambda', 'workers', 'bun', 'deno']) {
@@ -67,11 +86,22 @@ describe('the docs site (pnpm docs:build)', () => {
   });
 
   it('the API reference has a page for every public export of every package', () => {
-    const program = ts.createProgram(PACKAGES.map((p) => `${root}packages/${p}/src/index.ts`), {
-      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true,
-    });
+    const program = ts.createProgram(
+      PACKAGES.map((p) => `${root}packages/${p}/src/index.ts`),
+      {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
+    );
     const checker = program.getTypeChecker();
-    const reference = filesUnder(`${dist}/api`).filter((f) => f.endsWith('.html')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const reference = filesUnder(`${dist}/api`)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     const missing: string[] = [];
     for (const pkg of PACKAGES) {
       const file = program.getSourceFile(`${root}packages/${pkg}/src/index.ts`)!;

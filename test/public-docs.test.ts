@@ -10,7 +10,14 @@ const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'r
 
 const program = ts.createProgram(
   PACKAGES.map((p) => `${root}packages/${p}/src/index.ts`),
-  { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true },
+  {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
 );
 const checker = program.getTypeChecker();
 
@@ -94,7 +101,11 @@ describe('TypeScript code blocks in the READMEs', () => {
         writeFileSync(file, s.code);
         return { file, snippet: s };
       });
-      const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+      const config = ts.getParsedCommandLineOfConfigFile(
+        `${root}tsconfig.json`,
+        {},
+        { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+      );
       if (!config) throw new Error('cannot read tsconfig.json');
       const snippetProgram = ts.createProgram(
         files.map((f) => f.file),
@@ -103,9 +114,10 @@ describe('TypeScript code blocks in the READMEs', () => {
       const byFile = new Map(files.map((f) => [f.file, f.snippet]));
       const errors = ts.getPreEmitDiagnostics(snippetProgram).map((d) => {
         const snippet = d.file ? byFile.get(d.file.fileName) : undefined;
-        const where = snippet && d.file && d.start !== undefined
-          ? `${snippet.doc}:${snippet.line + d.file.getLineAndCharacterOfPosition(d.start).line}`
-          : (d.file?.fileName ?? 'config');
+        const where =
+          snippet && d.file && d.start !== undefined
+            ? `${snippet.doc}:${snippet.line + d.file.getLineAndCharacterOfPosition(d.start).line}`
+            : (d.file?.fileName ?? 'config');
         return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
       });
       expect(errors).toEqual([]);

@@ -7,7 +7,10 @@ import { expect, it } from 'vitest';
 
 it('stores three messages, survives the receiver being killed, and a later worker processes each once', async () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/bullmq/start.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/bullmq/start.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -55,7 +55,10 @@ function start(file: string, label: string): Child {
   createInterface({ input: proc.stdout! }).on('line', (text) => {
     const line = JSON.parse(text) as Record<string, unknown>;
     lines.push(line);
-    if ('processed' in line) console.log(styleText('green', `  [${label}] processed ${String(line.processed)} (attempt ${String(line.attempt)})`));
+    if ('processed' in line)
+      console.log(
+        styleText('green', `  [${label}] processed ${String(line.processed)} (attempt ${String(line.attempt)})`),
+      );
     waiting.splice(0).forEach((w) => w());
   });
   return {
@@ -124,7 +127,10 @@ try {
   ok &&= runs === ids.length;
   console.log(
     ok
-      ? styleText('bold', `\nEvery acknowledged message processed once (${runs} of ${ids.length}), after the receiver died.`)
+      ? styleText(
+          'bold',
+          `\nEvery acknowledged message processed once (${runs} of ${ids.length}), after the receiver died.`,
+        )
       : styleText('red', `\nUnexpected: ${runs} runs for ${ids.length} messages.`),
   );
 
@@ -134,7 +140,9 @@ try {
     const url2 = `http://127.0.0.1:${String((await receiver2.next((l) => 'port' in l)).port)}`;
     const sample = JSON.stringify({ ...fixture('track'), messageId: 'try-me-1' });
     console.log(`\nServing until Ctrl+C: receiver on ${url2}, worker running (secret ${JSON.stringify(SECRET)}). Try:`);
-    console.log(`  curl -i ${url2} -H 'content-type: application/json' -H 'x-signature: ${sign(sample, SECRET)}' --data '${sample.replace(/'/g, "'\\''")}'`);
+    console.log(
+      `  curl -i ${url2} -H 'content-type: application/json' -H 'x-signature: ${sign(sample, SECRET)}' --data '${sample.replace(/'/g, "'\\''")}'`,
+    );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

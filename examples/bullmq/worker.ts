@@ -16,7 +16,8 @@ const worker = createWorker('webhooks', {
       say({ processed: extraFields(msg).messageId ?? ctx.dedupeKey, event: msg.event, attempt: ctx.attempt });
     },
   },
-  onMessage: (msg, ctx) => say({ processed: extraFields(msg).messageId ?? ctx.dedupeKey, type: msg.type, attempt: ctx.attempt }),
+  onMessage: (msg, ctx) =>
+    say({ processed: extraFields(msg).messageId ?? ctx.dedupeKey, type: msg.type, attempt: ctx.attempt }),
 });
 await worker.waitUntilReady();
 say({ ready: true });

@@ -14,7 +14,12 @@ export interface DemoRow {
 
 /** Whether a row shows what was expected (and a verified signature and a handler that saw it). */
 export function rowOk(row: DemoRow): boolean {
-  return row.attempts === row.expected.attempts && row.finalStatus === row.expected.finalStatus && row.signatureVerified && row.handlerSaw;
+  return (
+    row.attempts === row.expected.attempts &&
+    row.finalStatus === row.expected.finalStatus &&
+    row.signatureVerified &&
+    row.handlerSaw
+  );
 }
 
 /**
@@ -33,6 +38,10 @@ export function formatDemoTable(rows: DemoRow[]): string {
     r.handlerSaw ? 'yes' : 'no',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
-  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i] as number)).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => v.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }

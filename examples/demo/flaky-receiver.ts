@@ -31,7 +31,10 @@ export async function startFlakyReceiver(options: { secret: string }): Promise<F
       res.writeHead(500, { 'content-type': 'text/plain' }).end('temporarily down');
       return;
     }
-    writeNodeResponse(res, await receiver.handle({ method: req.method ?? 'POST', headers: req.headers, rawBody: body }));
+    writeNodeResponse(
+      res,
+      await receiver.handle({ method: req.method ?? 'POST', headers: req.headers, rawBody: body }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -6,7 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { handleClientErrors, hookgate } from '@hookgate/express';
-import { exampleState, runIfMain, SERVER_LIMITS, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
+import {
+  exampleState,
+  runIfMain,
+  SERVER_LIMITS,
+  type RunningReceiver,
+  type StartOptions,
+} from '../shared/example-receiver.js';
 
 export type { RunningReceiver, StartOptions };
 
@@ -34,7 +40,10 @@ export async function start(options: StartOptions = {}): Promise<RunningReceiver
 
   // handleClientErrors: an oversize header or a stalled request gets 431/408 instead of a reset;
   // SERVER_LIMITS: headers and the whole request within 10 s (Node's own limits are far looser).
-  const server = handleClientErrors(http.createServer(SERVER_LIMITS, app)).listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+  const server = handleClientErrors(http.createServer(SERVER_LIMITS, app)).listen(
+    options.port ?? 3000,
+    options.host ?? '127.0.0.1',
+  );
   await once(server, 'listening');
   const { address, port } = server.address() as AddressInfo;
   return {

@@ -9,7 +9,13 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { WebhookMessage } from '@hookgate/core';
 import { handleClientErrors, hookgate } from '@hookgate/hono';
-import { exampleState, runIfMain, SERVER_LIMITS, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
+import {
+  exampleState,
+  runIfMain,
+  SERVER_LIMITS,
+  type RunningReceiver,
+  type StartOptions,
+} from '../shared/example-receiver.js';
 
 export type { RunningReceiver, StartOptions };
 

@@ -26,7 +26,12 @@ function v1Event(headers: Record<string, string>, text: string, base64: boolean)
     multiValueQueryStringParameters: null,
     pathParameters: null,
     stageVariables: null,
-    requestContext: { httpMethod: 'POST', path: '/prod/webhooks', stage: 'prod', requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef' },
+    requestContext: {
+      httpMethod: 'POST',
+      path: '/prod/webhooks',
+      stage: 'prod',
+      requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+    },
     body: base64 ? Buffer.from(text).toString('base64') : text,
     isBase64Encoded: base64,
   } as ApiGatewayV1Event;
@@ -40,16 +45,38 @@ function v2Event(headers: Record<string, string>, text: string, base64: boolean)
     rawPath: '/webhooks',
     rawQueryString: '',
     headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
-    requestContext: { accountId: '123456789012', apiId: 'abcdefghij', domainName: 'abcdefghij.lambda-url.us-east-1.on.aws', http: { method: 'POST', path: '/webhooks', protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'Segment.io/1.0' }, requestId: 'id', stage: '$default', time: '25/Nov/2026:21:00:00 +0000', timeEpoch: 1795640400000 },
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abcdefghij',
+      domainName: 'abcdefghij.lambda-url.us-east-1.on.aws',
+      http: {
+        method: 'POST',
+        path: '/webhooks',
+        protocol: 'HTTP/1.1',
+        sourceIp: '203.0.113.7',
+        userAgent: 'Segment.io/1.0',
+      },
+      requestId: 'id',
+      stage: '$default',
+      time: '25/Nov/2026:21:00:00 +0000',
+      timeEpoch: 1795640400000,
+    },
     body: base64 ? Buffer.from(text).toString('base64') : text,
     isBase64Encoded: base64,
   } as ApiGatewayV2Event;
 }
 
-const signedHeaders = { 'Content-Type': 'application/json', 'User-Agent': 'Segment.io/1.0', 'X-Signature': sign(body, SECRET) };
+const signedHeaders = {
+  'Content-Type': 'application/json',
+  'User-Agent': 'Segment.io/1.0',
+  'X-Signature': sign(body, SECRET),
+};
 
 describe('examples/lambda-receiver: the documented event shapes', () => {
-  for (const [name, make] of [['v1 (REST API)', v1Event], ['v2 (HTTP API, function URL)', v2Event]] as const) {
+  for (const [name, make] of [
+    ['v1 (REST API)', v1Event],
+    ['v2 (HTTP API, function URL)', v2Event],
+  ] as const) {
     for (const base64 of [false, true]) {
       it(`${name}, body ${base64 ? 'base64-encoded' : 'as text'}: 200 and the handler ran once`, async () => {
         const before = seen.length;
@@ -75,7 +102,11 @@ describe('examples/lambda-receiver: the documented event shapes', () => {
     const doubled = v1Event({ ...signedHeaders }, body, false);
     doubled.multiValueHeaders!['X-Signature'] = [signedHeaders['X-Signature'], signedHeaders['X-Signature']];
     expect((await handler(doubled)).statusCode).toBe(401);
-    const joined = v2Event({ ...signedHeaders, 'X-Signature': `${signedHeaders['X-Signature']},${signedHeaders['X-Signature']}` }, body, false);
+    const joined = v2Event(
+      { ...signedHeaders, 'X-Signature': `${signedHeaders['X-Signature']},${signedHeaders['X-Signature']}` },
+      body,
+      false,
+    );
     expect((await handler(joined)).statusCode).toBe(401);
   });
 
@@ -83,7 +114,10 @@ describe('examples/lambda-receiver: the documented event shapes', () => {
     const get = v2Event({}, '', false);
     get.requestContext.http.method = 'GET';
     expect((await handler(get)).statusCode).toBe(405);
-    expect((await handler(v1Event({ 'Content-Type': 'application/json', 'X-Signature': sign('', SECRET) }, '', false))).statusCode).toBe(400);
+    expect(
+      (await handler(v1Event({ 'Content-Type': 'application/json', 'X-Signature': sign('', SECRET) }, '', false)))
+        .statusCode,
+    ).toBe(400);
   });
 });
 
@@ -98,7 +132,8 @@ describe('examples/lambda-receiver: over real HTTP, through a function-URL-like 
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', async () => {
         const bytes = Buffer.concat(chunks);
-        const isText = /^(application\/json|text\/)/.test(req.headers['content-type'] ?? '') && !req.headers['x-test-binary'];
+        const isText =
+          /^(application\/json|text\/)/.test(req.headers['content-type'] ?? '') && !req.headers['x-test-binary'];
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(',') : String(v);
         const event = v2Event(headers, '', false);
@@ -118,11 +153,23 @@ describe('examples/lambda-receiver: over real HTTP, through a function-URL-like 
     for (const [i, fixture] of allFixtures().entries()) {
       const text = JSON.stringify({ ...fixture, timestamp: `2026-11-25T21:00:0${i % 10}.000Z` });
       const binary = i % 2 === 1;
-      const res = await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', 'x-signature': sign(text, SECRET), ...(binary ? { 'x-test-binary': '1' } : {}) } });
+      const res = await fetch(url, {
+        method: 'POST',
+        body: text,
+        headers: {
+          'content-type': 'application/json',
+          'x-signature': sign(text, SECRET),
+          ...(binary ? { 'x-test-binary': '1' } : {}),
+        },
+      });
       expect(res.status).toBe(200);
       expect(seen.at(-1)).toEqual(JSON.parse(text));
     }
-    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': '0'.repeat(40) } });
+    const res = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-signature': '0'.repeat(40) },
+    });
     expect(res.status).toBe(401);
   });
 });

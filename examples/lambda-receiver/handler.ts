@@ -6,7 +6,13 @@
 // the default mode (handle, then answer, within the 4 s deadline) or a durable queue
 // (@hookgate/bullmq's enqueueTo, or SQS). Never `acknowledge: true` here.
 import { createReceiver, type WebhookMessage } from '@hookgate/core';
-import { lambdaRequest, lambdaResult, type ApiGatewayV1Event, type ApiGatewayV2Event, type LambdaResult } from './lambda-request.js';
+import {
+  lambdaRequest,
+  lambdaResult,
+  type ApiGatewayV1Event,
+  type ApiGatewayV2Event,
+  type LambdaResult,
+} from './lambda-request.js';
 
 /** The messages this (warm) function handled; a real handler writes them somewhere durable. */
 export const seen: WebhookMessage[] = [];

@@ -7,7 +7,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createReceiver } from '@hookgate/core';
 import { handleClientErrors } from '@hookgate/express';
-import { exampleState, runIfMain, SERVER_LIMITS, type RunningReceiver, type StartOptions } from '../shared/example-receiver.js';
+import {
+  exampleState,
+  runIfMain,
+  SERVER_LIMITS,
+  type RunningReceiver,
+  type StartOptions,
+} from '../shared/example-receiver.js';
 import { WebhooksModule } from './webhooks.module.js';
 
 export type { RunningReceiver, StartOptions };

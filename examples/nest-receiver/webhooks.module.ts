@@ -12,6 +12,10 @@ import { RECEIVER, WebhooksController } from './webhooks.controller.js';
 @Module({})
 export class WebhooksModule {
   static forReceiver(receiver: Receiver): DynamicModule {
-    return { module: WebhooksModule, controllers: [WebhooksController], providers: [{ provide: RECEIVER, useValue: receiver }] };
+    return {
+      module: WebhooksModule,
+      controllers: [WebhooksController],
+      providers: [{ provide: RECEIVER, useValue: receiver }],
+    };
   }
 }

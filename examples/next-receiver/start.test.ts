@@ -92,7 +92,15 @@ describe('examples/next-receiver: `pnpm example:next` (next build, next start)',
     expect((await fetch(url)).status).toBe(405);
     expect((await fetch(url, { method: 'DELETE' })).status).toBe(405);
     const text = 'hello';
-    expect((await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'text/plain', 'x-signature': sign(text, SECRET) } })).status).toBe(415);
+    expect(
+      (
+        await fetch(url, {
+          method: 'POST',
+          body: text,
+          headers: { 'content-type': 'text/plain', 'x-signature': sign(text, SECRET) },
+        })
+      ).status,
+    ).toBe(415);
     expect((await post('{"not json', sign('{"not json', SECRET))).status).toBe(400);
     const big = JSON.stringify({ ...allFixtures()[0], properties: { pad: 'x'.repeat(2 * 1024 * 1024) } });
     expect((await post(big, sign(big, SECRET))).status).toBe(413);

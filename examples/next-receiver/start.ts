@@ -13,7 +13,11 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 
 function run(args: string[], cwd: string, what: string): void {
-  const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const result = spawnSync(process.execPath, args, {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   if (result.status !== 0) {
     console.error(`hookgate next example: ${what} failed (exit code ${result.status ?? result.signal}).`);
     process.exit(1);
@@ -23,7 +27,10 @@ function run(args: string[], cwd: string, what: string): void {
 // Next resolves @hookgate/core like an application would: the package's build, not its sources.
 if (!existsSync(`${root}packages/core/dist/index.js`)) {
   console.log('Building @hookgate/core (first run)…');
-  const pnpm = spawnSync('npx', ['-y', 'pnpm@10', '--filter', './packages/core', 'build'], { cwd: root, stdio: 'inherit' });
+  const pnpm = spawnSync('npx', ['-y', 'pnpm@10', '--filter', './packages/core', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (pnpm.status !== 0) process.exit(1);
 }
 console.log('next build…');
@@ -47,11 +54,17 @@ server.stdout!.on('data', (text: string) => {
     const url = `${ready[1]!.replace('localhost', host)}/webhooks`;
     console.log('hookgate Next.js receiver');
     console.log(`  URL:    ${url}`);
-    console.log(`  Secret: ${secret}${process.env.WEBHOOK_SECRET ? ' (from WEBHOOK_SECRET)' : ' (generated; set WEBHOOK_SECRET to choose one)'}`);
+    console.log(
+      `  Secret: ${secret}${process.env.WEBHOOK_SECRET ? ' (from WEBHOOK_SECRET)' : ' (generated; set WEBHOOK_SECRET to choose one)'}`,
+    );
     console.log('  Send a signed message:');
-    console.log(`    BODY='{"version":1,"type":"track","userId":"u1","event":"Signed Up","timestamp":"2026-01-01T00:00:00.000Z"}'`);
+    console.log(
+      `    BODY='{"version":1,"type":"track","userId":"u1","event":"Signed Up","timestamp":"2026-01-01T00:00:00.000Z"}'`,
+    );
     console.log(`    curl -i ${url} -H 'content-type: application/json' \\`);
-    console.log(`      -H "x-signature: $(printf %s "$BODY" | openssl dgst -sha1 -hmac '${secret}' | sed 's/^.* //')" -d "$BODY"`);
+    console.log(
+      `      -H "x-signature: $(printf %s "$BODY" | openssl dgst -sha1 -hmac '${secret}' | sed 's/^.* //')" -d "$BODY"`,
+    );
   }
 });
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

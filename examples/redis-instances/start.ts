@@ -113,7 +113,10 @@ try {
   ok &&= runs === 1 && answers.some((a) => a.status === 200 && a.code === 'ok');
   console.log(
     ok
-      ? styleText('bold', `\nHandled once, by instance ${handledBy[0]?.name}; the other instance answered without running the handler.`)
+      ? styleText(
+          'bold',
+          `\nHandled once, by instance ${handledBy[0]?.name}; the other instance answered without running the handler.`,
+        )
       : styleText('red', `\nUnexpected: the handler ran ${runs} times.`),
   );
 
@@ -121,7 +124,9 @@ try {
     const sample = JSON.stringify(fixture('track', { messageId: 'try-me-1' }));
     console.log(`\nServing until Ctrl+C. Try the same message on both instances (secret ${JSON.stringify(SECRET)}):`);
     for (const i of instances) {
-      console.log(`  curl -i ${i.url} -H 'content-type: application/json' -H 'x-signature: ${sign(sample, SECRET)}' --data '${sample.replace(/'/g, "'\\''")}'`);
+      console.log(
+        `  curl -i ${i.url} -H 'content-type: application/json' -H 'x-signature: ${sign(sample, SECRET)}' --data '${sample.replace(/'/g, "'\\''")}'`,
+      );
     }
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

@@ -62,7 +62,11 @@ export function describeMessage(msg: WebhookMessage): string {
  * The secrets an example starts with, the list of messages it saw, and the function that records
  * (and, with `log`, prints) each one.
  */
-export function exampleState(options: StartOptions): { secrets: string[]; seen: WebhookMessage[]; record(msg: WebhookMessage): void } {
+export function exampleState(options: StartOptions): {
+  secrets: string[];
+  seen: WebhookMessage[];
+  record(msg: WebhookMessage): void;
+} {
   const secrets = options.secret === undefined ? [randomBytes(24).toString('hex')] : [options.secret].flat();
   const seen: WebhookMessage[] = [];
   const record = (msg: WebhookMessage) => {
@@ -92,11 +96,17 @@ export async function runIfMain(
   });
   console.log(`hookgate ${name} receiver`);
   console.log(`  URL:    ${rx.url}`);
-  console.log(`  Secret: ${rx.secret}${process.env.WEBHOOK_SECRET ? ' (from WEBHOOK_SECRET)' : ' (generated; set WEBHOOK_SECRET to choose one)'}`);
+  console.log(
+    `  Secret: ${rx.secret}${process.env.WEBHOOK_SECRET ? ' (from WEBHOOK_SECRET)' : ' (generated; set WEBHOOK_SECRET to choose one)'}`,
+  );
   console.log('  Send a signed message:');
-  console.log(`    BODY='{"version":1,"type":"track","userId":"u1","event":"Signed Up","timestamp":"2026-01-01T00:00:00.000Z"}'`);
+  console.log(
+    `    BODY='{"version":1,"type":"track","userId":"u1","event":"Signed Up","timestamp":"2026-01-01T00:00:00.000Z"}'`,
+  );
   console.log(`    curl -i ${rx.url} -H 'content-type: application/json' \\`);
-  console.log(`      -H "x-signature: $(printf %s "$BODY" | openssl dgst -sha1 -hmac '${rx.secret}' | sed 's/^.* //')" -d "$BODY"`);
+  console.log(
+    `      -H "x-signature: $(printf %s "$BODY" | openssl dgst -sha1 -hmac '${rx.secret}' | sed 's/^.* //')" -d "$BODY"`,
+  );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void rx.close().then(() => process.exit(0)));
   }

@@ -10,7 +10,12 @@ import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReceiver, toNodeListener, type AnyReceiverOptions, type ReceiverOptions } from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
-import { hookgate as fastifyHookgate, hookgateRawBody, webhookRoute, type HookgatePluginOptions } from '@hookgate/fastify';
+import {
+  hookgate as fastifyHookgate,
+  hookgateRawBody,
+  webhookRoute,
+  type HookgatePluginOptions,
+} from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { listenOnLoopback, startHttpServer, type RunningServer } from '../helpers/servers.js';
 
@@ -25,12 +30,23 @@ interface SetUp {
 }
 
 const passThroughOptions = (options: AnyReceiverOptions) => {
-  const { on: _on, onMessage: _onMessage, onPayload: _onPayload, schema: _schema, insecureAcceptBatches: _b, ...rest } = options as Record<string, unknown>;
+  const {
+    on: _on,
+    onMessage: _onMessage,
+    onPayload: _onPayload,
+    schema: _schema,
+    insecureAcceptBatches: _b,
+    ...rest
+  } = options as Record<string, unknown>;
   return rest as unknown as AnyReceiverOptions;
 };
 
 const SETUPS: SetUp[] = [
-  { name: "core's node listener", handlers: true, start: (o) => startHttpServer(toNodeListener(createReceiver(o as ReceiverOptions)) as http.RequestListener) },
+  {
+    name: "core's node listener",
+    handlers: true,
+    start: (o) => startHttpServer(toNodeListener(createReceiver(o as ReceiverOptions)) as http.RequestListener),
+  },
   {
     name: "core's fetch handler",
     handlers: true,
@@ -93,9 +109,21 @@ async function start(setUp: SetUp, options: AnyReceiverOptions): Promise<string>
   return `${server.url}/hook`;
 }
 
-async function send(url: string, body: string | undefined, { method = 'PUT', signature, headers = {} }: { method?: string; signature?: string | null; headers?: Record<string, string> } = {}) {
+async function send(
+  url: string,
+  body: string | undefined,
+  {
+    method = 'PUT',
+    signature,
+    headers = {},
+  }: { method?: string; signature?: string | null; headers?: Record<string, string> } = {},
+) {
   const sig = signature === undefined ? (body === undefined ? null : hmac(body)) : signature;
-  const r = await fetch(url, { method, headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-signature': sig }), ...headers }, body });
+  const r = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(sig === null ? {} : { 'x-signature': sig }), ...headers },
+    body,
+  });
   const text = await r.text();
   let json: Record<string, unknown> | undefined;
   try {
@@ -127,7 +155,11 @@ describe.each(SETUPS)('$name', (setUp) => {
 
   it('a body that is a JSON string, number or null is 400 naming what came; an array of them is a refused batch', async () => {
     const url = await start(setUp, { destination: 'actions', secret: SECRET, onPayload: () => {} });
-    for (const [body, got] of [['"text"', 'string'], ['7', 'number'], ['null', 'null']] as const) {
+    for (const [body, got] of [
+      ['"text"', 'string'],
+      ['7', 'number'],
+      ['null', 'null'],
+    ] as const) {
       const r = await send(url, body);
       expect([body, r.status, r.json?.code]).toEqual([body, 400, 'invalid_payload']);
       expect(r.json?.message).toContain(`got ${got}`);
@@ -141,56 +173,94 @@ describe.each(SETUPS)('$name', (setUp) => {
     const signedText = '{"orderId":"o-1","total":1}';
     const sig = hmac(signedText);
     expect((await send(url, '{"orderId":"o-1","total":1.0}', { signature: sig })).status).toBe(401);
-    expect((await send(url, '{"orderId":"o-1","total":1,"x":"\\u00e9"}', { signature: hmac('{"orderId":"o-1","total":1,"x":"é"}') })).status).toBe(401);
+    expect(
+      (
+        await send(url, '{"orderId":"o-1","total":1,"x":"\\u00e9"}', {
+          signature: hmac('{"orderId":"o-1","total":1,"x":"é"}'),
+        })
+      ).status,
+    ).toBe(401);
     // Leading and trailing blanks are not part of a header's value (RFC 9110); uppercase hex: see the receiver docs.
     expect((await send(url, signedText, { signature: ` ${sig} ` })).status).toBe(200);
     const upper = '{"orderId":"o-3","total":1}';
     expect((await send(url, upper, { signature: hmac(upper).toUpperCase() })).status).toBe(200);
-    expect((await send(`${url}?a=2`, '{"orderId":"o-2","total":1}', { signature: `${hmac('{"orderId":"o-2","total":1}')}, ${hmac('{"orderId":"o-2","total":1}')}` })).status).toBe(401);
+    expect(
+      (
+        await send(`${url}?a=2`, '{"orderId":"o-2","total":1}', {
+          signature: `${hmac('{"orderId":"o-2","total":1}')}, ${hmac('{"orderId":"o-2","total":1}')}`,
+        })
+      ).status,
+    ).toBe(401);
   });
 
-  it.runIf(setUp.handlers)('an element repeated inside one accepted batch runs once, and its retry runs nothing', async () => {
-    const ran: unknown[] = [];
-    const url = await start(setUp, { destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload: (p) => void ran.push(p) });
-    const batch = [{ orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-2' }];
-    const body = JSON.stringify(batch);
-    const r = await send(url, body, { signature: hmac(JSON.stringify(batch[0])) });
-    expect([r.status, r.json?.code]).toEqual([200, 'ok']);
-    const again = await send(url, body, { signature: hmac(JSON.stringify(batch[0])) });
-    expect([again.status, again.json?.code]).toEqual([200, 'duplicate']);
-    expect(ran).toEqual([batch[0], batch[2]]);
-  });
+  it.runIf(setUp.handlers)(
+    'an element repeated inside one accepted batch runs once, and its retry runs nothing',
+    async () => {
+      const ran: unknown[] = [];
+      const url = await start(setUp, {
+        destination: 'actions',
+        secret: SECRET,
+        insecureAcceptBatches: true,
+        onPayload: (p) => void ran.push(p),
+      });
+      const batch = [{ orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-2' }];
+      const body = JSON.stringify(batch);
+      const r = await send(url, body, { signature: hmac(JSON.stringify(batch[0])) });
+      expect([r.status, r.json?.code]).toEqual([200, 'ok']);
+      const again = await send(url, body, { signature: hmac(JSON.stringify(batch[0])) });
+      expect([again.status, again.json?.code]).toEqual([200, 'duplicate']);
+      expect(ran).toEqual([batch[0], batch[2]]);
+    },
+  );
 
-  it.runIf(setUp.handlers)('a forged element behind a captured signature cannot make the real signed event a duplicate', async () => {
-    const ran: unknown[] = [];
-    const url = await start(setUp, { destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload: (p) => void ran.push(p) });
-    const captured = { orderId: 'o-1', messageId: 'm-1' };
-    const forged = [captured, { orderId: 'forged', messageId: 'm-next' }];
-    expect((await send(url, JSON.stringify(forged), { signature: hmac(JSON.stringify(captured)) })).status).toBe(200);
-    const real = await send(url, JSON.stringify({ orderId: 'o-2', messageId: 'm-next' }));
-    expect([real.status, real.json?.code]).toEqual([200, 'ok']);
-    expect(ran).toEqual([captured, forged[1], { orderId: 'o-2', messageId: 'm-next' }]);
-  });
+  it.runIf(setUp.handlers)(
+    'a forged element behind a captured signature cannot make the real signed event a duplicate',
+    async () => {
+      const ran: unknown[] = [];
+      const url = await start(setUp, {
+        destination: 'actions',
+        secret: SECRET,
+        insecureAcceptBatches: true,
+        onPayload: (p) => void ran.push(p),
+      });
+      const captured = { orderId: 'o-1', messageId: 'm-1' };
+      const forged = [captured, { orderId: 'forged', messageId: 'm-next' }];
+      expect((await send(url, JSON.stringify(forged), { signature: hmac(JSON.stringify(captured)) })).status).toBe(200);
+      const real = await send(url, JSON.stringify({ orderId: 'o-2', messageId: 'm-next' }));
+      expect([real.status, real.json?.code]).toEqual([200, 'ok']);
+      expect(ran).toEqual([captured, forged[1], { orderId: 'o-2', messageId: 'm-next' }]);
+    },
+  );
 
   it.runIf(setUp.handlers)('an element nested too deeply to serialize is 400, not a 500 retried forever', async () => {
-    const url = await start(setUp, { destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload: () => {} });
+    const url = await start(setUp, {
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: 'including-unsigned',
+      onPayload: () => {},
+    });
     const r = await send(url, `[{"a":1},{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}]`, { signature: null });
     expect([r.status, r.json?.code]).toEqual([400, 'invalid_payload']);
   });
 
-  it.runIf(setUp.handlers)('a schema that throws: the same JSON 500 on every set-up (the sender retries), reported to onError', async () => {
-    const errors: unknown[] = [];
-    const url = await start(setUp, {
-      destination: 'actions',
-      secret: SECRET,
-      onError: (e) => void errors.push(e),
-      schema: { '~standard': { version: 1, vendor: 'attack', validate: () => Promise.reject(new Error('schema exploded')) } },
-      onPayload: () => {},
-    });
-    const r = await send(url, '{"a":1}');
-    expect([r.status, r.json?.code]).toEqual([500, 'handler_error']);
-    expect(errors.map((e) => (e as Error).message)).toEqual(['schema exploded']);
-  });
+  it.runIf(setUp.handlers)(
+    'a schema that throws: the same JSON 500 on every set-up (the sender retries), reported to onError',
+    async () => {
+      const errors: unknown[] = [];
+      const url = await start(setUp, {
+        destination: 'actions',
+        secret: SECRET,
+        onError: (e) => void errors.push(e),
+        schema: {
+          '~standard': { version: 1, vendor: 'attack', validate: () => Promise.reject(new Error('schema exploded')) },
+        },
+        onPayload: () => {},
+      });
+      const r = await send(url, '{"a":1}');
+      expect([r.status, r.json?.code]).toEqual([500, 'handler_error']);
+      expect(errors.map((e) => (e as Error).message)).toEqual(['schema exploded']);
+    },
+  );
 });
 
 it('a slow onPayload is answered 503 at about 4 s on every set-up with handlers, and its signal fires', async () => {
@@ -210,7 +280,13 @@ it('a slow onPayload is answered 503 at about 4 s on every set-up with handlers,
       });
       const t0 = Date.now();
       const r = await send(url, '{"orderId":"slow"}');
-      return { name: setUp.name, status: r.status, code: r.json?.code, ms: Date.now() - t0, aborted: (aborted as Error | undefined)?.name };
+      return {
+        name: setUp.name,
+        status: r.status,
+        code: r.json?.code,
+        ms: Date.now() - t0,
+        aborted: (aborted as Error | undefined)?.name,
+      };
     }),
   );
   for (const r of results) {

@@ -11,10 +11,21 @@ import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReceiver, toNodeListener, type ActionsHandlerContext, type ReceiverOptions } from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
-import { hookgate as fastifyHookgate, hookgateActions, hookgateRawBody, webhookRoute, type HookgatePluginOptions } from '@hookgate/fastify';
+import {
+  hookgate as fastifyHookgate,
+  hookgateActions,
+  hookgateRawBody,
+  webhookRoute,
+  type HookgatePluginOptions,
+} from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { listenOnLoopback, startHttpServer, type RunningServer } from '../helpers/servers.js';
-import { SEGMENT_ACTION_DESTINATIONS_VERSION, segmentEvent, segmentSendBatch, segmentSendEvent } from '../helpers/segment-actions-sender.js';
+import {
+  SEGMENT_ACTION_DESTINATIONS_VERSION,
+  segmentEvent,
+  segmentSendBatch,
+  segmentSendEvent,
+} from '../helpers/segment-actions-sender.js';
 
 const SECRET = 'whsec_actions_interop_5c1e';
 const hmac = (text: string) => createHmac('sha1', SECRET).update(text).digest('hex');
@@ -35,13 +46,24 @@ function handlerOptions(seen: Seen[], batches: boolean) {
     destination: 'actions' as const,
     secret: SECRET,
     ...(batches ? { insecureAcceptBatches: true } : {}),
-    on: { track: record('on'), identify: record('on'), page: record('on'), screen: record('on'), group: record('on'), alias: record('on') },
+    on: {
+      track: record('on'),
+      identify: record('on'),
+      page: record('on'),
+      screen: record('on'),
+      group: record('on'),
+      alias: record('on'),
+    },
     onPayload: record('onPayload'),
   };
 }
 
 function methodOf(ctx: ActionsHandlerContext): string | undefined {
-  const extra = ctx as unknown as { req?: { method: string }; request?: { method: string }; c?: { req: { method: string } } };
+  const extra = ctx as unknown as {
+    req?: { method: string };
+    request?: { method: string };
+    c?: { req: { method: string } };
+  };
   return extra.req?.method ?? extra.request?.method ?? extra.c?.req.method;
 }
 
@@ -58,7 +80,12 @@ const SETUPS: SetUp[] = [
   {
     name: "core's node listener",
     handlers: true,
-    start: (seen, batches) => startHttpServer(toNodeListener(createReceiver(handlerOptions(seen, batches) as unknown as ReceiverOptions)) as http.RequestListener),
+    start: (seen, batches) =>
+      startHttpServer(
+        toNodeListener(
+          createReceiver(handlerOptions(seen, batches) as unknown as ReceiverOptions),
+        ) as http.RequestListener,
+      ),
   },
   {
     name: "core's fetch handler (@hono/node-server)",
@@ -85,7 +112,12 @@ const SETUPS: SetUp[] = [
     start: (seen) => {
       const app = express();
       app.all('/hook', expressHookgate({ destination: 'actions', secret: SECRET }), (req, res) => {
-        seen.push({ via: 'route', payload: req.webhook as unknown as Record<string, unknown>, batch: undefined, method: req.method });
+        seen.push({
+          via: 'route',
+          payload: req.webhook as unknown as Record<string, unknown>,
+          batch: undefined,
+          method: req.method,
+        });
         res.json({ ok: true });
       });
       return startHttpServer(app);
@@ -109,7 +141,10 @@ const SETUPS: SetUp[] = [
     handlers: true,
     start: async (seen, batches) => {
       const app = Fastify();
-      await app.register(fastifyHookgate, { path: '/hook', ...handlerOptions(seen, batches) } as unknown as HookgatePluginOptions);
+      await app.register(fastifyHookgate, {
+        path: '/hook',
+        ...handlerOptions(seen, batches),
+      } as unknown as HookgatePluginOptions);
       await app.ready();
       return listenOnLoopback(app.server);
     },
@@ -123,7 +158,12 @@ const SETUPS: SetUp[] = [
       await app.register(async (scope) => {
         await scope.register(hookgateRawBody);
         scope.all('/hook', webhookRoute({ destination: 'actions', secret: SECRET }), async (request) => {
-          seen.push({ via: 'route', payload: request.webhook as unknown as Record<string, unknown>, batch: undefined, method: request.method });
+          seen.push({
+            via: 'route',
+            payload: request.webhook as unknown as Record<string, unknown>,
+            batch: undefined,
+            method: request.method,
+          });
           return { ok: true };
         });
       });
@@ -148,7 +188,12 @@ const SETUPS: SetUp[] = [
     start: (seen) => {
       const app = new Hono();
       app.all('/hook', honoHookgate({ destination: 'actions', secret: SECRET }), (c) => {
-        seen.push({ via: 'route', payload: c.get('webhook') as unknown as Record<string, unknown>, batch: undefined, method: c.req.method });
+        seen.push({
+          via: 'route',
+          payload: c.get('webhook') as unknown as Record<string, unknown>,
+          batch: undefined,
+          method: c.req.method,
+        });
         return c.json({ ok: true });
       });
       return listenOnLoopback(createAdaptorServer({ fetch: app.fetch }) as http.Server);
@@ -182,7 +227,9 @@ describe.each(SETUPS)('$name', (setUp) => {
     }
     // Segment retries the same event: not handled again.
     expect((await segmentSendEvent(events[0]!, { url, method: 'PUT' }, SECRET)).ok).toBe(true);
-    expect(seen.map((s) => [s.via, s.method, s.payload])).toEqual(events.map((e, i) => [setUp.handlers ? 'on' : 'route', setUp.request ? methods[i] : undefined, e]));
+    expect(seen.map((s) => [s.via, s.method, s.payload])).toEqual(
+      events.map((e, i) => [setUp.handlers ? 'on' : 'route', setUp.request ? methods[i] : undefined, e]),
+    );
   });
 
   it('mapped data objects (no messageId) by POST, PUT and PATCH reach onPayload, deduped by their signed digest; a wrong secret is 401', async () => {
@@ -190,19 +237,31 @@ describe.each(SETUPS)('$name', (setUp) => {
     const methods = ['POST', 'PUT', 'PATCH'] as const;
     for (const [i, method] of methods.entries()) {
       const event = segmentEvent('track', { properties: { orderId: `o-${i}`, total: 9.5 } });
-      const mapping = { url, method, headers: { 'X-Team': 'growth' }, data: { order: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } } };
+      const mapping = {
+        url,
+        method,
+        headers: { 'X-Team': 'growth' },
+        data: { order: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } },
+      };
       expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
       expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
       expect(await segmentSendEvent(event, mapping, 'not-the-secret')).toMatchObject({ ok: false, status: 401 });
     }
     expect(seen.map((s) => [s.via, s.method, s.payload])).toEqual(
-      methods.map((m, i) => [setUp.handlers ? 'onPayload' : 'route', setUp.request ? m : undefined, { order: `o-${i}`, total: 9.5 }]),
+      methods.map((m, i) => [
+        setUp.handlers ? 'onPayload' : 'route',
+        setUp.request ? m : undefined,
+        { order: `o-${i}`, total: 9.5 },
+      ]),
     );
   });
 
   it("batches are refused by default with 422, which Segment's code receives", async () => {
     const { url, seen } = await started(setUp);
-    expect(await segmentSendBatch([segmentEvent('track'), segmentEvent('track')], { url }, SECRET)).toMatchObject({ ok: false, status: 422 });
+    expect(await segmentSendBatch([segmentEvent('track'), segmentEvent('track')], { url }, SECRET)).toMatchObject({
+      ok: false,
+      status: 422,
+    });
     expect(seen).toEqual([]);
   });
 
@@ -218,13 +277,24 @@ describe.each(SETUPS)('$name', (setUp) => {
       // A captured signature replayed with an element appended: only the new one runs, flagged uncovered.
       const forged = segmentEvent('track', { event: 'Refund Issued' });
       const body = JSON.stringify([...events, forged]);
-      const answer = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(events[0])) }, body });
+      const answer = await fetch(url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(events[0])) },
+        body,
+      });
       expect(answer.status).toBe(200);
       expect(seen).toHaveLength(3);
-      expect(seen[2]).toMatchObject({ payload: { event: 'Refund Issued' }, batch: { index: 2, size: 3, signed: false, uncovered: [1, 2] } });
+      expect(seen[2]).toMatchObject({
+        payload: { event: 'Refund Issued' },
+        batch: { index: 2, size: 3, signed: false, uncovered: [1, 2] },
+      });
       // A batch whose first element is not what was signed: 401, nothing runs.
       const tampered = JSON.stringify([{ ...events[0], event: 'Changed' }, forged]);
-      const refused = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(events[0])) }, body: tampered });
+      const refused = await fetch(url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(events[0])) },
+        body: tampered,
+      });
       expect(refused.status).toBe(401);
       expect(seen).toHaveLength(3);
     });

@@ -9,7 +9,15 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { createReceiver, isSpecEvent, toNodeListener, type ActionsErrorInfo, type ActionsPayload, type ReceiverErrorInfo, type WebhookMessage } from '@hookgate/core';
+import {
+  createReceiver,
+  isSpecEvent,
+  toNodeListener,
+  type ActionsErrorInfo,
+  type ActionsPayload,
+  type ReceiverErrorInfo,
+  type WebhookMessage,
+} from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgateRawBody, webhookRoute } from '@hookgate/fastify';
 import { hookgate as honoHookgate, type HookgateActionsEnv, type HookgateMiddleware } from '@hookgate/hono';
@@ -26,7 +34,13 @@ afterAll(async () => {
 async function drive(url: string, seen: unknown[]): Promise<{ event: Record<string, unknown> }> {
   const event = segmentEvent('track');
   expect(await segmentSendEvent(event, { url, method: 'PUT' }, SECRET)).toEqual({ ok: true, status: 200 });
-  expect(await segmentSendEvent(segmentEvent('track'), { url, method: 'PATCH', data: { orderId: { '@path': '$.properties.orderId' } } }, SECRET)).toEqual({ ok: true, status: 200 });
+  expect(
+    await segmentSendEvent(
+      segmentEvent('track'),
+      { url, method: 'PATCH', data: { orderId: { '@path': '$.properties.orderId' } } },
+      SECRET,
+    ),
+  ).toEqual({ ok: true, status: 200 });
   expect(seen).toHaveLength(2);
   expect(seen[0]).toEqual(event);
   expect(seen[1]).toEqual({ orderId: expect.stringMatching(/^o-\d+$/) });
@@ -115,7 +129,11 @@ describe("onError's info on an Actions receiver", () => {
     const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
     servers.push(server);
     const event = segmentEvent('identify');
-    const outcome = await segmentSendEvent(event, { url: server.url, method: 'PATCH', data: { email: { '@path': '$.traits.email' } } }, SECRET);
+    const outcome = await segmentSendEvent(
+      event,
+      { url: server.url, method: 'PATCH', data: { email: { '@path': '$.traits.email' } } },
+      SECRET,
+    );
     expect(outcome.status).toBe(500);
     expect(reported).toEqual([{ email: 'ada@example.com' }]);
   });

@@ -25,8 +25,18 @@ describe('adapter option types for Webhooks (Actions)', () => {
         },
       },
     });
-    expressHookgate({ destination: 'actions', secret, schema: order, onPayload: (p) => expectTypeOf(p).toEqualTypeOf<{ orderId: string }>() });
-    honoHookgate({ destination: 'actions', secret, schema: order, onPayload: (p, { c }) => expectTypeOf(p.orderId).toEqualTypeOf<string>() && void c.req.method });
+    expressHookgate({
+      destination: 'actions',
+      secret,
+      schema: order,
+      onPayload: (p) => expectTypeOf(p).toEqualTypeOf<{ orderId: string }>(),
+    });
+    honoHookgate({
+      destination: 'actions',
+      secret,
+      schema: order,
+      onPayload: (p, { c }) => expectTypeOf(p.orderId).toEqualTypeOf<string>() && void c.req.method,
+    });
     // @ts-expect-error delete is not a Segment event type
     expect(() => honoHookgate({ destination: 'actions', secret, on: { delete: () => undefined } })).toThrow(/delete/);
     // Classic stays classic.
@@ -41,8 +51,10 @@ describe('adapter option types for Webhooks (Actions)', () => {
       secret,
       on: { track: (event, { request }) => expectTypeOf(event.event).toEqualTypeOf<string>() && void request.method },
     });
-    // @ts-expect-error onMessage is classic only
-    await expect(app.register(hookgateActions, { path: '/other', secret, onMessage: () => undefined }).ready()).rejects.toThrow(/onPayload/);
+    await expect(
+      // @ts-expect-error onMessage is classic only
+      app.register(hookgateActions, { path: '/other', secret, onMessage: () => undefined }).ready(),
+    ).rejects.toThrow(/onPayload/);
     await app.close();
   });
 });

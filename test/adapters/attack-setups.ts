@@ -70,7 +70,10 @@ export const SETUPS: readonly Setup[] = [
     async start(options) {
       const runs: RunningSetup['runs'] = [];
       const receiver = createReceiver({ ...options, onMessage: (message) => void runs.push({ message }) });
-      return served(await listenOnLoopback(createAdaptorServer({ fetch: receiver.fetch, hostname: '127.0.0.1' }) as Server), runs);
+      return served(
+        await listenOnLoopback(createAdaptorServer({ fetch: receiver.fetch, hostname: '127.0.0.1' }) as Server),
+        runs,
+      );
     },
   },
   {
@@ -105,7 +108,11 @@ export const SETUPS: readonly Setup[] = [
     async start(options) {
       const runs: RunningSetup['runs'] = [];
       const app = Fastify();
-      await app.register(fastifyHookgate, { ...options, path: PATH, onMessage: (message) => void runs.push({ message }) });
+      await app.register(fastifyHookgate, {
+        ...options,
+        path: PATH,
+        onMessage: (message) => void runs.push({ message }),
+      });
       return fastifyServe(app).then((s) => ({ ...s, runs }));
     },
   },
@@ -134,7 +141,10 @@ export const SETUPS: readonly Setup[] = [
       const runs: RunningSetup['runs'] = [];
       const app = new Hono();
       app.post(PATH, honoHookgate({ ...options, onMessage: (message) => void runs.push({ message }) }));
-      return served(await listenOnLoopback(createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server), runs);
+      return served(
+        await listenOnLoopback(createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server),
+        runs,
+      );
     },
   },
   {
@@ -148,7 +158,10 @@ export const SETUPS: readonly Setup[] = [
         runs.push({ message: c.get('webhook'), text: await c.req.text() });
         return c.json({ ok: true });
       });
-      return served(await listenOnLoopback(createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server), runs);
+      return served(
+        await listenOnLoopback(createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server),
+        runs,
+      );
     },
   },
 ];

@@ -87,7 +87,11 @@ export interface ConformanceCase {
   slow?: boolean;
 }
 
-const signed = (body: BodySpec, extra: Partial<RequestSpec> = {}): RequestSpec => ({ body, signature: 'valid', ...extra });
+const signed = (body: BodySpec, extra: Partial<RequestSpec> = {}): RequestSpec => ({
+  body,
+  signature: 'valid',
+  ...extra,
+});
 const track: BodySpec = { kind: 'message', type: 'track' };
 
 const unauthorized = (name: string, signature: SignatureSpec): ConformanceCase => ({
@@ -100,16 +104,14 @@ const unauthorized = (name: string, signature: SignatureSpec): ConformanceCase =
 
 /** The table. */
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
-  ...MESSAGE_TYPES.map(
-    (type): ConformanceCase => ({
-      name: `valid signed ${type} message → 200, the ${type} handler saw it typed`,
-      scenario: 'main',
-      requests: [signed({ kind: 'message', type })],
-      answers: [{ status: 200 }],
-      handlerRuns: 1,
-      sawMessage: true,
-    }),
-  ),
+  ...MESSAGE_TYPES.map((type): ConformanceCase => ({
+    name: `valid signed ${type} message → 200, the ${type} handler saw it typed`,
+    scenario: 'main',
+    requests: [signed({ kind: 'message', type })],
+    answers: [{ status: 200 }],
+    handlerRuns: 1,
+    sawMessage: true,
+  })),
   unauthorized('missing signature → 401, handler not run', 'missing'),
   unauthorized('wrong signature → 401, handler not run', 'wrong'),
   unauthorized('truncated signature → 401, handler not run', 'truncated'),

@@ -34,7 +34,11 @@ async function seen(baseUrl: string): Promise<SeenReport> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Defines one vitest test per case of the table, against the target that `start` brings up. */
-export function runConformance(label: string, start: () => Promise<ConformanceTarget>, options: ConformanceOptions = {}): void {
+export function runConformance(
+  label: string,
+  start: () => Promise<ConformanceTarget>,
+  options: ConformanceOptions = {},
+): void {
   describe(`conformance: ${label}`, () => {
     let target: ConformanceTarget;
     beforeAll(async () => {
@@ -57,9 +61,13 @@ export function runConformance(label: string, start: () => Promise<ConformanceTa
     // The slow case (the real 4 s default deadline) runs on one target only; the others run the same
     // check with a 300 ms deadline.
     for (const c of CONFORMANCE_CASES.filter((k) => !k.slow || options.slow)) {
-      it(c.name, async () => {
-        await checkCase(target.url, c, options);
-      }, 20_000);
+      it(
+        c.name,
+        async () => {
+          await checkCase(target.url, c, options);
+        },
+        20_000,
+      );
     }
   });
 }
@@ -93,7 +101,10 @@ async function checkCase(baseUrl: string, c: ConformanceCase, options: Conforman
     }
     if (want.handlerStillRunning) {
       const now = mine(await seen(baseUrl));
-      expect(now.map((r) => r.phase), `${where}: the handler should have started and still run`).toEqual(['start']);
+      expect(
+        now.map((r) => r.phase),
+        `${where}: the handler should have started and still run`,
+      ).toEqual(['start']);
     }
   }
 

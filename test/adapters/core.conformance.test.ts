@@ -14,10 +14,13 @@ runConformance("core's receiver.fetch (served by @hono/node-server's Fetch adapt
 runConformance("core's toNodeListener on node:http", async () => {
   const recorder = new Recorder();
   const listeners = new Map(
-    SCENARIO_NAMES.map((s) => [s, toNodeListener(createReceiver({ ...recorder.options(s), on: recorder.on(s) }))] as const),
+    SCENARIO_NAMES.map(
+      (s) => [s, toNodeListener(createReceiver({ ...recorder.options(s), on: recorder.on(s) }))] as const,
+    ),
   );
   return startHttpServer((req, res) => {
-    if (req.url === '/_seen') return void res.setHeader('content-type', 'application/json').end(JSON.stringify(recorder.report()));
+    if (req.url === '/_seen')
+      return void res.setHeader('content-type', 'application/json').end(JSON.stringify(recorder.report()));
     const listener = listeners.get((req.url ?? '').replace(/^\/webhooks\//, '') as ScenarioName);
     if (!listener) return void res.writeHead(404).end();
     void listener(req, res);

@@ -11,7 +11,9 @@ const SECRET = 'whsec_attack_deadline';
 const hmac = (text: string) => createHmac('sha1', SECRET).update(text).digest('hex');
 
 function signedBody() {
-  const text = JSON.stringify(fixture('track', { userId: `slow-${Math.random()}`, properties: { pad: 'x'.repeat(400) } } as never));
+  const text = JSON.stringify(
+    fixture('track', { userId: `slow-${Math.random()}`, properties: { pad: 'x'.repeat(400) } } as never),
+  );
   return { text, signature: hmac(text) };
 }
 
@@ -23,19 +25,23 @@ afterEach(async () => {
 const READERS = SETUPS.filter((s) => !s.frameworkReadsBody);
 
 describe('default 4 s deadline, a body trickled over 8 s', () => {
-  it.each(READERS.map((s) => [s.name, s] as const))('%s: 503 deadline_exceeded before 5 s, connection closed, handler not run', async (_name, setup) => {
-    const r = await setup.start({ secret: SECRET });
-    running.push(r);
-    const { text, signature } = signedBody();
-    const outcome = await trickleUpload(r.url, text, signature, { everyMs: 100, totalMs: 8000 });
-    expect(outcome).toMatchObject({ status: 503, code: 'deadline_exceeded', connection: 'close' });
-    expect(outcome.answeredAfterMs).toBeGreaterThanOrEqual(3900);
-    expect(outcome.answeredAfterMs).toBeLessThan(5000);
-    expect(outcome.closedAfterAnswerMs).toBeLessThan(3000);
-    // The rest of the body never reaches a handler, now or later.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(r.runs).toEqual([]);
-  }, 20_000);
+  it.each(READERS.map((s) => [s.name, s] as const))(
+    '%s: 503 deadline_exceeded before 5 s, connection closed, handler not run',
+    async (_name, setup) => {
+      const r = await setup.start({ secret: SECRET });
+      running.push(r);
+      const { text, signature } = signedBody();
+      const outcome = await trickleUpload(r.url, text, signature, { everyMs: 100, totalMs: 8000 });
+      expect(outcome).toMatchObject({ status: 503, code: 'deadline_exceeded', connection: 'close' });
+      expect(outcome.answeredAfterMs).toBeGreaterThanOrEqual(3900);
+      expect(outcome.answeredAfterMs).toBeLessThan(5000);
+      expect(outcome.closedAfterAnswerMs).toBeLessThan(3000);
+      // The rest of the body never reaches a handler, now or later.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(r.runs).toEqual([]);
+    },
+    20_000,
+  );
 });
 
 describe('a shorter deadline (1 s)', () => {

@@ -15,13 +15,22 @@ export interface RunningExample {
 }
 
 /** Each example's `start`. */
-export type StartExample = (options?: { port?: number; host?: string; secret?: string | string[]; log?: boolean }) => Promise<RunningExample>;
+export type StartExample = (options?: {
+  port?: number;
+  host?: string;
+  secret?: string | string[];
+  log?: boolean;
+}) => Promise<RunningExample>;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 async function post(url: string, message: unknown, secret: string): Promise<number> {
   const body = JSON.stringify(message);
-  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': sign(body, secret) } });
+  const res = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-signature': sign(body, secret) },
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -36,7 +45,9 @@ function oversizeHeaderStatus(url: string): Promise<string> {
   const body = Buffer.alloc(4_000_000, 0x20);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname, () => {
-      socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(
+        `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
       socket.write(body);
       socket.pause();
       setTimeout(() => socket.resume(), 300);
@@ -79,7 +90,7 @@ export function describeExample(name: string, start: StartExample, defaultPort: 
       await expect(fetch(rx.url)).rejects.toThrow();
     });
 
-    it('answers a 64 KB header with 431 even while the body is still arriving, not a connection reset (the server\'s client errors are handled)', async () => {
+    it("answers a 64 KB header with 431 even while the body is still arriving, not a connection reset (the server's client errors are handled)", async () => {
       const rx = await start({ port: 0, secret: 'example-secret', log: false });
       try {
         expect(await oversizeHeaderStatus(rx.url)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
@@ -153,8 +164,13 @@ export function describeExample(name: string, start: StartExample, defaultPort: 
       child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
       await waitFor(() => output, /Secret:\s+printed-curl-secret \(from WEBHOOK_SECRET\)/);
-      const lines = (await waitFor(() => output, /(BODY=.*)\n\s+(curl .*\\)\n\s+(-H .*)\n/)).slice(1).map((l) => l.trim());
-      const command = `${lines[0]}\n${lines[1]!.replace(/\\$/, '')} ${lines[2]}`.replace('curl -i', 'curl -s -o /dev/null -w "%{http_code}"');
+      const lines = (await waitFor(() => output, /(BODY=.*)\n\s+(curl .*\\)\n\s+(-H .*)\n/))
+        .slice(1)
+        .map((l) => l.trim());
+      const command = `${lines[0]}\n${lines[1]!.replace(/\\$/, '')} ${lines[2]}`.replace(
+        'curl -i',
+        'curl -s -o /dev/null -w "%{http_code}"',
+      );
       const ran = spawnSync('bash', ['-c', command], { encoding: 'utf8' });
       expect(ran.stdout).toBe('200');
       await waitFor(() => output, /track\s+u1 "Signed Up"/);

@@ -5,6 +5,10 @@ import { Recorder } from './conformance-scenarios.js';
 import { buildExpressApp } from './targets/express-app.js';
 
 runConformance('express, handlers in `on`', async () => startHttpServer(buildExpressApp(new Recorder(), 'on')));
-runConformance('express, pass-through to the route (req.webhook)', async () => startHttpServer(buildExpressApp(new Recorder(), 'next')), {
-  passThrough: true,
-});
+runConformance(
+  'express, pass-through to the route (req.webhook)',
+  async () => startHttpServer(buildExpressApp(new Recorder(), 'next')),
+  {
+    passThrough: true,
+  },
+);

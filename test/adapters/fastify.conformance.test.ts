@@ -12,4 +12,6 @@ async function start(mode: FastifyMode): Promise<ConformanceTarget> {
 }
 
 runConformance('fastify, the plugin with `on`', () => start('plugin'));
-runConformance('fastify, webhookRoute() preHandler on our own route (request.webhook)', () => start('route'), { passThrough: true });
+runConformance('fastify, webhookRoute() preHandler on our own route (request.webhook)', () => start('route'), {
+  passThrough: true,
+});

@@ -13,5 +13,9 @@ function start(options: HonoAppOptions): Promise<ConformanceTarget> {
 
 // The real 4 s default deadline runs once, here.
 runConformance('hono on Node, handlers in `on`', () => start({ mode: 'on' }), { slow: true });
-runConformance("hono on Node, pass-through to the route (c.get('webhook'))", () => start({ mode: 'next' }), { passThrough: true });
-runConformance('hono on Node, Web Crypto forced (the path without node:crypto)', () => start({ mode: 'on', crypto: 'web' }));
+runConformance("hono on Node, pass-through to the route (c.get('webhook'))", () => start({ mode: 'next' }), {
+  passThrough: true,
+});
+runConformance('hono on Node, Web Crypto forced (the path without node:crypto)', () =>
+  start({ mode: 'on', crypto: 'web' }),
+);

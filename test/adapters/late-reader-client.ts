@@ -48,7 +48,14 @@ function upload(plan: Plan): Promise<LateReaderOutcome> {
       const answer = parseAnswer(Buffer.concat(received));
       if (answer !== undefined) finish(answer);
     });
-    socket.on('end', () => finish(parseAnswer(Buffer.concat(received)) ?? { status: 0, error: `closed after ${Buffer.concat(received).length} bytes` }));
+    socket.on('end', () =>
+      finish(
+        parseAnswer(Buffer.concat(received)) ?? {
+          status: 0,
+          error: `closed after ${Buffer.concat(received).length} bytes`,
+        },
+      ),
+    );
     socket.on('connect', () => {
       const head = [
         `POST ${url.pathname} HTTP/1.1`,
@@ -72,7 +79,9 @@ function upload(plan: Plan): Promise<LateReaderOutcome> {
         while (slice < due && sent < plan.totalBytes) {
           const n = Math.min(sliceBytes, plan.totalBytes - sent);
           const bytes = Buffer.alloc(n, 0x20);
-          socket.write(plan.chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes);
+          socket.write(
+            plan.chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes,
+          );
           sent += n;
           slice++;
         }

@@ -59,7 +59,11 @@ const coreFetchOnHonoNode: Setup = {
   async start(options) {
     const runs: RunningSetup['runs'] = [];
     const receiver = createReceiver({ ...options, onMessage: (message) => void runs.push({ message }) });
-    const server = createAdaptorServer({ fetch: receiver.fetch, hostname: '127.0.0.1', autoCleanupIncoming: false }) as Server;
+    const server = createAdaptorServer({
+      fetch: receiver.fetch,
+      hostname: '127.0.0.1',
+      autoCleanupIncoming: false,
+    }) as Server;
     const s = await listenOnLoopback(server);
     return { url: `${s.url}/webhooks`, runs, close: s.close };
   },
@@ -73,7 +77,11 @@ const NAMES = [
   'hono on node',
   'hono on node, pass-through (the route reads c.req.text())',
 ];
-const SETUPS_UNDER_TEST: readonly Setup[] = [...NAMES.map((name) => SETUPS.find((s) => s.name === name)!), fastifyOwnParser, coreFetchOnHonoNode];
+const SETUPS_UNDER_TEST: readonly Setup[] = [
+  ...NAMES.map((name) => SETUPS.find((s) => s.name === name)!),
+  fastifyOwnParser,
+  coreFetchOnHonoNode,
+];
 
 /** Runs the clients in a child process and returns what each saw. */
 function lateReaders(url: string, chunked: boolean): Promise<LateReaderOutcome[]> {
@@ -95,8 +103,14 @@ for (const setup of SETUPS_UNDER_TEST) {
         const outcomes = await lateReaders(running.url, chunked);
         // Each client really wrote for about 1.2 s before it read (the scenario, not a fast upload).
         for (const o of outcomes) if (o.wroteMs !== undefined) expect(o.wroteMs).toBeGreaterThanOrEqual(WRITE_MS * 0.9);
-        expect(outcomes.map((o) => ({ status: o.status, error: o.error }))).toEqual(outcomes.map(() => ({ status: 413, error: undefined })));
-        for (const o of outcomes) expect(JSON.parse(o.body!)).toMatchObject({ code: 'payload_too_large', message: expect.stringMatching(/limit of 1048576 bytes|too large/) });
+        expect(outcomes.map((o) => ({ status: o.status, error: o.error }))).toEqual(
+          outcomes.map(() => ({ status: 413, error: undefined })),
+        );
+        for (const o of outcomes)
+          expect(JSON.parse(o.body!)).toMatchObject({
+            code: 'payload_too_large',
+            message: expect.stringMatching(/limit of 1048576 bytes|too large/),
+          });
         expect(running.runs).toEqual([]);
       }, 30_000);
     }

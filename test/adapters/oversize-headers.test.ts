@@ -35,7 +35,13 @@ interface Outcome {
 /** Sends a request with `headerBytes` of one extra header, then `bodyBytes` of body, over a raw socket; reads only after `readAfterMs`. */
 function rawRequest(
   port: number,
-  { headerBytes, bodyBytes = 2, readAfterMs = 0, before = '', pipelined = false }: { headerBytes: number; bodyBytes?: number; readAfterMs?: number; before?: string; pipelined?: boolean },
+  {
+    headerBytes,
+    bodyBytes = 2,
+    readAfterMs = 0,
+    before = '',
+    pipelined = false,
+  }: { headerBytes: number; bodyBytes?: number; readAfterMs?: number; before?: string; pipelined?: boolean },
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -56,11 +62,14 @@ function rawRequest(
       // A keep-alive client sends its next request once the first answer is in.
       if (!sent && before && !pipelined && /\r\n\r\n[^]*\}/.test(text)) send();
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => (reset ||= error.code === 'ECONNRESET' || error.code === 'EPIPE'));
+    socket.on(
+      'error',
+      (error: NodeJS.ErrnoException) => (reset ||= error.code === 'ECONNRESET' || error.code === 'EPIPE'),
+    );
     socket.on('close', () => {
       // With a keep-alive request in front (`before`), the answer of interest is the second one.
       const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/);
-      const mine = before ? answers[1] ?? '' : answers[0] ?? '';
+      const mine = before ? (answers[1] ?? '') : (answers[0] ?? '');
       resolve({ statusLine: mine.split('\r\n')[0] ?? '', reset, text });
     });
     socket.on('connect', () => {
@@ -92,7 +101,7 @@ async function serveFastify(app: FastifyInstance): Promise<number> {
 const onMessage = () => undefined;
 
 const SETUPS: Record<string, () => Promise<number>> = {
-  'Express': () => {
+  Express: () => {
     const app = express();
     app.all('/webhooks', expressHookgate({ secret: SECRET, onMessage }));
     return serveNode(expressHandle(http.createServer(app)));
@@ -114,7 +123,11 @@ const SETUPS: Record<string, () => Promise<number>> = {
     return serveNode(honoHandle(createAdaptorServer({ fetch: app.fetch }) as http.Server));
   },
   "core's node listener": () =>
-    serveNode(handleClientErrors(http.createServer(toNodeListener(createReceiver({ secret: SECRET, onMessage })) as http.RequestListener))),
+    serveNode(
+      handleClientErrors(
+        http.createServer(toNodeListener(createReceiver({ secret: SECRET, onMessage })) as http.RequestListener),
+      ),
+    ),
 };
 
 describe.each(Object.entries(SETUPS))('%s', (_name, start) => {
@@ -129,17 +142,24 @@ describe.each(Object.entries(SETUPS))('%s', (_name, start) => {
 
   it('a 64 KB header then a 5 MB body, read 300 ms late → still 431, never a reset', async () => {
     const port = await start();
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => rawRequest(port, { headerBytes: 64 * 1024, bodyBytes: 5_000_000, readAfterMs: 300 })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        rawRequest(port, { headerBytes: 64 * 1024, bodyBytes: 5_000_000, readAfterMs: 300 }),
+      ),
+    );
     expect(outcomes.map((o) => o.statusLine)).toEqual(Array(5).fill('HTTP/1.1 431 Request Header Fields Too Large'));
     expect(outcomes.map((o) => o.reset)).toEqual(Array(5).fill(false));
   });
 
-  it.each([false, true])('the second request of a keep-alive connection (pipelined: %s) with a 64 KB header → 431, after the first one\'s answer', async (pipelined) => {
-    const port = await start();
-    const out = await rawRequest(port, { headerBytes: 64 * 1024, before: KEEP_ALIVE_FIRST, pipelined });
-    expect(out.text).toMatch(/^HTTP\/1\.1 400 /); // the first: '{}' is signed, but not a message
-    expect(out.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-  });
+  it.each([false, true])(
+    "the second request of a keep-alive connection (pipelined: %s) with a 64 KB header → 431, after the first one's answer",
+    async (pipelined) => {
+      const port = await start();
+      const out = await rawRequest(port, { headerBytes: 64 * 1024, before: KEEP_ALIVE_FIRST, pipelined });
+      expect(out.text).toMatch(/^HTTP\/1\.1 400 /); // the first: '{}' is signed, but not a message
+      expect(out.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    },
+  );
 
   it('a header just under the limit is not refused as too large', async () => {
     const port = await start();
@@ -163,7 +183,15 @@ describe('answerClientError', () => {
 
   it('answers each connection once, and stays out of the way of a connection the client reset', () => {
     const writes: string[] = [];
-    const socket = { destroyed: false, writable: true, write: (d: string) => void writes.push(d), end() {}, destroy() {}, resume() {}, on() {} };
+    const socket = {
+      destroyed: false,
+      writable: true,
+      write: (d: string) => void writes.push(d),
+      end() {},
+      destroy() {},
+      resume() {},
+      on() {},
+    };
     answerClientError(Object.assign(new Error('x'), { code: 'HPE_HEADER_OVERFLOW' }), socket);
     answerClientError(Object.assign(new Error('x'), { code: 'HPE_HEADER_OVERFLOW' }), socket);
     expect(writes).toHaveLength(1);

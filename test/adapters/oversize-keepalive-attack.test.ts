@@ -39,19 +39,42 @@ describe('5 MB then a pipelined request on one keep-alive connection, read only 
       running = await setup.start({ secret: SECRET });
       const url = new URL(running.url);
       const port = Number(url.port);
-      const good = JSON.stringify({ type: 'track', userId: 'u1', event: 'Behind', timestamp: '2026-01-01T00:00:00.000Z', version: 1, messageId: 'behind-1' });
+      const good = JSON.stringify({
+        type: 'track',
+        userId: 'u1',
+        event: 'Behind',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        version: 1,
+        messageId: 'behind-1',
+      });
       const second = `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nX-Signature: ${sign(good, SECRET)}\r\nContent-Length: ${good.length}\r\n\r\n${good}`;
-      const head = (framing: string) => `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nX-Signature: ${'ab'.repeat(20)}\r\n${framing}\r\n\r\n`;
+      const head = (framing: string) =>
+        `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nX-Signature: ${'ab'.repeat(20)}\r\n${framing}\r\n\r\n`;
       const outcomes = await clients([
-        { port, send: head(`Content-Length: ${FIVE_MB}`), fill: { bytes: FIVE_MB, then: second }, readFromMs: 1_200, waitMs: 4_500 },
-        { port, send: head('Transfer-Encoding: chunked'), fill: { bytes: FIVE_MB, chunked: true, then: second }, readFromMs: 1_200, waitMs: 4_500 },
+        {
+          port,
+          send: head(`Content-Length: ${FIVE_MB}`),
+          fill: { bytes: FIVE_MB, then: second },
+          readFromMs: 1_200,
+          waitMs: 4_500,
+        },
+        {
+          port,
+          send: head('Transfer-Encoding: chunked'),
+          fill: { bytes: FIVE_MB, chunked: true, then: second },
+          readFromMs: 1_200,
+          waitMs: 4_500,
+        },
       ]);
       for (const o of outcomes) {
         const where = JSON.stringify({ ...o, received: o.received.slice(0, 600) });
         expect(o.error, where).toBeUndefined();
         expect(o.statuses[0], where).toBe(413);
         // Behind it: the good request's 200, or nothing (the server closed after the 413).
-        expect(o.statuses.slice(1).every((s) => s === 200), where).toBe(true);
+        expect(
+          o.statuses.slice(1).every((s) => s === 200),
+          where,
+        ).toBe(true);
         expect(o.statuses.length, where).toBeLessThanOrEqual(2);
       }
       const answeredBehind = outcomes.filter((o) => o.statuses[1] === 200).length;

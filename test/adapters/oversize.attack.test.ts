@@ -21,7 +21,9 @@ for (const setup of OURS) {
     for (const chunked of [false, true]) {
       it(`ten concurrent 50 MB uploads (${chunked ? 'chunked' : 'Content-Length'}) each read a 413`, async () => {
         running = await setup.start({ secret: SECRET });
-        const outcomes = await Promise.all(Array.from({ length: 10 }, () => uploadOversize(running!.url, FIFTY_MB, { chunked })));
+        const outcomes = await Promise.all(
+          Array.from({ length: 10 }, () => uploadOversize(running!.url, FIFTY_MB, { chunked })),
+        );
         expect(outcomes).toEqual(outcomes.map(() => ({ status: 413, code: 'payload_too_large' })));
         expect(running.runs).toEqual([]);
       }, 60_000);

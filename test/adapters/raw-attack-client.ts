@@ -72,7 +72,8 @@ function run(plan: RawPlan): Promise<RawOutcome> {
         firstByteMs = Date.now() - started;
         if (plan.afterAnswer !== undefined || plan.completeBodyTo !== undefined) clearInterval(trickleTimer);
         if (plan.afterAnswer !== undefined) socket.write(Buffer.from(plan.afterAnswer, 'latin1'));
-        if (plan.completeBodyTo !== undefined && plan.completeBodyTo > bodySent) socket.write(Buffer.alloc(plan.completeBodyTo - bodySent, 'a'));
+        if (plan.completeBodyTo !== undefined && plan.completeBodyTo > bodySent)
+          socket.write(Buffer.alloc(plan.completeBodyTo - bodySent, 'a'));
       }
       parts.push(chunk);
     });
@@ -87,10 +88,12 @@ function run(plan: RawPlan): Promise<RawOutcome> {
       socket.write(Buffer.from(plan.send, 'latin1'));
       if (plan.fill !== undefined) {
         const { bytes, chunked = false, then = '' } = plan.fill;
-        for (let sent = 0; sent < bytes; ) {
+        for (let sent = 0; sent < bytes;) {
           const n = Math.min(65_536, bytes - sent);
           const spaces = Buffer.alloc(n, 0x20);
-          socket.write(chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), spaces, Buffer.from('\r\n')]) : spaces);
+          socket.write(
+            chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), spaces, Buffer.from('\r\n')]) : spaces,
+          );
           sent += n;
         }
         socket.write(Buffer.from(`${chunked ? '0\r\n\r\n' : ''}${then}`, 'latin1'));
@@ -98,7 +101,8 @@ function run(plan: RawPlan): Promise<RawOutcome> {
       const t = plan.trickle;
       if (t === undefined) return;
       trickleTimer = setInterval(() => {
-        if (Date.now() - started >= t.untilMs || socket.destroyed || !socket.writable) return clearInterval(trickleTimer);
+        if (Date.now() - started >= t.untilMs || socket.destroyed || !socket.writable)
+          return clearInterval(trickleTimer);
         socket.write(Buffer.from(t.byte, 'latin1'));
         bodySent += t.byte.length;
       }, t.everyMs);

@@ -11,7 +11,10 @@ const hmac = (text: string) => createHmac('sha1', SECRET).update(text).digest('h
 
 /** A track message whose bytes can be re-encoded many ways without changing its parsed value. */
 function signedMessage(userId: string) {
-  const message = fixture('track', { userId, properties: { amount: 100, label: 'A/b', big: 12345678901234567000 } } as never);
+  const message = fixture('track', {
+    userId,
+    properties: { amount: 100, label: 'A/b', big: 12345678901234567000 },
+  } as never);
   const text = JSON.stringify(message);
   expect(text).toContain('"amount":100');
   expect(text).toContain('"big":12345678901234567000');
@@ -38,7 +41,11 @@ function variants(text: string): Record<string, string> {
 }
 
 async function post(url: string, body: string, signature: string) {
-  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': signature } });
+  const res = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-signature': signature },
+  });
   return { status: res.status, json: (await res.json().catch(() => ({}))) as { code?: string } };
 }
 

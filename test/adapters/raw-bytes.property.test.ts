@@ -13,7 +13,11 @@ const hmac = (text: string) => createHmac('sha1', SECRET).update(text).digest('h
 
 /** Properties a message may carry, as JSON.parse would return them (no -0, no undefined). */
 const properties = fc
-  .dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(100, 1.5, 12345678901234567000, 'A/b')), { maxKeys: 6 })
+  .dictionary(
+    fc.string({ maxLength: 8 }),
+    fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(100, 1.5, 12345678901234567000, 'A/b')),
+    { maxKeys: 6 },
+  )
   .map((p) => JSON.parse(JSON.stringify(p)) as Record<string, unknown>);
 
 let counter = 0;
@@ -24,7 +28,11 @@ function signed(props: Record<string, unknown>) {
 }
 
 async function post(url: string, body: string, signature: string) {
-  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': signature } });
+  const res = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-signature': signature },
+  });
   const json = (await res.json().catch(() => ({}))) as { code?: string };
   return { status: res.status, code: json.code };
 }
@@ -67,18 +75,23 @@ for (const setup of SETUPS) {
     } else {
       it('handles each signed message exactly once whatever its bytes; the other forms are duplicates', async () => {
         await fc.assert(
-          fc.asyncProperty(properties, fc.array(fc.integer(), { minLength: 1, maxLength: 4 }), fc.nat(4), async (props, seeds, at) => {
-            const { text, value, signature } = signed(props);
-            const bodies = seeds.map((seed) => reencodeJson(value, seed));
-            bodies.splice(Math.min(at, bodies.length), 0, text);
-            const before = running.runs.length;
-            const answers = [];
-            for (const body of bodies) answers.push(await post(running.url, body, signature));
-            expect(answers[0]).toEqual({ status: 200, code: 'ok' });
-            expect(answers.slice(1)).toEqual(answers.slice(1).map(() => ({ status: 200, code: 'duplicate' })));
-            expect(running.runs.length - before).toBe(1);
-            expect(running.runs.at(-1)!.message).toEqual(value);
-          }),
+          fc.asyncProperty(
+            properties,
+            fc.array(fc.integer(), { minLength: 1, maxLength: 4 }),
+            fc.nat(4),
+            async (props, seeds, at) => {
+              const { text, value, signature } = signed(props);
+              const bodies = seeds.map((seed) => reencodeJson(value, seed));
+              bodies.splice(Math.min(at, bodies.length), 0, text);
+              const before = running.runs.length;
+              const answers = [];
+              for (const body of bodies) answers.push(await post(running.url, body, signature));
+              expect(answers[0]).toEqual({ status: 200, code: 'ok' });
+              expect(answers.slice(1)).toEqual(answers.slice(1).map(() => ({ status: 200, code: 'duplicate' })));
+              expect(running.runs.length - before).toBe(1);
+              expect(running.runs.at(-1)!.message).toEqual(value);
+            },
+          ),
           { numRuns: 40 },
         );
       }, 60_000);

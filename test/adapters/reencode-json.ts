@@ -4,7 +4,6 @@
 // property tests of the raw bytes rule.
 import { seededRandom } from '../helpers/seeded-random.js';
 
-
 const SPACES = ['', '', '', ' ', '\n', '\t', '\r\n  '];
 
 /** Re-encodes `value` (a JSON value as JSON.parse returns it) in other bytes, chosen from `seed`. */
@@ -60,7 +59,8 @@ export function reencodeJson(value: unknown, seed: number): string {
     const parts: string[] = [];
     for (const [key, val] of entries) {
       // A duplicate before the real entry: the first occurrence fixes the position, the last the value.
-      if (rnd() < 0.2) parts.push(`${ws()}${string(key)}${ws()}:${ws()}${pick(['"forged"', '0', 'null', '{"x":1}'])}${ws()}`);
+      if (rnd() < 0.2)
+        parts.push(`${ws()}${string(key)}${ws()}:${ws()}${pick(['"forged"', '0', 'null', '{"x":1}'])}${ws()}`);
       parts.push(`${ws()}${string(key)}${ws()}:${ws()}${write(val)}${ws()}`);
     }
     return `{${parts.join(',')}${ws()}}`;

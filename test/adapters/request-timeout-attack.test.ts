@@ -24,7 +24,12 @@ const SECRET = 'whsec_request_timeout_attack';
 const REQUEST_MS = 2_000;
 // The READMEs' settings, with requestTimeout shorter so the test is quick (and below the 4 s deadline,
 // so the webhook route's own 503 cannot be what answers).
-const limits: http.ServerOptions = { headersTimeout: 1_000, requestTimeout: REQUEST_MS, connectionsCheckingInterval: 250, keepAliveTimeout: 5_000 };
+const limits: http.ServerOptions = {
+  headersTimeout: 1_000,
+  requestTimeout: REQUEST_MS,
+  connectionsCheckingInterval: 250,
+  keepAliveTimeout: 5_000,
+};
 
 interface Running {
   port: number;
@@ -52,7 +57,9 @@ const SETUPS: Array<{ name: string; start(): Promise<Running> }> = [
     name: "node:http with core's toNodeListener (handleClientErrors)",
     start() {
       const handled: string[] = [];
-      const webhooks = toNodeListener(createReceiver({ secret: SECRET, onMessage: () => void handled.push('webhook') }));
+      const webhooks = toNodeListener(
+        createReceiver({ secret: SECRET, onMessage: () => void handled.push('webhook') }),
+      );
       const server = http.createServer(limits, (req, res) => {
         if (req.url !== '/upload') return void webhooks(req, res);
         void (async () => {
@@ -94,7 +101,11 @@ const SETUPS: Array<{ name: string; start(): Promise<Running> }> = [
         return 'stored';
       });
       await app.listen({ host: '127.0.0.1', port: 0 });
-      return { port: (app.server.address() as AddressInfo).port, handled, close: async () => void (app.server.closeAllConnections(), await app.close()) };
+      return {
+        port: (app.server.address() as AddressInfo).port,
+        handled,
+        close: async () => void (app.server.closeAllConnections(), await app.close()),
+      };
     },
   },
   {
@@ -168,7 +179,11 @@ describe('a body still arriving at requestTimeout is answered 408 on its own res
       await new Promise((r) => setTimeout(r, 300));
       expect(running.handled).toEqual([]); // no handler took the cut-off body as whole
       // The server is still up and answering.
-      const after = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const after = await fetch(`http://127.0.0.1:${port}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(after.status).toBe(401);
     }, 30_000);
   }
@@ -197,7 +212,9 @@ describe('a malformed chunked body is answered 400 at once, on its own response'
 });
 
 describe('around the refusal', () => {
-  function nodeServer(handler: (req: http.IncomingMessage, res: http.ServerResponse, handled: string[]) => void): Promise<Running> {
+  function nodeServer(
+    handler: (req: http.IncomingMessage, res: http.ServerResponse, handled: string[]) => void,
+  ): Promise<Running> {
     const handled: string[] = [];
     const server = http.createServer(limits, (req, res) => handler(req, res, handled));
     return listening(handleClientErrors(server).listen(0, '127.0.0.1'), handled);
@@ -215,7 +232,15 @@ describe('around the refusal', () => {
         .catch(() => undefined);
     });
     const { port } = running;
-    const [o] = await clients([{ port, send: `POST /upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 5\r\nX-Slow: `, trickle: { byte: 'a', everyMs: 200, untilMs: 8_000 }, afterAnswer: '\r\n\r\nhello', halfOpen: true }]);
+    const [o] = await clients([
+      {
+        port,
+        send: `POST /upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 5\r\nX-Slow: `,
+        trickle: { byte: 'a', everyMs: 200, untilMs: 8_000 },
+        afterAnswer: '\r\n\r\nhello',
+        halfOpen: true,
+      },
+    ]);
     expect(o!.statuses, JSON.stringify(o)).toEqual([408]);
     await new Promise((r) => setTimeout(r, 300));
     expect(running.handled).toEqual([]);

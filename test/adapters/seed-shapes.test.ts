@@ -11,8 +11,12 @@ describe('seedShapeProblems', () => {
   it('catches each departure from the seed', () => {
     const bad = (m: unknown) => seedShapeProblems(m as WebhookMessage);
     expect(bad({ ...fixture('alias'), userId: 'u1' })).toContain('alias has no userId');
-    expect(bad({ ...fixture('delete'), version: 1 })).toEqual(['delete carries type, userId, timestamp only (got timestamp,type,userId,version)']);
-    expect(bad({ ...fixture('track'), timestamp: '2026-11-21T12:00:00Z' })).toContain('timestamp must be ISO 8601 UTC with milliseconds');
+    expect(bad({ ...fixture('delete'), version: 1 })).toEqual([
+      'delete carries type, userId, timestamp only (got timestamp,type,userId,version)',
+    ]);
+    expect(bad({ ...fixture('track'), timestamp: '2026-11-21T12:00:00Z' })).toContain(
+      'timestamp must be ISO 8601 UTC with milliseconds',
+    );
     expect(bad({ ...fixture('page'), version: 2 })).toContain('version must be 1');
     expect(bad({ ...fixture('track'), event: undefined })).toContain('event must be a string');
     expect(bad({ ...fixture('group'), groupId: 7 })).toContain('groupId must be a string');

@@ -10,7 +10,8 @@ export function seedShapeProblems(message: WebhookMessage): string[] {
   const isString = (k: string) => typeof m[k] === 'string' || problems.push(`${k} must be a string`);
   const isObject = (k: string) =>
     (typeof m[k] === 'object' && m[k] !== null && !Array.isArray(m[k])) || problems.push(`${k} must be an object`);
-  if (typeof m.timestamp !== 'string' || !UTC_MILLIS.test(m.timestamp)) problems.push('timestamp must be ISO 8601 UTC with milliseconds');
+  if (typeof m.timestamp !== 'string' || !UTC_MILLIS.test(m.timestamp))
+    problems.push('timestamp must be ISO 8601 UTC with milliseconds');
   if (m.type === 'delete') {
     const keys = Object.keys(m).sort().join(',');
     if (keys !== 'timestamp,type,userId') problems.push(`delete carries type, userId, timestamp only (got ${keys})`);
@@ -36,6 +37,7 @@ export function seedShapeProblems(message: WebhookMessage): string[] {
     isString('groupId');
     if ('traits' in m) isObject('traits');
   }
-  if (!['page', 'screen', 'identify', 'track', 'group'].includes(m.type as string)) problems.push(`unknown type ${String(m.type)}`);
+  if (!['page', 'screen', 'identify', 'track', 'group'].includes(m.type as string))
+    problems.push(`unknown type ${String(m.type)}`);
   return problems;
 }

@@ -60,7 +60,9 @@ function bodyOf(spec: BodySpec, marker: string): { text: string; message?: Webho
     case 'malformed-json':
       return { text: `{"version":1,"type":"track","userId":"${marker}","event":"Oops",` };
     case 'not-a-message':
-      return { text: JSON.stringify({ version: 1, type: 'track', userId: marker, timestamp: '2026-11-21T12:00:00.000Z' }) };
+      return {
+        text: JSON.stringify({ version: 1, type: 'track', userId: marker, timestamp: '2026-11-21T12:00:00.000Z' }),
+      };
     case 'none':
       return { text: '' };
   }
@@ -105,7 +107,9 @@ export function prepareRequest(spec: RequestSpec, marker: string = `user_${rando
 
 /** Sends a prepared request and reads the whole answer. */
 export function sendRequest(url: string, req: PreparedRequest): Promise<Answer> {
-  return req.transport === 'split-tcp' || req.transport === 'split-tcp-chunked' ? sendSplit(url, req) : sendHttp(url, req);
+  return req.transport === 'split-tcp' || req.transport === 'split-tcp-chunked'
+    ? sendSplit(url, req)
+    : sendHttp(url, req);
 }
 
 function sendHttp(url: string, req: PreparedRequest): Promise<Answer> {
@@ -116,7 +120,13 @@ function sendHttp(url: string, req: PreparedRequest): Promise<Answer> {
     const r = http.request(url, { method: req.method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - started,
+        }),
+      );
       res.on('error', reject);
     });
     r.on('error', reject);
@@ -176,7 +186,11 @@ function sendSplit(url: string, req: PreparedRequest): Promise<Answer> {
       for (const piece of pieces) {
         // A pause between writes makes each one its own TCP segment and its own read on the server.
         await new Promise((r) => setTimeout(r, 15));
-        socket.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+        socket.write(
+          chunked
+            ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+            : piece,
+        );
       }
       if (chunked) socket.write('0\r\n\r\n');
     });

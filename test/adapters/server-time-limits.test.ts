@@ -48,7 +48,12 @@ function listening(server: http.Server): Promise<Started> {
 const SERVERS: Array<{ name: string; start(): Promise<Started> }> = [
   {
     name: "core's node:http listener",
-    start: () => listening(handleClientErrors(http.createServer(limits, toNodeListener(createReceiver({ secret: SECRET, onMessage })))).listen(0, '127.0.0.1')),
+    start: () =>
+      listening(
+        handleClientErrors(
+          http.createServer(limits, toNodeListener(createReceiver({ secret: SECRET, onMessage }))),
+        ).listen(0, '127.0.0.1'),
+      ),
   },
   {
     name: 'Express on http.createServer(limits, app)',
@@ -71,7 +76,10 @@ const SERVERS: Array<{ name: string; start(): Promise<Started> }> = [
       });
       await app.register(fastifyHookgate, { secret: SECRET, onMessage });
       await app.listen({ host: '127.0.0.1', port: 0 });
-      return { port: (app.server.address() as AddressInfo).port, close: async () => void (app.server.closeAllConnections(), await app.close()) };
+      return {
+        port: (app.server.address() as AddressInfo).port,
+        close: async () => void (app.server.closeAllConnections(), await app.close()),
+      };
     },
   },
   {
@@ -83,7 +91,12 @@ const SERVERS: Array<{ name: string; start(): Promise<Started> }> = [
         fetch: app.fetch,
         hostname: '127.0.0.1',
         port: 0,
-        serverOptions: { headersTimeout: 10_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000, keepAliveTimeout: 5_000 },
+        serverOptions: {
+          headersTimeout: 10_000,
+          requestTimeout: 10_000,
+          connectionsCheckingInterval: 1_000,
+          keepAliveTimeout: 5_000,
+        },
       }) as http.Server;
       return listening(handleClientErrors(server));
     },
@@ -126,7 +139,11 @@ describe.concurrent('time limits set as the READMEs say', () => {
     it(`${setup.name}: trickled headers get 408 after about 10 s; a prompt request is answered`, async () => {
       const server = await setup.start();
       running.push(server);
-      const prompt = await fetch(`http://127.0.0.1:${server.port}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const prompt = await fetch(`http://127.0.0.1:${server.port}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(prompt.status).toBe(401); // unsigned: the receiver runs under these options
       const { status, ms } = await trickleHeaders(server.port);
       expect(status).toBe(408);

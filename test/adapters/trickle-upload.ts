@@ -14,7 +14,12 @@ export interface TrickleOutcome {
 }
 
 /** Sends `body` with a Content-Length: half at once, then one byte every `everyMs` until `totalMs` has passed and the rest at once. */
-export function trickleUpload(url: string, body: string, signature: string, { everyMs = 100, totalMs = 8000 } = {}): Promise<TrickleOutcome> {
+export function trickleUpload(
+  url: string,
+  body: string,
+  signature: string,
+  { everyMs = 100, totalMs = 8000 } = {},
+): Promise<TrickleOutcome> {
   const bytes = Buffer.from(body, 'utf8');
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -31,7 +36,15 @@ export function trickleUpload(url: string, body: string, signature: string, { ev
     };
     const req = http.request(
       url,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), 'x-signature': signature } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(bytes.length),
+          'x-signature': signature,
+        },
+      },
       (res) => {
         answeredAt = Date.now();
         const parts: Buffer[] = [];
@@ -43,7 +56,12 @@ export function trickleUpload(url: string, body: string, signature: string, { ev
           } catch {
             code = undefined;
           }
-          outcome = { status: res.statusCode ?? 0, code, connection: res.headers.connection, answeredAfterMs: answeredAt - started };
+          outcome = {
+            status: res.statusCode ?? 0,
+            code,
+            connection: res.headers.connection,
+            answeredAfterMs: answeredAt - started,
+          };
           if (req.socket?.destroyed || req.socket?.readyState === 'closed') finish(Date.now() - answeredAt);
           setTimeout(() => finish(Infinity), 3000);
         });

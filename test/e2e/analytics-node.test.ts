@@ -20,11 +20,17 @@ beforeEach(async () => {
   requests = [];
   const rx = createReceiver({
     secret: SECRET,
-    onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form, userAgent: ctx.header('user-agent') }),
+    onMessage: (message, ctx) =>
+      void seen.push({ message, form: ctx.verification.form, userAgent: ctx.header('user-agent') }),
   });
   receiver = await startHttpServer(toNodeListener(rx) as never);
   emulator = createEmulator({
-    sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET } }],
+    sources: [
+      {
+        writeKey: WRITE_KEY,
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
+      },
+    ],
   });
   intake = await emulator.listen({ port: 0, host: '127.0.0.1' });
   // Record what the client really sends, without changing it: a tap on the intake's server.
@@ -32,7 +38,11 @@ beforeEach(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      requests.push({
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      });
     });
   });
 });
@@ -45,12 +55,34 @@ afterEach(async () => {
 
 describe('@segment/analytics-node against the intake', () => {
   it('sends identify, track, page, screen, group and alias; each reaches the receiver verified, in the seed shape', async () => {
-    const analytics = new Analytics({ writeKey: WRITE_KEY, host: intake.url, flushAt: 6, flushInterval: 10_000, maxRetries: 0 });
+    const analytics = new Analytics({
+      writeKey: WRITE_KEY,
+      host: intake.url,
+      flushAt: 6,
+      flushInterval: 10_000,
+      maxRetries: 0,
+    });
     const errors: unknown[] = [];
     analytics.on('error', (e) => errors.push(e));
-    analytics.identify({ userId: 'user_1001', traits: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'premium', logins: 5 } });
-    analytics.track({ userId: 'user_1001', event: 'Order Completed', properties: { orderId: 'ord_77', revenue: 42.5, note: 'café ☕' } });
-    analytics.page({ userId: 'user_1001', name: 'Pricing', properties: { path: '/pricing', title: 'Pricing', url: 'https://app.example.com/pricing', referrer: 'https://www.example.com/' } });
+    analytics.identify({
+      userId: 'user_1001',
+      traits: { email: 'ada@example.com', name: 'Ada Lovelace', plan: 'premium', logins: 5 },
+    });
+    analytics.track({
+      userId: 'user_1001',
+      event: 'Order Completed',
+      properties: { orderId: 'ord_77', revenue: 42.5, note: 'café ☕' },
+    });
+    analytics.page({
+      userId: 'user_1001',
+      name: 'Pricing',
+      properties: {
+        path: '/pricing',
+        title: 'Pricing',
+        url: 'https://app.example.com/pricing',
+        referrer: 'https://www.example.com/',
+      },
+    });
     analytics.screen({ userId: 'user_1001', name: 'Home' });
     analytics.group({ userId: 'user_1001', groupId: 'acme_inc', traits: { name: 'Acme Inc', employees: 120 } });
     analytics.alias({ previousId: 'anon_5e1f', userId: 'user_1001' });
@@ -74,16 +106,32 @@ describe('@segment/analytics-node against the intake', () => {
       expect(s.message).toMatchObject({ version: 1 });
       expect(s.message.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
-    expect(byType.identify!.message).toMatchObject({ userId: 'user_1001', traits: { email: 'ada@example.com', plan: 'premium', logins: 5 } });
-    expect(byType.track!.message).toMatchObject({ userId: 'user_1001', event: 'Order Completed', properties: { revenue: 42.5, note: 'café ☕' } });
-    expect(byType.page!.message).toMatchObject({ userId: 'user_1001', properties: { path: '/pricing', url: 'https://app.example.com/pricing' } });
+    expect(byType.identify!.message).toMatchObject({
+      userId: 'user_1001',
+      traits: { email: 'ada@example.com', plan: 'premium', logins: 5 },
+    });
+    expect(byType.track!.message).toMatchObject({
+      userId: 'user_1001',
+      event: 'Order Completed',
+      properties: { revenue: 42.5, note: 'café ☕' },
+    });
+    expect(byType.page!.message).toMatchObject({
+      userId: 'user_1001',
+      properties: { path: '/pricing', url: 'https://app.example.com/pricing' },
+    });
     expect(byType.screen!.message).toMatchObject({ userId: 'user_1001', name: 'Home' });
-    expect(byType.group!.message).toMatchObject({ userId: 'user_1001', groupId: 'acme_inc', traits: { employees: 120 } });
+    expect(byType.group!.message).toMatchObject({
+      userId: 'user_1001',
+      groupId: 'acme_inc',
+      traits: { employees: 120 },
+    });
     const alias = byType.alias!.message as Record<string, unknown>;
     expect(alias).toMatchObject({ type: 'alias', 'Previous ID': 'anon_5e1f', 'User ID': 'user_1001' });
     expect(alias).not.toHaveProperty('userId');
     // The client's context (library name) came through the batch.
-    expect((byType.track!.message as { context?: unknown }).context).toMatchObject({ library: { name: '@segment/analytics-node' } });
+    expect((byType.track!.message as { context?: unknown }).context).toMatchObject({
+      library: { name: '@segment/analytics-node' },
+    });
   });
 
   it('accepts a batch posted with only the body writeKey (older clients)', async () => {

@@ -12,7 +12,9 @@ import { spawn } from 'node:child_process';
  */
 export function runOutcomesProcess<T>(script: string, plan: unknown): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(plan)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(plan)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -20,7 +22,8 @@ export function runOutcomesProcess<T>(script: string, plan: unknown): Promise<T>
     // 'close', not 'exit': 'exit' may come before the last of stdout has been read.
     child.once('close', (code) => {
       const line = /OUTCOMES=(.*)/.exec(out)?.[1];
-      if (code !== 0 || line === undefined) return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
+      if (code !== 0 || line === undefined)
+        return reject(new Error(`the client process exited with ${code}:\n${out.slice(-2000)}`));
       resolve(JSON.parse(line) as T);
     });
   });

@@ -41,8 +41,8 @@ export interface StartRedisOptions {
 }
 
 const INSTALL_HINT =
-  'The Redis tests and `pnpm example:redis` need a real redis-server: install Debian\'s package with `sudo apt-get install -y redis-server` ' +
-  '(CI\'s .ci/run installs it when missing), or set REDIS_SERVER_BIN to the binary.';
+  "The Redis tests and `pnpm example:redis` need a real redis-server: install Debian's package with `sudo apt-get install -y redis-server` " +
+  "(CI's .ci/run installs it when missing), or set REDIS_SERVER_BIN to the binary.";
 
 /**
  * Finds the redis-server binary: `bin`, else `$REDIS_SERVER_BIN`, else PATH, /usr/bin, /usr/local/bin.
@@ -52,10 +52,15 @@ export function findRedisServer(bin?: string): string {
   const explicit = bin ?? process.env.REDIS_SERVER_BIN;
   if (explicit) {
     if (existsSync(explicit)) return explicit;
-    throw new Error(`redis-server was not found at ${explicit} (${bin ? 'the bin option' : 'REDIS_SERVER_BIN'}). ${INSTALL_HINT}`);
+    throw new Error(
+      `redis-server was not found at ${explicit} (${bin ? 'the bin option' : 'REDIS_SERVER_BIN'}). ${INSTALL_HINT}`,
+    );
   }
   const candidates = [
-    ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'redis-server')),
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((d) => join(d, 'redis-server')),
     '/usr/bin/redis-server',
     '/usr/local/bin/redis-server',
   ];
@@ -117,7 +122,23 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
     output = '';
     const proc = spawn(
       bin,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning', ...(options.args ?? [])],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--daemonize',
+        'no',
+        '--loglevel',
+        'warning',
+        ...(options.args ?? []),
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = proc;
@@ -133,7 +154,9 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
     }
     proc.kill('SIGKILL');
     child = undefined;
-    throw new Error(`redis-server on port ${port} did not answer PING within ${readyTimeoutMs} ms${exited ? ' (it exited)' : ''}. Its output:\n${output.trim()}`);
+    throw new Error(
+      `redis-server on port ${port} did not answer PING within ${readyTimeoutMs} ms${exited ? ' (it exited)' : ''}. Its output:\n${output.trim()}`,
+    );
   };
 
   // The free port may be taken between the probe and the start: try a few.

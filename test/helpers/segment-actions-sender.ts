@@ -17,7 +17,9 @@ const webhookModule = requireDestinations('./destinations/webhook/index.js') as 
 const webhook = new Destination(webhookModule.default);
 
 /** The version of Segment's destination code that sends here. */
-export const SEGMENT_ACTION_DESTINATIONS_VERSION = (requireHere('@segment/action-destinations/package.json') as { version: string }).version;
+export const SEGMENT_ACTION_DESTINATIONS_VERSION = (
+  requireHere('@segment/action-destinations/package.json') as { version: string }
+).version;
 
 /** A subscription's mapping, in Segment's own format. */
 export interface ActionsMapping {
@@ -81,7 +83,12 @@ export function segmentOnBatch(events: object[], settings: SegmentSettings): Pro
 function settings(mapping: ActionsMapping, sharedSecret: string | undefined, subscribe: string): SegmentSettings {
   return {
     ...(sharedSecret === undefined ? {} : { sharedSecret }),
-    subscription: { subscribe, partnerAction: 'send', enabled: true, mapping: { method: 'POST', data: { '@path': '$.' }, ...mapping } },
+    subscription: {
+      subscribe,
+      partnerAction: 'send',
+      enabled: true,
+      mapping: { method: 'POST', data: { '@path': '$.' }, ...mapping },
+    },
   };
 }
 
@@ -91,7 +98,12 @@ function settings(mapping: ActionsMapping, sharedSecret: string | undefined, sub
  * @example
  * await segmentSendEvent(trackEvent(), { url, method: 'PUT' }, 'secret');
  */
-export async function segmentSendEvent(event: object, mapping: ActionsMapping, sharedSecret?: string, subscribe = 'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"'): Promise<SendOutcome> {
+export async function segmentSendEvent(
+  event: object,
+  mapping: ActionsMapping,
+  sharedSecret?: string,
+  subscribe = 'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"',
+): Promise<SendOutcome> {
   try {
     await segmentOnEvent(event, settings(mapping, sharedSecret, subscribe));
     return { ok: true, status: 200 };
@@ -108,16 +120,30 @@ export async function segmentSendEvent(event: object, mapping: ActionsMapping, s
  * @example
  * await segmentSendBatch([a, b], { url }, 'secret');
  */
-export async function segmentSendBatch(events: object[], mapping: ActionsMapping, sharedSecret?: string): Promise<SendOutcome> {
+export async function segmentSendBatch(
+  events: object[],
+  mapping: ActionsMapping,
+  sharedSecret?: string,
+): Promise<SendOutcome> {
   try {
-    const results = (await segmentOnBatch(events, settings({ enable_batching: true, batch_size: 100, ...mapping }, sharedSecret, 'type = "track" or type = "identify"'))) as {
+    const results = (await segmentOnBatch(
+      events,
+      settings(
+        { enable_batching: true, batch_size: 100, ...mapping },
+        sharedSecret,
+        'type = "track" or type = "identify"',
+      ),
+    )) as {
       multistatus?: { status: number; errormessage?: string }[];
     }[];
-    const statuses = results.flatMap((r) => r.multistatus ?? []).map((m) => {
-      // A status from the receiver comes with its answer's body; a refusal by Segment's code without a request does not.
-      if (m.status >= 300 && !('body' in m) && !('sent' in m)) throw new Error(`Segment's code refused the batch itself: ${JSON.stringify(m)}`);
-      return m.status;
-    });
+    const statuses = results
+      .flatMap((r) => r.multistatus ?? [])
+      .map((m) => {
+        // A status from the receiver comes with its answer's body; a refusal by Segment's code without a request does not.
+        if (m.status >= 300 && !('body' in m) && !('sent' in m))
+          throw new Error(`Segment's code refused the batch itself: ${JSON.stringify(m)}`);
+        return m.status;
+      });
     const bad = statuses.find((s) => s >= 300);
     return bad === undefined ? { ok: true, status: 200 } : { ok: false, status: bad };
   } catch (error) {
@@ -133,7 +159,10 @@ let counter = 0;
  * @example
  * const e = segmentEvent('track', { event: 'Order Completed', properties: { total: 42.5 } });
  */
-export function segmentEvent(type: 'track' | 'identify' | 'page' | 'screen' | 'group' | 'alias', fields: Record<string, unknown> = {}): Record<string, unknown> {
+export function segmentEvent(
+  type: 'track' | 'identify' | 'page' | 'screen' | 'group' | 'alias',
+  fields: Record<string, unknown> = {},
+): Record<string, unknown> {
   counter += 1;
   const typeFields: Record<string, Record<string, unknown>> = {
     track: { event: 'Order Completed', properties: { orderId: `o-${counter}`, total: 42.5, currency: 'EUR' } },

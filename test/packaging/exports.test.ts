@@ -32,8 +32,16 @@ describe.each(PACKAGES)('@hookgate/%s package', (name) => {
   });
 
   it('loads as ESM and as CommonJS from its built output', () => {
-    const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import('@hookgate/${name}'); console.log(Object.keys(m).length)`], { cwd: root, encoding: 'utf8' });
-    const cjs = execFileSync(process.execPath, ['-e', `console.log(Object.keys(require('@hookgate/${name}')).length)`], { cwd: root, encoding: 'utf8' });
+    const esm = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `const m = await import('@hookgate/${name}'); console.log(Object.keys(m).length)`],
+      { cwd: root, encoding: 'utf8' },
+    );
+    const cjs = execFileSync(
+      process.execPath,
+      ['-e', `console.log(Object.keys(require('@hookgate/${name}')).length)`],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(Number(esm)).toBeGreaterThan(0);
     expect(Number(cjs)).toBe(Number(esm));
   });

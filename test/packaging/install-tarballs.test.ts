@@ -23,7 +23,12 @@ const execFileAsync = promisify(execFile);
 /** Runs a command in the scratch project (asynchronously: the worker keeps talking to vitest meanwhile). */
 async function run(file: string, args: string[], options: ExecFileOptions = {}): Promise<string> {
   try {
-    const { stdout } = await execFileAsync(file, args, { cwd: scratch, encoding: 'utf8', maxBuffer: 16 << 20, ...options });
+    const { stdout } = await execFileAsync(file, args, {
+      cwd: scratch,
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+      ...options,
+    });
     return stdout as string;
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
@@ -38,13 +43,24 @@ function manifestOf(tarball: string): Record<string, any> {
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'hookgate-install-'));
   const out = path.join(scratch, 'tarballs');
-  tarballs = (await run(process.execPath, [path.join(root, 'scripts/pack.mjs'), '--out', out], { cwd: root })).trim().split('\n');
+  tarballs = (await run(process.execPath, [path.join(root, 'scripts/pack.mjs'), '--out', out], { cwd: root }))
+    .trim()
+    .split('\n');
   const app = path.join(scratch, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true, type: 'module' }));
   scratch = app;
   // Plain npm, no workspace in sight; peer dependencies (express, fastify, hono, ioredis) come with npm ≥ 7.
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, '@types/node@20', '@types/express@5']);
+  await run('npm', [
+    'install',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    ...tarballs,
+    '@types/node@20',
+    '@types/express@5',
+  ]);
 }, 240_000);
 
 afterAll(() => {
@@ -58,9 +74,14 @@ describe('the packed tarballs', () => {
       const manifest = manifestOf(tarball);
       const text = JSON.stringify(manifest);
       expect(text, `${manifest.name} has no workspace: range`).not.toMatch(/workspace:/);
-      if (manifest.name !== '@hookgate/core') expect(manifest.dependencies['@hookgate/core']).toBe(`^${manifest.version}`);
+      if (manifest.name !== '@hookgate/core')
+        expect(manifest.dependencies['@hookgate/core']).toBe(`^${manifest.version}`);
       expect(manifest.publishConfig).toEqual({ access: 'public' });
-      expect(manifest.repository).toEqual({ type: 'git', url: 'git+https://github.com/hookgate/hookgate.git', directory: `packages/${manifest.name.split('/')[1]}` });
+      expect(manifest.repository).toEqual({
+        type: 'git',
+        url: 'git+https://github.com/hookgate/hookgate.git',
+        directory: `packages/${manifest.name.split('/')[1]}`,
+      });
       expect(manifest.homepage).toMatch(/^https:\/\/github\.com\/hookgate\/hookgate\//);
       expect(manifest.bugs.url).toBe('https://github.com/hookgate/hookgate/issues');
       expect(manifest.keywords.length).toBeGreaterThan(2);
@@ -70,13 +91,35 @@ describe('the packed tarballs', () => {
 
   it('carry LICENSE, README and the built files, nothing else (no sources, tests, CLI CJS twin or CLI types)', () => {
     for (const tarball of tarballs) {
-      const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
+      const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((f) => f.replace(/^package\//, ''))
+        .sort();
       const isEmulator = path.basename(tarball).startsWith('hookgate-emulator');
       const isCore = path.basename(tarball).startsWith('hookgate-core');
-      const expected = ['LICENSE', 'README.md', 'package.json', 'dist/index.cjs', 'dist/index.cjs.map', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'];
+      const expected = [
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'dist/index.cjs',
+        'dist/index.cjs.map',
+        'dist/index.d.cts',
+        'dist/index.d.ts',
+        'dist/index.js',
+        'dist/index.js.map',
+      ];
       // The emulator ships the web inspector's page (built by scripts/build-inspector.mjs); core a Node entry
       // that imports node:crypto statically (ESM on Node before 20.16).
-      if (isEmulator) expected.push('bin/hookgate.js', 'dist/cli.js', 'dist/cli.js.map', 'dist/inspector/app.css', 'dist/inspector/app.js', 'dist/inspector/index.html');
+      if (isEmulator)
+        expected.push(
+          'bin/hookgate.js',
+          'dist/cli.js',
+          'dist/cli.js.map',
+          'dist/inspector/app.css',
+          'dist/inspector/app.js',
+          'dist/inspector/index.html',
+        );
       if (isCore) expected.push('dist/node.js', 'dist/node.js.map');
       expect(files, path.basename(tarball)).toEqual(expected.sort());
       expect(execFileSync('tar', ['-xzOf', tarball, 'package/LICENSE'], { encoding: 'utf8' })).toBe(LICENSE);
@@ -89,8 +132,15 @@ describe('installed with npm outside the workspace', { timeout: 120_000 }, () =>
   it('imports every package as ESM and requires it as CommonJS, with the same exports', async () => {
     const names = PACKAGES.map((p) => `'@hookgate/${p}'`).join(', ');
     const [esm, cjs, resolved] = await Promise.all([
-      run(process.execPath, ['--input-type=module', '-e', `const out = {}; for (const n of [${names}]) { const m = await import(n); out[n] = Object.keys(m).sort(); } console.log(JSON.stringify(out));`]),
-      run(process.execPath, ['-e', `const out = {}; for (const n of [${names}]) out[n] = Object.keys(require(n)).sort(); console.log(JSON.stringify(out));`]),
+      run(process.execPath, [
+        '--input-type=module',
+        '-e',
+        `const out = {}; for (const n of [${names}]) { const m = await import(n); out[n] = Object.keys(m).sort(); } console.log(JSON.stringify(out));`,
+      ]),
+      run(process.execPath, [
+        '-e',
+        `const out = {}; for (const n of [${names}]) out[n] = Object.keys(require(n)).sort(); console.log(JSON.stringify(out));`,
+      ]),
       run(process.execPath, ['-e', "console.log(require.resolve('@hookgate/core'))"]),
     ]);
     const esmExports = JSON.parse(esm) as Record<string, string[]>;
@@ -102,10 +152,21 @@ describe('installed with npm outside the workspace', { timeout: 120_000 }, () =>
   });
 
   it('signs with the ESM build and verifies with the CommonJS build (one protocol, both formats)', async () => {
-    const signature = (await run(process.execPath, ['--input-type=module', '-e', `const { sign } = await import('@hookgate/core'); console.log(sign('{"a":1}', 's3cret'))`])).trim();
+    const signature = (
+      await run(process.execPath, [
+        '--input-type=module',
+        '-e',
+        `const { sign } = await import('@hookgate/core'); console.log(sign('{"a":1}', 's3cret'))`,
+      ])
+    ).trim();
     expect(signature).toMatch(/^[0-9a-f]{40}$/);
     const verify = async (secret: string) =>
-      JSON.parse(await run(process.execPath, ['-e', `const { verify } = require('@hookgate/core'); console.log(JSON.stringify(verify({ signature: ${JSON.stringify(signature)}, secret: ${JSON.stringify(secret)}, rawBody: '{"a":1}' })))`]));
+      JSON.parse(
+        await run(process.execPath, [
+          '-e',
+          `const { verify } = require('@hookgate/core'); console.log(JSON.stringify(verify({ signature: ${JSON.stringify(signature)}, secret: ${JSON.stringify(secret)}, rawBody: '{"a":1}' })))`,
+        ]),
+      );
     const [right, wrong] = await Promise.all([verify('s3cret'), verify('other')]);
     expect(right.ok).toBe(true);
     expect(wrong.ok).toBe(false);
@@ -144,7 +205,18 @@ export const used = [expressHookgate, fastifyHookgate, honoHookgate, createEmula
       const config = `tsconfig.${mode}.json`;
       writeFileSync(
         path.join(scratch, config),
-        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], skipLibCheck: true, ...options }, files }),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: 'es2022',
+            lib: ['es2023', 'dom'],
+            types: ['node'],
+            skipLibCheck: true,
+            ...options,
+          },
+          files,
+        }),
       );
       return run(process.execPath, [tsc, '-p', config]);
     });
@@ -153,7 +225,10 @@ export const used = [expressHookgate, fastifyHookgate, honoHookgate, createEmula
 
   it('runs the hookgate bin, by its .bin link and through npx without asking the registry', async () => {
     const bin = path.join(scratch, 'node_modules/.bin/hookgate');
-    const [viaBin, viaNpx] = await Promise.all([run(bin, ['--help']), run('npx', ['--no-install', 'hookgate', '--help'])]);
+    const [viaBin, viaNpx] = await Promise.all([
+      run(bin, ['--help']),
+      run('npx', ['--no-install', 'hookgate', '--help']),
+    ]);
     expect(viaBin).toMatch(/^Usage: hookgate <command>/);
     expect(viaNpx).toBe(viaBin);
     await expect(run(bin, ['no-such-command'])).rejects.toThrow(/unknown command "no-such-command"/);

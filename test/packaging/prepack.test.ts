@@ -4,7 +4,17 @@
 // @hookgate/hono (so the real package's dist/, which other tests use, is never removed), packed by
 // the real pnpm and npm in separate processes; the tarball's file list is read with tar.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,9 +40,17 @@ function honoCopy(edit: (pkg: Record<string, any>) => void = () => {}): string {
   const pkgDir = path.join(dir, 'hono');
   mkdirSync(pkgDir);
   const from = path.join(ROOT, 'packages/hono');
-  for (const name of ['src', 'tsup.config.ts', 'README.md', 'LICENSE']) cpSync(path.join(from, name), path.join(pkgDir, name), { recursive: true });
+  for (const name of ['src', 'tsup.config.ts', 'README.md', 'LICENSE'])
+    cpSync(path.join(from, name), path.join(pkgDir, name), { recursive: true });
   symlinkSync(path.join(from, 'node_modules'), path.join(pkgDir, 'node_modules'));
-  writeFileSync(path.join(pkgDir, 'tsconfig.json'), JSON.stringify({ extends: path.join(ROOT, 'tsconfig.base.json'), compilerOptions: { noEmit: true }, include: ['src'] }));
+  writeFileSync(
+    path.join(pkgDir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: path.join(ROOT, 'tsconfig.base.json'),
+      compilerOptions: { noEmit: true },
+      include: ['src'],
+    }),
+  );
   const pkg = JSON.parse(readFileSync(path.join(from, 'package.json'), 'utf8')) as Record<string, any>;
   pkg.scripts.prepack = `node ${path.join(ROOT, 'scripts/prepack.mjs')}`;
   edit(pkg);
@@ -61,7 +79,11 @@ describe('prepack', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'hookgate-pack-'));
     made.push(out);
     expect(existsSync(path.join(dir, 'dist'))).toBe(false);
-    const packed = await run('npx', ['-y', 'pnpm@10', 'pack', '--pack-destination', out], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+    const packed = await run('npx', ['-y', 'pnpm@10', 'pack', '--pack-destination', out], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
     expect(packed.stderr + packed.stdout).toMatch(/@hookgate\/hono prepack: building/);
     const [tarball] = readdirSync(out);
     expect(await tarList(path.join(out, tarball!))).toEqual(
@@ -85,12 +107,18 @@ describe('prepack', () => {
     });
     const out = mkdtempSync(path.join(os.tmpdir(), 'hookgate-pack-'));
     made.push(out);
-    const failed = await run('npm', ['pack', '--pack-destination', out], { cwd: dir, encoding: 'utf8', timeout: 120_000 }).then(
+    const failed = await run('npm', ['pack', '--pack-destination', out], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    }).then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(failed?.code).not.toBe(0);
-    expect(failed?.stderr).toMatch(/@hookgate\/hono prepack: refusing to pack without dist\/index\.cjs, dist\/index\.js, dist\/index\.d\.ts, dist\/index\.d\.cts \(named in package\.json/);
+    expect(failed?.stderr).toMatch(
+      /@hookgate\/hono prepack: refusing to pack without dist\/index\.cjs, dist\/index\.js, dist\/index\.d\.ts, dist\/index\.d\.cts \(named in package\.json/,
+    );
     expect(readdirSync(out)).toEqual([]);
   }, 240_000);
 });

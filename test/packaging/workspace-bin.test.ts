@@ -12,7 +12,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const execFileAsync = promisify(execFile);
 const USAGE = /^Usage: hookgate <command>/;
 
-async function run(file: string, args: string[], cwd = root): Promise<{ stdout: string; stderr: string; code: number }> {
+async function run(
+  file: string,
+  args: string[],
+  cwd = root,
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await execFileAsync(file, args, { cwd, encoding: 'utf8' });
     return { stdout, stderr, code: 0 };

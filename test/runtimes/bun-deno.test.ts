@@ -20,16 +20,42 @@ const RUNTIMES = [
     bin: runtimeBinary('deno'),
     // -A: network and env; the workspace's package.json and node_modules resolve `hono` and `@hookgate/*`;
     // sloppy imports map the sources' `.js` specifiers to their `.ts` files.
-    args: (target: string) => ['run', '-A', '--unstable-sloppy-imports', '--node-modules-dir=manual', '--no-lock', SERVER, target],
+    args: (target: string) => [
+      'run',
+      '-A',
+      '--unstable-sloppy-imports',
+      '--node-modules-dir=manual',
+      '--no-lock',
+      SERVER,
+      target,
+    ],
   },
 ] as const;
 
 // `resolved`: the file the runtime loads for the package. Both runtimes match the `node` export
 // condition, so core comes from its Node build (dist/node.js, node:crypto imported statically).
 const TARGETS = [
-  { target: 'core', label: `core's receiver.fetch (served directly)`, pkg: 'core', resolved: /\/packages\/core\/dist\/node\.js$/, passThrough: false },
-  { target: 'hono-on', label: 'hono, handlers in `on`', pkg: 'hono', resolved: /\/packages\/hono\/dist\/index\.js$/, passThrough: false },
-  { target: 'hono-next', label: "hono, pass-through to the route (c.get('webhook'))", pkg: 'hono', resolved: /\/packages\/hono\/dist\/index\.js$/, passThrough: true },
+  {
+    target: 'core',
+    label: `core's receiver.fetch (served directly)`,
+    pkg: 'core',
+    resolved: /\/packages\/core\/dist\/node\.js$/,
+    passThrough: false,
+  },
+  {
+    target: 'hono-on',
+    label: 'hono, handlers in `on`',
+    pkg: 'hono',
+    resolved: /\/packages\/hono\/dist\/index\.js$/,
+    passThrough: false,
+  },
+  {
+    target: 'hono-next',
+    label: "hono, pass-through to the route (c.get('webhook'))",
+    pkg: 'hono',
+    resolved: /\/packages\/hono\/dist\/index\.js$/,
+    passThrough: true,
+  },
 ] as const;
 
 for (const runtime of RUNTIMES) {

@@ -43,12 +43,23 @@ export function ensureRuntime(runtime: keyof typeof RUNTIMES | RuntimeSpec): str
     try {
       execFileSync(
         npm,
-        ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `${spec.package}@${spec.version}`],
+        [
+          'install',
+          '--no-save',
+          '--no-package-lock',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          '--loglevel=error',
+          `${spec.package}@${spec.version}`,
+        ],
         { cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000 },
       );
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`could not install ${spec.package}@${spec.version} from npm for the cross-runtime tests: ${e.stderr || e.stdout || e.message}`);
+      throw new Error(
+        `could not install ${spec.package}@${spec.version} from npm for the cross-runtime tests: ${e.stderr || e.stdout || e.message}`,
+      );
     }
     if (!existsSync(path.join(scratch, 'node_modules', '.bin', spec.bin))) {
       throw new Error(`${spec.package}@${spec.version} installed, but it has no bin named ${spec.bin}`);

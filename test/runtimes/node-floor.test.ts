@@ -34,7 +34,11 @@ interface Probe {
 const run = promisify(execFile);
 
 async function probe(bin: string, mode: 'import' | 'require'): Promise<Probe> {
-  const { stdout } = await run(bin, ['test/runtimes/node-floor-probe.cjs', mode], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const { stdout } = await run(bin, ['test/runtimes/node-floor-probe.cjs', mode], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Probe;
 }
 
@@ -49,7 +53,11 @@ describe('engines.node', () => {
     const staticNodeImport = /^import .* from "node:[a-z_/]+";?$/m;
     expect(readFileSync(path.join(dist, 'node.js'), 'utf8')).toMatch(/^import \* as \w+ from "node:crypto";?$/m);
     expect(readFileSync(path.join(dist, 'index.js'), 'utf8')).not.toMatch(staticNodeImport);
-    const exports = (JSON.parse(readFileSync(path.join(ROOT, 'packages/core/package.json'), 'utf8')) as { exports: Record<string, Record<string, Record<string, string>>> }).exports;
+    const exports = (
+      JSON.parse(readFileSync(path.join(ROOT, 'packages/core/package.json'), 'utf8')) as {
+        exports: Record<string, Record<string, Record<string, string>>>;
+      }
+    ).exports;
     expect(Object.keys(exports['.']!.import!)).toEqual(['types', 'node', 'default']);
   });
 });
@@ -74,7 +82,13 @@ for (const version of VERSIONS) {
         expect(out.signAsync).toBe(reference);
         expect(out.verify).toEqual({ ok: true, form: 'raw', secretIndex: 0 });
         expect(out.verifyWrong).toBe(false);
-        expect(out.receiver).toEqual(['200 ok', '200 duplicate', '401 invalid_signature', '401 missing_signature', '413 payload_too_large']);
+        expect(out.receiver).toEqual([
+          '200 ok',
+          '200 duplicate',
+          '401 invalid_signature',
+          '401 missing_signature',
+          '413 payload_too_large',
+        ]);
         expect(out.handled).toBe(1);
         for (const [name, type] of Object.entries(out.packages)) expect(type, name).toBe('function');
         expect(Object.keys(out.packages)).toHaveLength(6);

@@ -27,8 +27,12 @@ export function nodePackageName(): string {
  * workspace root's own `engines` is the development floor: vite 7, under vitest, wants 20.19+.)
  */
 export function enginesFloor(): string {
-  const files = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'].map((p) => path.join(ROOT, 'packages', p, 'package.json'));
-  const ranges = new Set(files.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as { engines?: { node?: string } }).engines?.node));
+  const files = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'].map((p) =>
+    path.join(ROOT, 'packages', p, 'package.json'),
+  );
+  const ranges = new Set(
+    files.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as { engines?: { node?: string } }).engines?.node),
+  );
   if (ranges.size !== 1) throw new Error(`engines.node differs between the packages: ${[...ranges].join(', ')}`);
   const [range] = [...ranges];
   const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range ?? '');
@@ -43,20 +47,38 @@ export function enginesFloor(): string {
  */
 export async function nodeBinary(spec: string): Promise<string> {
   const dir = path.join(NODE_VERSIONS_DIR, spec);
-  const bin = path.join(dir, 'node_modules', nodePackageName(), 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  const bin = path.join(
+    dir,
+    'node_modules',
+    nodePackageName(),
+    'bin',
+    process.platform === 'win32' ? 'node.exe' : 'node',
+  );
   if (existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true });
   await run(
     'npm',
-    ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `${nodePackageName()}@${spec}`],
+    [
+      'install',
+      '--prefix',
+      dir,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `${nodePackageName()}@${spec}`,
+    ],
     { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
   );
-  if (!existsSync(bin)) throw new Error(`npm installed ${nodePackageName()}@${spec} into ${dir}, but ${bin} is not there`);
+  if (!existsSync(bin))
+    throw new Error(`npm installed ${nodePackageName()}@${spec} into ${dir}, but ${bin} is not there`);
   return bin;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const specs = process.argv.slice(2);
-  if (specs.length === 0) throw new Error('give the versions to install: node --import tsx test/runtimes/node-versions.ts 22 24');
+  if (specs.length === 0)
+    throw new Error('give the versions to install: node --import tsx test/runtimes/node-versions.ts 22 24');
   for (const spec of specs) console.log(`${spec} ${await nodeBinary(spec)}`);
 }

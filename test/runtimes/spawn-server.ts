@@ -30,10 +30,14 @@ export function assertBuilt(packages: readonly string[]): void {
   for (const name of packages) {
     const dist = path.join(ROOT, 'packages', name, 'dist', 'index.js');
     if (!existsSync(dist)) {
-      throw new Error(`packages/${name}/dist is missing: run \`pnpm build\` (or \`cd packages/${name} && npx tsup\`) before these tests.`);
+      throw new Error(
+        `packages/${name}/dist is missing: run \`pnpm build\` (or \`cd packages/${name} && npx tsup\`) before these tests.`,
+      );
     }
     if (newestMtime(path.join(ROOT, 'packages', name, 'src')) > statSync(dist).mtimeMs) {
-      throw new Error(`packages/${name}/dist is older than its sources: run \`pnpm build\` (or \`cd packages/${name} && npx tsup\`) again.`);
+      throw new Error(
+        `packages/${name}/dist is older than its sources: run \`pnpm build\` (or \`cd packages/${name} && npx tsup\`) again.`,
+      );
     }
   }
 }

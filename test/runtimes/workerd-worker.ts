@@ -45,15 +45,27 @@ function codegenDuringRequest(): 'allowed' | 'blocked' {
 const userAgent = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? '';
 
 function build(env: Env): Target {
-  const recorder = new Recorder({ runtime: 'workerd', userAgent, codegen: codegenDuringRequest(), target: env.TARGET, nodeCrypto });
+  const recorder = new Recorder({
+    runtime: 'workerd',
+    userAgent,
+    codegen: codegenDuringRequest(),
+    target: env.TARGET,
+    nodeCrypto,
+  });
   if (env.TARGET === 'core') {
     const fetch = buildCoreFetch(recorder);
     return { fetch, drain: fetch.drain };
   }
   const receivers: { drain(): Promise<void> }[] = [];
-  const app = buildHonoApp(recorder, { mode: env.TARGET === 'hono-next' ? 'next' : 'on', onReceiver: (r) => receivers.push(r) });
+  const app = buildHonoApp(recorder, {
+    mode: env.TARGET === 'hono-next' ? 'next' : 'on',
+    onReceiver: (r) => receivers.push(r),
+  });
   if (env.TARGET === 'hono-ctx') return { fetch: (request, e, ctx) => app.fetch(request, e, ctx) };
-  return { fetch: (request) => app.fetch(request), drain: async () => void (await Promise.all(receivers.map((r) => r.drain()))) };
+  return {
+    fetch: (request) => app.fetch(request),
+    drain: async () => void (await Promise.all(receivers.map((r) => r.drain()))),
+  };
 }
 
 let target: Target | undefined;

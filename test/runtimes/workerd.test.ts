@@ -11,10 +11,27 @@ import { startWorkerd, workerdBinary, type RunningWorkerd, type WorkerdService }
 const SERVICES: readonly (WorkerdService & { label: string; nodeCrypto: 'true' | 'false'; passThrough?: boolean })[] = [
   { name: 'core', target: 'core', label: "core's receiver.fetch", nodeCrypto: 'false' },
   { name: 'hono-on', target: 'hono-on', label: 'hono, handlers in `on`', nodeCrypto: 'false' },
-  { name: 'hono-next', target: 'hono-next', label: "hono, pass-through to the route (c.get('webhook'))", nodeCrypto: 'false', passThrough: true },
+  {
+    name: 'hono-next',
+    target: 'hono-next',
+    label: "hono, pass-through to the route (c.get('webhook'))",
+    nodeCrypto: 'false',
+    passThrough: true,
+  },
   // No waitUntil in the Worker: the middleware keeps acknowledge mode's background handler alive itself.
-  { name: 'hono-ctx', target: 'hono-ctx', label: 'hono, handlers in `on`, the Worker calling no waitUntil', nodeCrypto: 'false' },
-  { name: 'core-compat', target: 'core', label: "core's receiver.fetch with nodejs_compat", nodeCrypto: 'true', compatibilityFlags: ['nodejs_compat'] },
+  {
+    name: 'hono-ctx',
+    target: 'hono-ctx',
+    label: 'hono, handlers in `on`, the Worker calling no waitUntil',
+    nodeCrypto: 'false',
+  },
+  {
+    name: 'core-compat',
+    target: 'core',
+    label: "core's receiver.fetch with nodejs_compat",
+    nodeCrypto: 'true',
+    compatibilityFlags: ['nodejs_compat'],
+  },
 ];
 
 if (!workerdBinary()) {
@@ -56,7 +73,13 @@ if (!workerdBinary()) {
       },
       {
         passThrough: service.passThrough,
-        expectInfo: { runtime: 'workerd', userAgent: 'Cloudflare-Workers', codegen: 'blocked', target: service.target, nodeCrypto: service.nodeCrypto },
+        expectInfo: {
+          runtime: 'workerd',
+          userAgent: 'Cloudflare-Workers',
+          codegen: 'blocked',
+          target: service.target,
+          nodeCrypto: service.nodeCrypto,
+        },
       },
     );
   }

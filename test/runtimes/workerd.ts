@@ -44,7 +44,9 @@ function capnpConfig(services: readonly WorkerdService[]): string {
       `compatibilityDate = "${COMPATIBILITY_DATE}", compatibilityFlags = [${(s.compatibilityFlags ?? []).map((f) => `"${f}"`).join(', ')}], ` +
       `bindings = [(name = "TARGET", text = "${s.target}")]))`,
   );
-  const sockets = services.map((s) => `    (name = "${s.name}", address = "127.0.0.1:0", http = (), service = "${s.name}")`);
+  const sockets = services.map(
+    (s) => `    (name = "${s.name}", address = "127.0.0.1:0", http = (), service = "${s.name}")`,
+  );
   return [
     'using Workerd = import "/workerd/workerd.capnp";',
     'const config :Workerd.Config = (',
@@ -78,14 +80,20 @@ export function bundleWorker(dir: string): string {
 }
 
 /** Starts workerd with the given services; resolves once every socket listens (or rejects with its output). */
-export function startWorkerd(services: readonly WorkerdService[], { timeoutMs = 30_000 } = {}): Promise<RunningWorkerd> {
+export function startWorkerd(
+  services: readonly WorkerdService[],
+  { timeoutMs = 30_000 } = {},
+): Promise<RunningWorkerd> {
   const bin = workerdBinary();
   if (!bin) throw new Error('the workerd binary is missing: install the workspace devDependencies (`pnpm install`).');
   const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-workerd-'));
   const bundle = readFileSync(bundleWorker(dir), 'utf8');
   writeFileSync(path.join(dir, 'config.capnp'), capnpConfig(services));
 
-  const child = spawn(bin, ['serve', 'config.capnp', '--control-fd=3'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['serve', 'config.capnp', '--control-fd=3'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -106,7 +114,9 @@ export function startWorkerd(services: readonly WorkerdService[], { timeoutMs = 
     const fail = (why: string) => {
       clearTimeout(timer);
       void close();
-      reject(new Error(`workerd ${why}\n--- config ---\n${capnpConfig(services)}--- output ---\n${output.slice(-4_000)}`));
+      reject(
+        new Error(`workerd ${why}\n--- config ---\n${capnpConfig(services)}--- output ---\n${output.slice(-4_000)}`),
+      );
     };
     const timer = setTimeout(() => fail(`did not listen on every socket within ${timeoutMs} ms`), timeoutMs);
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => {
@@ -115,7 +125,8 @@ export function startWorkerd(services: readonly WorkerdService[], { timeoutMs = 
       control = lines.pop()!;
       for (const line of lines) {
         const event = JSON.parse(line) as { event?: string; socket?: string; port?: number };
-        if (event.event === 'listen' && event.socket && event.port) urls[event.socket] = `http://127.0.0.1:${event.port}`;
+        if (event.event === 'listen' && event.socket && event.port)
+          urls[event.socket] = `http://127.0.0.1:${event.port}`;
       }
       if (services.every((s) => urls[s.name])) {
         clearTimeout(timer);

@@ -16,7 +16,8 @@ function carried(file: string): Totals {
   }
   if (text === '') return { passed: 0, failed: 0, skipped: 0 };
   const t = JSON.parse(text) as Partial<Totals>;
-  if (![t.passed, t.failed, t.skipped].every((n) => Number.isInteger(n))) throw new Error(`HOOKGATE_SUMMARY_CARRY: ${file} does not hold totals`);
+  if (![t.passed, t.failed, t.skipped].every((n) => Number.isInteger(n)))
+    throw new Error(`HOOKGATE_SUMMARY_CARRY: ${file} does not hold totals`);
   return t as Totals;
 }
 
@@ -44,16 +45,26 @@ export default class SummaryReporter implements Reporter {
     // A file that failed to load (an import or a spawn in its setup threw) has no failed test of its
     // own: count it as one failure, so the line never says 0 failed for a red run.
     const brokenFiles = files.filter((f) => f.result?.state === 'fail' && !hasFailedTest(f)).length;
-    const run: Totals = { passed: totals.passed, failed: totals.failed + brokenFiles + errors.length, skipped: totals.skipped };
+    const run: Totals = {
+      passed: totals.passed,
+      failed: totals.failed + brokenFiles + errors.length,
+      skipped: totals.skipped,
+    };
     const carry = process.env.HOOKGATE_SUMMARY_CARRY;
     if (!carry) {
       process.stdout.write(`\n${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped\n`);
       return;
     }
     const before = carried(carry);
-    const all: Totals = { passed: before.passed + run.passed, failed: before.failed + run.failed, skipped: before.skipped + run.skipped };
+    const all: Totals = {
+      passed: before.passed + run.passed,
+      failed: before.failed + run.failed,
+      skipped: before.skipped + run.skipped,
+    };
     writeFileSync(carry, JSON.stringify(all));
-    process.stdout.write(`\n(this run on Node ${process.version}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped; every run so far:)\n`);
+    process.stdout.write(
+      `\n(this run on Node ${process.version}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped; every run so far:)\n`,
+    );
     process.stdout.write(`${all.passed} passed, ${all.failed} failed, ${all.skipped} skipped\n`);
   }
 }

@@ -35,7 +35,10 @@ export type ActionsJobHandlers = { [T in SpecEventType]?: JobHandler<SpecEventOf
  *   onPayload: (o) => console.log(o.orderId, o.total),
  * };
  */
-export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined> extends Omit<WorkerOptions, 'connection'> {
+export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined> extends Omit<
+  WorkerOptions,
+  'connection'
+> {
   /** Jobs from a Webhooks (Actions) receiver; a classic job fails naming the mismatch. */
   destination: 'actions';
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
@@ -60,30 +63,48 @@ export const ACTIONS_WORKER_OWN_OPTIONS: readonly string[] = ['destination', 'on
  * const run = actionsJobRunner(options);
  * await run(job.data.message, context);
  */
-export function actionsJobRunner(options: ActionsWorkerOptions<StandardSchemaV1 | undefined>): (payload: unknown, context: JobContext) => Promise<void> {
+export function actionsJobRunner(
+  options: ActionsWorkerOptions<StandardSchemaV1 | undefined>,
+): (payload: unknown, context: JobContext) => Promise<void> {
   const { on, onPayload, schema } = options;
   if ((options as { onMessage?: unknown }).onMessage !== undefined) {
-    throw new TypeError("createWorker (destination: 'actions'): onMessage is the classic worker's catch-all; use onPayload for Webhooks (Actions) payloads.");
+    throw new TypeError(
+      "createWorker (destination: 'actions'): onMessage is the classic worker's catch-all; use onPayload for Webhooks (Actions) payloads.",
+    );
   }
   if (on == null && onPayload == null) {
-    throw new TypeError("createWorker (destination: 'actions'): give handlers in `on` (per Segment event type) or `onPayload`; without them every job would complete unprocessed.");
+    throw new TypeError(
+      "createWorker (destination: 'actions'): give handlers in `on` (per Segment event type) or `onPayload`; without them every job would complete unprocessed.",
+    );
   }
   if (on != null) {
     for (const [type, handler] of Object.entries(on)) {
-      if (!isSpecEventType(type)) throw new TypeError(`createWorker (destination: 'actions'): on.${type} is not a Segment event type; use one of ${SPEC_EVENT_TYPES.join(', ')}.`);
-      if (handler != null && typeof handler !== 'function') throw new TypeError(`createWorker: on.${type} must be a function (event, ctx) => …`);
+      if (!isSpecEventType(type))
+        throw new TypeError(
+          `createWorker (destination: 'actions'): on.${type} is not a Segment event type; use one of ${SPEC_EVENT_TYPES.join(', ')}.`,
+        );
+      if (handler != null && typeof handler !== 'function')
+        throw new TypeError(`createWorker: on.${type} must be a function (event, ctx) => …`);
     }
   }
-  if (onPayload != null && typeof onPayload !== 'function') throw new TypeError('createWorker: onPayload must be a function (payload, ctx) => …');
+  if (onPayload != null && typeof onPayload !== 'function')
+    throw new TypeError('createWorker: onPayload must be a function (payload, ctx) => …');
   if (schema !== undefined) {
-    if (!isStandardSchema(schema)) throw new TypeError("createWorker: schema must be a Standard Schema (Zod 3.24+, Valibot 1, ArkType 2, TypeBox's adapter, …), e.g. z.object({ orderId: z.string() }).");
-    if (onPayload == null) throw new TypeError('createWorker: schema checks the payloads onPayload gets; give onPayload too.');
+    if (!isStandardSchema(schema))
+      throw new TypeError(
+        "createWorker: schema must be a Standard Schema (Zod 3.24+, Valibot 1, ArkType 2, TypeBox's adapter, …), e.g. z.object({ orderId: z.string() }).",
+      );
+    if (onPayload == null)
+      throw new TypeError('createWorker: schema checks the payloads onPayload gets; give onPayload too.');
   }
   const handlers = on as Record<string, JobHandler<unknown> | undefined> | undefined;
 
   return async (payload, context) => {
     const id = context.job.id ?? '(no id)';
-    const record = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
+    const record =
+      typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+        ? (payload as Record<string, unknown>)
+        : undefined;
     const type = record?.type;
     const handler = isSpecEventType(type) ? handlers?.[type] : undefined;
     if (handler) {
@@ -104,7 +125,9 @@ export function actionsJobRunner(options: ActionsWorkerOptions<StandardSchemaV1 
     }
     const result = await validateStandard(schema, payload);
     if ('issues' in result) {
-      throw new UnrecoverableError(`Job ${id}: the payload does not match the worker's schema: ${result.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`);
+      throw new UnrecoverableError(
+        `Job ${id}: the payload does not match the worker's schema: ${result.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+      );
     }
     await onPayload(result.value as never, context);
   };

@@ -1,4 +1,10 @@
-import { MESSAGE_TYPES, type MessageOf, type MessageType, type StandardSchemaV1, type WebhookMessage } from '@hookgate/core';
+import {
+  MESSAGE_TYPES,
+  type MessageOf,
+  type MessageType,
+  type StandardSchemaV1,
+  type WebhookMessage,
+} from '@hookgate/core';
 import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
 import { jobContextOf, type JobHandler } from './job-context.js';
@@ -52,7 +58,10 @@ const WORKER_OWN_OPTIONS = new Set(['destination', 'on', 'onMessage', ...ACTIONS
  * });
  * process.on('SIGTERM', () => void worker.close());
  */
-export function createWorker<M = WebhookMessage>(queueName: string, options: CreateWorkerOptions<M>): Worker<HandoffJobData<M>>;
+export function createWorker<M = WebhookMessage>(
+  queueName: string,
+  options: CreateWorkerOptions<M>,
+): Worker<HandoffJobData<M>>;
 /**
  * Starts a BullMQ worker for the jobs a Webhooks (Actions) receiver stored (`destination: 'actions'`,
  * `enqueue: enqueueTo(queue)`): `on` gets whole Segment events typed as the Segment Spec, `onPayload`
@@ -70,23 +79,34 @@ export function createWorker<M = WebhookMessage>(queueName: string, options: Cre
  *   onPayload: (payload) => console.log('mapped payload', payload),
  * });
  */
-export function createWorker<S extends StandardSchemaV1 | undefined = undefined>(queueName: string, options: ActionsWorkerOptions<S>): Worker<HandoffJobData<unknown>>;
+export function createWorker<S extends StandardSchemaV1 | undefined = undefined>(
+  queueName: string,
+  options: ActionsWorkerOptions<S>,
+): Worker<HandoffJobData<unknown>>;
 export function createWorker<M = WebhookMessage>(
   queueName: string,
   options: CreateWorkerOptions<M> | ActionsWorkerOptions<StandardSchemaV1 | undefined>,
 ): Worker<HandoffJobData<M>> {
   if (typeof queueName !== 'string' || queueName.length === 0) {
-    throw new TypeError(`createWorker(queueName, options): queueName must be the name of the queue given to enqueueTo's Queue, e.g. 'webhooks'; got ${JSON.stringify(queueName)}.`);
+    throw new TypeError(
+      `createWorker(queueName, options): queueName must be the name of the queue given to enqueueTo's Queue, e.g. 'webhooks'; got ${JSON.stringify(queueName)}.`,
+    );
   }
   if (options === null || typeof options !== 'object') {
-    throw new TypeError("createWorker(queueName, options) needs options, e.g. { connection: { host: '127.0.0.1', port: 6379 }, on: { track: (msg) => … } }.");
+    throw new TypeError(
+      "createWorker(queueName, options) needs options, e.g. { connection: { host: '127.0.0.1', port: 6379 }, on: { track: (msg) => … } }.",
+    );
   }
   if (options.connection == null) {
-    throw new TypeError("createWorker: connection is required (BullMQ's Redis connection), e.g. { host: '127.0.0.1', port: 6379 }.");
+    throw new TypeError(
+      "createWorker: connection is required (BullMQ's Redis connection), e.g. { host: '127.0.0.1', port: 6379 }.",
+    );
   }
   const destination = (options as { destination?: unknown }).destination;
   if (destination !== undefined && destination !== 'classic' && destination !== 'actions') {
-    throw new TypeError(`createWorker: destination must be 'classic' (the default) or 'actions' (jobs from a Webhooks (Actions) receiver); got ${JSON.stringify(destination)}.`);
+    throw new TypeError(
+      `createWorker: destination must be 'classic' (the default) or 'actions' (jobs from a Webhooks (Actions) receiver); got ${JSON.stringify(destination)}.`,
+    );
   }
   const workerOptions: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
@@ -102,29 +122,35 @@ export function createWorker<M = WebhookMessage>(
   const { on, onMessage } = options as CreateWorkerOptions<M>;
   for (const name of ['onPayload', 'schema'] as const) {
     if ((options as unknown as Record<string, unknown>)[name] !== undefined) {
-      throw new TypeError(`createWorker: ${name} is for jobs from a Webhooks (Actions) receiver; add destination: 'actions' (or, for classic jobs, use on / onMessage).`);
+      throw new TypeError(
+        `createWorker: ${name} is for jobs from a Webhooks (Actions) receiver; add destination: 'actions' (or, for classic jobs, use on / onMessage).`,
+      );
     }
   }
   if (on == null && onMessage == null) {
-    throw new TypeError('createWorker: give handlers in `on` (per message type) or `onMessage`; without them every job would complete unprocessed.');
+    throw new TypeError(
+      'createWorker: give handlers in `on` (per message type) or `onMessage`; without them every job would complete unprocessed.',
+    );
   }
   if (on != null) {
     for (const [type, handler] of Object.entries(on)) {
       if (!(MESSAGE_TYPES as readonly string[]).includes(type)) {
         throw new TypeError(`createWorker: on.${type} is not a message type; use one of ${MESSAGE_TYPES.join(', ')}.`);
       }
-      if (handler != null && typeof handler !== 'function') throw new TypeError(`createWorker: on.${type} must be a function (msg, ctx) => …`);
+      if (handler != null && typeof handler !== 'function')
+        throw new TypeError(`createWorker: on.${type} must be a function (msg, ctx) => …`);
     }
   }
-  if (onMessage != null && typeof onMessage !== 'function') throw new TypeError('createWorker: onMessage must be a function (msg, ctx) => …');
+  if (onMessage != null && typeof onMessage !== 'function')
+    throw new TypeError('createWorker: onMessage must be a function (msg, ctx) => …');
 
   const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
     checkJobDestination(job.data.destination, 'classic', job.id);
     const message = job.data.message;
     const type = (message as { type?: unknown } | null)?.type;
-    const handler = ((typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ?? onMessage) as
-      | JobHandler<M>
-      | undefined;
+    const handler = ((typeof type === 'string'
+      ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type]
+      : undefined) ?? onMessage) as JobHandler<M> | undefined;
     if (handler === undefined) return;
     await handler(message, jobContextOf(job, signal));
   };

@@ -27,7 +27,9 @@ export function checkJobDestination(stored: unknown, expected: JobDestination, j
   if (from === expected) return;
   const what = `Job ${jobId ?? '(no id)'}`;
   if (from !== 'classic' && from !== 'actions') {
-    throw new UnrecoverableError(`${what} has destination ${JSON.stringify(from)}; jobs made by enqueueTo say 'classic' or 'actions'. Was it added to this queue by other code?`);
+    throw new UnrecoverableError(
+      `${what} has destination ${JSON.stringify(from)}; jobs made by enqueueTo say 'classic' or 'actions'. Was it added to this queue by other code?`,
+    );
   }
   const fix =
     expected === 'classic'

@@ -34,12 +34,21 @@ const SETUPS: Array<{ name: string; start(enqueue: Enqueue): Promise<Served> }> 
   {
     name: "core's node listener",
     start: async (enqueue) =>
-      startHttpServer(toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, enqueue })) as Parameters<typeof startHttpServer>[0]),
+      startHttpServer(
+        toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, enqueue })) as Parameters<
+          typeof startHttpServer
+        >[0],
+      ),
   },
   {
     name: "core's fetch handler",
     start: async (enqueue) =>
-      listenOnLoopback(createAdaptorServer({ fetch: createReceiver({ destination: 'actions', secret: SECRET, enqueue }).fetch, hostname: '127.0.0.1' }) as Server),
+      listenOnLoopback(
+        createAdaptorServer({
+          fetch: createReceiver({ destination: 'actions', secret: SECRET, enqueue }).fetch,
+          hostname: '127.0.0.1',
+        }) as Server,
+      ),
   },
   {
     name: 'express',
@@ -80,7 +89,11 @@ function newQueue(): Queue<HandoffJobData<unknown>> {
 }
 
 /** Resolves when the job of `dedupeKey` completed or failed (whichever comes), with the job read back. */
-async function settled(queue: Queue<HandoffJobData<unknown>>, dedupeKey: string, timeoutMs = 20_000): Promise<Job<HandoffJobData<unknown>>> {
+async function settled(
+  queue: Queue<HandoffJobData<unknown>>,
+  dedupeKey: string,
+  timeoutMs = 20_000,
+): Promise<Job<HandoffJobData<unknown>>> {
   const id = jobIdOf(dedupeKey);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -91,7 +104,6 @@ async function settled(queue: Queue<HandoffJobData<unknown>>, dedupeKey: string,
   }
 }
 
-
 describe.each(SETUPS)("destination: 'actions' with enqueueTo(queue) on $name, sent by Segment's own code", (setup) => {
   it('stores each single event as one job that records its destination; a retry makes no second job; a batch is refused with its reason', async () => {
     const queue = newQueue();
@@ -99,7 +111,10 @@ describe.each(SETUPS)("destination: 'actions' with enqueueTo(queue) on $name, se
     closers.push(() => server.close());
 
     const event = segmentEvent('track');
-    expect(await segmentSendEvent(event, { url: `${server.url}/`, method: 'PUT' }, SECRET)).toEqual({ ok: true, status: 200 });
+    expect(await segmentSendEvent(event, { url: `${server.url}/`, method: 'PUT' }, SECRET)).toEqual({
+      ok: true,
+      status: 200,
+    });
     const key = `id:${String(event.messageId)}`;
     const job = await queue.getJob(jobIdOf(key));
     expect(job?.name).toBe('track');
@@ -110,21 +125,39 @@ describe.each(SETUPS)("destination: 'actions' with enqueueTo(queue) on $name, se
 
     // A mapped payload (PATCH): no `type`, so the job is named `webhook`; keyed by the signed digest.
     const order = segmentEvent('track');
-    const mapped = { url: `${server.url}/`, method: 'PATCH' as const, data: { orderId: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } } };
+    const mapped = {
+      url: `${server.url}/`,
+      method: 'PATCH' as const,
+      data: { orderId: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } },
+    };
     expect(await segmentSendEvent(order, mapped, SECRET)).toEqual({ ok: true, status: 200 });
     expect(await segmentSendEvent(order, mapped, SECRET)).toEqual({ ok: true, status: 200 }); // Segment's retry
-    expect(await segmentSendEvent(event, { url: `${server.url}/`, method: 'PUT' }, SECRET)).toEqual({ ok: true, status: 200 });
+    expect(await segmentSendEvent(event, { url: `${server.url}/`, method: 'PUT' }, SECRET)).toEqual({
+      ok: true,
+      status: 200,
+    });
     const jobs = await queue.getJobs(['waiting']);
     expect(jobs).toHaveLength(2);
     const mappedJob = jobs.find((j) => j.name === 'webhook')!;
-    expect(mappedJob.data).toMatchObject({ destination: 'actions', message: { orderId: (order.properties as { orderId: string }).orderId, total: 42.5 } });
+    expect(mappedJob.data).toMatchObject({
+      destination: 'actions',
+      message: { orderId: (order.properties as { orderId: string }).orderId, total: 42.5 },
+    });
     expect(dedupeKeyOf(mappedJob.id!)).toMatch(/^sha256:[0-9a-f]{64}$/);
 
     // Batches: Segment's code gets a 422 (it does not retry it); the answer says why and what to do.
-    const batch = await segmentSendBatch([segmentEvent('track'), segmentEvent('track')], { url: `${server.url}/` }, SECRET);
+    const batch = await segmentSendBatch(
+      [segmentEvent('track'), segmentEvent('track')],
+      { url: `${server.url}/` },
+      SECRET,
+    );
     expect(batch.status).toBe(422);
     const body = JSON.stringify([segmentEvent('track')]);
-    const refused = await fetch(`${server.url}/`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-signature': sign(body.slice(1, -1), SECRET) }, body });
+    const refused = await fetch(`${server.url}/`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-signature': sign(body.slice(1, -1), SECRET) },
+      body,
+    });
     expect(refused.status).toBe(422);
     const answer = (await refused.json()) as { code: string; message: string };
     expect(answer.code).toBe('batch_refused');
@@ -139,7 +172,11 @@ describe.each(SETUPS)("destination: 'actions' with enqueueTo(queue) on $name, se
 describe("createWorker(queue, { destination: 'actions' })", () => {
   it('runs on.track with the whole Segment event and onPayload with the schema-parsed payload; refused payloads fail once with the field named', async () => {
     const queue = newQueue();
-    const receiver = createReceiver({ destination: 'actions', secret: SECRET, enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }) });
+    const receiver = createReceiver({
+      destination: 'actions',
+      secret: SECRET,
+      enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }),
+    });
     const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
     closers.push(() => server.close());
 
@@ -155,7 +192,8 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
           if (event.event === 'Flaky' && ctx.attempt < 2) throw new Error('downstream timeout');
         },
       },
-      onPayload: (payload, ctx) => void seen.push({ via: 'onPayload', value: payload, key: ctx.dedupeKey, attempt: ctx.attempt }),
+      onPayload: (payload, ctx) =>
+        void seen.push({ via: 'onPayload', value: payload, key: ctx.dedupeKey, attempt: ctx.attempt }),
     });
     closers.push(() => worker.close());
 
@@ -163,7 +201,12 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
     expect(await segmentSendEvent(event, { url: server.url, method: 'PUT' }, SECRET)).toMatchObject({ ok: true });
     const done = await settled(queue, `id:${String(event.messageId)}`);
     expect(await done.getState()).toBe('completed');
-    expect(seen.find((s) => s.via === 'on.track')).toEqual({ via: 'on.track', value: event, key: `id:${String(event.messageId)}`, attempt: 1 });
+    expect(seen.find((s) => s.via === 'on.track')).toEqual({
+      via: 'on.track',
+      value: event,
+      key: `id:${String(event.messageId)}`,
+      attempt: 1,
+    });
 
     const flaky = segmentEvent('track', { event: 'Flaky' });
     expect(await segmentSendEvent(flaky, { url: server.url }, SECRET)).toMatchObject({ ok: true });
@@ -174,22 +217,40 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
     const withOrder = segmentEvent('track');
     const orderId = (withOrder.properties as { orderId: string }).orderId;
     withOrder.properties = { ...(withOrder.properties as object), total: '42.5' };
-    const orderMapping = { url: server.url, method: 'PATCH' as const, data: { orderId: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } } };
+    const orderMapping = {
+      url: server.url,
+      method: 'PATCH' as const,
+      data: { orderId: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } },
+    };
     expect(await segmentSendEvent(withOrder, orderMapping, SECRET)).toMatchObject({ ok: true });
-    await expect.poll(() => seen.filter((s) => s.via === 'onPayload').map((s) => s.value), { timeout: 20_000 }).toEqual([{ orderId, total: 42.5 }]);
+    await expect
+      .poll(() => seen.filter((s) => s.via === 'onPayload').map((s) => s.value), { timeout: 20_000 })
+      .toEqual([{ orderId, total: 42.5 }]);
 
     // A payload the schema refuses fails for good (no retry), naming the field.
     const bad = segmentEvent('track');
-    expect(await segmentSendEvent(bad, { url: server.url, data: { orderId: { '@path': '$.properties.total' } } }, SECRET)).toMatchObject({ ok: true });
-    const badJob = (await queue.getJobs(['waiting', 'active', 'completed', 'failed'])).find((j) => JSON.stringify(j.data.message) === JSON.stringify({ orderId: 42.5 }))!;
+    expect(
+      await segmentSendEvent(bad, { url: server.url, data: { orderId: { '@path': '$.properties.total' } } }, SECRET),
+    ).toMatchObject({ ok: true });
+    const badJob = (await queue.getJobs(['waiting', 'active', 'completed', 'failed'])).find(
+      (j) => JSON.stringify(j.data.message) === JSON.stringify({ orderId: 42.5 }),
+    )!;
     const failed = await settled(queue, dedupeKeyOf(badJob.id!));
     expect([await failed.getState(), failed.attemptsMade]).toEqual(['failed', 1]);
     expect(failed.failedReason).toMatch(/does not match the worker's schema: \/orderId /);
 
     // A payload typed like a Segment track event but not a whole one (a mapping that kept `type`) fails naming on.track.
     const partial = segmentEvent('track');
-    expect(await segmentSendEvent(partial, { url: server.url, data: { type: { '@path': '$.type' }, event: { '@path': '$.event' } } }, SECRET)).toMatchObject({ ok: true });
-    const partialJob = (await queue.getJobs(['waiting', 'active', 'completed', 'failed'])).find((j) => JSON.stringify(j.data.message) === JSON.stringify({ type: 'track', event: 'Order Completed' }))!;
+    expect(
+      await segmentSendEvent(
+        partial,
+        { url: server.url, data: { type: { '@path': '$.type' }, event: { '@path': '$.event' } } },
+        SECRET,
+      ),
+    ).toMatchObject({ ok: true });
+    const partialJob = (await queue.getJobs(['waiting', 'active', 'completed', 'failed'])).find(
+      (j) => JSON.stringify(j.data.message) === JSON.stringify({ type: 'track', event: 'Order Completed' }),
+    )!;
     const partialFailed = await settled(queue, dedupeKeyOf(partialJob.id!));
     expect([await partialFailed.getState(), partialFailed.attemptsMade]).toEqual(['failed', 1]);
     expect(partialFailed.failedReason).toMatch(/on\.track gets whole Segment track events .* use onPayload/);
@@ -218,8 +279,18 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
           webhooksActions: {
             sharedSecret: SECRET,
             subscriptions: [
-              { subscribe: 'type = "track"', partnerAction: 'send', enabled: true, mapping: { url: `${server.url}/`, method: 'PUT', data: { '@path': '$.' } } },
-              { subscribe: 'type = "identify"', partnerAction: 'send', enabled: true, mapping: { url: `${server.url}/`, method: 'PATCH', data: { plan: { '@path': '$.traits.plan' } } } },
+              {
+                subscribe: 'type = "track"',
+                partnerAction: 'send',
+                enabled: true,
+                mapping: { url: `${server.url}/`, method: 'PUT', data: { '@path': '$.' } },
+              },
+              {
+                subscribe: 'type = "identify"',
+                partnerAction: 'send',
+                enabled: true,
+                mapping: { url: `${server.url}/`, method: 'PATCH', data: { plan: { '@path': '$.traits.plan' } } },
+              },
             ],
           },
         },
@@ -240,25 +311,53 @@ describe('a worker of the other destination fails the job naming the mismatch (n
   it('classic worker, Actions job; Actions worker, classic job', async () => {
     const actionsQueue = newQueue();
     const classicQueue = newQueue();
-    const actionsServer = await startHttpServer(toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, enqueue: enqueueTo(actionsQueue) })) as Parameters<typeof startHttpServer>[0]);
-    const classicServer = await startHttpServer(toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(classicQueue) })) as Parameters<typeof startHttpServer>[0]);
-    closers.push(() => actionsServer.close(), () => classicServer.close());
+    const actionsServer = await startHttpServer(
+      toNodeListener(
+        createReceiver({ destination: 'actions', secret: SECRET, enqueue: enqueueTo(actionsQueue) }),
+      ) as Parameters<typeof startHttpServer>[0],
+    );
+    const classicServer = await startHttpServer(
+      toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(classicQueue) })) as Parameters<
+        typeof startHttpServer
+      >[0],
+    );
+    closers.push(
+      () => actionsServer.close(),
+      () => classicServer.close(),
+    );
     const ran: string[] = [];
-    const classicWorker = createWorker(actionsQueue.name, { connection: connection(), onMessage: (msg) => void ran.push(`classic:${msg.type}`) });
-    const actionsWorker = createWorker(classicQueue.name, { destination: 'actions', connection: connection(), on: { track: (e) => void ran.push(`actions:${e.type}`) }, onPayload: () => void ran.push('actions:payload') });
-    closers.push(() => classicWorker.close(), () => actionsWorker.close());
+    const classicWorker = createWorker(actionsQueue.name, {
+      connection: connection(),
+      onMessage: (msg) => void ran.push(`classic:${msg.type}`),
+    });
+    const actionsWorker = createWorker(classicQueue.name, {
+      destination: 'actions',
+      connection: connection(),
+      on: { track: (e) => void ran.push(`actions:${e.type}`) },
+      onPayload: () => void ran.push('actions:payload'),
+    });
+    closers.push(
+      () => classicWorker.close(),
+      () => actionsWorker.close(),
+    );
 
     const event = segmentEvent('track');
-    expect(await segmentSendEvent(event, { url: actionsServer.url, method: 'PUT' }, SECRET)).toMatchObject({ ok: true });
+    expect(await segmentSendEvent(event, { url: actionsServer.url, method: 'PUT' }, SECRET)).toMatchObject({
+      ok: true,
+    });
     const a = await settled(actionsQueue, `id:${String(event.messageId)}`);
     expect([await a.getState(), a.attemptsMade]).toEqual(['failed', 1]);
-    expect(a.failedReason).toMatch(/came from Webhooks \(Actions\).*this worker was created for the classic Webhooks destination/);
+    expect(a.failedReason).toMatch(
+      /came from Webhooks \(Actions\).*this worker was created for the classic Webhooks destination/,
+    );
     expect(a.failedReason).toMatch(/destination: 'actions'/);
 
     expect((await post(classicServer.url, JSON.stringify(trackMessage('classic-1')))).status).toBe(200);
     const c = await settled(classicQueue, 'id:classic-1');
     expect([await c.getState(), c.attemptsMade]).toEqual(['failed', 1]);
-    expect(c.failedReason).toMatch(/came from the classic Webhooks destination.*this worker was created for Webhooks \(Actions\)/);
+    expect(c.failedReason).toMatch(
+      /came from the classic Webhooks destination.*this worker was created for Webhooks \(Actions\)/,
+    );
     expect(ran).toEqual([]);
   });
 
@@ -269,10 +368,16 @@ describe('a worker of the other destination fails the job naming the mismatch (n
     const seen: string[] = [];
     const worker = createWorker(queue.name, {
       connection: connection(),
-      onMessage: (msg, ctx) => void seen.push(`${msg.type} ${ctx.dedupeKey} ${ctx.verification.form}/${ctx.verification.secretIndex}`),
+      onMessage: (msg, ctx) =>
+        void seen.push(`${msg.type} ${ctx.dedupeKey} ${ctx.verification.form}/${ctx.verification.secretIndex}`),
     });
     closers.push(() => worker.close());
-    const firstFormat = { message: trackMessage('old-1'), dedupeKey: 'id:old-1', receivedAt: new Date().toISOString(), verification: { form: 'sorted', secretIndex: 1 } };
+    const firstFormat = {
+      message: trackMessage('old-1'),
+      dedupeKey: 'id:old-1',
+      receivedAt: new Date().toISOString(),
+      verification: { form: 'sorted', secretIndex: 1 },
+    };
     await queue.add('track', firstFormat as never, { jobId: jobIdOf('id:old-1') });
     const job = await settled(queue, 'id:old-1');
     expect(await job.getState()).toBe('completed');
@@ -283,14 +388,40 @@ describe('a worker of the other destination fails the job naming the mismatch (n
 describe('set-up errors name the fix', () => {
   it('refuses insecureAcceptBatches with enqueue, and mixed-up worker options', () => {
     const enqueue = enqueueTo({ add: async () => undefined } as never);
-    expect(() => createReceiver({ destination: 'actions', secret: SECRET, enqueue, insecureAcceptBatches: true })).toThrow(/insecureAcceptBatches cannot be used with enqueue.*Enable Batching/);
+    expect(() =>
+      createReceiver({ destination: 'actions', secret: SECRET, enqueue, insecureAcceptBatches: true }),
+    ).toThrow(/insecureAcceptBatches cannot be used with enqueue.*Enable Batching/);
     const c = { host: '127.0.0.1', port: 1 };
-    expect(() => createWorker('q', { destination: 'actions', connection: c })).toThrow(/give handlers in `on` \(per Segment event type\) or `onPayload`/);
-    expect(() => createWorker('q', { destination: 'actions', connection: c, on: { delete: () => undefined } as never })).toThrow(/on\.delete is not a Segment event type/);
-    expect(() => createWorker('q', { destination: 'actions', connection: c, onMessage: () => undefined } as never)).toThrow(/use onPayload/);
-    expect(() => createWorker('q', { destination: 'actions', connection: c, on: { track: () => undefined }, schema: z.object({}) })).toThrow(/give onPayload too/);
-    expect(() => createWorker('q', { destination: 'actions', connection: c, onPayload: () => undefined, schema: { parse: () => 1 } as never })).toThrow(/Standard Schema/);
-    expect(() => createWorker('q', { connection: c, onPayload: () => undefined } as never)).toThrow(/onPayload is for jobs from a Webhooks \(Actions\) receiver; add destination: 'actions'/);
-    expect(() => createWorker('q', { destination: 'action', connection: c, onMessage: () => undefined } as never)).toThrow(/destination must be 'classic' \(the default\) or 'actions'/);
+    expect(() => createWorker('q', { destination: 'actions', connection: c })).toThrow(
+      /give handlers in `on` \(per Segment event type\) or `onPayload`/,
+    );
+    expect(() =>
+      createWorker('q', { destination: 'actions', connection: c, on: { delete: () => undefined } as never }),
+    ).toThrow(/on\.delete is not a Segment event type/);
+    expect(() =>
+      createWorker('q', { destination: 'actions', connection: c, onMessage: () => undefined } as never),
+    ).toThrow(/use onPayload/);
+    expect(() =>
+      createWorker('q', {
+        destination: 'actions',
+        connection: c,
+        on: { track: () => undefined },
+        schema: z.object({}),
+      }),
+    ).toThrow(/give onPayload too/);
+    expect(() =>
+      createWorker('q', {
+        destination: 'actions',
+        connection: c,
+        onPayload: () => undefined,
+        schema: { parse: () => 1 } as never,
+      }),
+    ).toThrow(/Standard Schema/);
+    expect(() => createWorker('q', { connection: c, onPayload: () => undefined } as never)).toThrow(
+      /onPayload is for jobs from a Webhooks \(Actions\) receiver; add destination: 'actions'/,
+    );
+    expect(() =>
+      createWorker('q', { destination: 'action', connection: c, onMessage: () => undefined } as never),
+    ).toThrow(/destination must be 'classic' \(the default\) or 'actions'/);
   });
 });

@@ -4,7 +4,16 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
 import { jobIdOf } from '../src/index.js';
-import { closeAgent, deliver, pool, post, startReceiver, startWorker, trackMessage, type Child } from './support/processes.js';
+import {
+  closeAgent,
+  deliver,
+  pool,
+  post,
+  startReceiver,
+  startWorker,
+  trackMessage,
+  type Child,
+} from './support/processes.js';
 
 let redis: RunningRedis;
 const children: Child[] = [];
@@ -26,7 +35,8 @@ function track<T extends Child>(child: T): T {
 /** The `done` lines of some workers, counted per dedupe key. */
 function doneCounts(workers: Child[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const w of workers) for (const l of w.lines) if (typeof l.done === 'string') counts.set(l.done, (counts.get(l.done) ?? 0) + 1);
+  for (const w of workers)
+    for (const l of w.lines) if (typeof l.done === 'string') counts.set(l.done, (counts.get(l.done) ?? 0) + 1);
   return counts;
 }
 async function until(check: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
@@ -115,7 +125,8 @@ describe('durable handoff to BullMQ (separate processes, real Redis)', () => {
       await until(
         () => [...acked].every((k) => doneCounts([worker]).has(k)),
         15_000,
-        () => `${[...acked].filter((k) => !doneCounts([worker]).has(k)).length} of ${acked.size} acknowledged messages not processed`,
+        () =>
+          `${[...acked].filter((k) => !doneCounts([worker]).has(k)).length} of ${acked.size} acknowledged messages not processed`,
       );
       await worker.kill();
     } finally {
@@ -125,7 +136,10 @@ describe('durable handoff to BullMQ (separate processes, real Redis)', () => {
 
   it('two receivers and two workers, 5,000 messages, 10 % sent twice and 5 % to both receivers: each processed exactly once', async () => {
     const queue = newQueueName();
-    const [a, b] = await Promise.all([startReceiver({ redisPort: redis.port, queue }), startReceiver({ redisPort: redis.port, queue })]);
+    const [a, b] = await Promise.all([
+      startReceiver({ redisPort: redis.port, queue }),
+      startReceiver({ redisPort: redis.port, queue }),
+    ]);
     track(a);
     track(b);
     const workers = await Promise.all([
@@ -173,18 +187,32 @@ describe('durable handoff to BullMQ (separate processes, real Redis)', () => {
     expect(workers.every((w) => w.lines.some((l) => 'done' in l))).toBe(true);
     const q = queueClient(queue);
     expect(await q.getJobCountByTypes('completed')).toBe(total);
-    console.log(`5,000 messages through 2 receivers and 2 workers: sent in ${(sentMs / 1000).toFixed(1)} s, all processed after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `5,000 messages through 2 receivers and 2 workers: sent in ${(sentMs / 1000).toFixed(1)} s, all processed after ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }, 90_000);
 
   it('a worker killed mid-job: the job is taken again and completes', async () => {
     const queue = newQueueName();
     const key = 'id:mid-job';
     const receiver = track(await startReceiver({ redisPort: redis.port, queue }));
-    const first = track(await startWorker({ redisPort: redis.port, queue, name: 'first', lockMs: 1000, stalledMs: 500, hangKey: key, hangWorker: 'first' }));
+    const first = track(
+      await startWorker({
+        redisPort: redis.port,
+        queue,
+        name: 'first',
+        lockMs: 1000,
+        stalledMs: 500,
+        hangKey: key,
+        hangWorker: 'first',
+      }),
+    );
     expect((await deliver(receiver.url, JSON.stringify(trackMessage('mid-job')))).status).toBe(200);
     await first.waitFor((l) => l.start === key);
     first.proc.kill('SIGKILL');
-    const second = track(await startWorker({ redisPort: redis.port, queue, name: 'second', lockMs: 1000, stalledMs: 500 }));
+    const second = track(
+      await startWorker({ redisPort: redis.port, queue, name: 'second', lockMs: 1000, stalledMs: 500 }),
+    );
     const done = await second.waitFor((l) => l.done === key, 20_000);
     expect(done.worker).toBe('second');
     expect(first.lines.some((l) => l.done === key)).toBe(false);
@@ -203,7 +231,9 @@ describe('durable handoff to BullMQ (separate processes, real Redis)', () => {
     redis.pause();
     let answers: Array<{ status: number; code: string; ms: number }>;
     try {
-      answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(receiver.url, JSON.stringify(trackMessage(`paused-${i}`)))));
+      answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => post(receiver.url, JSON.stringify(trackMessage(`paused-${i}`)))),
+      );
     } finally {
       redis.resume();
     }
@@ -213,7 +243,8 @@ describe('durable handoff to BullMQ (separate processes, real Redis)', () => {
       expect(answer.ms).toBeLessThan(deadlineMs + 1500);
     }
     // The sender retries: now each is stored, once, whatever the frozen commands did after the thaw.
-    for (let i = 0; i < 20; i++) expect((await deliver(receiver.url, JSON.stringify(trackMessage(`paused-${i}`)))).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await deliver(receiver.url, JSON.stringify(trackMessage(`paused-${i}`)))).status).toBe(200);
     for (let i = 0; i < 20; i++) expect(await q.getJob(jobIdOf(`id:paused-${i}`))).toBeDefined();
     expect(await q.count()).toBe(21);
   }, 60_000);

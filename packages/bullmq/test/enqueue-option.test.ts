@@ -8,7 +8,14 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { Queue, QueueEvents } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { createReceiver, sign, toNodeListener, type EnqueueHandoff, type Handoff, type ReceiverOptions } from '@hookgate/core';
+import {
+  createReceiver,
+  sign,
+  toNodeListener,
+  type EnqueueHandoff,
+  type Handoff,
+  type ReceiverOptions,
+} from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
@@ -28,11 +35,13 @@ interface Served {
 const SETUPS: Array<{ name: string; start(options: Options): Promise<Served> }> = [
   {
     name: "core's node listener",
-    start: async (options) => startHttpServer(toNodeListener(createReceiver(options)) as Parameters<typeof startHttpServer>[0]),
+    start: async (options) =>
+      startHttpServer(toNodeListener(createReceiver(options)) as Parameters<typeof startHttpServer>[0]),
   },
   {
     name: "core's fetch handler",
-    start: async (options) => listenOnLoopback(createAdaptorServer({ fetch: createReceiver(options).fetch, hostname: '127.0.0.1' }) as Server),
+    start: async (options) =>
+      listenOnLoopback(createAdaptorServer({ fetch: createReceiver(options).fetch, hostname: '127.0.0.1' }) as Server),
   },
   {
     name: 'express',
@@ -66,11 +75,12 @@ const suite = redisSuite();
 const closers = suite.closers;
 let n = 0;
 function newQueue(): Queue<HandoffJobData> {
-  const queue = new Queue<HandoffJobData>(`enq-${process.pid}-${++n}`, { connection: { host: '127.0.0.1', port: suite.redis.port } });
+  const queue = new Queue<HandoffJobData>(`enq-${process.pid}-${++n}`, {
+    connection: { host: '127.0.0.1', port: suite.redis.port },
+  });
   closers.push(() => queue.close());
   return queue;
 }
-
 
 describe.each(SETUPS)('enqueue: enqueueTo(queue) on $name', (setup) => {
   it('answers 200 once the job is stored (job id = dedupe key); a retry makes no second job; a forgery makes none', async () => {
@@ -106,7 +116,12 @@ describe('enqueue mode in core', () => {
       if (failing) throw new Error('queue down');
       stored.push(handoff);
     };
-    const receiver = createReceiver({ secret: SECRET, enqueue, dedupe: {}, onError: (e, info) => errors.push(`${info.phase}:${(e as Error).message}`) });
+    const receiver = createReceiver({
+      secret: SECRET,
+      enqueue,
+      dedupe: {},
+      onError: (e, info) => errors.push(`${info.phase}:${(e as Error).message}`),
+    });
     expect(receiver.mode).toBe('enqueue');
     const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
     closers.push(() => server.close());
@@ -156,13 +171,19 @@ describe('enqueue mode in core', () => {
 
   it('refuses enqueue with handlers or acknowledge mode, naming the fix', () => {
     const enqueue: EnqueueHandoff = () => undefined;
-    expect(() => createReceiver({ secret: SECRET, enqueue, onMessage: () => undefined })).toThrow(/remove them and give the handlers to your worker/);
-    expect(() => createReceiver({ secret: SECRET, enqueue, mode: 'acknowledge' })).toThrow(/remove mode: 'acknowledge'/);
+    expect(() => createReceiver({ secret: SECRET, enqueue, onMessage: () => undefined })).toThrow(
+      /remove them and give the handlers to your worker/,
+    );
+    expect(() => createReceiver({ secret: SECRET, enqueue, mode: 'acknowledge' })).toThrow(
+      /remove mode: 'acknowledge'/,
+    );
     expect(() => createReceiver({ secret: SECRET, enqueue: 'queue' as never })).toThrow(/enqueue must be a function/);
     expect(() => enqueueTo({} as never)).toThrow(/needs a BullMQ Queue/);
     expect(() => createWorker('q', { on: { track: () => undefined } } as never)).toThrow(/connection is required/);
     expect(() => createWorker('q', { connection: {} })).toThrow(/give handlers/);
-    expect(() => createWorker('q', { connection: {}, on: { trak: () => undefined } as never })).toThrow(/on\.trak is not a message type/);
+    expect(() => createWorker('q', { connection: {}, on: { trak: () => undefined } as never })).toThrow(
+      /on\.trak is not a message type/,
+    );
   });
 });
 
@@ -184,7 +205,10 @@ describe('the job', () => {
     expect(secondJob?.data).toEqual({ message: JSON.parse(second), verification: { form: 'raw', secretIndex: 1 } });
 
     const seen = new Map<string, JobContext>();
-    const worker = createWorker(queue.name, { connection: { host: '127.0.0.1', port: suite.redis.port }, onMessage: (_msg, ctx) => void seen.set(ctx.dedupeKey, ctx) });
+    const worker = createWorker(queue.name, {
+      connection: { host: '127.0.0.1', port: suite.redis.port },
+      onMessage: (_msg, ctx) => void seen.set(ctx.dedupeKey, ctx),
+    });
     closers.push(() => worker.close());
     await expect.poll(() => seen.size, { timeout: 10_000 }).toBe(2);
     expect(seen.get('id:usual')?.verification).toEqual({ form: 'raw', secretIndex: 0 });
@@ -198,14 +222,18 @@ describe('the job', () => {
 
   it('jobIdOf and dedupeKeyOf: one key, one id, read back exactly (any text, `%` and `:` included)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('%', ':', '3', 'A', '2', '5', 'a', 'é') }), fc.string(), (tricky, any) => {
-        for (const key of [tricky, any, `id:${tricky}`, `sha256:${any}`]) {
-          const id = jobIdOf(key);
-          expect(id).not.toContain(':');
-          expect(dedupeKeyOf(id)).toBe(key);
-        }
-        if (tricky !== any) expect(jobIdOf(tricky)).not.toBe(jobIdOf(any));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('%', ':', '3', 'A', '2', '5', 'a', 'é') }),
+        fc.string(),
+        (tricky, any) => {
+          for (const key of [tricky, any, `id:${tricky}`, `sha256:${any}`]) {
+            const id = jobIdOf(key);
+            expect(id).not.toContain(':');
+            expect(dedupeKeyOf(id)).toBe(key);
+          }
+          if (tricky !== any) expect(jobIdOf(tricky)).not.toBe(jobIdOf(any));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -217,7 +245,10 @@ describe('createWorker', () => {
     const events = new QueueEvents(queue.name, { connection: { host: '127.0.0.1', port: suite.redis.port } });
     closers.push(() => events.close());
     await events.waitUntilReady();
-    const receiver = createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }) });
+    const receiver = createReceiver({
+      secret: SECRET,
+      enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }),
+    });
     const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
     closers.push(() => server.close());
 
@@ -255,7 +286,9 @@ describe('createWorker', () => {
     expect(runs.filter((r) => r.startsWith('id:flaky'))).toEqual([`id:flaky#1:${event}`, `id:flaky#2:${event}`]);
     expect(runs.filter((r) => r.startsWith('id:broken'))).toHaveLength(3);
     const failed = await queue.getFailed();
-    expect(failed.map((j) => [j.id, j.failedReason, j.attemptsMade])).toEqual([[jobIdOf('id:broken'), 'always broken', 3]]);
+    expect(failed.map((j) => [j.id, j.failedReason, j.attemptsMade])).toEqual([
+      [jobIdOf('id:broken'), 'always broken', 3],
+    ]);
     // Re-runnable from the failed set.
     expect(await (await queue.getJob(jobIdOf('id:flaky')))?.getState()).toBe('completed');
   });

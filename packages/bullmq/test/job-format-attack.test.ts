@@ -20,7 +20,11 @@ function newQueue(options: Partial<QueueOptions> = {}): Queue<HandoffJobData> {
   return queue;
 }
 async function serve(queue: Queue, includeSignedBody = false) {
-  const server = await startHttpServer(toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { includeSignedBody }) })) as http.RequestListener);
+  const server = await startHttpServer(
+    toNodeListener(
+      createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { includeSignedBody }) }),
+    ) as http.RequestListener,
+  );
   closers.push(() => server.close());
   return server;
 }
@@ -29,7 +33,8 @@ async function runWorker(queue: Queue, count: number): Promise<Map<string, { ctx
   const seen = new Map<string, { ctx: JobContext; messageId: unknown }>();
   const worker = createWorker(queue.name, {
     connection: connection(),
-    onMessage: (msg, ctx) => void seen.set(String(ctx.job.id), { ctx, messageId: (msg as { messageId?: unknown }).messageId }),
+    onMessage: (msg, ctx) =>
+      void seen.set(String(ctx.job.id), { ctx, messageId: (msg as { messageId?: unknown }).messageId }),
   });
   closers.push(() => worker.close());
   await expect.poll(() => seen.size, { timeout: 10_000 }).toBe(count);
@@ -42,7 +47,11 @@ function postBytes(url: string, bytes: Uint8Array): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature': sign(bytes, SECRET), 'content-length': bytes.byteLength },
+      headers: {
+        'content-type': 'application/json',
+        'x-signature': sign(bytes, SECRET),
+        'content-length': bytes.byteLength,
+      },
     });
     req.on('response', (res) => {
       res.resume();
@@ -52,7 +61,6 @@ function postBytes(url: string, bytes: Uint8Array): Promise<number> {
     req.end(bytes);
   });
 }
-
 
 describe('message ids that are not well-formed UTF-16', () => {
   it('two messages whose ids differ only in a lone surrogate are two jobs, and the worker reads the same key back', async () => {
@@ -132,9 +140,19 @@ describe('jobs the receiver did not make in the current format', () => {
       } as HandoffJobData,
       { jobId: jobIdOf('id:old-1') },
     );
-    await queue.add('track', { message: trackMessage('old:2%'), destination: 'classic', dedupeKey: 'id:old:2%', receivedAt: 'x', verification: { form: 'raw', secretIndex: 0 } } as HandoffJobData, {
-      jobId: jobIdOf('id:old:2%'),
-    });
+    await queue.add(
+      'track',
+      {
+        message: trackMessage('old:2%'),
+        destination: 'classic',
+        dedupeKey: 'id:old:2%',
+        receivedAt: 'x',
+        verification: { form: 'raw', secretIndex: 0 },
+      } as HandoffJobData,
+      {
+        jobId: jobIdOf('id:old:2%'),
+      },
+    );
     const seen = await runWorker(queue, 2);
     const one = seen.get(jobIdOf('id:old-1'))!.ctx;
     expect(one.dedupeKey).toBe('id:old-1');
@@ -166,13 +184,21 @@ describe('job options', () => {
       defaultJobOptions: { attempts: 2, priority: 3, removeOnComplete: true, jobId: 'fixed' } as never,
     });
     const server = await startHttpServer(
-      toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { jobOptions: { attempts: 5, removeOnFail: 7 } }) })) as http.RequestListener,
+      toNodeListener(
+        createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { jobOptions: { attempts: 5, removeOnFail: 7 } }) }),
+      ) as http.RequestListener,
     );
     closers.push(() => server.close());
     for (const id of ['o1', 'o2']) expect((await post(server.url, JSON.stringify(trackMessage(id)))).status).toBe(200);
     expect(await queue.count()).toBe(2);
     const job = await queue.getJob(jobIdOf('id:o1'));
-    expect(job?.opts).toMatchObject({ attempts: 5, priority: 3, removeOnComplete: true, removeOnFail: 7, backoff: { type: 'exponential', delay: 1000 } });
+    expect(job?.opts).toMatchObject({
+      attempts: 5,
+      priority: 3,
+      removeOnComplete: true,
+      removeOnFail: 7,
+      backoff: { type: 'exponential', delay: 1000 },
+    });
     expect(dedupeKeyOf(job!.id!)).toBe('id:o1');
     expect(() => enqueueTo(queue, { jobOptions: { jobId: 'x' } as never })).toThrow(/jobOptions\.jobId cannot be set/);
   });

@@ -9,14 +9,7 @@ import { resolveOptions, type AnalyticsOptions, type ResolvedOptions } from './o
 import { MessageQueue } from './queue.js';
 import { backoffDelay, isRetryableError, isRetryableStatus, parseRetryAfter } from './retry.js';
 import { Transport, type PostOutcome } from './transport.js';
-import type {
-  AliasParams,
-  GroupParams,
-  IdentifyParams,
-  PageParams,
-  ScreenParams,
-  TrackParams,
-} from './types.js';
+import type { AliasParams, GroupParams, IdentifyParams, PageParams, ScreenParams, TrackParams } from './types.js';
 
 /** Why a batch was cut: it filled up, or something asked for everything queued. */
 type FlushReason = 'size' | 'timer' | 'flush' | 'close' | 'exit';
@@ -90,7 +83,12 @@ export class Analytics {
    */
   constructor(writeKey: string, options?: AnalyticsOptions) {
     this.#options = resolveOptions(writeKey, options);
-    this.#transport = new Transport(this.#options.batchUrl, writeKey, this.#options.timeoutMs, this.#options.maxInFlight);
+    this.#transport = new Transport(
+      this.#options.batchUrl,
+      writeKey,
+      this.#options.timeoutMs,
+      this.#options.maxInFlight,
+    );
     this.#log = createDebugLog();
     const o = this.#options;
     this.#log?.(
@@ -192,7 +190,10 @@ export class Analytics {
     if (!this.#closing) {
       const { timeoutMs } = options;
       if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0 && Number.isFinite(timeoutMs))) {
-        throw new OptionError('timeoutMs', `close() takes a number of milliseconds ≥ 0 (or none, to wait for every retry); got ${String(timeoutMs)}`);
+        throw new OptionError(
+          'timeoutMs',
+          `close() takes a number of milliseconds ≥ 0 (or none, to wait for every retry); got ${String(timeoutMs)}`,
+        );
       }
       this.#disarmTimer();
       this.#closing = Promise.resolve().then(async () => {
@@ -210,7 +211,10 @@ export class Analytics {
   /** `close({ timeoutMs })` ran out: everything not delivered yet is reported as `'closed'`, now. */
   #giveUp(timeoutMs: number): void {
     this.#abandoned = `close() gave up after ${timeoutMs} ms`;
-    this.#log?.('closed', `${this.#abandoned}: ${this.#enqueued - this.#settledUpTo()} message(s) not delivered are reported to onError`);
+    this.#log?.(
+      'closed',
+      `${this.#abandoned}: ${this.#enqueued - this.#settledUpTo()} message(s) not delivered are reported to onError`,
+    );
     this.#abort.abort();
     for (const wake of this.#wakers) wake();
     this.#pump();
@@ -348,7 +352,8 @@ export class Analytics {
     if (this.#waiters.length === 0) return;
     const low = this.#settledUpTo();
     let i = 0;
-    while (i < this.#waiters.length && (this.#waiters[i] as Waiter).target <= low) (this.#waiters[i++] as Waiter).resolve();
+    while (i < this.#waiters.length && (this.#waiters[i] as Waiter).target <= low)
+      (this.#waiters[i++] as Waiter).resolve();
     if (i > 0) this.#waiters = this.#waiters.slice(i);
   }
 
@@ -359,14 +364,21 @@ export class Analytics {
     try {
       for (;;) {
         if (this.#abandoned !== undefined) {
-          this.#fail(batch, 'closed', `${this.#abandoned} while the batch waited for a retry${batch.attempts > 0 ? ` (after ${batch.attempts} attempt(s))` : ''}`);
+          this.#fail(
+            batch,
+            'closed',
+            `${this.#abandoned} while the batch waited for a retry${batch.attempts > 0 ? ` (after ${batch.attempts} attempt(s))` : ''}`,
+          );
           return;
         }
         batch.attempts++;
         const started = Date.now();
         const outcome = await this.#transport.post(batch.body(), this.#abort.signal);
         if (outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300) {
-          this.#log?.('sent', `${batch.count} message(s): HTTP ${outcome.status} in ${Date.now() - started} ms (attempt ${batch.attempts})`);
+          this.#log?.(
+            'sent',
+            `${batch.count} message(s): HTTP ${outcome.status} in ${Date.now() - started} ms (attempt ${batch.attempts})`,
+          );
           this.#report(() =>
             this.#options.onFlush?.({
               count: batch.count,
@@ -380,17 +392,28 @@ export class Analytics {
           return;
         }
         if (this.#abandoned !== undefined && outcome.kind === 'failure' && outcome.error.name === 'AbortError') {
-          this.#fail(batch, 'closed', `${this.#abandoned} with the request in flight (aborted: the server may have received it)`, outcome);
+          this.#fail(
+            batch,
+            'closed',
+            `${this.#abandoned} with the request in flight (aborted: the server may have received it)`,
+            outcome,
+          );
           return;
         }
         const detail = describe(outcome, this.#options.timeoutMs);
-        const retryable = outcome.kind === 'failure' ? isRetryableError(outcome.error) : isRetryableStatus(outcome.status);
+        const retryable =
+          outcome.kind === 'failure' ? isRetryableError(outcome.error) : isRetryableStatus(outcome.status);
         if (!retryable || batch.attempts > maxRetries) {
           this.#fail(batch, retryable ? 'retries-exhausted' : 'rejected', detail, outcome);
           return;
         }
         if (this.#abandoned !== undefined) {
-          this.#fail(batch, 'closed', `${this.#abandoned} after attempt ${batch.attempts} failed (${detail}); not retried`, outcome);
+          this.#fail(
+            batch,
+            'closed',
+            `${this.#abandoned} after attempt ${batch.attempts} failed (${detail}); not retried`,
+            outcome,
+          );
           return;
         }
         const retryAfter = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter) : undefined;
@@ -422,7 +445,9 @@ export class Analytics {
     try {
       callback();
     } catch (error) {
-      process.emitWarning(`@hookgate/client: an onFlush/onError callback threw: ${(error as Error)?.message ?? String(error)}`);
+      process.emitWarning(
+        `@hookgate/client: an onFlush/onError callback threw: ${(error as Error)?.message ?? String(error)}`,
+      );
     }
   }
 }

@@ -23,7 +23,13 @@ export class FieldError extends ValidationError {
     super(issues, `${callType} call`);
     const first = issues[0] ?? { path: '$', message: 'is invalid' };
     this.field = topLevelField(first.path);
-    const rest = issues.length > 1 ? ` (and ${issues.length - 1} more: ${issues.slice(1).map((i) => i.path).join(', ')})` : '';
+    const rest =
+      issues.length > 1
+        ? ` (and ${issues.length - 1} more: ${issues
+            .slice(1)
+            .map((i) => i.path)
+            .join(', ')})`
+        : '';
     this.message = `${callType} call: ${this.field === '$' ? 'the call' : `"${this.field}"`} ${first.message}${rest}`;
   }
 }
@@ -53,7 +59,9 @@ export class CallTooLargeError extends Error {
     /** The limit in bytes (`MAX_CALL_BYTES`). */
     readonly limit: number,
   ) {
-    super(`${callType} call is ${bytes} bytes of JSON, over the ${limit}-byte (32 KB) limit per call; it was not queued`);
+    super(
+      `${callType} call is ${bytes} bytes of JSON, over the ${limit}-byte (32 KB) limit per call; it was not queued`,
+    );
   }
 }
 

@@ -18,7 +18,11 @@ export interface Entry {
  * ms), merges the default context, checks the required fields with core's `callIssues` and the 32 KB
  * limit. Throws `FieldError` or `CallTooLargeError`; never queues anything itself.
  */
-export function buildEntry(type: CallType, params: unknown, defaultContext: Record<string, unknown> | undefined): Entry {
+export function buildEntry(
+  type: CallType,
+  params: unknown,
+  defaultContext: Record<string, unknown> | undefined,
+): Entry {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new FieldError(type, callIssues(params, { type }));
   }
@@ -29,7 +33,9 @@ export function buildEntry(type: CallType, params: unknown, defaultContext: Reco
   const id = input.messageId;
   if (id === undefined) msg.messageId = randomUUID();
   else if (typeof id !== 'string' || id.length === 0) {
-    throw new FieldError(type, [{ path: '$.messageId', message: `must be a non-empty string when given (got ${show(id)})` }]);
+    throw new FieldError(type, [
+      { path: '$.messageId', message: `must be a non-empty string when given (got ${show(id)})` },
+    ]);
   }
 
   const ts = input.timestamp;

@@ -112,7 +112,10 @@ function describe(value: unknown): string {
 /** Checks the write key and options and fills in the defaults; throws an `OptionError` naming the bad one. */
 export function resolveOptions(writeKey: unknown, options: AnalyticsOptions | undefined): ResolvedOptions {
   if (typeof writeKey !== 'string' || writeKey.length === 0) {
-    throw new OptionError('writeKey', `the first argument must be the source's write key, a non-empty string (got ${describe(writeKey)})`);
+    throw new OptionError(
+      'writeKey',
+      `the first argument must be the source's write key, a non-empty string (got ${describe(writeKey)})`,
+    );
   }
   const opts = options ?? {};
   if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) {
@@ -171,20 +174,29 @@ function batchUrl(endpoint: unknown): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new OptionError('endpoint', `must be an absolute http or https URL such as "https://api.segment.io" (got ${JSON.stringify(raw)})`);
+    throw new OptionError(
+      'endpoint',
+      `must be an absolute http or https URL such as "https://api.segment.io" (got ${JSON.stringify(raw)})`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new OptionError('endpoint', `must use http or https (got ${JSON.stringify(url.protocol)})`);
   }
   if (url.username || url.password) {
-    throw new OptionError('endpoint', 'must not carry credentials; the write key (first argument) is sent by Basic auth');
+    throw new OptionError(
+      'endpoint',
+      'must not carry credentials; the write key (first argument) is sent by Basic auth',
+    );
   }
   if (url.search || url.hash) {
     throw new OptionError('endpoint', `must be a base URL without query or fragment (got ${JSON.stringify(raw)})`);
   }
   const base = url.pathname.replace(/\/+$/, '');
   if (/\/v1\/batch$/.test(base)) {
-    throw new OptionError('endpoint', `is the intake's base URL; the client adds /v1/batch itself (got ${JSON.stringify(raw)})`);
+    throw new OptionError(
+      'endpoint',
+      `is the intake's base URL; the client adds /v1/batch itself (got ${JSON.stringify(raw)})`,
+    );
   }
   url.pathname = `${base}/v1/batch`;
   return url;

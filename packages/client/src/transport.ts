@@ -56,7 +56,12 @@ export class Transport {
    */
   async post(body: Buffer, signal?: AbortSignal): Promise<PostOutcome> {
     const first = await this.#send(body, signal);
-    if (first.outcome.kind === 'failure' && first.reused && isStaleSocketError(first.outcome.error) && !signal?.aborted) {
+    if (
+      first.outcome.kind === 'failure' &&
+      first.reused &&
+      isStaleSocketError(first.outcome.error) &&
+      !signal?.aborted
+    ) {
       return (await this.#send(body, signal)).outcome;
     }
     return first.outcome;
@@ -103,7 +108,9 @@ export class Transport {
         // A connection that drops before the answer's end is a failure (retried), whatever the status said.
         res.on('close', () => {
           if (!res.complete) {
-            const error = Object.assign(new Error('connection closed before the answer was complete'), { code: 'ECONNRESET' });
+            const error = Object.assign(new Error('connection closed before the answer was complete'), {
+              code: 'ECONNRESET',
+            });
             finish({ kind: 'failure', error, timedOut });
           }
         });

@@ -125,7 +125,13 @@ describe('wire format', () => {
     const ids = [
       analytics.identify({ userId: 'u1', traits: { plan: 'pro' }, ...common }),
       analytics.track({ anonymousId: 'a1', event: 'Signed Up', properties: { n: 1 }, ...common }),
-      analytics.page({ userId: 'u1', name: 'Pricing', category: 'Docs', properties: { url: 'https://x.test/p' }, ...common }),
+      analytics.page({
+        userId: 'u1',
+        name: 'Pricing',
+        category: 'Docs',
+        properties: { url: 'https://x.test/p' },
+        ...common,
+      }),
       analytics.screen({ userId: 'u1', name: 'Settings', ...common }),
       analytics.group({ userId: 'u1', groupId: 'acme', traits: { size: 3 }, ...common }),
       analytics.alias({ userId: 'u1', previousId: 'a1', ...common }),

@@ -36,7 +36,9 @@ describe('DEBUG=analytics', () => {
   });
 
   it('logs queued, rejected, flushed, sent, retried and failed — never the write key', async () => {
-    const server = await startCaptureServer((n) => (n === 0 ? { status: 500 } : n === 1 ? { status: 200 } : { status: 400 }));
+    const server = await startCaptureServer((n) =>
+      n === 0 ? { status: 500 } : n === 1 ? { status: 200 } : { status: 400 },
+    );
     process.env.DEBUG = 'analytics';
     const writeKey = 'wk_SUPER_SECRET_123';
     const out = await captureStderr(async () => {

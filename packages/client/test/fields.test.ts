@@ -50,7 +50,9 @@ describe('required fields, checked at call time', () => {
   });
 
   it('names a field of the wrong type', () => {
-    expect(fieldError(() => analytics.track({ userId: 'u1', event: 'E', properties: 'x' } as any)).field).toBe('properties');
+    expect(fieldError(() => analytics.track({ userId: 'u1', event: 'E', properties: 'x' } as any)).field).toBe(
+      'properties',
+    );
     expect(fieldError(() => analytics.track({ userId: 42, event: 'E' } as any)).field).toBe('userId');
     expect(fieldError(() => analytics.track({ userId: 'u1', event: 'E', context: [] } as any)).field).toBe('context');
   });
@@ -64,7 +66,9 @@ describe('required fields, checked at call time', () => {
 
   it('refuses an empty messageId, and a value JSON cannot carry', () => {
     expect(fieldError(() => analytics.track({ userId: 'u1', event: 'E', messageId: '' })).field).toBe('messageId');
-    expect(fieldError(() => analytics.track({ userId: 'u1', event: 'E', properties: { n: 1n } })).field).toBe('properties');
+    expect(fieldError(() => analytics.track({ userId: 'u1', event: 'E', properties: { n: 1n } })).field).toBe(
+      'properties',
+    );
   });
 
   it('refuses a call that is not an object', () => {

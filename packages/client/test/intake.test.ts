@@ -24,7 +24,12 @@ describe('client → emulator intake → hookgate receiver', () => {
     });
     receiver = await startHttpServer(toNodeListener(r));
     emulator = createEmulator({
-      sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, sharedSecret: SECRET, endpoints: [{ url: `${receiver.url}/hooks` }] } }],
+      sources: [
+        {
+          writeKey: WRITE_KEY,
+          webhooks: { enabled: true, sharedSecret: SECRET, endpoints: [{ url: `${receiver.url}/hooks` }] },
+        },
+      ],
     });
     intake = await emulator.listen();
   });
@@ -37,10 +42,18 @@ describe('client → emulator intake → hookgate receiver', () => {
 
   it('delivers every call type with the seed shape, signed, after one batch', async () => {
     const batches: number[] = [];
-    const analytics = new Analytics(WRITE_KEY, { endpoint: intake.url, flushAt: 20, onFlush: (r) => batches.push(r.count) });
+    const analytics = new Analytics(WRITE_KEY, {
+      endpoint: intake.url,
+      flushAt: 20,
+      onFlush: (r) => batches.push(r.count),
+    });
     analytics.identify({ userId: 'u1', traits: { email: 'ada@example.com', plan: 'pro' } });
     analytics.track({ userId: 'u1', event: 'Order Completed', properties: { revenue: 42.5 } });
-    analytics.page({ userId: 'u1', name: 'Pricing', properties: { url: 'https://example.com/pricing', title: 'Pricing' } });
+    analytics.page({
+      userId: 'u1',
+      name: 'Pricing',
+      properties: { url: 'https://example.com/pricing', title: 'Pricing' },
+    });
     analytics.screen({ userId: 'u1', name: 'Home', context: { os: { name: 'iOS', version: '17.1' } } });
     analytics.group({ userId: 'u1', groupId: 'acme', traits: { employees: 42 } });
     analytics.alias({ previousId: 'anon_1', userId: 'u1' });
@@ -63,10 +76,24 @@ describe('client → emulator intake → hookgate receiver', () => {
       expect(form).toBe('raw'); // the receiver verified the exact bytes sent
       expect(() => parseMessage(message, { strictTimestamps: true })).not.toThrow();
     }
-    const pick = <T extends WebhookMessage['type']>(t: T) => byType.get(t)!.message as Extract<WebhookMessage, { type: T }>;
-    expect(pick('identify')).toMatchObject({ version: 1, userId: 'u1', traits: { email: 'ada@example.com', plan: 'pro' } });
-    expect(pick('track')).toMatchObject({ version: 1, userId: 'u1', event: 'Order Completed', properties: { revenue: 42.5 } });
-    expect(pick('page')).toMatchObject({ version: 1, userId: 'u1', properties: { url: 'https://example.com/pricing', title: 'Pricing' } });
+    const pick = <T extends WebhookMessage['type']>(t: T) =>
+      byType.get(t)!.message as Extract<WebhookMessage, { type: T }>;
+    expect(pick('identify')).toMatchObject({
+      version: 1,
+      userId: 'u1',
+      traits: { email: 'ada@example.com', plan: 'pro' },
+    });
+    expect(pick('track')).toMatchObject({
+      version: 1,
+      userId: 'u1',
+      event: 'Order Completed',
+      properties: { revenue: 42.5 },
+    });
+    expect(pick('page')).toMatchObject({
+      version: 1,
+      userId: 'u1',
+      properties: { url: 'https://example.com/pricing', title: 'Pricing' },
+    });
     expect(pick('screen')).toMatchObject({ version: 1, userId: 'u1', name: 'Home' });
     expect(pick('group')).toMatchObject({ version: 1, userId: 'u1', groupId: 'acme', traits: { employees: 42 } });
     const alias = pick('alias');

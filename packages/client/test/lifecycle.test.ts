@@ -31,7 +31,12 @@ describe('close()', () => {
     for (let i = 0; i < 1000; i++) sent.push(analytics.track({ userId: `u${i}`, event: 'Bulk' }));
     await analytics.close();
     expect(server.requests.every((r) => r.body.batch.length === 20)).toBe(true);
-    expect(server.delivered().map((m) => m.messageId).sort()).toEqual([...sent].sort());
+    expect(
+      server
+        .delivered()
+        .map((m) => m.messageId)
+        .sort(),
+    ).toEqual([...sent].sort());
   });
 
   it('refuses calls after close(), and a second close() returns the same promise', async () => {
@@ -53,7 +58,12 @@ describe('close()', () => {
     analytics.track({ userId: 'u1', event: 'C' });
     await server.waitForRequests(1);
     await analytics.close();
-    expect(server.delivered().map((m) => m.event).sort()).toEqual(['A', 'B', 'C']);
+    expect(
+      server
+        .delivered()
+        .map((m) => m.event)
+        .sort(),
+    ).toEqual(['A', 'B', 'C']);
   });
 });
 
@@ -105,8 +115,13 @@ describe('close({ timeoutMs })', () => {
     await analytics.close({ timeoutMs: 150 });
     expect(server.requests).toHaveLength(1); // B and C never left the queue
     expect(reported().sort()).toEqual([...sent].sort());
-    expect(errors.filter((e) => /never sent/.test(e.detail)).flatMap((e) => e.messages.map((m) => m.event))).toEqual(['B', 'C']);
-    expect(errors.filter((e) => /in flight/.test(e.detail)).flatMap((e) => e.messages.map((m) => m.event))).toEqual(['A']);
+    expect(errors.filter((e) => /never sent/.test(e.detail)).flatMap((e) => e.messages.map((m) => m.event))).toEqual([
+      'B',
+      'C',
+    ]);
+    expect(errors.filter((e) => /in flight/.test(e.detail)).flatMap((e) => e.messages.map((m) => m.event))).toEqual([
+      'A',
+    ]);
   });
 
   it('delivers everything and reports nothing when the endpoint answers in time', async () => {
@@ -114,7 +129,12 @@ describe('close({ timeoutMs })', () => {
     const sent = Array.from({ length: 10 }, (_, i) => analytics.track({ userId: 'u1', event: `E${i}` }));
     await analytics.close({ timeoutMs: 5_000 });
     expect(errors).toEqual([]);
-    expect(server.delivered().map((m) => m.messageId).sort()).toEqual([...sent].sort());
+    expect(
+      server
+        .delivered()
+        .map((m) => m.messageId)
+        .sort(),
+    ).toEqual([...sent].sort());
   });
 
   it('refuses a timeoutMs that is not a number of milliseconds ≥ 0, naming it', () => {

@@ -38,7 +38,9 @@ describe('32 KB per call', () => {
   it('counts UTF-8 bytes, not characters', () => {
     analytics = new Analytics('wk', { endpoint: server.url, flushAfter: 60_000 });
     // 12,000 three-byte characters: 36,000 bytes but only 12,000 characters.
-    expect(() => analytics.track({ userId: 'u1', event: 'E', properties: { s: '€'.repeat(12_000) } })).toThrow(CallTooLargeError);
+    expect(() => analytics.track({ userId: 'u1', event: 'E', properties: { s: '€'.repeat(12_000) } })).toThrow(
+      CallTooLargeError,
+    );
     // Just under the limit is accepted.
     const room = MAX_CALL_BYTES - 200;
     expect(() => analytics.track({ userId: 'u1', event: 'E', properties: { s: 'a'.repeat(room) } })).not.toThrow();
@@ -60,12 +62,18 @@ describe('500 KB per batch', () => {
     // Batches travel on up to four connections at once, so the partial one may arrive before a full one.
     const sizes = server.requests.map((r) => r.raw.length).sort((a, b) => b - a);
     for (const size of sizes.slice(0, -1)) expect(size + 30_100).toBeGreaterThan(MAX_BATCH_BYTES);
-    expect(server.delivered().map((m) => m.messageId).sort()).toEqual([...ids].sort());
+    expect(
+      server
+        .delivered()
+        .map((m) => m.messageId)
+        .sort(),
+    ).toEqual([...ids].sort());
   });
 
   it('sends a batch as soon as the queued bytes fill one, before flushAt is reached', async () => {
     analytics = new Analytics('wk', { endpoint: server.url, flushAt: 1000, flushAfter: 60_000 });
-    for (let i = 0; i < 20; i++) analytics.track({ userId: 'u1', event: 'Big', properties: { pad: 'p'.repeat(30_000) } });
+    for (let i = 0; i < 20; i++)
+      analytics.track({ userId: 'u1', event: 'Big', properties: { pad: 'p'.repeat(30_000) } });
     await server.waitForRequests(1);
     expect(server.requests[0]!.raw.length).toBeLessThanOrEqual(MAX_BATCH_BYTES);
     expect(server.requests[0]!.body.batch.length).toBe(16);

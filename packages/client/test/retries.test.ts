@@ -28,7 +28,9 @@ describe('retries', () => {
     expect(ids(server.delivered())).toEqual(sent);
     expect(errors).toEqual([]);
     // The retry carries the same messages and a fresh sentAt.
-    expect(Date.parse(server.requests[1]!.body.sentAt)).toBeGreaterThanOrEqual(Date.parse(server.requests[0]!.body.sentAt));
+    expect(Date.parse(server.requests[1]!.body.sentAt)).toBeGreaterThanOrEqual(
+      Date.parse(server.requests[0]!.body.sentAt),
+    );
   });
 
   it('does not retry a 400 and reports it to onError with the messages', async () => {
@@ -51,7 +53,9 @@ describe('retries', () => {
   });
 
   it('honours Retry-After on a 429', async () => {
-    server = await startCaptureServer((n) => (n === 0 ? { status: 429, headers: { 'Retry-After': '1' } } : { status: 200 }));
+    server = await startCaptureServer((n) =>
+      n === 0 ? { status: 429, headers: { 'Retry-After': '1' } } : { status: 200 },
+    );
     analytics = new Analytics('wk', { endpoint: server.url, flushAfter: 60_000 });
     analytics.track({ userId: 'u1', event: 'A' });
     await analytics.flush();
@@ -64,7 +68,12 @@ describe('retries', () => {
   it('gives up after maxRetries and reports the batch', async () => {
     server = await startCaptureServer(() => ({ status: 503 }));
     const errors: DeliveryError[] = [];
-    analytics = new Analytics('wk', { endpoint: server.url, maxRetries: 2, flushAfter: 60_000, onError: (e) => errors.push(e) });
+    analytics = new Analytics('wk', {
+      endpoint: server.url,
+      maxRetries: 2,
+      flushAfter: 60_000,
+      onError: (e) => errors.push(e),
+    });
     const id = analytics.track({ userId: 'u1', event: 'A' });
     await analytics.flush();
     expect(server.requests).toHaveLength(3);
@@ -76,7 +85,13 @@ describe('retries', () => {
   it('times out a server that never answers, retries, and loses nothing once it recovers', async () => {
     server = await startCaptureServer((n) => (n < 2 ? 'hang' : { status: 200 }));
     const errors: DeliveryError[] = [];
-    analytics = new Analytics('wk', { endpoint: server.url, timeoutMs: 200, flushAt: 5, flushAfter: 60_000, onError: (e) => errors.push(e) });
+    analytics = new Analytics('wk', {
+      endpoint: server.url,
+      timeoutMs: 200,
+      flushAt: 5,
+      flushAfter: 60_000,
+      onError: (e) => errors.push(e),
+    });
     const sent: string[] = [];
     for (let i = 0; i < 12; i++) sent.push(analytics.track({ userId: 'u1', event: `E${i}` }));
     await analytics.flush();
@@ -95,7 +110,11 @@ describe('retries', () => {
     await new Promise<void>((r) => probe.close(() => r()));
 
     const errors: DeliveryError[] = [];
-    analytics = new Analytics('wk', { endpoint: `http://127.0.0.1:${port}`, flushAfter: 60_000, onError: (e) => errors.push(e) });
+    analytics = new Analytics('wk', {
+      endpoint: `http://127.0.0.1:${port}`,
+      flushAfter: 60_000,
+      onError: (e) => errors.push(e),
+    });
     const id = analytics.track({ userId: 'u1', event: 'A' });
     const flushed = analytics.flush();
     await delay(250);
@@ -126,7 +145,11 @@ describe('retries', () => {
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((r) => probe.close(() => r()));
     const errors: DeliveryError[] = [];
-    analytics = new Analytics('wk', { endpoint: `http://127.0.0.1:${port}`, maxRetries: 1, onError: (e) => errors.push(e) });
+    analytics = new Analytics('wk', {
+      endpoint: `http://127.0.0.1:${port}`,
+      maxRetries: 1,
+      onError: (e) => errors.push(e),
+    });
     analytics.track({ userId: 'u1', event: 'A' });
     await analytics.flush();
     expect(errors).toHaveLength(1);
@@ -140,7 +163,13 @@ describe('kept-alive connections', () => {
   it('resends at once, without using a retry, when the server dropped a reused connection', async () => {
     server = await startCaptureServer((n) => (n === 1 ? 'reset' : { status: 200 }));
     const errors: DeliveryError[] = [];
-    analytics = new Analytics('wk', { endpoint: server.url, flushAt: 1, maxRetries: 0, maxInFlight: 1, onError: (e) => errors.push(e) });
+    analytics = new Analytics('wk', {
+      endpoint: server.url,
+      flushAt: 1,
+      maxRetries: 0,
+      maxInFlight: 1,
+      onError: (e) => errors.push(e),
+    });
     analytics.track({ userId: 'u1', event: 'A' });
     await analytics.flush();
     analytics.track({ userId: 'u1', event: 'B' }); // goes out on the kept-alive connection, which the server drops
@@ -153,7 +182,12 @@ describe('kept-alive connections', () => {
   it('counts a reset of a fresh connection as a failed attempt', async () => {
     server = await startCaptureServer(() => 'reset');
     const errors: DeliveryError[] = [];
-    analytics = new Analytics('wk', { endpoint: server.url, flushAt: 1, maxRetries: 0, onError: (e) => errors.push(e) });
+    analytics = new Analytics('wk', {
+      endpoint: server.url,
+      flushAt: 1,
+      maxRetries: 0,
+      onError: (e) => errors.push(e),
+    });
     analytics.track({ userId: 'u1', event: 'A' });
     await analytics.flush();
     expect(server.requests).toHaveLength(1);
@@ -166,7 +200,11 @@ describe('kept-alive connections', () => {
 describe('https', () => {
   it('does not retry an endpoint with a self-signed certificate, and reports it', async () => {
     const { generate } = await import('selfsigned');
-    const pems = generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048, algorithm: 'sha256', days: 1 });
+    const pems = generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      days: 1,
+    });
     const https = await import('node:https');
     let requests = 0;
     const tls = https.createServer({ key: pems.private, cert: pems.cert }, (_req, res) => {

@@ -8,7 +8,14 @@ import { z } from 'zod';
 import * as v from 'valibot';
 import { type } from 'arktype';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createReceiver, toNodeListener, type ActionsHandlerContext, type AnyReceiverOptions, type Receiver, type ReceiverOptions } from '../src/index.js';
+import {
+  createReceiver,
+  toNodeListener,
+  type ActionsHandlerContext,
+  type AnyReceiverOptions,
+  type Receiver,
+  type ReceiverOptions,
+} from '../src/index.js';
 
 const SECRET = 'whsec_actions_attack_91b3';
 const OLD_SECRET = 'whsec_actions_attack_old_22c0';
@@ -30,7 +37,11 @@ async function serve(options: AnyReceiverOptions): Promise<RunningServer & { rec
 }
 
 async function put(url: string, body: string, signature: string | null = hmac(body)) {
-  const r = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-signature': signature }) }, body });
+  const r = await fetch(url, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-signature': signature }) },
+    body,
+  });
   const text = await r.text();
   return { status: r.status, text, json: JSON.parse(text) as Record<string, unknown> };
 }
@@ -43,7 +54,8 @@ interface Ran {
 }
 function collector() {
   const ran: Ran[] = [];
-  const onPayload = (payload: object, ctx: ActionsHandlerContext) => void ran.push({ payload: payload as Record<string, unknown>, batch: ctx.batch, key: ctx.dedupeKey });
+  const onPayload = (payload: object, ctx: ActionsHandlerContext) =>
+    void ran.push({ payload: payload as Record<string, unknown>, batch: ctx.batch, key: ctx.dedupeKey });
   return { ran, onPayload };
 }
 
@@ -81,7 +93,12 @@ describe('Actions batches under attack', () => {
   it('an element repeated inside one batch runs once (it was 503 on every retry: its own in-flight claim)', async () => {
     const { ran, onPayload } = collector();
     const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
-    const batch = [{ orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-1', messageId: 'm-1' }, { orderId: 'o-2' }, { orderId: 'o-2' }];
+    const batch = [
+      { orderId: 'o-1', messageId: 'm-1' },
+      { orderId: 'o-1', messageId: 'm-1' },
+      { orderId: 'o-2' },
+      { orderId: 'o-2' },
+    ];
     const r = await put(srv.url, JSON.stringify(batch), batchSig(batch));
     expect(r.status).toBe(200);
     expect(ran.map((x) => [x.batch?.index, x.payload.orderId])).toEqual([
@@ -97,8 +114,15 @@ describe('Actions batches under attack', () => {
   it('two batches sharing messageIds: the second runs only its new elements', async () => {
     const { ran, onPayload } = collector();
     const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload });
-    const first = [{ n: 1, messageId: 'a' }, { n: 2, messageId: 'b' }];
-    const second = [{ n: 3, messageId: 'c' }, { n: 2, messageId: 'b' }, { n: 99, messageId: 'a' }];
+    const first = [
+      { n: 1, messageId: 'a' },
+      { n: 2, messageId: 'b' },
+    ];
+    const second = [
+      { n: 3, messageId: 'c' },
+      { n: 2, messageId: 'b' },
+      { n: 99, messageId: 'a' },
+    ];
     expect((await put(srv.url, JSON.stringify(first), batchSig(first))).status).toBe(200);
     expect((await put(srv.url, JSON.stringify(second), batchSig(second))).status).toBe(200);
     expect(ran.map((x) => x.payload.n)).toEqual([1, 2, 3]);
@@ -146,7 +170,12 @@ describe('Actions batches under attack', () => {
 
   it('empty arrays, non-objects, nulls and nested arrays are 400 naming each element', async () => {
     const { ran, onPayload } = collector();
-    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: 'including-unsigned',
+      onPayload,
+    });
     const empty = await put(srv.url, '[]', null);
     expect([empty.status, empty.json.code]).toEqual([400, 'invalid_payload']);
     const mixed = [{ ok: 1 }, null, 'text', 7, [{ nested: true }]];
@@ -188,7 +217,12 @@ describe('Actions batches under attack', () => {
 
   it('an element nested too deeply to serialize is 400 naming it (it was 500 on every retry, unreported); the batch runs nothing', async () => {
     const { ran, onPayload } = collector();
-    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: 'including-unsigned',
+      onPayload,
+    });
     for (const depth of [5_000, 100_000]) {
       const body = `[{"a":1},{"x":${'['.repeat(depth)}${']'.repeat(depth)}}]`;
       const r = await put(srv.url, body, null);
@@ -209,7 +243,14 @@ describe('Actions batches under attack', () => {
       on: { track: (e) => void seen.push(`track:${e.event}`) },
       onPayload: (p) => void seen.push(`payload:${JSON.stringify(p)}`),
     });
-    const track = { type: 'track', event: 'Signed Up', messageId: 'mt', anonymousId: 'a1', timestamp: '2026-11-25T10:00:00.000Z', receivedAt: '2026-11-25T10:00:01.000Z' };
+    const track = {
+      type: 'track',
+      event: 'Signed Up',
+      messageId: 'mt',
+      anonymousId: 'a1',
+      timestamp: '2026-11-25T10:00:00.000Z',
+      receivedAt: '2026-11-25T10:00:01.000Z',
+    };
     const batch = [track, { type: 'identify', userId: 'u1' }, { orderId: 'o-1' }];
     expect((await put(srv.url, JSON.stringify(batch), batchSig(batch))).status).toBe(200);
     expect(seen).toEqual(['track:Signed Up', 'payload:{"type":"identify","userId":"u1"}', 'payload:{"orderId":"o-1"}']);
@@ -223,7 +264,12 @@ describe('Actions batches under attack', () => {
     expect([unsigned.status, unsigned.json.code]).toEqual([401, 'missing_signature']);
     expect(unsigned.json.message).toMatch(/including-unsigned/);
     expect((await put(srv.url, JSON.stringify(batch), batchSig(batch).toUpperCase())).status).toBe(200);
-    srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload });
+    srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: 'including-unsigned',
+      onPayload,
+    });
     expect((await put(srv.url, JSON.stringify([{ n: 3 }, { n: 4 }]), null)).status).toBe(200);
     expect(ran.map((r) => [r.payload.n, r.batch?.signed, r.batch?.uncovered])).toEqual([
       [1, true, [1]],
@@ -244,7 +290,9 @@ describe('Actions batches under attack', () => {
       onPayload: async (p, ctx) => {
         const n = (p as { n: number }).n;
         if (n === 2 && !ran.includes(2)) {
-          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => (aborted.push(n), resolve())));
+          await new Promise<void>((resolve) =>
+            ctx.signal.addEventListener('abort', () => (aborted.push(n), resolve())),
+          );
         }
         ran.push(n);
       },
@@ -292,9 +340,14 @@ describe('Actions batches under attack', () => {
 describe('Actions schemas under attack', () => {
   const payload = (body: Record<string, unknown>) => JSON.stringify(body);
 
-  it('a schema that drops messageId still dedupes by the body\'s messageId (the same id with another body ran twice)', async () => {
+  it("a schema that drops messageId still dedupes by the body's messageId (the same id with another body ran twice)", async () => {
     const { ran, onPayload } = collector();
-    const srv = await serve({ destination: 'actions', secret: SECRET, schema: z.object({ orderId: z.string() }), onPayload });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      schema: z.object({ orderId: z.string() }),
+      onPayload,
+    });
     expect((await put(srv.url, payload({ orderId: 'o-1', messageId: 'm-1' }))).status).toBe(200);
     const second = await put(srv.url, payload({ orderId: 'o-2', messageId: 'm-1' }));
     expect([second.status, second.json.code]).toEqual([200, 'duplicate']);
@@ -318,7 +371,9 @@ describe('Actions schemas under attack', () => {
         vendor: 'attack',
         validate: async (value: unknown) => {
           await new Promise((r) => setTimeout(r, 5));
-          return (value as { ok?: unknown }).ok === true ? { value: { ok: 'yes' } } : { issues: [{ message: 'not ok' }] };
+          return (value as { ok?: unknown }).ok === true
+            ? { value: { ok: 'yes' } }
+            : { issues: [{ message: 'not ok' }] };
         },
       },
     };
@@ -331,9 +386,21 @@ describe('Actions schemas under attack', () => {
 
   it('an async schema still running at the deadline is answered 503 in time (the request hung as long as the schema did)', async () => {
     const { ran, onPayload } = collector();
-    const never = { '~standard': { version: 1 as const, vendor: 'attack', validate: () => new Promise<never>(() => {}) } };
-    const srv = await serve({ destination: 'actions', secret: SECRET, deadlineMs: 500, insecureAcceptBatches: true, schema: never, onPayload });
-    for (const [body, signature] of [['{"a":1}', hmac('{"a":1}')], ['[{"a":1},{"a":2}]', hmac('{"a":1}')]] as const) {
+    const never = {
+      '~standard': { version: 1 as const, vendor: 'attack', validate: () => new Promise<never>(() => {}) },
+    };
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      deadlineMs: 500,
+      insecureAcceptBatches: true,
+      schema: never,
+      onPayload,
+    });
+    for (const [body, signature] of [
+      ['{"a":1}', hmac('{"a":1}')],
+      ['[{"a":1},{"a":2}]', hmac('{"a":1}')],
+    ] as const) {
       const t0 = Date.now();
       const r = await put(srv.url, body, signature);
       expect([r.status, r.json.code]).toEqual([503, 'deadline_exceeded']);
@@ -352,12 +419,26 @@ describe('Actions schemas under attack', () => {
     };
     const bad = { items: [{ sku: 'ok' }, { sku: 7 }], 'a/b': 1 };
     for (const [name, schema] of Object.entries(schemas)) {
-      const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, schema, onPayload: () => {} });
+      const srv = await serve({
+        destination: 'actions',
+        secret: SECRET,
+        insecureAcceptBatches: true,
+        schema,
+        onPayload: () => {},
+      });
       const one = await put(srv.url, JSON.stringify(bad));
-      expect([name, one.status, (one.json.issues as { path: string }[]).map((i) => i.path)]).toEqual([name, 400, ['/items/1/sku']]);
+      expect([name, one.status, (one.json.issues as { path: string }[]).map((i) => i.path)]).toEqual([
+        name,
+        400,
+        ['/items/1/sku'],
+      ]);
       const batch = [{ items: [], 'a/b': 1 }, bad, { items: [], 'a/b': 'x' }];
       const many = await put(srv.url, JSON.stringify(batch), batchSig(batch));
-      expect([name, many.status, (many.json.issues as { path: string }[]).map((i) => i.path)]).toEqual([name, 400, ['/1/items/1/sku', '/2/a~1b']]);
+      expect([name, many.status, (many.json.issues as { path: string }[]).map((i) => i.path)]).toEqual([
+        name,
+        400,
+        ['/1/items/1/sku', '/2/a~1b'],
+      ]);
     }
   });
 
@@ -368,7 +449,15 @@ describe('Actions schemas under attack', () => {
       destination: 'actions',
       secret: SECRET,
       onError: (e) => void errors.push(e),
-      schema: { '~standard': { version: 1, vendor: 'attack', validate: () => { throw new Error('schema exploded'); } } },
+      schema: {
+        '~standard': {
+          version: 1,
+          vendor: 'attack',
+          validate: () => {
+            throw new Error('schema exploded');
+          },
+        },
+      },
       onPayload,
     });
     const r = await put(srv.url, payload({ a: 1 }));
@@ -382,7 +471,15 @@ describe('Actions schemas under attack', () => {
       secret: SECRET,
       insecureAcceptBatches: true,
       onError: (e) => void errors.push(e),
-      schema: { '~standard': { version: 1, vendor: 'attack', validate: () => { throw new Error('schema exploded in a batch'); } } },
+      schema: {
+        '~standard': {
+          version: 1,
+          vendor: 'attack',
+          validate: () => {
+            throw new Error('schema exploded in a batch');
+          },
+        },
+      },
       onPayload,
     });
     const batch = [{ a: 1 }, { a: 2 }];
@@ -394,11 +491,23 @@ describe('Actions schemas under attack', () => {
 });
 
 describe('Actions single events under attack', () => {
-  const whole = { type: 'track', event: 'Signed Up', messageId: 'm-1', anonymousId: 'a1', timestamp: '2026-11-25T10:00:00.000Z', receivedAt: '2026-11-25T10:00:01.000Z' };
+  const whole = {
+    type: 'track',
+    event: 'Signed Up',
+    messageId: 'm-1',
+    anonymousId: 'a1',
+    timestamp: '2026-11-25T10:00:00.000Z',
+    receivedAt: '2026-11-25T10:00:01.000Z',
+  };
 
   it('a whole event with the wrong type for event or properties is 400 naming each field; null in an optional field is accepted', async () => {
     const ran: unknown[] = [];
-    const srv = await serve({ destination: 'actions', secret: SECRET, on: { track: (e) => void ran.push(e) }, onPayload: (p) => void ran.push(p) });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      on: { track: (e) => void ran.push(e) },
+      onPayload: (p) => void ran.push(p),
+    });
     const wrong = await put(srv.url, JSON.stringify({ ...whole, event: 42, properties: ['a'] }));
     expect([wrong.status, wrong.json.code]).toEqual([400, 'invalid_message']);
     expect(wrong.json.issues).toEqual([
@@ -408,7 +517,15 @@ describe('Actions single events under attack', () => {
     expect(ran).toEqual([]);
     // null where a field is optional (clients in other languages send it for what they leave out) is
     // the field left out: the event is handled, as it is, not lost to a final 400.
-    const nullsEvent = { ...whole, messageId: 'm-nulls', userId: null, context: null, properties: null, integrations: null, sentAt: null };
+    const nullsEvent = {
+      ...whole,
+      messageId: 'm-nulls',
+      userId: null,
+      context: null,
+      properties: null,
+      integrations: null,
+      sentAt: null,
+    };
     const nulls = await put(srv.url, JSON.stringify(nullsEvent));
     expect([nulls.status, nulls.json.code]).toEqual([200, 'ok']);
     expect(ran).toEqual([nullsEvent]);
@@ -431,7 +548,14 @@ describe('Actions secrets stay out of answers and logs', () => {
   it('with DEBUG on, no answer or log line holds the secret or a full signature', async () => {
     const lines: string[] = [];
     const logger = { warn: (l: string) => void lines.push(l), debug: (l: string) => void lines.push(l) };
-    const srv = await serve({ destination: 'actions', secret: SECRET, debug: true, logger, insecureAcceptBatches: true, onPayload: () => {} });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      debug: true,
+      logger,
+      insecureAcceptBatches: true,
+      onPayload: () => {},
+    });
     const answers: string[] = [];
     const body = '{"orderId":"o-1","total":1.0}';
     const good = hmac('{"orderId":"o-1","total":1}');

@@ -9,7 +9,14 @@ import * as v from 'valibot';
 import { type } from 'arktype';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { segmentEvent, segmentSendBatch, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
-import { createReceiver, toNodeListener, type ActionsHandlerContext, type AnyReceiverOptions, type Receiver, type ReceiverOptions } from '../src/index.js';
+import {
+  createReceiver,
+  toNodeListener,
+  type ActionsHandlerContext,
+  type AnyReceiverOptions,
+  type Receiver,
+  type ReceiverOptions,
+} from '../src/index.js';
 
 const SECRET = 'whsec_actions_core_7f2a';
 const hmac = (text: string, secret = SECRET) => createHmac('sha1', secret).update(text).digest('hex');
@@ -29,11 +36,24 @@ async function serve(options: AnyReceiverOptions): Promise<RunningServer & { rec
   return served;
 }
 
-async function post(url: string, body: string, { method = 'PUT', signature, headers = {} }: { method?: string; signature?: string | null; headers?: Record<string, string> } = {}) {
+async function post(
+  url: string,
+  body: string,
+  {
+    method = 'PUT',
+    signature,
+    headers = {},
+  }: { method?: string; signature?: string | null; headers?: Record<string, string> } = {},
+) {
   const sig = signature === undefined ? hmac(body) : signature;
   const response = await fetch(url, {
     method,
-    headers: { 'content-type': 'application/json', 'user-agent': 'Segment (Actions)', ...(sig === null ? {} : { 'x-signature': sig }), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Segment (Actions)',
+      ...(sig === null ? {} : { 'x-signature': sig }),
+      ...headers,
+    },
     body,
   });
   const text = await response.text();
@@ -47,17 +67,34 @@ describe("destination: 'actions' — single events from Segment's own code", () 
       destination: 'actions',
       secret: SECRET,
       on: {
-        track: (e, ctx) => void seen.push({ type: e.type, event: e.event, messageId: e.messageId, key: ctx.dedupeKey, batch: ctx.batch, ua: ctx.header('user-agent') }),
+        track: (e, ctx) =>
+          void seen.push({
+            type: e.type,
+            event: e.event,
+            messageId: e.messageId,
+            key: ctx.dedupeKey,
+            batch: ctx.batch,
+            ua: ctx.header('user-agent'),
+          }),
         identify: (e) => void seen.push({ type: e.type, email: e.traits?.email }),
         alias: (e) => void seen.push({ type: e.type, previousId: e.previousId }),
       },
     });
     const events = [segmentEvent('track'), segmentEvent('identify'), segmentEvent('alias')];
     for (const [i, method] of (['POST', 'PUT', 'PATCH'] as const).entries()) {
-      expect(await segmentSendEvent(events[i]!, { url: `${srv.url}/hook`, method }, SECRET)).toMatchObject({ ok: true });
+      expect(await segmentSendEvent(events[i]!, { url: `${srv.url}/hook`, method }, SECRET)).toMatchObject({
+        ok: true,
+      });
     }
     expect(seen).toEqual([
-      { type: 'track', event: 'Order Completed', messageId: events[0]!.messageId, key: `id:${events[0]!.messageId}`, batch: undefined, ua: 'Segment (Actions)' },
+      {
+        type: 'track',
+        event: 'Order Completed',
+        messageId: events[0]!.messageId,
+        key: `id:${events[0]!.messageId}`,
+        batch: undefined,
+        ua: 'Segment (Actions)',
+      },
       { type: 'identify', email: 'ada@example.com' },
       { type: 'alias', previousId: 'anon_5e1f' },
     ]);
@@ -75,16 +112,31 @@ describe("destination: 'actions' — single events from Segment's own code", () 
   it('a wrong secret is 401 (Segment does not retry it) and nothing runs', async () => {
     let calls = 0;
     const srv = await serve({ destination: 'actions', secret: SECRET, on: { track: () => void calls++ } });
-    expect(await segmentSendEvent(segmentEvent('track'), { url: srv.url }, 'another-secret')).toMatchObject({ ok: false, status: 401 });
+    expect(await segmentSendEvent(segmentEvent('track'), { url: srv.url }, 'another-secret')).toMatchObject({
+      ok: false,
+      status: 401,
+    });
     expect(await segmentSendEvent(segmentEvent('track'), { url: srv.url })).toMatchObject({ ok: false, status: 401 });
     expect(calls).toBe(0);
   });
 
   it('a mapped payload reaches onPayload; without messageId it is deduped by the signed digest', async () => {
     const seen: unknown[] = [];
-    const srv = await serve({ destination: 'actions', secret: SECRET, onPayload: (p, ctx) => void seen.push({ p, key: ctx.dedupeKey }) });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      onPayload: (p, ctx) => void seen.push({ p, key: ctx.dedupeKey }),
+    });
     const event = segmentEvent('track', { properties: { orderId: 'o-77', total: 19.99 } });
-    const mapping = { url: srv.url, method: 'PATCH' as const, data: { order: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' }, who: { '@path': '$.userId' } } };
+    const mapping = {
+      url: srv.url,
+      method: 'PATCH' as const,
+      data: {
+        order: { '@path': '$.properties.orderId' },
+        total: { '@path': '$.properties.total' },
+        who: { '@path': '$.userId' },
+      },
+    };
     expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
     expect((await segmentSendEvent(event, mapping, SECRET)).ok).toBe(true);
     const body = JSON.stringify({ order: 'o-77', total: 19.99, who: 'user_1001' });
@@ -95,7 +147,12 @@ describe("destination: 'actions' — single events from Segment's own code", () 
 
   it('a body whose type has an on handler must be a whole event (400 naming the field); other payloads go to onPayload', async () => {
     const payloads: unknown[] = [];
-    const srv = await serve({ destination: 'actions', secret: SECRET, on: { track: () => undefined }, onPayload: (p) => void payloads.push(p) });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      on: { track: () => undefined },
+      onPayload: (p) => void payloads.push(p),
+    });
     const partial = await post(srv.url, JSON.stringify({ type: 'track', event: 'X' }));
     expect(partial.status).toBe(400);
     expect(partial.json.code).toBe('invalid_message');
@@ -123,7 +180,9 @@ describe("destination: 'actions' — single events from Segment's own code", () 
     await served!.close();
     served = undefined;
     const classic = await serve({ secret: SECRET, onMessage: () => undefined });
-    expect((await segmentSendEvent(segmentEvent('track'), { url: classic.url, method: 'PUT' }, SECRET)).status).toBe(405);
+    expect((await segmentSendEvent(segmentEvent('track'), { url: classic.url, method: 'PUT' }, SECRET)).status).toBe(
+      405,
+    );
   });
 });
 
@@ -138,7 +197,11 @@ describe('schemas (Standard Schema: Zod, Valibot, ArkType)', () => {
       const seen: unknown[] = [];
       const srv = await serve({ destination: 'actions', secret: SECRET, schema, onPayload: (p) => void seen.push(p) });
       const event = segmentEvent('track', { properties: { orderId: 'o-9', total: 5 } });
-      const good = { url: srv.url, method: 'PUT' as const, data: { order: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } } };
+      const good = {
+        url: srv.url,
+        method: 'PUT' as const,
+        data: { order: { '@path': '$.properties.orderId' }, total: { '@path': '$.properties.total' } },
+      };
       expect((await segmentSendEvent(event, good, SECRET)).ok).toBe(true);
       expect(seen).toEqual([{ order: 'o-9', total: 5 }]);
       const bad = await post(srv.url, JSON.stringify({ order: 42, total: -1 }));
@@ -147,7 +210,15 @@ describe('schemas (Standard Schema: Zod, Valibot, ArkType)', () => {
       const issues = bad.json.issues as { path: string; message: string }[];
       expect(issues.map((i) => i.path).sort()).toEqual(['/order', '/total']);
       // Segment's code gets the same 400 and does not retry it.
-      expect((await segmentSendEvent(segmentEvent('track'), { ...good, data: { order: { '@path': '$.properties.total' } } }, SECRET)).status).toBe(400);
+      expect(
+        (
+          await segmentSendEvent(
+            segmentEvent('track'),
+            { ...good, data: { order: { '@path': '$.properties.total' } } },
+            SECRET,
+          )
+        ).status,
+      ).toBe(400);
       expect(seen).toHaveLength(1);
     });
   }
@@ -159,7 +230,10 @@ describe('batches', () => {
   it("are refused by default with 422 batch_refused naming both fixes; Segment's code gets the 422", async () => {
     let calls = 0;
     const srv = await serve({ destination: 'actions', secret: SECRET, on: { track: () => void calls++ } });
-    expect(await segmentSendBatch([track(), track()], { url: srv.url }, SECRET)).toMatchObject({ ok: false, status: 422 });
+    expect(await segmentSendBatch([track(), track()], { url: srv.url }, SECRET)).toMatchObject({
+      ok: false,
+      status: 422,
+    });
     const answer = await post(srv.url, JSON.stringify([track()]));
     expect(answer.status).toBe(422);
     expect(answer.json.code).toBe('batch_refused');
@@ -201,7 +275,12 @@ describe('batches', () => {
 
   it('a forged element appended behind a captured signature is handled but flagged uncovered; a changed first element is 401', async () => {
     const seen: { event: string; signed: boolean | undefined }[] = [];
-    const srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, on: { track: (e, ctx) => void seen.push({ event: e.event, signed: ctx.batch?.signed }) } });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      on: { track: (e, ctx) => void seen.push({ event: e.event, signed: ctx.batch?.signed }) },
+    });
     const genuine = track();
     const captured = hmac(JSON.stringify(genuine));
     const forged = { ...track(), event: 'Refund Issued' };
@@ -222,13 +301,23 @@ describe('batches', () => {
 
   it("an unsigned batch is 401 unless insecureAcceptBatches: 'including-unsigned' (then every element is uncovered)", async () => {
     const seen: unknown[] = [];
-    let srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload: () => void seen.push(1) });
+    let srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      onPayload: () => void seen.push(1),
+    });
     const refused = await post(srv.url, JSON.stringify([track()]), { signature: null });
     expect(refused.status).toBe(401);
     expect(String(refused.json.message)).toContain("'including-unsigned'");
     await served!.close();
     served = undefined;
-    srv = await serve({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'including-unsigned', onPayload: (_p, ctx) => void seen.push(ctx.batch) });
+    srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: 'including-unsigned',
+      onPayload: (_p, ctx) => void seen.push(ctx.batch),
+    });
     expect((await post(srv.url, JSON.stringify([{ a: 1 }, { a: 2 }]), { signature: null })).status).toBe(200);
     expect(seen).toEqual([
       { index: 0, size: 2, signed: false, uncovered: [0, 1] },
@@ -271,7 +360,11 @@ describe('batches', () => {
   it('a pass-through receiver (no handlers) refuses batches even with the opt-in: it could not run each element once', async () => {
     const receiver = createReceiver({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true });
     const body = JSON.stringify([track()]);
-    const result = await receiver.accept({ method: 'PUT', headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(JSON.parse(body)[0])) }, rawBody: body });
+    const result = await receiver.accept({
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(JSON.parse(body)[0])) },
+      rawBody: body,
+    });
     expect(result.kind === 'response' && result.response.status).toBe(422);
   });
 });
@@ -284,10 +377,20 @@ describe('the classic machinery, unchanged', () => {
       secret: SECRET,
       deadlineMs: 300,
       onError: () => undefined,
-      on: { track: (_e, ctx) => (++calls === 1 ? new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))) : undefined) },
+      on: {
+        track: (_e, ctx) =>
+          ++calls === 1
+            ? new Promise((_resolve, reject) =>
+                ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))),
+              )
+            : undefined,
+      },
     });
     const event = segmentEvent('track');
-    expect(await segmentSendEvent(event, { url: srv.url, method: 'PUT' }, SECRET)).toMatchObject({ ok: false, status: 503 });
+    expect(await segmentSendEvent(event, { url: srv.url, method: 'PUT' }, SECRET)).toMatchObject({
+      ok: false,
+      status: 503,
+    });
     await srv.receiver.drain();
     expect((await segmentSendEvent(event, { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
     expect(calls).toBe(2);
@@ -324,7 +427,17 @@ describe('the classic machinery, unchanged', () => {
     let release!: () => void;
     const done = new Promise<void>((resolve) => (release = resolve));
     const seen: string[] = [];
-    const srv = await serve({ destination: 'actions', secret: SECRET, mode: 'acknowledge', on: { track: async (e) => { await done; seen.push(e.event); } } });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      mode: 'acknowledge',
+      on: {
+        track: async (e) => {
+          await done;
+          seen.push(e.event);
+        },
+      },
+    });
     const answer = await post(srv.url, JSON.stringify(segmentEvent('track')));
     expect(answer.json).toMatchObject({ ok: true, acknowledged: true });
     expect(seen).toEqual([]);
@@ -335,7 +448,13 @@ describe('the classic machinery, unchanged', () => {
 
   it('with debug, a mismatch is explained as for classic (never the whole signature)', async () => {
     const lines: string[] = [];
-    const srv = await serve({ destination: 'actions', secret: SECRET, debug: true, logger: { warn: (line) => void lines.push(line) }, onPayload: () => undefined });
+    const srv = await serve({
+      destination: 'actions',
+      secret: SECRET,
+      debug: true,
+      logger: { warn: (line) => void lines.push(line) },
+      onPayload: () => undefined,
+    });
     const body = '{"total":1.0,"ok":true}';
     const signature = hmac(JSON.stringify(JSON.parse(body)));
     expect((await post(srv.url, body, { signature })).status).toBe(401);
@@ -346,12 +465,34 @@ describe('the classic machinery, unchanged', () => {
 
 describe('options', () => {
   it('classic-only options are refused with the fix; batch and schema options are checked', () => {
-    expect(() => createReceiver({ destination: 'actions', secret: SECRET, onMessage: () => undefined } as never)).toThrow(/onPayload/);
-    expect(() => createReceiver({ destination: 'actions', secret: SECRET, on: { delete: () => undefined } } as never)).toThrow(/on\.delete|Segment event type/);
-    expect(() => createReceiver({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'yes' } as never)).toThrow(/insecureAcceptBatches/);
-    expect(() => createReceiver({ destination: 'actions', secret: SECRET, schema: { parse() {} }, onPayload: () => undefined } as never)).toThrow(/Standard Schema/);
+    expect(() =>
+      createReceiver({ destination: 'actions', secret: SECRET, onMessage: () => undefined } as never),
+    ).toThrow(/onPayload/);
+    expect(() =>
+      createReceiver({ destination: 'actions', secret: SECRET, on: { delete: () => undefined } } as never),
+    ).toThrow(/on\.delete|Segment event type/);
+    expect(() =>
+      createReceiver({ destination: 'actions', secret: SECRET, insecureAcceptBatches: 'yes' } as never),
+    ).toThrow(/insecureAcceptBatches/);
+    expect(() =>
+      createReceiver({
+        destination: 'actions',
+        secret: SECRET,
+        schema: { parse() {} },
+        onPayload: () => undefined,
+      } as never),
+    ).toThrow(/Standard Schema/);
     expect(() => createReceiver({ destination: 'action', secret: SECRET } as never)).toThrow(/destination must be/);
-    expect(() => createReceiver({ destination: 'actions', secret: SECRET, insecureAcceptBatches: true, onPayload: () => undefined } as never)).not.toThrow();
-    expect(() => createReceiver({ destination: 'actions', onPayload: () => undefined } as never)).toThrow(/secret is required/);
+    expect(() =>
+      createReceiver({
+        destination: 'actions',
+        secret: SECRET,
+        insecureAcceptBatches: true,
+        onPayload: () => undefined,
+      } as never),
+    ).not.toThrow();
+    expect(() => createReceiver({ destination: 'actions', onPayload: () => undefined } as never)).toThrow(
+      /secret is required/,
+    );
   });
 });

@@ -58,8 +58,10 @@ describe('Actions types', () => {
     expect(() => createReceiver({ destination: 'actions', secret, onMessage: () => undefined })).toThrow(/onPayload/);
     // @ts-expect-error a classic receiver has no onPayload
     expect(() => createReceiver({ secret, onPayload: () => undefined })).toThrow(/onPayload/);
-    // @ts-expect-error insecureAcceptBatches takes true, false or 'including-unsigned'
-    expect(() => createReceiver({ destination: 'actions', secret, onPayload: () => undefined, insecureAcceptBatches: 'yes' })).toThrow();
+    expect(() =>
+      // @ts-expect-error insecureAcceptBatches takes true, false or 'including-unsigned'
+      createReceiver({ destination: 'actions', secret, onPayload: () => undefined, insecureAcceptBatches: 'yes' }),
+    ).toThrow();
   });
 
   it('onPayload is typed by the schema (Zod, Valibot, ArkType), else any JSON object', () => {
@@ -89,10 +91,19 @@ describe('Actions types', () => {
         expectTypeOf(p.age).toEqualTypeOf<number | undefined>();
       },
     });
-    createReceiver({ destination: 'actions', secret, onPayload: (p) => expectTypeOf(p).toEqualTypeOf<Record<string, unknown>>() });
+    createReceiver({
+      destination: 'actions',
+      secret,
+      onPayload: (p) => expectTypeOf(p).toEqualTypeOf<Record<string, unknown>>(),
+    });
     // A schema typed with @standard-schema/spec's own interface fits core's inlined copy.
     const fromSpec: SpecPackageSchema<unknown, { id: string }> = z.object({ id: z.string() });
-    createReceiver({ destination: 'actions', secret, schema: fromSpec, onPayload: (p) => expectTypeOf(p).toEqualTypeOf<{ id: string }>() });
+    createReceiver({
+      destination: 'actions',
+      secret,
+      schema: fromSpec,
+      onPayload: (p) => expectTypeOf(p).toEqualTypeOf<{ id: string }>(),
+    });
   });
 
   it('specEventIssues / isSpecEvent check a whole event at run time and narrow it', () => {
@@ -110,6 +121,10 @@ describe('Actions types', () => {
     expect(specEventIssues({ type: 'alias', messageId: 'm', timestamp: 't', receivedAt: 'r', userId: 'u' })).toEqual([
       { path: '/previousId', message: 'is required (string) on a whole alias event' },
     ]);
-    expect(specEventIssues({ type: 'track', event: 'E', messageId: 'm', timestamp: 't', receivedAt: 'r' }).map((i) => i.path)).toEqual(['/userId']);
+    expect(
+      specEventIssues({ type: 'track', event: 'E', messageId: 'm', timestamp: 't', receivedAt: 'r' }).map(
+        (i) => i.path,
+      ),
+    ).toEqual(['/userId']);
   });
 });

@@ -1,8 +1,16 @@
 // Calls that clients send (seed §2.3) and the integrations object (seed §4.3).
 import { describe, expect, it } from 'vitest';
-import { CALL_TYPES, ValidationError, WEBHOOKS_DESTINATION, callIssues, isDestinationEnabled, parseCall } from '../src/index.js';
+import {
+  CALL_TYPES,
+  ValidationError,
+  WEBHOOKS_DESTINATION,
+  callIssues,
+  isDestinationEnabled,
+  parseCall,
+} from '../src/index.js';
 
-const paths = (value: unknown, options?: Parameters<typeof callIssues>[1]) => callIssues(value, options).map((i) => i.path);
+const paths = (value: unknown, options?: Parameters<typeof callIssues>[1]) =>
+  callIssues(value, options).map((i) => i.path);
 
 describe('callIssues: the required-field rules of seed §2.3', () => {
   it('knows the six call types', () => {
@@ -12,7 +20,9 @@ describe('callIssues: the required-field rules of seed §2.3', () => {
   it.each(['identify', 'track', 'group', 'page', 'screen'] as const)('%s needs userId or anonymousId', (type) => {
     const base = { type, event: 'E', groupId: 'g' };
     expect(callIssues(base)).toEqual([{ path: '$.userId', message: 'userId or anonymousId is required' }]);
-    expect(callIssues({ ...base, userId: '' })).toEqual([{ path: '$.userId', message: 'userId or anonymousId is required' }]);
+    expect(callIssues({ ...base, userId: '' })).toEqual([
+      { path: '$.userId', message: 'userId or anonymousId is required' },
+    ]);
     expect(callIssues({ ...base, userId: 'u1' })).toEqual([]);
     expect(callIssues({ ...base, anonymousId: 'a1' })).toEqual([]);
   });
@@ -31,12 +41,27 @@ describe('callIssues: the required-field rules of seed §2.3', () => {
   });
 
   it('checks the kinds of the shared fields', () => {
-    const call = { type: 'identify', userId: 5, anonymousId: 'a', timestamp: 'yesterday', context: [], integrations: 'all', traits: 1 };
+    const call = {
+      type: 'identify',
+      userId: 5,
+      anonymousId: 'a',
+      timestamp: 'yesterday',
+      context: [],
+      integrations: 'all',
+      traits: 1,
+    };
     expect(paths(call).sort()).toEqual(['$.context', '$.integrations', '$.timestamp', '$.traits', '$.userId']);
   });
 
   it('accepts Go’s timestamps and keeps unknown fields', () => {
-    const call = { type: 'track', userId: 'u', event: 'E', timestamp: '2009-11-10T23:00:00+0000', messageId: 'm', custom: { a: 1 } };
+    const call = {
+      type: 'track',
+      userId: 'u',
+      event: 'E',
+      timestamp: '2009-11-10T23:00:00+0000',
+      messageId: 'm',
+      custom: { a: 1 },
+    };
     expect(callIssues(call)).toEqual([]);
     expect(parseCall(call)).toEqual(call);
   });
@@ -52,7 +77,9 @@ describe('callIssues: the required-field rules of seed §2.3', () => {
       { path: '$.type', message: 'must be one of identify, track, page, screen, group, alias (got string "Track")' },
     ]);
     expect(callIssues(null)).toEqual([{ path: '$', message: 'must be a JSON object (got null)' }]);
-    expect(callIssues([1], { path: '$.batch[1]' })).toEqual([{ path: '$.batch[1]', message: 'must be a JSON object (got an array)' }]);
+    expect(callIssues([1], { path: '$.batch[1]' })).toEqual([
+      { path: '$.batch[1]', message: 'must be a JSON object (got an array)' },
+    ]);
     expect(callIssues({ type: 10n })[0]!.message).toContain('a bigint');
   });
 });

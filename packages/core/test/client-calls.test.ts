@@ -1,9 +1,16 @@
 // readCallTimestamp and readClientCall: the intake's lenient reading of what official clients send.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { callIssues, ISO_8601_TIMESTAMP, normalizeTimestamp, readCallTimestamp, readClientCall, UTC_MILLIS_TIMESTAMP } from '../src/index.js';
+import {
+  callIssues,
+  ISO_8601_TIMESTAMP,
+  normalizeTimestamp,
+  readCallTimestamp,
+  readClientCall,
+  UTC_MILLIS_TIMESTAMP,
+} from '../src/index.js';
 
-describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-milliseconds form out', () => {
+describe("readCallTimestamp: one documented rule, the sender's UTC-with-milliseconds form out", () => {
   it.each([
     // Python's isoformat with microseconds and +00:00; Ruby's 3 digits and +00:00
     ['2026-11-24T10:00:00.123456+00:00', '2026-11-24T10:00:00.123Z'],
@@ -35,14 +42,32 @@ describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-millise
   });
 
   it.each([
-    'yesterday', '', '2026-13-01T00:00:00Z', '2026-11-32T00:00:00Z', '2026-11-00T00:00:00Z', '2026-11-24T24:01:00Z',
-    '2026-11-24T10:60:00Z', '2026-11-24T10:00:00+24:00', '2026-11-24T10:00:00 Europe/Paris', 'x'.repeat(100),
-    '20261124', '123', 1e20, -1e20, Number.NaN, Number.POSITIVE_INFINITY, '12345678901234567', true, {}, [], null,
+    'yesterday',
+    '',
+    '2026-13-01T00:00:00Z',
+    '2026-11-32T00:00:00Z',
+    '2026-11-00T00:00:00Z',
+    '2026-11-24T24:01:00Z',
+    '2026-11-24T10:60:00Z',
+    '2026-11-24T10:00:00+24:00',
+    '2026-11-24T10:00:00 Europe/Paris',
+    'x'.repeat(100),
+    '20261124',
+    '123',
+    1e20,
+    -1e20,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    '12345678901234567',
+    true,
+    {},
+    [],
+    null,
   ])('%j is no time', (input) => {
     expect(readCallTimestamp(input)).toBeUndefined();
   });
 
-  it('agrees with normalizeTimestamp on every timestamp with a zone that core\'s messages accept (property-based)', () => {
+  it("agrees with normalizeTimestamp on every timestamp with a zone that core's messages accept (property-based)", () => {
     const two = (n: number) => String(n).padStart(2, '0');
     const stamp = fc
       .record({
@@ -55,9 +80,14 @@ describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-millise
         fraction: fc.option(fc.stringMatching(/^\d{1,9}$/)),
         zone: fc.oneof(
           fc.constant('Z'),
-          fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.boolean()).map(
-            ([sign, h, m, colon]) => `${sign}${two(h)}${colon ? ':' : ''}${two(m)}`,
-          ),
+          fc
+            .tuple(
+              fc.constantFrom('+', '-'),
+              fc.integer({ min: 0, max: 23 }),
+              fc.integer({ min: 0, max: 59 }),
+              fc.boolean(),
+            )
+            .map(([sign, h, m, colon]) => `${sign}${two(h)}${colon ? ':' : ''}${two(m)}`),
         ),
       })
       .map((t) => {
@@ -75,7 +105,7 @@ describe('readCallTimestamp: one documented rule, the sender\'s UTC-with-millise
     );
   });
 
-  it('does not depend on the machine\'s time zone', () => {
+  it("does not depend on the machine's time zone", () => {
     const before = process.env.TZ;
     try {
       process.env.TZ = 'Pacific/Kiritimati';
@@ -107,32 +137,43 @@ describe('readClientCall: nulls absent, numeric ids strings, timestamps normaliz
   });
 
   it('refuses ids too large to keep exactly, and times that are none, naming the path and the fix', () => {
-    const call = JSON.parse('{"type":"track","userId":12345678901234567890,"event":"E","timestamp":"soon","anonymousId":1e400}');
+    const call = JSON.parse(
+      '{"type":"track","userId":12345678901234567890,"event":"E","timestamp":"soon","anonymousId":1e400}',
+    );
     expect(readClientCall(call, { path: '$.batch[3]' })).toEqual([
       { path: '$.batch[3].userId', message: expect.stringMatching(/too large to keep exactly.*send it as a string/) },
       { path: '$.batch[3].anonymousId', message: 'must be a string (got number Infinity)' },
-      { path: '$.batch[3].timestamp', message: expect.stringMatching(/ISO 8601 .*epoch milliseconds \(got string "soon"\)/) },
+      {
+        path: '$.batch[3].timestamp',
+        message: expect.stringMatching(/ISO 8601 .*epoch milliseconds \(got string "soon"\)/),
+      },
     ]);
   });
 
   it('leaves a required field that is null to be reported as required, and other kinds to callIssues', () => {
     const track = JSON.parse('{"type":"track","userId":"u","event":null}');
-    expect(readClientCall(track, { path: '$.batch[1]' })).toEqual([{ path: '$.batch[1].event', message: 'is required (got null)' }]);
+    expect(readClientCall(track, { path: '$.batch[1]' })).toEqual([
+      { path: '$.batch[1].event', message: 'is required (got null)' },
+    ]);
     const group = JSON.parse('{"userId":"u","groupId":null}');
-    expect(readClientCall(group, { type: 'group' })).toEqual([{ path: '$.groupId', message: 'is required (got null)' }]);
+    expect(readClientCall(group, { type: 'group' })).toEqual([
+      { path: '$.groupId', message: 'is required (got null)' },
+    ]);
     const both = JSON.parse('{"type":"identify","userId":null,"anonymousId":null}');
     expect(readClientCall(both)).toEqual([{ path: '$.userId', message: 'userId or anonymousId is required' }]);
     const alias = JSON.parse('{"type":"alias","userId":null,"previousId":"p"}');
     expect(readClientCall(alias)).toEqual([{ path: '$.userId', message: 'is required on alias: the new identifier' }]);
     const wrong = JSON.parse('{"type":"identify","userId":true,"traits":"x"}');
     expect(readClientCall(wrong).map((i) => i.path)).toEqual(expect.arrayContaining(['$.userId', '$.traits']));
-    expect(readClientCall(null, { path: '$.batch[0]' })).toEqual([{ path: '$.batch[0]', message: 'must be a JSON object (got null)' }]);
+    expect(readClientCall(null, { path: '$.batch[0]' })).toEqual([
+      { path: '$.batch[0]', message: 'must be a JSON object (got null)' },
+    ]);
     expect(readClientCall({ type: null, userId: 'u' }, { path: '$.batch[0]' })).toEqual([
       { path: '$.batch[0].type', message: expect.stringMatching(/must be one of identify/) },
     ]);
   });
 
-  it('keeps nulls inside properties, traits and context (they are the user\'s data)', () => {
+  it("keeps nulls inside properties, traits and context (they are the user's data)", () => {
     const call = JSON.parse('{"type":"identify","userId":"u","traits":{"plan":null},"context":{"ip":null}}');
     expect(readClientCall(call)).toEqual([]);
     expect(call.traits).toEqual({ plan: null });

@@ -14,7 +14,18 @@ const schemas = {
 // Values near the valid ones: each fixture with one field replaced, removed, or added.
 const fieldValue = fc.oneof(
   fc.jsonValue(),
-  fc.constantFrom(1, '1', 'track', 'alias', '2026-11-21T12:00:00.000Z', '2009-11-10T23:00:00+0000', 'x', undefined, {}, []),
+  fc.constantFrom(
+    1,
+    '1',
+    'track',
+    'alias',
+    '2026-11-21T12:00:00.000Z',
+    '2009-11-10T23:00:00+0000',
+    'x',
+    undefined,
+    {},
+    [],
+  ),
 );
 const nearFixture = fc
   .tuple(fc.constantFrom(...Object.values(fixtures)), fc.string({ maxLength: 12 }), fieldValue, fc.boolean())
@@ -33,11 +44,17 @@ describe.each(Object.entries(schemas))('compiled check of the %s schema', (_name
 
   it('agrees with Value.Check on the fixtures and on values near them', () => {
     for (const f of Object.values(fixtures)) expect(check(f)).toBe(Value.Check(schema, f));
-    fc.assert(fc.property(nearFixture, (v) => check(v) === Value.Check(schema, v)), { numRuns: 300 });
+    fc.assert(
+      fc.property(nearFixture, (v) => check(v) === Value.Check(schema, v)),
+      { numRuns: 300 },
+    );
   });
 
   it('agrees with Value.Check on arbitrary JSON', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => check(v) === Value.Check(schema, v)), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => check(v) === Value.Check(schema, v)),
+      { numRuns: 200 },
+    );
   });
 });
 

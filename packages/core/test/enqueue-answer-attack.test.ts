@@ -12,7 +12,14 @@ import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
-import { createReceiver, fixture, toNodeListener, type EnqueueHandoff, type Receiver, type ReceiverResponse } from '../src/index.js';
+import {
+  createReceiver,
+  fixture,
+  toNodeListener,
+  type EnqueueHandoff,
+  type Receiver,
+  type ReceiverResponse,
+} from '../src/index.js';
 import { SECRET, gate, hmac, send } from './helpers/receiver-server.js';
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -26,7 +33,11 @@ async function serve(listener: http.RequestListener) {
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
 const STORED_BODY = JSON.stringify({ ok: true, code: 'ok', message: 'Stored in the queue.', queued: true });
-const input = (text: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac(text) }, rawBody: Buffer.from(text) });
+const input = (text: string) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-signature': hmac(text) },
+  rawBody: Buffer.from(text),
+});
 const track = (messageId?: unknown) => {
   const message: Record<string, unknown> = { ...fixture('track') };
   if (messageId === undefined) delete message.messageId;
@@ -50,7 +61,7 @@ async function expectStoredOnWire(url: string, text: string): Promise<void> {
 }
 
 describe('the shared "Stored in the queue." answer reaches only the node listener', () => {
-  it('answers of handle, accept + handle, and a wrapped receiver can be changed without changing the listener\'s', async () => {
+  it("answers of handle, accept + handle, and a wrapped receiver can be changed without changing the listener's", async () => {
     const receiver = createReceiver({ secret: SECRET, enqueue: () => undefined });
     const direct = await serve(toNodeListener(receiver) as http.RequestListener);
     const answers: ReceiverResponse[] = [];
@@ -110,7 +121,9 @@ describe('the shared "Stored in the queue." answer reaches only the node listene
     closers.push(() => fastify.close());
     const hono = new Hono();
     hono.post('/', honoHookgate(options));
-    const viaHono = await listenOnLoopback(createAdaptorServer({ fetch: hono.fetch, hostname: '127.0.0.1' }) as http.Server);
+    const viaHono = await listenOnLoopback(
+      createAdaptorServer({ fetch: hono.fetch, hostname: '127.0.0.1' }) as http.Server,
+    );
     closers.push(() => viaHono.close());
     const urls = [viaExpress.url, `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}`, viaHono.url];
     for (const text of [track('f-1'), track(undefined)]) {
@@ -140,10 +153,13 @@ describe('enqueue mode answers', () => {
   it('concurrent deliveries of one message: each reaches enqueue with the same key and is answered 200', async () => {
     const keys: string[] = [];
     const open = gate();
-    const receiver = createReceiver({ secret: SECRET, enqueue: async (h) => {
-      keys.push(h.dedupeKey);
-      await open.promise;
-    } });
+    const receiver = createReceiver({
+      secret: SECRET,
+      enqueue: async (h) => {
+        keys.push(h.dedupeKey);
+        await open.promise;
+      },
+    });
     const server = await serve(toNodeListener(receiver) as http.RequestListener);
     const all = Array.from({ length: 8 }, () => send(server.url, track('same')));
     await expect.poll(() => keys.length).toBe(8);
@@ -169,7 +185,11 @@ describe('enqueue mode answers', () => {
   });
 
   it('handle answers with a rejected promise, never a synchronous throw, when the body cannot be serialized for its key', async () => {
-    const receiver = createReceiver({ insecureSkipVerification: true, logger: { warn: () => {}, debug: () => {} }, enqueue: () => undefined });
+    const receiver = createReceiver({
+      insecureSkipVerification: true,
+      logger: { warn: () => {}, debug: () => {} },
+      enqueue: () => undefined,
+    });
     const { messageId: _drop, ...noId } = fixture('track') as Record<string, unknown>;
     const parsedBody = { ...noId, properties: { big: 10n } };
     let answer: Promise<ReceiverResponse> | undefined;

@@ -23,8 +23,22 @@ describe('explainMismatch: each cause at its JSON path', () => {
     ['\\u00E9', '{"s":"caf\\u00E9"}', '$.s', 'unicode-escape', '"caf\\u00E9"', '"café"'],
     ['\\u00e9', '{"s":"caf\\u00e9"}', '$.s', 'unicode-escape', '"caf\\u00e9"', '"café"'],
     ['\\u001B', '{"esc":"\\u001B[0m"}', '$.esc', 'escape-case', '"\\u001B[0m"', '"\\u001b[0m"'],
-    ['\\/', '{"url":"https:\\/\\/example.com\\/a"}', '$.url', 'escaped-slash', '"https:\\/\\/example.com\\/a"', '"https://example.com/a"'],
-    ['a big integer', '{"id":12345678901234567890}', '$.id', 'big-integer', '12345678901234567890', '12345678901234567000'],
+    [
+      '\\/',
+      '{"url":"https:\\/\\/example.com\\/a"}',
+      '$.url',
+      'escaped-slash',
+      '"https:\\/\\/example.com\\/a"',
+      '"https://example.com/a"',
+    ],
+    [
+      'a big integer',
+      '{"id":12345678901234567890}',
+      '$.id',
+      'big-integer',
+      '12345678901234567890',
+      '12345678901234567000',
+    ],
     ['2^53 + 1', '{"id":9007199254740993}', '$.id', 'big-integer', '9007199254740993', '9007199254740992'],
     ['a 500-digit integer', `{"id":${'9'.repeat(500)}}`, '$.id', 'big-integer', '9'.repeat(500), 'null'],
   ];
@@ -48,7 +62,9 @@ describe('explainMismatch: each cause at its JSON path', () => {
   });
 
   it('a duplicate key', () => {
-    expect(explainMismatch('{"a":1,"b":2,"a":3}')).toEqual([expect.objectContaining({ path: '$.a', cause: 'duplicate-key', offset: 13 })]);
+    expect(explainMismatch('{"a":1,"b":2,"a":3}')).toEqual([
+      expect.objectContaining({ path: '$.a', cause: 'duplicate-key', offset: 13 }),
+    ]);
   });
 
   it('whitespace between tokens, reported once', () => {
@@ -57,8 +73,12 @@ describe('explainMismatch: each cause at its JSON path', () => {
   });
 
   it('whitespace before or after the value (a trailing newline)', () => {
-    expect(explainMismatch('{"a":1}\n')).toEqual([expect.objectContaining({ path: '$', cause: 'whitespace', offset: 7 })]);
-    expect(explainMismatch(' {"a":1}')).toEqual([expect.objectContaining({ path: '$', cause: 'whitespace', offset: 0 })]);
+    expect(explainMismatch('{"a":1}\n')).toEqual([
+      expect.objectContaining({ path: '$', cause: 'whitespace', offset: 7 }),
+    ]);
+    expect(explainMismatch(' {"a":1}')).toEqual([
+      expect.objectContaining({ path: '$', cause: 'whitespace', offset: 0 }),
+    ]);
   });
 
   it('invalid JSON, with the offset', () => {
@@ -93,7 +113,9 @@ describe('explainMismatch: each cause at its JSON path', () => {
 
   it('reads bytes as UTF-8, multibyte characters included', () => {
     const body = new TextEncoder().encode('{"note":"café ☕ 日本","n":1.10}');
-    expect(explainMismatch(body)).toEqual([expect.objectContaining({ path: '$.n', cause: 'number-format', raw: '1.10' })]);
+    expect(explainMismatch(body)).toEqual([
+      expect.objectContaining({ path: '$.n', cause: 'number-format', raw: '1.10' }),
+    ]);
   });
 });
 
@@ -117,7 +139,9 @@ describe('explainMismatch: a body nested deeper than 100 levels', () => {
     const body = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     expect(() => JSON.parse(body)).not.toThrow();
     const findings = explainMismatch(body);
-    expect(findings).toEqual([expect.objectContaining({ path: `$${'.a'.repeat(100)}`, cause: 'too-deep', offset: 500 })]);
+    expect(findings).toEqual([
+      expect.objectContaining({ path: `$${'.a'.repeat(100)}`, cause: 'too-deep', offset: 500 }),
+    ]);
     expect(findings[0]!.message).toContain('deeper than 100 levels');
     expect(findings[0]!.message).not.toMatch(/not valid|call stack/);
   });
@@ -133,18 +157,24 @@ describe('explainMismatch: a body nested deeper than 100 levels', () => {
       expect.objectContaining({ path: deepArrayPath, cause: 'number-format', raw: '1.0' }),
     ]);
     expect(explainMismatch(`${'['.repeat(100)}1${']'.repeat(100)}`)).toEqual([]);
-    expect(explainMismatch(`${'['.repeat(101)}1${']'.repeat(101)}`)).toEqual([expect.objectContaining({ path: deepArrayPath, cause: 'too-deep' })]);
+    expect(explainMismatch(`${'['.repeat(101)}1${']'.repeat(101)}`)).toEqual([
+      expect.objectContaining({ path: deepArrayPath, cause: 'too-deep' }),
+    ]);
   });
 
   it('a deep and invalid body: invalid-json when the fault comes first, too-deep (no verdict on validity) after', () => {
     const faultFirst = `{"a":,${'['.repeat(100_000)}`;
-    expect(explainMismatch(faultFirst)).toEqual([expect.objectContaining({ path: '$', cause: 'invalid-json', offset: 5 })]);
+    expect(explainMismatch(faultFirst)).toEqual([
+      expect.objectContaining({ path: '$', cause: 'invalid-json', offset: 5 }),
+    ]);
     const unclosed = '['.repeat(100_000);
     const findings = explainMismatch(unclosed);
     expect(findings).toEqual([expect.objectContaining({ path: deepArrayPath, cause: 'too-deep', offset: 100 })]);
     expect(findings[0]!.message).toContain('says nothing about the rest of the body');
     // Shallow but invalid: still invalid-json, with the offset.
-    expect(explainMismatch(`${'['.repeat(50)}x`)).toEqual([expect.objectContaining({ cause: 'invalid-json', offset: 50 })]);
+    expect(explainMismatch(`${'['.repeat(50)}x`)).toEqual([
+      expect.objectContaining({ cause: 'invalid-json', offset: 50 }),
+    ]);
   });
 
   it('never reports a stack overflow as invalid JSON, even from a caller whose stack is nearly full', () => {
@@ -200,14 +230,45 @@ describe('explainMismatch: nothing to report when the body round-trips', () => {
 const ws = fc.constantFrom('', '', '', ' ', '\n', '\t', '\r\n  ');
 const numberText = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }).map(String),
-  fc.constantFrom('1.0', '1e2', '1E-2', '-0', '0.10', '2.50', '1e400', '-0.0', '12345678901234567890', '9007199254740993', '9007199254740992', '0', '1.5', '3e-7'),
+  fc.constantFrom(
+    '1.0',
+    '1e2',
+    '1E-2',
+    '-0',
+    '0.10',
+    '2.50',
+    '1e400',
+    '-0.0',
+    '12345678901234567890',
+    '9007199254740993',
+    '9007199254740992',
+    '0',
+    '1.5',
+    '3e-7',
+  ),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
 );
 const stringText = fc
   .array(
     fc.oneof(
       fc.string({ maxLength: 5 }).map((s) => JSON.stringify(s).slice(1, -1)),
-      fc.constantFrom('\\/', '\\u00e9', '\\u00E9', '\\u001b', '\\u001B', '\\n', '\\u000a', '\\t', '\\"', '\\\\', 'é', '☕', '\\ud83d\\ude00', '\\uD83D\\uDE00', '/'),
+      fc.constantFrom(
+        '\\/',
+        '\\u00e9',
+        '\\u00E9',
+        '\\u001b',
+        '\\u001B',
+        '\\n',
+        '\\u000a',
+        '\\t',
+        '\\"',
+        '\\\\',
+        'é',
+        '☕',
+        '\\ud83d\\ude00',
+        '\\uD83D\\uDE00',
+        '/',
+      ),
     ),
     { maxLength: 4 },
   )
@@ -219,7 +280,9 @@ const { value: jsonText } = fc.letrec<{ value: string }>((tie) => ({
     numberText,
     stringText,
     fc.constantFrom('true', 'false', 'null'),
-    fc.array(fc.tuple(ws, tie('value'), ws), { maxLength: 4 }).map((items) => `[${items.map(([a, v, b]) => a + v + b).join(',')}]`),
+    fc
+      .array(fc.tuple(ws, tie('value'), ws), { maxLength: 4 })
+      .map((items) => `[${items.map(([a, v, b]) => a + v + b).join(',')}]`),
     fc
       .array(fc.tuple(ws, keyText, ws, ws, tie('value'), ws), { maxLength: 4 })
       .map((entries) => `{${entries.map(([a, k, b, c, v, d]) => `${a}${k}${b}:${c}${v}${d}`).join(',')}}`),
@@ -229,11 +292,14 @@ const { value: jsonText } = fc.letrec<{ value: string }>((tie) => ({
 describe('explainMismatch: findings are empty exactly when the body round-trips', () => {
   it('over JSON texts written in every style', () => {
     fc.assert(
-      fc.property(fc.tuple(ws, jsonText, ws).map(([a, v, b]) => a + v + b), (text) => {
-        const findings = explainMismatch(text);
-        if (roundTrips(text)) expect(findings).toEqual([]);
-        else expect(findings.length, `no finding for ${JSON.stringify(text)}`).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.tuple(ws, jsonText, ws).map(([a, v, b]) => a + v + b),
+        (text) => {
+          const findings = explainMismatch(text);
+          if (roundTrips(text)) expect(findings).toEqual([]);
+          else expect(findings.length, `no finding for ${JSON.stringify(text)}`).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -75,15 +75,21 @@ describe('MemoryIdempotencyStore', () => {
 
   it('never grows past 110% of the bound, even when every key is in flight', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50 }), fc.array(fc.tuple(fc.constantFrom('claim', 'complete', 'release'), fc.integer({ min: 0, max: 200 })), { maxLength: 400 }), (max, ops) => {
-        const s = new MemoryIdempotencyStore({ maxEntries: max });
-        for (const [op, k] of ops) {
-          if (op === 'claim') s.claim(`k${k}`, 60_000);
-          else if (op === 'complete') s.complete(`k${k}`, 60_000);
-          else s.release(`k${k}`);
-          expect(s.size).toBeLessThanOrEqual(Math.floor(max * 1.1) + 1);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.array(fc.tuple(fc.constantFrom('claim', 'complete', 'release'), fc.integer({ min: 0, max: 200 })), {
+          maxLength: 400,
+        }),
+        (max, ops) => {
+          const s = new MemoryIdempotencyStore({ maxEntries: max });
+          for (const [op, k] of ops) {
+            if (op === 'claim') s.claim(`k${k}`, 60_000);
+            else if (op === 'complete') s.complete(`k${k}`, 60_000);
+            else s.release(`k${k}`);
+            expect(s.size).toBeLessThanOrEqual(Math.floor(max * 1.1) + 1);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

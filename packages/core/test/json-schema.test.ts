@@ -2,7 +2,13 @@
 // with the runtime validator (checked with an independent schema walker, not with TypeBox).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ISO_8601_TIMESTAMP, fixtures, messageIssues, messageJsonSchemas, webhookMessageJsonSchema } from '../src/index.js';
+import {
+  ISO_8601_TIMESTAMP,
+  fixtures,
+  messageIssues,
+  messageJsonSchemas,
+  webhookMessageJsonSchema,
+} from '../src/index.js';
 import { checkJsonSchema } from './helpers/json-schema-check.js';
 import { SEED_FIELDS, SEED_PAGE_PROPERTIES, SEED_REQUIRED, SEED_SCREEN_CONTEXT, SEED_TYPES } from './helpers/seed.js';
 
@@ -11,7 +17,9 @@ const props = (schema: Obj) => schema.properties as Record<string, Obj>;
 
 function symbolsIn(value: unknown): number {
   if (typeof value !== 'object' || value === null) return 0;
-  return Object.getOwnPropertySymbols(value).length + Object.values(value).reduce<number>((n, v) => n + symbolsIn(v), 0);
+  return (
+    Object.getOwnPropertySymbols(value).length + Object.values(value).reduce<number>((n, v) => n + symbolsIn(v), 0)
+  );
 }
 
 describe('messageJsonSchemas', () => {
@@ -48,7 +56,8 @@ describe('messageJsonSchemas', () => {
     it('accepts its fixture and refuses every fixture of another type', () => {
       expect(checkJsonSchema(schema, fixtures[type])).toEqual([]);
       for (const other of SEED_TYPES) {
-        if (other !== type) expect(checkJsonSchema(schema, fixtures[other]).length, `${type} schema on ${other}`).toBeGreaterThan(0);
+        if (other !== type)
+          expect(checkJsonSchema(schema, fixtures[other]).length, `${type} schema on ${other}`).toBeGreaterThan(0);
       }
     });
 
@@ -74,8 +83,12 @@ describe('messageJsonSchemas', () => {
   it('uses the validator’s timestamp pattern (Go’s +0000 accepted)', () => {
     const pattern = props(messageJsonSchemas.track as Obj).timestamp!.pattern;
     expect(pattern).toBe(ISO_8601_TIMESTAMP.source);
-    expect(checkJsonSchema(messageJsonSchemas.track as Obj, { ...fixtures.track, timestamp: '2009-11-10T23:00:00+0000' })).toEqual([]);
-    expect(checkJsonSchema(messageJsonSchemas.track as Obj, { ...fixtures.track, timestamp: 'yesterday' })).toHaveLength(1);
+    expect(
+      checkJsonSchema(messageJsonSchemas.track as Obj, { ...fixtures.track, timestamp: '2009-11-10T23:00:00+0000' }),
+    ).toEqual([]);
+    expect(
+      checkJsonSchema(messageJsonSchemas.track as Obj, { ...fixtures.track, timestamp: 'yesterday' }),
+    ).toHaveLength(1);
   });
 
   it('refuses an alias that carries userId, as the validator does', () => {
@@ -85,8 +98,25 @@ describe('messageJsonSchemas', () => {
   });
 
   it('agrees with the validator on randomly broken messages', () => {
-    const field = fc.constantFrom('version', 'type', 'userId', 'timestamp', 'event', 'name', 'groupId', 'Previous ID', 'User ID', 'properties', 'context', 'traits', 'extra');
-    const value = fc.oneof(fc.jsonValue(), fc.constantFrom(1, 'page', '2026-01-01T00:00:00.000Z', '2026-01-01', {}, { url: 3 }, { device: { model: 1 } }));
+    const field = fc.constantFrom(
+      'version',
+      'type',
+      'userId',
+      'timestamp',
+      'event',
+      'name',
+      'groupId',
+      'Previous ID',
+      'User ID',
+      'properties',
+      'context',
+      'traits',
+      'extra',
+    );
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.constantFrom(1, 'page', '2026-01-01T00:00:00.000Z', '2026-01-01', {}, { url: 3 }, { device: { model: 1 } }),
+    );
     fc.assert(
       fc.property(fc.constantFrom(...SEED_TYPES), field, value, fc.boolean(), (type, key, v, remove) => {
         const msg = structuredClone(fixtures[type]) as Obj;

@@ -117,7 +117,10 @@ describe('message types', () => {
   });
 
   it('calls narrow on `type` and carry Integrations', () => {
-    const call: Call = parseCall({ userId: 'u1', event: 'Signed Up', integrations: { All: false, Webhooks: true } }, { type: 'track' });
+    const call: Call = parseCall(
+      { userId: 'u1', event: 'Signed Up', integrations: { All: false, Webhooks: true } },
+      { type: 'track' },
+    );
     if (call.type === 'track') expectTypeOf(call.event).toEqualTypeOf<string>();
     if (call.type === 'alias') expectTypeOf(call.previousId).toEqualTypeOf<string>();
     expectTypeOf(call.integrations).toEqualTypeOf<Integrations | undefined>();

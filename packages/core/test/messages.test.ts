@@ -194,7 +194,10 @@ describe('messageIssues / parseMessage: required fields', () => {
     expect(messageIssues([])).toEqual([{ path: '$', message: 'must be a JSON object (got an array)' }]);
     expect(messageIssues('x')).toEqual([{ path: '$', message: 'must be a JSON object (got string "x")' }]);
     expect(messageIssues(null)[0]!.path).toBe('$');
-    expect(messageIssues({ type: 'Track' })[0]).toEqual({ path: '$.type', message: expect.stringContaining('must be one of page, screen') });
+    expect(messageIssues({ type: 'Track' })[0]).toEqual({
+      path: '$.type',
+      message: expect.stringContaining('must be one of page, screen'),
+    });
     expect(messageIssues({ userId: 'u' })[0]!.message).toContain('is required');
   });
 });
@@ -206,7 +209,11 @@ describe('unknown extra fields are kept', () => {
       messageId: 'm-1',
       anonymousId: 'anon-1',
       receivedAt: '2026-11-21T12:00:01.000Z',
-      context: { ip: '203.0.113.9', library: { name: 'analytics-go', version: '2.0' }, device: { model: 'x', extra: true } },
+      context: {
+        ip: '203.0.113.9',
+        library: { name: 'analytics-go', version: '2.0' },
+        device: { model: 'x', extra: true },
+      },
       properties: { nested: { deep: [1, { a: null }] } },
     };
     const text = JSON.stringify(input);
@@ -262,7 +269,8 @@ describe('parse inputs and failures', () => {
     expect(() => parseMessage('{"type":')).toThrow(SyntaxError);
     const r = safeParseMessage('{"type":');
     expect(r.success).toBe(false);
-    if (!r.success) expect(r.error.issues[0]).toEqual({ path: '$', message: expect.stringContaining('is not valid JSON') });
+    if (!r.success)
+      expect(r.error.issues[0]).toEqual({ path: '$', message: expect.stringContaining('is not valid JSON') });
   });
 
   it('safeParseMessage returns the message on success', () => {
@@ -274,7 +282,15 @@ describe('parse inputs and failures', () => {
     fc.assert(
       fc.property(
         fc.oneof(
-          fc.anything({ withBigInt: true, withBoxedValues: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true }),
+          fc.anything({
+            withBigInt: true,
+            withBoxedValues: true,
+            withMap: true,
+            withSet: true,
+            withTypedArray: true,
+            withNullPrototype: true,
+            withSparseArray: true,
+          }),
           fc.string(),
           fc.json(),
           fc.uint8Array(),
@@ -290,7 +306,20 @@ describe('parse inputs and failures', () => {
   });
 
   it('safeParseMessage never throws on broken variants of real messages', () => {
-    const field = fc.constantFrom('version', 'type', 'userId', 'timestamp', 'event', 'name', 'groupId', 'Previous ID', 'User ID', 'properties', 'context', 'traits');
+    const field = fc.constantFrom(
+      'version',
+      'type',
+      'userId',
+      'timestamp',
+      'event',
+      'name',
+      'groupId',
+      'Previous ID',
+      'User ID',
+      'properties',
+      'context',
+      'traits',
+    );
     fc.assert(
       fc.property(fc.constantFrom(...SEED_TYPES), field, fc.anything({ withBigInt: true }), (type, key, value) => {
         const msg = { ...clone(fixtures[type]), [key]: value };

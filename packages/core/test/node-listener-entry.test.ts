@@ -39,11 +39,21 @@ describe('toNodeListener and the node entry', () => {
     const viaListener = await serve(createReceiver(options));
     const direct = createReceiver(options);
     slow.open();
-    const cases = [fixtures.track, fixtures.identify, fixtures.page, fixtures.group, { ...fixtures.track, timestamp: 'nope' }];
+    const cases = [
+      fixtures.track,
+      fixtures.identify,
+      fixtures.page,
+      fixtures.group,
+      { ...fixtures.track, timestamp: 'nope' },
+    ];
     for (const body of cases) {
       const text = JSON.stringify(body);
       const a = await send(viaListener.url, text);
-      const h = await direct.handle({ method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac(text) }, rawBody: Buffer.from(text) });
+      const h = await direct.handle({
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': hmac(text) },
+        rawBody: Buffer.from(text),
+      });
       expect(a.status).toBe(h.status);
       expect(a.text).toBe(h.body);
       expect(a.headers.get('content-type')).toBe(h.headers['content-type']);
@@ -72,7 +82,11 @@ describe('toNodeListener and the node entry', () => {
   it('handle and run answer "Handled." in objects of their own (changing one changes no other answer)', async () => {
     const receiver = createReceiver({ secret: SECRET, dedupe: false, onMessage: () => {} });
     const text = JSON.stringify(fixtures.track);
-    const input = { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac(text) }, rawBody: Buffer.from(text) };
+    const input = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(text) },
+      rawBody: Buffer.from(text),
+    };
     const first = await receiver.handle(input);
     first.headers['x-changed'] = 'yes';
     const second = await receiver.handle(input);
@@ -92,7 +106,11 @@ describe('toNodeListener and the node entry', () => {
     const stored: string[] = [];
     const receiver = createReceiver({ secret: SECRET, enqueue: (handoff) => void stored.push(handoff.dedupeKey) });
     const text = JSON.stringify(fixture('track', { messageId: 'm-stored-1' }));
-    const input = { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac(text) }, rawBody: Buffer.from(text) };
+    const input = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(text) },
+      rawBody: Buffer.from(text),
+    };
     const first = await receiver.handle(input);
     expect(JSON.parse(first.body)).toEqual({ ok: true, code: 'ok', message: 'Stored in the queue.', queued: true });
     first.headers['x-changed'] = 'yes';

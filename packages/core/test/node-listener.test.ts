@@ -2,8 +2,23 @@
 // split across chunks, the default 1 MiB limit, 413 answered (not reset) over keep-alive, aborted uploads.
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, fixtures, readBody, writeNodeResponse, receiverResponse } from '../src/index.js';
-import { SECRET, delay, hmac, send, sendChunks, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import {
+  BodyTooLargeError,
+  DEFAULT_MAX_BODY_BYTES,
+  fixtures,
+  readBody,
+  writeNodeResponse,
+  receiverResponse,
+} from '../src/index.js';
+import {
+  SECRET,
+  delay,
+  hmac,
+  send,
+  sendChunks,
+  serveReceiver,
+  type ServedReceiver,
+} from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
 afterEach(async () => {
@@ -14,7 +29,10 @@ afterEach(async () => {
 describe('toNodeListener', () => {
   it('joins chunks as bytes: a multibyte character split across chunks survives, and the raw bytes verify', async () => {
     const seen: Array<{ note: unknown; form: string }> = [];
-    srv = await serveReceiver({ secret: SECRET, on: { track: (m, ctx) => void seen.push({ note: m.properties?.note, form: ctx.verification.form }) } });
+    srv = await serveReceiver({
+      secret: SECRET,
+      on: { track: (m, ctx) => void seen.push({ note: m.properties?.note, form: ctx.verification.form }) },
+    });
     const note = 'café ☕ — 日本 🎉';
     const bytes = Buffer.from(JSON.stringify({ ...fixtures.track, properties: { note } }), 'utf8');
     const at = bytes.indexOf(Buffer.from('日', 'utf8')) + 1; // inside the 3-byte character
@@ -46,10 +64,14 @@ describe('toNodeListener', () => {
     try {
       const post = (chunks: string[]) =>
         new Promise<number>((resolve, reject) => {
-          const req = http.request(srv!.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-signature': 'a'.repeat(40) } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          });
+          const req = http.request(
+            srv!.url,
+            { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-signature': 'a'.repeat(40) } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
           req.on('error', reject);
           for (const c of chunks) req.write(c);
           req.end();
@@ -65,7 +87,10 @@ describe('toNodeListener', () => {
   it('survives a client that gives up mid-body', async () => {
     srv = await serveReceiver({ secret: SECRET, onMessage: () => {} });
     await new Promise<void>((resolve) => {
-      const req = http.request(srv!.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1000' } });
+      const req = http.request(srv!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '1000' },
+      });
       req.on('error', () => resolve());
       req.write('{"type":"tr');
       setTimeout(() => {

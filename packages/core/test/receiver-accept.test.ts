@@ -23,7 +23,9 @@ describe('precheck', () => {
     const get = receiver.precheck('GET', {});
     expect([get?.status, get?.code, get?.headers.allow]).toEqual([405, 'method_not_allowed', 'POST']);
     expect(receiver.precheck('POST', { 'content-type': 'text/plain' })?.status).toBe(415);
-    expect(receiver.precheck('POST', { 'content-type': 'application/json', 'content-length': '101' })?.status).toBe(413);
+    expect(receiver.precheck('POST', { 'content-type': 'application/json', 'content-length': '101' })?.status).toBe(
+      413,
+    );
     expect(receiver.precheck('POST', { 'content-type': 'application/json', 'content-length': '100' })).toBeUndefined();
     expect(receiver.precheck('post', new Headers({ 'Content-Type': 'application/json' }))).toBeUndefined();
   });
@@ -48,11 +50,18 @@ describe('accept + run', () => {
   it('answers the refusals as responses', async () => {
     const receiver = createReceiver({ secret: SECRET });
     const body = JSON.stringify(fixtures.page);
-    const bad = await receiver.accept({ method: 'POST', headers: headers(body, { 'x-signature': hmac(body, 'x') }), rawBody: body });
+    const bad = await receiver.accept({
+      method: 'POST',
+      headers: headers(body, { 'x-signature': hmac(body, 'x') }),
+      rawBody: body,
+    });
     expect(bad.kind === 'response' && bad.response.status).toBe(401);
     const parsedOnly = await receiver.accept({ method: 'POST', headers: headers(body), parsedBody: JSON.parse(body) });
     expect(parsedOnly.kind).toBe('message');
-    const none = await receiver.accept({ method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': hmac('') } });
+    const none = await receiver.accept({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac('') },
+    });
     expect(none.kind === 'response' && none.response.code).toBe('invalid_json');
   });
 
@@ -113,9 +122,19 @@ describe("the input's parse hook (how adapters keep their framework's JSON prote
   it('runs only after the signature is verified: an unsigned body never reaches it', async () => {
     let calls = 0;
     const parse = (text: string) => (calls++, JSON.parse(text));
-    const unsigned = await receiver.accept({ method: 'POST', headers: headers('{"type":', { 'x-signature': '' }), rawBody: '{"type":', parse });
+    const unsigned = await receiver.accept({
+      method: 'POST',
+      headers: headers('{"type":', { 'x-signature': '' }),
+      rawBody: '{"type":',
+      parse,
+    });
     expect(unsigned.kind === 'response' && unsigned.response.status).toBe(401);
-    const wrong = await receiver.accept({ method: 'POST', headers: headers(base, { 'x-signature': hmac('other') }), rawBody: base, parse });
+    const wrong = await receiver.accept({
+      method: 'POST',
+      headers: headers(base, { 'x-signature': hmac('other') }),
+      rawBody: base,
+      parse,
+    });
     expect(wrong.kind === 'response' && wrong.response.status).toBe(401);
     expect(calls).toBe(0);
     expectMessage(await receiver.accept({ method: 'POST', headers: headers(base), rawBody: Buffer.from(base), parse }));
@@ -123,17 +142,26 @@ describe("the input's parse hook (how adapters keep their framework's JSON prote
   });
 
   it('its throw is the 400 invalid_json answer, with its message; its value is the message', async () => {
-    const refused = await receiver.accept({ method: 'POST', headers: headers(poisoned), rawBody: poisoned, parse: strictParse });
+    const refused = await receiver.accept({
+      method: 'POST',
+      headers: headers(poisoned),
+      rawBody: poisoned,
+      parse: strictParse,
+    });
     if (refused.kind !== 'response') throw new Error('expected a refusal');
     expect([refused.response.status, refused.response.code]).toEqual([400, 'invalid_json']);
     expect(refused.response.body).toContain('forbidden prototype property');
     const marked = (text: string) => ({ ...(JSON.parse(text) as object), messageId: 'from-parse' });
-    const accepted = expectMessage(await receiver.accept({ method: 'POST', headers: headers(base), rawBody: base, parse: marked }));
+    const accepted = expectMessage(
+      await receiver.accept({ method: 'POST', headers: headers(base), rawBody: base, parse: marked }),
+    );
     expect(extraFields(accepted.message).messageId).toBe('from-parse');
   });
 
   it('without it, JSON.parse reads a signed __proto__ key as data (why the Fastify adapter passes its own parser)', async () => {
-    const accepted = expectMessage(await receiver.accept({ method: 'POST', headers: headers(poisoned), rawBody: poisoned }));
+    const accepted = expectMessage(
+      await receiver.accept({ method: 'POST', headers: headers(poisoned), rawBody: poisoned }),
+    );
     expect(Object.keys(accepted.message)).toContain('__proto__');
   });
 });

@@ -2,7 +2,14 @@
 // "acknowledge then handle" (200 after verification, handler in the background, failures to onError),
 // and drain() for shutdown. Over a real node:http server.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DEADLINE_MS, DeadlineExceededError, SENDER_TIMEOUT_MS, extraFields, fixtures, type ReceiverErrorInfo } from '../src/index.js';
+import {
+  DEFAULT_DEADLINE_MS,
+  DeadlineExceededError,
+  SENDER_TIMEOUT_MS,
+  extraFields,
+  fixtures,
+  type ReceiverErrorInfo,
+} from '../src/index.js';
 import { SECRET, delay, gate, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
@@ -167,7 +174,11 @@ describe('mode acknowledge', () => {
     await srv.receiver.drain();
     expect(reported).toHaveLength(1);
     expect((reported[0]![0] as Error).message).toBe('could not store Order Completed');
-    expect(reported[0]![1]).toMatchObject({ phase: 'background', dedupeKey: 'id:a3', message: { type: 'track', messageId: 'a3' } });
+    expect(reported[0]![1]).toMatchObject({
+      phase: 'background',
+      dedupeKey: 'id:a3',
+      message: { type: 'track', messageId: 'a3' },
+    });
   });
 
   it('still verifies and validates before acknowledging', async () => {

@@ -74,7 +74,12 @@ describe('debug mode', () => {
 
   it('says so when only a parsed body was given (a body parser ran first)', async () => {
     const lines: string[] = [];
-    const receiver = createReceiver({ secret: SECRET, debug: true, logger: { warn: (l) => void lines.push(l) }, onMessage: () => {} });
+    const receiver = createReceiver({
+      secret: SECRET,
+      debug: true,
+      logger: { warn: (l) => void lines.push(l) },
+      onMessage: () => {},
+    });
     const r = await receiver.handle({
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-signature': hmac('{"x":1}') },

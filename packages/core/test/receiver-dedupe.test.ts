@@ -3,7 +3,16 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_IN_FLIGHT_TTL_MS, MemoryIdempotencyStore, dedupeKey, fixtures, type ClaimResult, type IdempotencyStore, type ReceiverErrorInfo } from '../src/index.js';
+import {
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_IN_FLIGHT_TTL_MS,
+  MemoryIdempotencyStore,
+  dedupeKey,
+  fixtures,
+  type ClaimResult,
+  type IdempotencyStore,
+  type ReceiverErrorInfo,
+} from '../src/index.js';
 import { SECRET, delay, gate, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
@@ -13,7 +22,8 @@ afterEach(async () => {
   srv = undefined;
 });
 
-const track = (id?: string, event = 'Order Completed') => (id === undefined ? { ...fixtures.track, event } : { ...fixtures.track, event, messageId: id });
+const track = (id?: string, event = 'Order Completed') =>
+  id === undefined ? { ...fixtures.track, event } : { ...fixtures.track, event, messageId: id };
 
 describe('dedupe', () => {
   it('a duplicate answers 200 and does not run the handler again', async () => {
@@ -64,10 +74,13 @@ describe('dedupe', () => {
     const hash = `sha256:${createHash('sha256').update(body).digest('hex')}`;
     const unit = fc.constantFrom('a', '😀', '\ud800', '\udbff', '\udc00', '\udfff', 'é');
     await fc.assert(
-      fc.asyncProperty(fc.array(unit, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')), async (id) => {
-        const wellFormed = (id as unknown as { isWellFormed(): boolean }).isWellFormed();
-        expect(await dedupeKey({ messageId: id }, body)).toBe(wellFormed ? `id:${id}` : hash);
-      }),
+      fc.asyncProperty(
+        fc.array(unit, { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
+        async (id) => {
+          const wellFormed = (id as unknown as { isWellFormed(): boolean }).isWellFormed();
+          expect(await dedupeKey({ messageId: id }, body)).toBe(wellFormed ? `id:${id}` : hash);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -222,7 +235,11 @@ describe('dedupe with a given store', () => {
 
   it('passes the configured TTLs', async () => {
     const store = new RecordingStore();
-    srv = await serveReceiver({ secret: SECRET, dedupe: { store, ttlMs: 1234, inFlightTtlMs: 567 }, onMessage: () => {} });
+    srv = await serveReceiver({
+      secret: SECRET,
+      dedupe: { store, ttlMs: 1234, inFlightTtlMs: 567 },
+      onMessage: () => {},
+    });
     await send(srv.url, track('ttl'));
     expect(store.log).toEqual(['claim id:ttl 567', 'complete id:ttl 1234']);
   });
@@ -232,7 +249,12 @@ describe('dedupe with a given store', () => {
     store.failClaims = true;
     const reported: ReceiverErrorInfo[] = [];
     let runs = 0;
-    srv = await serveReceiver({ secret: SECRET, dedupe: { store }, onError: (_e, info) => void reported.push(info), onMessage: () => void runs++ });
+    srv = await serveReceiver({
+      secret: SECRET,
+      dedupe: { store },
+      onError: (_e, info) => void reported.push(info),
+      onMessage: () => void runs++,
+    });
     const a = await send(srv.url, track('down'));
     expect(a.status).toBe(503);
     expect(a.json.code).toBe('store_unavailable');

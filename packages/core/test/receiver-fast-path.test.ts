@@ -19,7 +19,11 @@ describe('hmacSha1Node', () => {
       fc.string({ unit: 'binary', minLength: 1, maxLength: 100 }),
       fc.uint8Array({ minLength: 1, maxLength: 130 }),
     );
-    const body = fc.oneof(fc.string({ unit: 'binary', maxLength: 3000 }), fc.uint8Array({ maxLength: 3000 }), fc.string({ maxLength: 200 }).map((s) => `${s}\ud800é—`));
+    const body = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 3000 }),
+      fc.uint8Array({ maxLength: 3000 }),
+      fc.string({ maxLength: 200 }).map((s) => `${s}\ud800é—`),
+    );
     fc.assert(
       fc.property(key, body, (k, b) => {
         expect(hex(hmacSha1Node(nodeCrypto, k, b))).toBe(createHmac('sha1', k).update(b).digest('hex'));
@@ -43,17 +47,24 @@ describe('hmacSha1Node', () => {
     const good = sign(body, 's3cret');
     const bad = `${good[0] === '0' ? '1' : '0'}${good.slice(1)}`;
     expect(verify({ signature: good, secret: 's3cret', rawBody: Buffer.from(body) }).ok).toBe(true);
-    expect(verify({ signature: bad, secret: 's3cret', rawBody: Buffer.from(body) })).toMatchObject({ ok: false, reason: 'mismatch' });
+    expect(verify({ signature: bad, secret: 's3cret', rawBody: Buffer.from(body) })).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 });
 
 describe('utf8ByteLength', () => {
-  it("counts what TextEncoder writes, lone surrogates and pairs included", () => {
+  it('counts what TextEncoder writes, lone surrogates and pairs included', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 5 }), (a, lone) => {
-        const s = `${a}${lone}${a}`;
-        expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).byteLength);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 5 }),
+        (a, lone) => {
+          const s = `${a}${lone}${a}`;
+          expect(utf8ByteLength(s)).toBe(new TextEncoder().encode(s).byteLength);
+        },
+      ),
     );
   });
 
@@ -77,7 +88,12 @@ describe('handler context and answers', () => {
       dedupe: false,
       onMessage: (_msg, ctx) => {
         const { header } = ctx;
-        seen.push({ extra: ctx.extra, ua: header('User-Agent'), signalWasExtra: (ctx.signal as unknown) === 'not a signal', keys: Object.keys(ctx) });
+        seen.push({
+          extra: ctx.extra,
+          ua: header('User-Agent'),
+          signalWasExtra: (ctx.signal as unknown) === 'not a signal',
+          keys: Object.keys(ctx),
+        });
       },
     });
     const input = {
@@ -87,7 +103,14 @@ describe('handler context and answers', () => {
       context: { extra: 'mine', signal: 'not a signal' },
     };
     expect((await receiver.handle(input)).status).toBe(200);
-    expect(seen).toEqual([{ extra: 'mine', ua: 'Segment.io/1.0', signalWasExtra: false, keys: expect.arrayContaining(['extra', 'dedupeKey', 'verification', 'receivedAt', 'header']) }]);
+    expect(seen).toEqual([
+      {
+        extra: 'mine',
+        ua: 'Segment.io/1.0',
+        signalWasExtra: false,
+        keys: expect.arrayContaining(['extra', 'dedupeKey', 'verification', 'receivedAt', 'header']),
+      },
+    ]);
 
     const accepted = await receiver.accept(input);
     if (accepted.kind !== 'message') throw new Error(`expected a message, got ${accepted.response.code}`);

@@ -54,7 +54,9 @@ describe('receiver.fetch, called directly', () => {
   it('refuses method, content type and signature as the table says', async () => {
     expect((await receiver.fetch(new Request('http://r.test/', { method: 'GET' }))).status).toBe(405);
     expect((await receiver.fetch(signed('{}', { headers: { 'content-type': 'text/plain' } }))).status).toBe(415);
-    expect((await receiver.fetch(signed(JSON.stringify(fixtures.track), { headers: { 'x-signature': hmac('x') } }))).status).toBe(401);
+    expect(
+      (await receiver.fetch(signed(JSON.stringify(fixtures.track), { headers: { 'x-signature': hmac('x') } }))).status,
+    ).toBe(401);
     expect((await receiver.fetch(signed('{nope'))).status).toBe(400);
   });
 
@@ -88,7 +90,10 @@ describe('receiver.fetch, called directly', () => {
 
   it('passes the adapter’s extra context to handlers', async () => {
     const seen: unknown[] = [];
-    const r = createReceiver<{ env: { region: string } }>({ secret: SECRET, onMessage: (_m, ctx) => void seen.push(ctx.env.region) });
+    const r = createReceiver<{ env: { region: string } }>({
+      secret: SECRET,
+      onMessage: (_m, ctx) => void seen.push(ctx.env.region),
+    });
     await r.fetch(signed(JSON.stringify(fixtures.group)), { env: { region: 'eu' } });
     expect(seen).toEqual(['eu']);
   });
@@ -115,7 +120,12 @@ describe("crypto: 'web'", () => {
     const headers = { 'x-signature': hmac(JSON.stringify(fixtures.alias)) };
     const strict = createReceiver({ secret: SECRET, crypto: 'web', onMessage: () => {} });
     expect((await strict.fetch(signed(pretty, { headers }))).status).toBe(401);
-    const lenient = createReceiver({ secret: SECRET, crypto: 'web', allowReserializedWithRawBody: true, onMessage: () => {} });
+    const lenient = createReceiver({
+      secret: SECRET,
+      crypto: 'web',
+      allowReserializedWithRawBody: true,
+      onMessage: () => {},
+    });
     expect((await lenient.fetch(signed(pretty, { headers }))).status).toBe(200);
   });
 });

@@ -23,7 +23,15 @@ describe('handlers', () => {
       onMessage: (msg) => void calls.push(`any:${msg.type}`),
     });
     for (const m of Object.values(fixtures)) expect((await send(srv.url, m)).json.code).toBe('ok');
-    expect(calls).toEqual(['any:page', 'any:screen', 'any:identify', 'track:Order Completed', 'alias:anon_5e1f>user_1001', 'any:group', 'any:delete']);
+    expect(calls).toEqual([
+      'any:page',
+      'any:screen',
+      'any:identify',
+      'track:Order Completed',
+      'alias:anon_5e1f>user_1001',
+      'any:group',
+      'any:delete',
+    ]);
   });
 
   it('a type with no handler and no catch-all answers 200 unhandled (the sender must not retry it)', async () => {
@@ -92,19 +100,32 @@ describe('a failing handler', () => {
   const LEAK = 'sk_live_51HLEAKYSECRETVALUE';
 
   it.each([
-    ['throws an Error', () => {
-      throw new Error(`database password=${LEAK} rejected`);
-    }],
+    [
+      'throws an Error',
+      () => {
+        throw new Error(`database password=${LEAK} rejected`);
+      },
+    ],
     ['rejects', async () => Promise.reject(new TypeError(`token ${LEAK}`))],
-    ['throws a string', () => {
-      throw LEAK;
-    }],
-    ['throws an object', () => {
-      throw { secret: LEAK };
-    }],
+    [
+      'throws a string',
+      () => {
+        throw LEAK;
+      },
+    ],
+    [
+      'throws an object',
+      () => {
+        throw { secret: LEAK };
+      },
+    ],
   ])('that %s answers 500 with a generic body and reports to onError', async (_name, handler) => {
     const reported: Array<[unknown, ReceiverErrorInfo]> = [];
-    srv = await serveReceiver({ secret: SECRET, on: { track: handler }, onError: (e, info) => void reported.push([e, info]) });
+    srv = await serveReceiver({
+      secret: SECRET,
+      on: { track: handler },
+      onError: (e, info) => void reported.push([e, info]),
+    });
     const a = await send(srv.url, { ...fixtures.track, messageId: 'fail-1' });
     expect(a.status).toBe(500);
     expect(a.json).toEqual({ ok: false, code: 'handler_error', message: 'The handler failed; the sender will retry.' });
@@ -115,7 +136,9 @@ describe('a failing handler', () => {
     expect(names.filter((n) => n.startsWith('x-'))).toEqual([]);
     expect(reported).toHaveLength(1);
     expect(reported[0]![1]).toMatchObject({ phase: 'handler', dedupeKey: 'id:fail-1', message: { type: 'track' } });
-    expect(JSON.stringify(reported[0]![0]) + String((reported[0]![0] as Error).message ?? reported[0]![0])).toContain(LEAK);
+    expect(JSON.stringify(reported[0]![0]) + String((reported[0]![0] as Error).message ?? reported[0]![0])).toContain(
+      LEAK,
+    );
   });
 
   it('without onError, the failure goes to the logger, not to the sender', async () => {
@@ -132,6 +155,8 @@ describe('a failing handler', () => {
     const a = await send(srv.url, fixtures.group);
     expect(a.status).toBe(500);
     expect(a.text).not.toContain('group sync failed');
-    expect(lines.some((l) => l.includes('group sync failed') && l.includes('handler failure for a group message'))).toBe(true);
+    expect(
+      lines.some((l) => l.includes('group sync failed') && l.includes('handler failure for a group message')),
+    ).toBe(true);
   });
 });

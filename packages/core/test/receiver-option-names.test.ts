@@ -57,7 +57,11 @@ describe('editDistance and nearestName', () => {
     expect(() => rejectUnknownNames({ url: 'x' }, ['url', 'headers'], { caller: 'endpoint' })).not.toThrow();
     let error: unknown;
     try {
-      rejectUnknownNames({ url: 'x', headrs: {} }, ['url', 'headers'], { caller: 'endpoint', path: 'endpoints[0]', kind: 'setting' });
+      rejectUnknownNames({ url: 'x', headrs: {} }, ['url', 'headers'], {
+        caller: 'endpoint',
+        path: 'endpoints[0]',
+        kind: 'setting',
+      });
     } catch (e) {
       error = e;
     }
@@ -79,7 +83,9 @@ describe('a missing options object', () => {
     ['an array', [SECRET], 'an array'],
   ])('%s → a clear error naming what to pass and the opt-out, not a TypeError from deep inside', (_n, given, shown) => {
     expect(create(given)).toThrow(TypeError);
-    expect(create(given)).toThrow(/^createReceiver\(\) needs an options object with your shared secret, e\.g\. createReceiver\(\{ secret: /);
+    expect(create(given)).toThrow(
+      /^createReceiver\(\) needs an options object with your shared secret, e\.g\. createReceiver\(\{ secret: /,
+    );
     expect(create(given)).toThrow(/pass \{ insecureSkipVerification: true \}/);
     expect(create(given)).toThrow(new RegExp(`Got ${shown.replace(/[[\]().*+?]/g, '\\$&')}\\.$`));
   });
@@ -116,24 +122,52 @@ describe('unknown names', () => {
     expect(e.message).toContain(`createReceiver(): unknown ${kind} "${option}"`);
     if (suggestion) expect(e.message).toContain(`did you mean "${suggestion}"?`);
     else expect(e.message).not.toContain('did you mean');
-    expect(e.message).toMatch(kind === 'option' && !option.includes('.') ? /Valid options: secret, insecureSkipVerification, on, / : /Valid .* in (on|dedupe): /);
+    expect(e.message).toMatch(
+      kind === 'option' && !option.includes('.')
+        ? /Valid options: secret, insecureSkipVerification, on, /
+        : /Valid .* in (on|dedupe): /,
+    );
   });
 
   it('lists every option of ReceiverOptions as valid', () => {
     expect([...RECEIVER_OPTION_NAMES].sort()).toEqual(
-      ['allowReserializedWithRawBody', 'crypto', 'debug', 'dedupe', 'deadlineMs', 'insecureSkipVerification', 'logger', 'maxBodyBytes', 'mode', 'on', 'onError', 'onMessage', 'secret', 'signatureForms', 'strictTimestamps', 'destination', 'enqueue'].sort(),
+      [
+        'allowReserializedWithRawBody',
+        'crypto',
+        'debug',
+        'dedupe',
+        'deadlineMs',
+        'insecureSkipVerification',
+        'logger',
+        'maxBodyBytes',
+        'mode',
+        'on',
+        'onError',
+        'onMessage',
+        'secret',
+        'signatureForms',
+        'strictTimestamps',
+        'destination',
+        'enqueue',
+      ].sort(),
     );
   });
 
   it('an adapter adds its own names; they stay unknown to core', () => {
-    expect(() => checkReceiverOptions({ secret: SECRET, path: '/x' }, { caller: 'plugin', adapterOptions: ['path'] })).not.toThrow();
-    expect(() => checkReceiverOptions({ secret: SECRET, paht: '/x' }, { caller: 'plugin', adapterOptions: ['path'] })).toThrow(/^plugin: unknown option "paht"; did you mean "path"\?/);
+    expect(() =>
+      checkReceiverOptions({ secret: SECRET, path: '/x' }, { caller: 'plugin', adapterOptions: ['path'] }),
+    ).not.toThrow();
+    expect(() =>
+      checkReceiverOptions({ secret: SECRET, paht: '/x' }, { caller: 'plugin', adapterOptions: ['path'] }),
+    ).toThrow(/^plugin: unknown option "paht"; did you mean "path"\?/);
     expect(create({ secret: SECRET, path: '/x' })).toThrow(/unknown option "path"/);
   });
 
   it('a misspelled handler never becomes a silent "unhandled" acknowledgement', async () => {
     // Before: on: { trak } answered every track 200 unhandled. Now there is no receiver to serve.
-    await expect(serveReceiver({ secret: SECRET, on: { trak: () => {} } } as unknown as ReceiverOptions)).rejects.toThrow(/did you mean "on.track"/);
+    await expect(
+      serveReceiver({ secret: SECRET, on: { trak: () => {} } } as unknown as ReceiverOptions),
+    ).rejects.toThrow(/did you mean "on.track"/);
   });
 });
 
@@ -176,7 +210,9 @@ describe('handlers written as a class', () => {
     class Misspelled {
       trak() {}
     }
-    expect(create({ secret: SECRET, on: new Misspelled() })).toThrow(/unknown message type "on.trak"; did you mean "on.track"/);
+    expect(create({ secret: SECRET, on: new Misspelled() })).toThrow(
+      /unknown message type "on.trak"; did you mean "on.track"/,
+    );
   });
 
   it('a Map of handlers is refused, not read as "no handlers"', () => {
@@ -204,7 +240,7 @@ describe('null means "not given" in optional fields', () => {
     expect([r.mode, r.deadlineMs, r.maxBodyBytes]).toEqual(['handle', 4000, 1024 * 1024]);
   });
 
-  it('does not change the caller\'s options object', () => {
+  it("does not change the caller's options object", () => {
     const given = { secret: SECRET, deadlineMs: null, on: { track: null }, dedupe: { ttlMs: null } };
     createReceiver(given as unknown as ReceiverOptions);
     expect(given).toEqual({ secret: SECRET, deadlineMs: null, on: { track: null }, dedupe: { ttlMs: null } });
@@ -212,7 +248,11 @@ describe('null means "not given" in optional fields', () => {
 
   it('on.track: null falls through to onMessage, over HTTP', async () => {
     const seen: string[] = [];
-    srv = await serveReceiver({ secret: SECRET, on: { track: null, identify: () => void seen.push('identify') }, onMessage: (m: { type: string }) => void seen.push(`any:${m.type}`) } as unknown as ReceiverOptions);
+    srv = await serveReceiver({
+      secret: SECRET,
+      on: { track: null, identify: () => void seen.push('identify') },
+      onMessage: (m: { type: string }) => void seen.push(`any:${m.type}`),
+    } as unknown as ReceiverOptions);
     expect((await send(srv.url, fixtures.track)).status).toBe(200);
     expect((await send(srv.url, fixtures.identify)).status).toBe(200);
     expect(seen).toEqual(['any:track', 'identify']);
@@ -220,7 +260,11 @@ describe('null means "not given" in optional fields', () => {
 
   it('dedupe: null keeps the default dedupe (turn it off with false), over HTTP', async () => {
     let runs = 0;
-    srv = await serveReceiver({ secret: SECRET, dedupe: null, onMessage: () => void runs++ } as unknown as ReceiverOptions);
+    srv = await serveReceiver({
+      secret: SECRET,
+      dedupe: null,
+      onMessage: () => void runs++,
+    } as unknown as ReceiverOptions);
     const first = await send(srv.url, fixtures.track);
     const again = await send(srv.url, fixtures.track);
     expect(first.status).toBe(200);
@@ -230,14 +274,20 @@ describe('null means "not given" in optional fields', () => {
 
   it('dedupe: { store: null, ttlMs: null } is the in-memory default', async () => {
     let runs = 0;
-    srv = await serveReceiver({ secret: SECRET, dedupe: { store: null, ttlMs: null, inFlightTtlMs: null }, onMessage: () => void runs++ } as unknown as ReceiverOptions);
+    srv = await serveReceiver({
+      secret: SECRET,
+      dedupe: { store: null, ttlMs: null, inFlightTtlMs: null },
+      onMessage: () => void runs++,
+    } as unknown as ReceiverOptions);
     await send(srv.url, fixtures.identify);
     expect((await send(srv.url, fixtures.identify)).json).toMatchObject({ duplicate: true });
     expect(runs).toBe(1);
   });
 
   it('a misspelled name is refused even when its value is null', () => {
-    expect(create({ secret: SECRET, deadlinMs: null })).toThrow(/unknown option "deadlinMs"; did you mean "deadlineMs"/);
+    expect(create({ secret: SECRET, deadlinMs: null })).toThrow(
+      /unknown option "deadlinMs"; did you mean "deadlineMs"/,
+    );
     expect(create({ secret: SECRET, on: { trak: null } })).toThrow(/did you mean "on.track"/);
   });
 });
@@ -245,7 +295,11 @@ describe('null means "not given" in optional fields', () => {
 describe('allowReserializedWithRawBody is checked like the other switches', () => {
   it('takes true or false, and names the field for anything else', () => {
     expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: true })).not.toThrow();
-    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: 'yes' } as never)).toThrow(/allowReserializedWithRawBody must be true or false; got "yes"/);
-    expect(() => checkReceiverOptions({ secret: SECRET, allowReserialisedWithRawBody: true } as never)).toThrow(/did you mean "allowReserializedWithRawBody"/);
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: 'yes' } as never)).toThrow(
+      /allowReserializedWithRawBody must be true or false; got "yes"/,
+    );
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserialisedWithRawBody: true } as never)).toThrow(
+      /did you mean "allowReserializedWithRawBody"/,
+    );
   });
 });

@@ -21,7 +21,9 @@ describe('no secret, no receiver', () => {
     ['secret null (null means not given)', { secret: null }],
   ])('%s → throws, naming `secret` and the opt-out', (_name, options) => {
     expect(() => createReceiver(options as ReceiverOptions)).toThrow(TypeError);
-    expect(() => createReceiver(options as ReceiverOptions)).toThrow(/secret is required.*sharedSecret.*insecureSkipVerification: true/s);
+    expect(() => createReceiver(options as ReceiverOptions)).toThrow(
+      /secret is required.*sharedSecret.*insecureSkipVerification: true/s,
+    );
   });
 
   it.each([
@@ -42,7 +44,11 @@ describe('insecureSkipVerification', () => {
   it('creates a receiver that warns at creation and accepts unsigned requests', async () => {
     const lines: string[] = [];
     const seen: unknown[] = [];
-    srv = await serveReceiver({ insecureSkipVerification: true, logger: { warn: (l) => void lines.push(l) }, onMessage: (_m, ctx) => void seen.push(ctx.verification) });
+    srv = await serveReceiver({
+      insecureSkipVerification: true,
+      logger: { warn: (l) => void lines.push(l) },
+      onMessage: (_m, ctx) => void seen.push(ctx.verification),
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('insecureSkipVerification');
     expect(lines[0]).toContain('unverified');

@@ -26,7 +26,11 @@ const serveLine = {
 const packageDir = (name: 'bun' | 'deno') => join(dirname(ensureRuntime(name)), '..', name);
 const runtimes = [
   { name: 'bun', bin: join(packageDir('bun'), 'bin/bun.exe'), args: (f: string) => [f] },
-  { name: 'deno', bin: join(packageDir('deno'), 'deno'), args: (f: string) => ['run', '--allow-net', '--allow-read', '--allow-env', f] },
+  {
+    name: 'deno',
+    bin: join(packageDir('deno'), 'deno'),
+    args: (f: string) => ['run', '--allow-net', '--allow-read', '--allow-env', f],
+  },
 ] as const;
 
 describe.each(runtimes)('$name serve({ fetch: receiver.fetch })', ({ name, bin, args }) => {
@@ -48,7 +52,10 @@ const receiver = core.createReceiver({
 ${serveLine[name]}
 `,
     );
-    child = spawn(bin, args(script), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
+    child = spawn(bin, args(script), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+    });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += String(d)));
     url = await new Promise<string>((resolve, reject) => {
@@ -89,6 +96,8 @@ ${serveLine[name]}
   it('a chunked body over the limit → 413', async () => {
     const big = JSON.stringify({ ...fixtures.track, pad: 'x'.repeat(64 * 1024) });
     const chunks = Array.from({ length: 4 }, (_, i) => big.slice((i * big.length) / 4, ((i + 1) * big.length) / 4));
-    expect((await sendChunks(url, chunks, { 'content-type': 'application/json', 'x-signature': hmac(big) })).status).toBe(413);
+    expect(
+      (await sendChunks(url, chunks, { 'content-type': 'application/json', 'x-signature': hmac(big) })).status,
+    ).toBe(413);
   });
 });

@@ -2,7 +2,15 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CODES, fixtures } from '../src/index.js';
-import { SECRET, hmac, send, sendChunks, serveReceiver, type Answer, type ServedReceiver } from './helpers/receiver-server.js';
+import {
+  SECRET,
+  hmac,
+  send,
+  sendChunks,
+  serveReceiver,
+  type Answer,
+  type ServedReceiver,
+} from './helpers/receiver-server.js';
 
 let srv: ServedReceiver;
 const handled: unknown[] = [];
@@ -39,7 +47,12 @@ function expectAnswer(a: Answer, status: number, code: string) {
   expect(a.text).not.toMatch(/\n\s+at |\.ts:\d+|node:internal/);
 }
 
-const msg = (event: string, extra: Record<string, unknown> = {}) => ({ ...fixtures.track, event, messageId: `m-${event}-${Math.random()}`, ...extra });
+const msg = (event: string, extra: Record<string, unknown> = {}) => ({
+  ...fixtures.track,
+  event,
+  messageId: `m-${event}-${Math.random()}`,
+  ...extra,
+});
 
 describe('the status table', () => {
   it('verified and handled → 200 with a JSON body; the handler got the message', async () => {
@@ -74,16 +87,24 @@ describe('the status table', () => {
     expectAnswer(await send(srv.url, msg('Wrong'), { secret: 'not-the-secret' }), 401, 'invalid_signature');
     expectAnswer(await send(srv.url, msg('Short'), { signature: 'abc' }), 401, 'invalid_signature');
     const body = JSON.stringify(msg('Tampered'));
-    expectAnswer(await send(srv.url, body.replace('Tampered', 'Tampere!'), { signature: hmac(body) }), 401, 'invalid_signature');
+    expectAnswer(
+      await send(srv.url, body.replace('Tampered', 'Tampere!'), { signature: hmac(body) }),
+      401,
+      'invalid_signature',
+    );
   });
 
   it('a repeated X-Signature header → 401 invalid_signature, even when one copy is right', async () => {
     const body = JSON.stringify(msg('Twice'));
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(srv.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': [hmac(body), hmac(body)] } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        srv.url,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': [hmac(body), hmac(body)] } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -138,9 +159,12 @@ describe('the status table', () => {
     },
   );
 
-  it.each([['application/json; charset=utf-8'], ['Application/JSON'], ['application/vnd.segment+json']])('content type %s is JSON', async (contentType) => {
-    expectAnswer(await send(srv.url, msg(`CT-${contentType}`), { contentType }), 200, 'ok');
-  });
+  it.each([['application/json; charset=utf-8'], ['Application/JSON'], ['application/vnd.segment+json']])(
+    'content type %s is JSON',
+    async (contentType) => {
+      expectAnswer(await send(srv.url, msg(`CT-${contentType}`), { contentType }), 200, 'ok');
+    },
+  );
 
   it.each([['GET'], ['PUT'], ['DELETE'], ['PATCH']])('method %s → 405 with Allow: POST', async (method) => {
     const a = await send(srv.url, method === 'GET' ? undefined : msg('M'), { method });

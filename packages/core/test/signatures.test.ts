@@ -16,7 +16,9 @@ import {
 
 const SECRET = 'whsec_test_7f3a';
 const hmac = (body: string | Uint8Array, secret: string | Uint8Array = SECRET) =>
-  createHmac('sha1', secret).update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest('hex');
+  createHmac('sha1', secret)
+    .update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
+    .digest('hex');
 
 /** Key-sorted JSON, written here independently of core's fast-json-stable-stringify. */
 function sortedJson(value: unknown): string {
@@ -77,8 +79,16 @@ describe('verify and verifyAsync', () => {
   const sig = hmac(body);
 
   it('accept the raw body, reporting the form and the secret', async () => {
-    expect(await both({ signature: sig, secret: SECRET, rawBody: body })).toEqual({ ok: true, form: 'raw', secretIndex: 0 });
-    expect(await both({ signature: sig, secret: SECRET, rawBody: new TextEncoder().encode(body) })).toEqual({ ok: true, form: 'raw', secretIndex: 0 });
+    expect(await both({ signature: sig, secret: SECRET, rawBody: body })).toEqual({
+      ok: true,
+      form: 'raw',
+      secretIndex: 0,
+    });
+    expect(await both({ signature: sig, secret: SECRET, rawBody: new TextEncoder().encode(body) })).toEqual({
+      ok: true,
+      form: 'raw',
+      secretIndex: 0,
+    });
   });
 
   it('accept uppercase hex (a documented decision: hex case carries no secret) and surrounding spaces', async () => {
@@ -88,8 +98,13 @@ describe('verify and verifyAsync', () => {
 
   it('accept tabs and line breaks around the signature, but no other blanks, and none inside', async () => {
     expect((await both({ signature: `\t${sig}\r\n`, secret: SECRET, rawBody: body })).ok).toBe(true);
-    expect(await both({ signature: `\u00a0${sig}`, secret: SECRET, rawBody: body })).toMatchObject({ ok: false, reason: 'malformed' });
-    expect(await both({ signature: `${sig.slice(0, 20)} ${sig.slice(20)}`, secret: SECRET, rawBody: body })).toMatchObject({ ok: false, reason: 'malformed' });
+    expect(await both({ signature: `\u00a0${sig}`, secret: SECRET, rawBody: body })).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(
+      await both({ signature: `${sig.slice(0, 20)} ${sig.slice(20)}`, secret: SECRET, rawBody: body }),
+    ).toMatchObject({ ok: false, reason: 'malformed' });
     const r = await both({ signature: ` ${'a'.repeat(39)} `, secret: SECRET, rawBody: body });
     if (!r.ok) expect(r.message).toBe('X-Signature must be 40 hex digits (HMAC-SHA1); got 39 characters.');
   });
@@ -113,16 +128,33 @@ describe('verify and verifyAsync', () => {
 
   it('call a wrong signature a mismatch', async () => {
     const wrong = hmac(body, 'another-secret');
-    expect(await both({ signature: wrong, secret: SECRET, rawBody: body })).toMatchObject({ ok: false, reason: 'mismatch' });
-    expect(await both({ signature: sig, secret: SECRET, rawBody: `${body} ` , forms: ['raw'] })).toMatchObject({ ok: false, reason: 'mismatch' });
+    expect(await both({ signature: wrong, secret: SECRET, rawBody: body })).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+    });
+    expect(await both({ signature: sig, secret: SECRET, rawBody: `${body} `, forms: ['raw'] })).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 
   it('try every secret of a rotation and report which matched', async () => {
     const old = 'whsec_old';
     const signedWithOld = hmac(body, old);
-    expect(await both({ signature: signedWithOld, secret: [SECRET, old], rawBody: body })).toEqual({ ok: true, form: 'raw', secretIndex: 1 });
-    expect(await both({ signature: sig, secret: [SECRET, old], rawBody: body })).toEqual({ ok: true, form: 'raw', secretIndex: 0 });
-    expect(await both({ signature: hmac(body, 'neither'), secret: [SECRET, old], rawBody: body })).toMatchObject({ ok: false, reason: 'mismatch' });
+    expect(await both({ signature: signedWithOld, secret: [SECRET, old], rawBody: body })).toEqual({
+      ok: true,
+      form: 'raw',
+      secretIndex: 1,
+    });
+    expect(await both({ signature: sig, secret: [SECRET, old], rawBody: body })).toEqual({
+      ok: true,
+      form: 'raw',
+      secretIndex: 0,
+    });
+    expect(await both({ signature: hmac(body, 'neither'), secret: [SECRET, old], rawBody: body })).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 
   describe('body forms: raw bytes alone when present, else stringify → sorted', () => {
@@ -141,46 +173,100 @@ describe('verify and verifyAsync', () => {
       expect(r).toMatchObject({ ok: false, reason: 'mismatch' });
       if (!r.ok) expect(r.message).toContain('raw body bytes');
       // Also when a parsed body is given beside them: the raw bytes decide.
-      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, parsedBody: JSON.parse(pretty) })).toMatchObject({ ok: false });
+      expect(
+        await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, parsedBody: JSON.parse(pretty) }),
+      ).toMatchObject({ ok: false });
     });
 
     it('allowReserialized: re-encoded raw bytes may match a re-serialized form, when asked for plainly', async () => {
-      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, allowReserialized: true })).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
-      expect(await both({ signature: hmac(sorted), secret: SECRET, rawBody: pretty, allowReserialized: true })).toEqual({ ok: true, form: 'sorted', secretIndex: 0 });
+      expect(
+        await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, allowReserialized: true }),
+      ).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+      expect(await both({ signature: hmac(sorted), secret: SECRET, rawBody: pretty, allowReserialized: true })).toEqual(
+        { ok: true, form: 'sorted', secretIndex: 0 },
+      );
     });
 
     it('stringify: only the parsed body is left (a body parser ran first)', async () => {
-      expect(await both({ signature: hmac(compact), secret: SECRET, parsedBody: JSON.parse(pretty) })).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+      expect(await both({ signature: hmac(compact), secret: SECRET, parsedBody: JSON.parse(pretty) })).toEqual({
+        ok: true,
+        form: 'stringify',
+        secretIndex: 0,
+      });
     });
 
     it('sorted: the body was signed over a key-sorted serialization', async () => {
-      expect(await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message })).toEqual({ ok: true, form: 'sorted', secretIndex: 0 });
-      expect(await both({ signature: hmac(sorted), secret: SECRET, rawBody: pretty })).toMatchObject({ ok: false, reason: 'mismatch' });
+      expect(await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message })).toEqual({
+        ok: true,
+        form: 'sorted',
+        secretIndex: 0,
+      });
+      expect(await both({ signature: hmac(sorted), secret: SECRET, rawBody: pretty })).toMatchObject({
+        ok: false,
+        reason: 'mismatch',
+      });
     });
 
     it('raw wins when the raw bytes are what was signed, even if they do not round-trip', async () => {
       const raw = '{"type":"track","price":1.0,"url":"https:\\/\\/x"}';
-      expect(await both({ signature: hmac(raw), secret: SECRET, rawBody: raw, parsedBody: JSON.parse(raw) })).toEqual({ ok: true, form: 'raw', secretIndex: 0 });
-      expect(await both({ signature: hmac(raw), secret: SECRET, parsedBody: JSON.parse(raw) })).toMatchObject({ ok: false, reason: 'mismatch' });
+      expect(await both({ signature: hmac(raw), secret: SECRET, rawBody: raw, parsedBody: JSON.parse(raw) })).toEqual({
+        ok: true,
+        form: 'raw',
+        secretIndex: 0,
+      });
+      expect(await both({ signature: hmac(raw), secret: SECRET, parsedBody: JSON.parse(raw) })).toMatchObject({
+        ok: false,
+        reason: 'mismatch',
+      });
     });
 
     it('the forms option limits what is tried', async () => {
-      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, forms: ['raw'] })).toMatchObject({ ok: false, reason: 'mismatch' });
-      expect(await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message, forms: ['raw', 'stringify'] })).toMatchObject({ ok: false, reason: 'mismatch' });
-      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: compact, forms: ['sorted', 'stringify'], allowReserialized: true })).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
+      expect(await both({ signature: hmac(compact), secret: SECRET, rawBody: pretty, forms: ['raw'] })).toMatchObject({
+        ok: false,
+        reason: 'mismatch',
+      });
+      expect(
+        await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message, forms: ['raw', 'stringify'] }),
+      ).toMatchObject({ ok: false, reason: 'mismatch' });
+      expect(
+        await both({
+          signature: hmac(compact),
+          secret: SECRET,
+          rawBody: compact,
+          forms: ['sorted', 'stringify'],
+          allowReserialized: true,
+        }),
+      ).toEqual({ ok: true, form: 'stringify', secretIndex: 0 });
       // Raw bytes present and `raw` not among the forms: nothing can match.
-      const none = await both({ signature: hmac(compact), secret: SECRET, rawBody: compact, forms: ['sorted', 'stringify'] });
+      const none = await both({
+        signature: hmac(compact),
+        secret: SECRET,
+        rawBody: compact,
+        forms: ['sorted', 'stringify'],
+      });
       expect(none).toMatchObject({ ok: false, reason: 'mismatch' });
     });
 
     it('an unknown form name is tried as nothing, not as another form', async () => {
       const forms = ['bogus'] as unknown as ['raw'];
-      expect(await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message, forms })).toMatchObject({ ok: false, reason: 'mismatch' });
+      expect(await both({ signature: hmac(sorted), secret: SECRET, parsedBody: message, forms })).toMatchObject({
+        ok: false,
+        reason: 'mismatch',
+      });
     });
 
     it('rotation and forms combine: secret order is tried within each form', async () => {
-      expect(await both({ signature: hmac(compact, 'old'), secret: ['new', 'old'], parsedBody: JSON.parse(pretty) })).toEqual({ ok: true, form: 'stringify', secretIndex: 1 });
-      expect(await both({ signature: hmac(compact, 'old'), secret: ['new', 'old'], rawBody: pretty, allowReserialized: true })).toEqual({ ok: true, form: 'stringify', secretIndex: 1 });
+      expect(
+        await both({ signature: hmac(compact, 'old'), secret: ['new', 'old'], parsedBody: JSON.parse(pretty) }),
+      ).toEqual({ ok: true, form: 'stringify', secretIndex: 1 });
+      expect(
+        await both({
+          signature: hmac(compact, 'old'),
+          secret: ['new', 'old'],
+          rawBody: pretty,
+          allowReserialized: true,
+        }),
+      ).toEqual({ ok: true, form: 'stringify', secretIndex: 1 });
     });
   });
 
@@ -216,11 +302,14 @@ describe('hostile input never throws and never verifies', () => {
 
   it.each([
     ['a BigInt', { n: 10n }],
-    ['a cyclic object', (() => {
-      const o: Record<string, unknown> = { type: 'track' };
-      o.self = o;
-      return o;
-    })()],
+    [
+      'a cyclic object',
+      (() => {
+        const o: Record<string, unknown> = { type: 'track' };
+        o.self = o;
+        return o;
+      })(),
+    ],
     ['a function', () => 1],
     ['a symbol', Symbol('s')],
   ])('parsedBody as %s → mismatch, no throw', async (_name, parsedBody) => {
@@ -228,7 +317,11 @@ describe('hostile input never throws and never verifies', () => {
   });
 
   it('a raw body that still verifies is not spoiled by a hostile parsedBody', async () => {
-    expect(await both({ signature: sig, secret: SECRET, rawBody: body, parsedBody: { n: 10n } })).toEqual({ ok: true, form: 'raw', secretIndex: 0 });
+    expect(await both({ signature: sig, secret: SECRET, rawBody: body, parsedBody: { n: 10n } })).toEqual({
+      ok: true,
+      form: 'raw',
+      secretIndex: 0,
+    });
   });
 
   it.each([
@@ -239,7 +332,12 @@ describe('hostile input never throws and never verifies', () => {
     ['a boolean', true],
   ])('secret as %s → refused (never used as a key), sync and async alike', async (_name, secret) => {
     // A number must not become a key of that many zero bytes, nor an object an empty key.
-    const zeros = typeof secret === 'number' ? new Uint8Array(secret) : Array.isArray(secret) ? new Uint8Array(secret[0] as number) : new Uint8Array(0);
+    const zeros =
+      typeof secret === 'number'
+        ? new Uint8Array(secret)
+        : Array.isArray(secret)
+          ? new Uint8Array(secret[0] as number)
+          : new Uint8Array(0);
     const signature = hmac(body, zeros);
     const r = await both({ signature, secret: secret as unknown as string, rawBody: body });
     expect(r).toMatchObject({ ok: false, reason: 'mismatch' });
@@ -274,6 +372,7 @@ describe('constant-time comparison', () => {
     expect(verify({ signature: hmac(body), secret: SECRET, rawBody: body }).ok).toBe(true);
     expect(verify({ signature: hmac(body, 'x'), secret: SECRET, rawBody: body }).ok).toBe(false);
     expect(spy).toHaveBeenCalled();
-    for (const [a, b] of spy.mock.calls) expect((a as Uint8Array).byteLength).toBe(20), expect((b as Uint8Array).byteLength).toBe(20);
+    for (const [a, b] of spy.mock.calls)
+      (expect((a as Uint8Array).byteLength).toBe(20), expect((b as Uint8Array).byteLength).toBe(20));
   });
 });

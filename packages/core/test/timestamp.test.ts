@@ -22,27 +22,38 @@ describe('normalizeTimestamp', () => {
     expect(normalizeTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 
-  it.each([['yesterday'], ['2009-11-10'], ['2009-11-10T23:00:00'], ['2009-13-10T23:00:00Z'], ['2009-11-10T24:30:00Z'], [''], [Number.NaN], [Infinity], [new Date('x')]])(
-    'gives undefined for %j',
-    (input) => {
-      expect(normalizeTimestamp(input as string)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['yesterday'],
+    ['2009-11-10'],
+    ['2009-11-10T23:00:00'],
+    ['2009-13-10T23:00:00Z'],
+    ['2009-11-10T24:30:00Z'],
+    [''],
+    [Number.NaN],
+    [Infinity],
+    [new Date('x')],
+  ])('gives undefined for %j', (input) => {
+    expect(normalizeTimestamp(input as string)).toBeUndefined();
+  });
 
   it('always emits the strict form, equal to the same instant', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1971-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }), fc.integer({ min: -14 * 60, max: 14 * 60 }), (date, offsetMin) => {
-        // Write the instant in Go's form with an offset, then normalize it back.
-        const local = new Date(date.getTime() + offsetMin * 60_000);
-        const sign = offsetMin < 0 ? '-' : '+';
-        const abs = Math.abs(offsetMin);
-        const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
-        const text = `${local.toISOString().slice(0, 23)}${zone}`;
-        expect(text).toMatch(ISO_8601_TIMESTAMP);
-        const out = normalizeTimestamp(text)!;
-        expect(out).toMatch(UTC_MILLIS_TIMESTAMP);
-        expect(Date.parse(out)).toBe(date.getTime());
-      }),
+      fc.property(
+        fc.date({ min: new Date('1971-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        (date, offsetMin) => {
+          // Write the instant in Go's form with an offset, then normalize it back.
+          const local = new Date(date.getTime() + offsetMin * 60_000);
+          const sign = offsetMin < 0 ? '-' : '+';
+          const abs = Math.abs(offsetMin);
+          const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+          const text = `${local.toISOString().slice(0, 23)}${zone}`;
+          expect(text).toMatch(ISO_8601_TIMESTAMP);
+          const out = normalizeTimestamp(text)!;
+          expect(out).toMatch(UTC_MILLIS_TIMESTAMP);
+          expect(Date.parse(out)).toBe(date.getTime());
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -71,7 +82,9 @@ describe('timestamp patterns', () => {
           expect(UTC_MILLIS_TIMESTAMP.test(`${dateTime}.000Z`)).toBe(inRange);
           expect(ISO_8601_TIMESTAMP.test(`${dateTime}Z`)).toBe(inRange || endOfDay);
           expect(ISO_8601_TIMESTAMP.test(`${dateTime}.5Z`)).toBe(inRange);
-          expect(ISO_8601_TIMESTAMP.test(`${dateTime}+${two(zoneHour)}30`)).toBe((inRange || endOfDay) && zoneHour <= 23);
+          expect(ISO_8601_TIMESTAMP.test(`${dateTime}+${two(zoneHour)}30`)).toBe(
+            (inRange || endOfDay) && zoneHour <= 23,
+          );
         },
       ),
       { numRuns: 2000 },
@@ -80,10 +93,13 @@ describe('timestamp patterns', () => {
 
   it('match every instant the sender can emit (Date#toISOString)', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), (date) => {
-        expect(date.toISOString()).toMatch(UTC_MILLIS_TIMESTAMP);
-        expect(date.toISOString()).toMatch(ISO_8601_TIMESTAMP);
-      }),
+      fc.property(
+        fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }),
+        (date) => {
+          expect(date.toISOString()).toMatch(UTC_MILLIS_TIMESTAMP);
+          expect(date.toISOString()).toMatch(ISO_8601_TIMESTAMP);
+        },
+      ),
       { numRuns: 500 },
     );
   });

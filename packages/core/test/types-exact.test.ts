@@ -15,7 +15,12 @@ import {
   type WebhookMessage,
 } from '../src/index.js';
 
-const wire = JSON.stringify({ ...fixtures.track, messageId: 'm-7', anonymousId: 'anon_5e1f', context: { ip: '203.0.113.7' } });
+const wire = JSON.stringify({
+  ...fixtures.track,
+  messageId: 'm-7',
+  anonymousId: 'anon_5e1f',
+  context: { ip: '203.0.113.7' },
+});
 
 describe('exact message types', () => {
   it('reject unknown top-level fields on a narrowed message', () => {

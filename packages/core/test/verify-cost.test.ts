@@ -14,9 +14,16 @@ describe('the cost of a forged request', () => {
   it('raw bytes present: no JSON.parse, no JSON.stringify (verify and the receiver)', async () => {
     const parse = vi.spyOn(JSON, 'parse');
     const stringify = vi.spyOn(JSON, 'stringify');
-    expect(verify({ signature: forged, secret: ['s1', 's2', 's3'], rawBody: text })).toMatchObject({ ok: false, reason: 'mismatch' });
+    expect(verify({ signature: forged, secret: ['s1', 's2', 's3'], rawBody: text })).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+    });
     const receiver = createReceiver({ secret: ['s1', 's2'], onMessage: () => {} });
-    const input = { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': forged }, rawBody: Buffer.from(text) };
+    const input = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': forged },
+      rawBody: Buffer.from(text),
+    };
     expect((await receiver.handle(input)).status).toBe(401); // the 401's text is made here, once
     stringify.mockClear();
     expect((await receiver.handle(input)).status).toBe(401);
@@ -39,6 +46,10 @@ describe('the cost of a forged request', () => {
   it('a correct signature under the 8th secret still verifies over the parsed body', () => {
     const secrets = Array.from({ length: 8 }, (_, i) => `s${i}`);
     const signature = createHmac('sha1', 's7').update(text).digest('hex');
-    expect(verify({ signature, secret: secrets, parsedBody: message })).toEqual({ ok: true, form: 'stringify', secretIndex: 7 });
+    expect(verify({ signature, secret: secrets, parsedBody: message })).toEqual({
+      ok: true,
+      form: 'stringify',
+      secretIndex: 7,
+    });
   });
 });

@@ -13,11 +13,24 @@ import { fixtures } from '../src/index.js';
 import { bundleCore, coreSrc, repoRoot, type CoreBundle } from './helpers/bundle.js';
 
 // eval(…), new Function(…), new globalThis.Function(…) (TypeBox's compiler spells it so), Function('…').
-const CODEGEN = [/\beval\s*\(/, /\bnew\s+(?:globalThis\.|self\.|window\.)?Function\b/, /\b(?:globalThis\.)?Function\s*\(\s*['"`]/];
+const CODEGEN = [
+  /\beval\s*\(/,
+  /\bnew\s+(?:globalThis\.|self\.|window\.)?Function\b/,
+  /\b(?:globalThis\.)?Function\s*\(\s*['"`]/,
+];
 
 it('the scan patterns catch every spelling', () => {
-  const spellings = ['eval("1")', 'new Function("a", "return a")', 'return new globalThis.Function(...args);', "Function('return 1')"];
-  for (const s of spellings) expect(CODEGEN.some((re) => re.test(s)), s).toBe(true);
+  const spellings = [
+    'eval("1")',
+    'new Function("a", "return a")',
+    'return new globalThis.Function(...args);',
+    "Function('return 1')",
+  ];
+  for (const s of spellings)
+    expect(
+      CODEGEN.some((re) => re.test(s)),
+      s,
+    ).toBe(true);
   expect(CODEGEN.some((re) => re.test('function IsFunction(x) { return FromFunction(x); }'))).toBe(false);
 });
 
@@ -103,10 +116,14 @@ out.handled = handled;
 console.log(JSON.stringify(out));
 `,
     );
-    const stdout = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', script, JSON.stringify([body, signature, SECRET])], {
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const stdout = execFileSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', script, JSON.stringify([body, signature, SECRET])],
+      {
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
     out = JSON.parse(stdout.trim().split('\n').at(-1)!);
   });
 
@@ -117,7 +134,9 @@ console.log(JSON.stringify(out));
   });
 
   it('the sync API says clearly to use the async one', () => {
-    expect(out.signError).toBe('sign needs node:crypto, which this runtime does not provide. Use signAsync (Web Crypto) instead.');
+    expect(out.signError).toBe(
+      'sign needs node:crypto, which this runtime does not provide. Use signAsync (Web Crypto) instead.',
+    );
   });
 
   it('signAsync and verifyAsync work on Web Crypto alone', () => {
@@ -130,13 +149,17 @@ console.log(JSON.stringify(out));
 
   it('the validator runs without code generation', () => {
     expect(out.parsed).toBe('track');
-    expect(out.issues).toEqual(expect.arrayContaining(['$.version', '$.timestamp', '$["Previous ID"]', '$["User ID"]']));
+    expect(out.issues).toEqual(
+      expect.arrayContaining(['$.version', '$.timestamp', '$["Previous ID"]', '$["User ID"]']),
+    );
   });
 
   it('the receiver picks Web Crypto by itself and runs the status table, dedupe keyed by a Web Crypto SHA-256', () => {
     expect(out.ok).toEqual([200, { ok: true, code: 'ok', message: 'Handled.' }]);
     expect(out.duplicate).toBe('duplicate');
     expect(out.bad).toBe(401);
-    expect(out.handled).toEqual([['track', { form: 'raw', secretIndex: 0 }, `sha256:${createHash('sha256').update(body).digest('hex')}`]]);
+    expect(out.handled).toEqual([
+      ['track', { form: 'raw', secretIndex: 0 }, `sha256:${createHash('sha256').update(body).digest('hex')}`],
+    ]);
   });
 });

@@ -17,12 +17,16 @@ if (existsSync(dist)) {
   try {
     ({ register } = await import('tsx/esm/api'));
   } catch {
-    console.error('hookgate: dist/cli.js is not built and tsx is not installed. Run `npx -y pnpm@10 install` (or `pnpm build`) in the repository.');
+    console.error(
+      'hookgate: dist/cli.js is not built and tsx is not installed. Run `npx -y pnpm@10 install` (or `pnpm build`) in the repository.',
+    );
     process.exit(2);
   }
   register({ tsconfig: fileURLToPath(workspaceTsconfig) });
   await import(source.href);
 } else {
-  console.error(`hookgate: ${fileURLToPath(dist)} is missing; this installation of @hookgate/emulator is incomplete. Reinstall it.`);
+  console.error(
+    `hookgate: ${fileURLToPath(dist)} is missing; this installation of @hookgate/emulator is incomplete. Reinstall it.`,
+  );
   process.exit(2);
 }

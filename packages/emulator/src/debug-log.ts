@@ -26,7 +26,7 @@ export function debugEnabled(value: string | undefined, namespace: string = DEBU
     const pattern = negative ? raw.slice(1) : raw;
     const matches =
       new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*?')}$`).test(namespace) ||
-      (pattern === namespace.split(':')[0]);
+      pattern === namespace.split(':')[0];
     if (matches) {
       if (negative) return false;
       on = true;

@@ -15,7 +15,13 @@ import { viewSource, type SourcePatch, type SourceView } from './routing/source-
 import type { SourceSettings } from './routing/source-settings.js';
 import { SyncRecords, type DeleteUserOptions } from './syncs/sync-records.js';
 import type { IntakeNote } from './intake/big-number-notes.js';
-import { INGEST_VALIDATED, RECORD_REFUSED, type CallSource, type RefusalRecorder, type TrustedIngest } from './trusted-ingest.js';
+import {
+  INGEST_VALIDATED,
+  RECORD_REFUSED,
+  type CallSource,
+  type RefusalRecorder,
+  type TrustedIngest,
+} from './trusted-ingest.js';
 
 export type { Emulator } from './emulator-api.js';
 
@@ -33,7 +39,8 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     this.clock = this.#p.options.clock;
     this.#syncs = new SyncRecords(this.#p);
     const sources = options.sources ?? [];
-    if (!Array.isArray(sources)) throw new SettingsError('sources', 'must be a list of { writeKey, name?, webhooks?, schema? }');
+    if (!Array.isArray(sources))
+      throw new SettingsError('sources', 'must be a list of { writeKey, name?, webhooks?, schema? }');
     sources.forEach((s, i) => this.#p.sources.add(s, `sources[${i}]`));
   }
 
@@ -70,7 +77,12 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     if (typeof call !== 'object' || call === null) {
       throw new ValidationError([{ path: '$', message: `must be a ${type} call object` }], `${type} call`);
     }
-    return this.#p.ingest({ ...call, type } as Call, this.#p.sources.writeKeyOrFirst(options?.writeKey), undefined, type);
+    return this.#p.ingest(
+      { ...call, type } as Call,
+      this.#p.sources.writeKeyOrFirst(options?.writeKey),
+      undefined,
+      type,
+    );
   }
 
   ingest(call: Call, options: IngestOptions): DeliveryRecord {
@@ -80,15 +92,36 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   }
 
   /** The intake's path: the call was validated there (each accepted call passed), so it is not checked again; a messageId seen within the dedupe window is a duplicate. */
-  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index = 0, note?: IntakeNote): DeliveryRecord {
+  [INGEST_VALIDATED](
+    call: Call,
+    writeKey: string,
+    receivedMs: number,
+    source?: CallSource,
+    index = 0,
+    note?: IntakeNote,
+  ): DeliveryRecord {
     this.#p.assertOpen('ingest');
     return this.#p.acceptFromIntake(call, this.#p.sources.get(writeKey), receivedMs, source, index, note);
   }
 
   /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built), and the call as the client sent it. */
-  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string, rawCall?: string): DeliveryRecord {
+  [RECORD_REFUSED](
+    type: CallType,
+    writeKey: string,
+    receivedMs: number,
+    reason: string,
+    rawCall?: string,
+  ): DeliveryRecord {
     this.#p.assertOpen('ingest');
-    const record = this.#p.record({ type, source: this.#p.sources.get(writeKey), origin: 'call', message: undefined, receivedMs, filteredReason: reason, body: EMPTY_BODY });
+    const record = this.#p.record({
+      type,
+      source: this.#p.sources.get(writeKey),
+      origin: 'call',
+      message: undefined,
+      receivedMs,
+      filteredReason: reason,
+      body: EMPTY_BODY,
+    });
     if (rawCall !== undefined) this.#p.noteFromIntake(record, { notes: [], rawCall });
     return record;
   }
@@ -113,7 +146,11 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   syncAudience(name: string, memberUserIds: Iterable<string>, options?: CallOptions): DeliveryRecord[] {
     return this.#syncs.audience(name, memberUserIds, options?.writeKey);
   }
-  syncComputedTrait(name: string, valuesByUserId: Record<string, unknown> | Map<string, unknown>, options?: CallOptions): DeliveryRecord[] {
+  syncComputedTrait(
+    name: string,
+    valuesByUserId: Record<string, unknown> | Map<string, unknown>,
+    options?: CallOptions,
+  ): DeliveryRecord[] {
     return this.#syncs.computedTrait(name, valuesByUserId, options?.writeKey);
   }
 
@@ -145,7 +182,8 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   }
   listen(options: IntakeListenOptions = {}): Promise<IntakeServer> {
     // The inspector shows time left in this emulator's retry window.
-    const inspector = options.inspector === false ? false : { retryWindowMs: this.#p.options.retry.windowMs, ...options.inspector };
+    const inspector =
+      options.inspector === false ? false : { retryWindowMs: this.#p.options.retry.windowMs, ...options.inspector };
     return listenIntake(this, { ...options, inspector });
   }
   async close(): Promise<CloseReport> {

@@ -17,10 +17,21 @@ export { ManualClock } from './manual-clock.js';
 export type { ManualClockOptions } from './manual-clock.js';
 export { SettingsError, UnknownWriteKeyError, EmulatorClosedError, ReplayError } from './errors.js';
 export { ValidationError } from '@hookgate/core';
-export { DEFAULT_USER_AGENT, DEFAULT_RETRY, DEFAULT_MAX_RECORDS, DEFAULT_PACK_BODIES_OVER, DEFAULT_DEDUPE } from './options.js';
+export {
+  DEFAULT_USER_AGENT,
+  DEFAULT_RETRY,
+  DEFAULT_MAX_RECORDS,
+  DEFAULT_PACK_BODIES_OVER,
+  DEFAULT_DEDUPE,
+} from './options.js';
 export type { EmulatorOptions, RetryOptions, ResponsePolicy, TlsOptions, DedupeOptions } from './options.js';
 export { MAX_ENDPOINTS, MAX_HEADERS, RESERVED_HEADERS } from './routing/source-settings.js';
-export type { SourceSettings, WebhooksSettings, EndpointSettings, SourceSchemaSettings } from './routing/source-settings.js';
+export type {
+  SourceSettings,
+  WebhooksSettings,
+  EndpointSettings,
+  SourceSchemaSettings,
+} from './routing/source-settings.js';
 export type {
   DeliveryRecord,
   DeliveryState,
@@ -65,7 +76,12 @@ export { formatConformanceReport } from './conformance/format-report.js';
 export { formatProgressLine } from './conformance/progress-line.js';
 export { ConformanceUnreachableError } from './conformance/unreachable-error.js';
 export type { FormatReportOptions } from './conformance/format-report.js';
-export type { ConformanceOptions, ConformanceReport, ConformanceCaseResult, ConformanceLevel } from './conformance/conformance-types.js';
+export type {
+  ConformanceOptions,
+  ConformanceReport,
+  ConformanceCaseResult,
+  ConformanceLevel,
+} from './conformance/conformance-types.js';
 export { startListener, SENDER_BUDGET_MS } from './listen/listen-server.js';
 export { isLoopbackHost } from './inspector/inspector-options.js';
 export type { ListenOptions, Listener } from './listen/listen-server.js';

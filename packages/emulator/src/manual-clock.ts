@@ -79,10 +79,12 @@ export class ManualClock implements Clock {
   constructor(options: ManualClockOptions = {}) {
     const start = options.start ?? Date.now();
     const ms = start instanceof Date ? start.getTime() : typeof start === 'string' ? Date.parse(start) : start;
-    if (!Number.isFinite(ms)) throw new SettingsError('ManualClock.start', `must be a Date, epoch ms or ISO string (got ${String(start)})`);
+    if (!Number.isFinite(ms))
+      throw new SettingsError('ManualClock.start', `must be a Date, epoch ms or ISO string (got ${String(start)})`);
     this.#now = ms;
     this.#graceMs = options.ioGraceMs ?? 200;
-    if (!(this.#graceMs >= 0)) throw new SettingsError('ManualClock.ioGraceMs', 'must be a number ≥ 0 (real milliseconds)');
+    if (!(this.#graceMs >= 0))
+      throw new SettingsError('ManualClock.ioGraceMs', 'must be a number ≥ 0 (real milliseconds)');
     this.#maxSteps = options.maxSteps ?? 10_000_000;
   }
 
@@ -269,7 +271,9 @@ export class ManualClock implements Clock {
       if (this.#openIo > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       await this.settle();
       if (++steps > this.#maxSteps) {
-        throw new Error(`ManualClock: more than ${this.#maxSteps} timers in one run; a schedule keeps re-arming (raise maxSteps if this is expected)`);
+        throw new Error(
+          `ManualClock: more than ${this.#maxSteps} timers in one run; a schedule keeps re-arming (raise maxSteps if this is expected)`,
+        );
       }
       // Let real I/O of stale attempts progress now and then, even when nothing is fresh.
       if (performance.now() - lastYield > 10) {

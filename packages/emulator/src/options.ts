@@ -153,7 +153,10 @@ export interface DedupeOptions {
  * @example
  * createEmulator({ sources, dedupe: { ...DEFAULT_DEDUPE, maxEntries: 1_000_000 } });
  */
-export const DEFAULT_DEDUPE: Readonly<Required<DedupeOptions>> = Object.freeze({ windowMs: 24 * 60 * 60 * 1000, maxEntries: 100_000 });
+export const DEFAULT_DEDUPE: Readonly<Required<DedupeOptions>> = Object.freeze({
+  windowMs: 24 * 60 * 60 * 1000,
+  maxEntries: 100_000,
+});
 
 /** Options with every default filled in. */
 export interface ResolvedOptions {
@@ -225,14 +228,20 @@ const OPTION_KEYS = [
 function positive(value: unknown, name: string, fallback: number, allowZero = false): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
-    throw new SettingsError(name, `must be a ${allowZero ? 'number ≥ 0' : 'positive number'} (got ${JSON.stringify(value)})`);
+    throw new SettingsError(
+      name,
+      `must be a ${allowZero ? 'number ≥ 0' : 'positive number'} (got ${JSON.stringify(value)})`,
+    );
   return value;
 }
 
 function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !allowed.includes(value as T))
-    throw new SettingsError(name, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (got ${JSON.stringify(value)})`);
+    throw new SettingsError(
+      name,
+      `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (got ${JSON.stringify(value)})`,
+    );
   return value as T;
 }
 
@@ -251,7 +260,11 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     throw new SettingsError('clock', 'must be a Clock: systemClock or a new ManualClock()');
   const r = options.retry ?? {};
   if (typeof r !== 'object') throw new SettingsError('retry', 'must be an object');
-  rejectUnknownKeys(r as Record<string, unknown>, ['windowMs', 'initialDelayMs', 'factor', 'maxDelayMs', 'jitter', 'random'], 'retry');
+  rejectUnknownKeys(
+    r as Record<string, unknown>,
+    ['windowMs', 'initialDelayMs', 'factor', 'maxDelayMs', 'jitter', 'random'],
+    'retry',
+  );
   const retry: Required<RetryOptions> = {
     windowMs: positive(r.windowMs, 'retry.windowMs', DEFAULT_RETRY.windowMs, true),
     initialDelayMs: positive(r.initialDelayMs, 'retry.initialDelayMs', DEFAULT_RETRY.initialDelayMs, true),
@@ -260,10 +273,15 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     jitter: oneOf(r.jitter, 'retry.jitter', ['full', 'equal', 'none'], DEFAULT_RETRY.jitter),
     random: r.random ?? Math.random,
   };
-  if (typeof retry.random !== 'function') throw new SettingsError('retry.random', 'must be a function returning a number in [0, 1)');
+  if (typeof retry.random !== 'function')
+    throw new SettingsError('retry.random', 'must be a function returning a number in [0, 1)');
   if (retry.factor < 1) throw new SettingsError('retry.factor', `must be ≥ 1 (got ${retry.factor})`);
   const p = options.responsePolicy ?? {};
-  rejectUnknownKeys(p as Record<string, unknown>, ['retryStatuses', 'clientErrors', 'redirects', 'honorRetryAfter', 'tlsErrors', 'actions'], 'responsePolicy');
+  rejectUnknownKeys(
+    p as Record<string, unknown>,
+    ['retryStatuses', 'clientErrors', 'redirects', 'honorRetryAfter', 'tlsErrors', 'actions'],
+    'responsePolicy',
+  );
   const retryStatuses = p.retryStatuses ?? [408, 429];
   if (!Array.isArray(retryStatuses) || retryStatuses.some((s) => !Number.isInteger(s) || s < 100 || s > 599))
     throw new SettingsError('responsePolicy.retryStatuses', 'must be a list of HTTP status codes, e.g. [408, 429]');
@@ -286,23 +304,32 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   if (options.includeIds !== undefined && typeof options.includeIds !== 'boolean')
     throw new SettingsError('includeIds', 'must be true or false');
   const concurrency = positive(options.concurrency, 'concurrency', 64);
-  if (!Number.isInteger(concurrency)) throw new SettingsError('concurrency', `must be a whole number (got ${concurrency})`);
+  if (!Number.isInteger(concurrency))
+    throw new SettingsError('concurrency', `must be a whole number (got ${concurrency})`);
   const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
   if (typeof maxRecords !== 'number' || !(maxRecords === Infinity || (Number.isInteger(maxRecords) && maxRecords >= 1)))
-    throw new SettingsError('maxRecords', `must be a whole number ≥ 1, or Infinity to keep every record (got ${JSON.stringify(maxRecords)}); leave it out for ${DEFAULT_MAX_RECORDS}`);
+    throw new SettingsError(
+      'maxRecords',
+      `must be a whole number ≥ 1, or Infinity to keep every record (got ${JSON.stringify(maxRecords)}); leave it out for ${DEFAULT_MAX_RECORDS}`,
+    );
   const packBodiesOver = options.packBodiesOver ?? DEFAULT_PACK_BODIES_OVER;
   if (typeof packBodiesOver !== 'number' || Number.isNaN(packBodiesOver) || packBodiesOver < 0)
-    throw new SettingsError('packBodiesOver', `must be a number of bytes ≥ 0, or Infinity never to pack (got ${JSON.stringify(options.packBodiesOver)}); leave it out for ${DEFAULT_PACK_BODIES_OVER}`);
+    throw new SettingsError(
+      'packBodiesOver',
+      `must be a number of bytes ≥ 0, or Infinity never to pack (got ${JSON.stringify(options.packBodiesOver)}); leave it out for ${DEFAULT_PACK_BODIES_OVER}`,
+    );
   let dedupe: Required<DedupeOptions> | undefined;
   if (options.dedupe !== false) {
     const d = options.dedupe ?? {};
-    if (typeof d !== 'object' || d === null) throw new SettingsError('dedupe', 'must be an object { windowMs, maxEntries }, or false to turn it off');
+    if (typeof d !== 'object' || d === null)
+      throw new SettingsError('dedupe', 'must be an object { windowMs, maxEntries }, or false to turn it off');
     rejectUnknownKeys(d as Record<string, unknown>, ['windowMs', 'maxEntries'], 'dedupe');
     dedupe = {
       windowMs: positive(d.windowMs, 'dedupe.windowMs', DEFAULT_DEDUPE.windowMs),
       maxEntries: positive(d.maxEntries, 'dedupe.maxEntries', DEFAULT_DEDUPE.maxEntries),
     };
-    if (!Number.isInteger(dedupe.maxEntries)) throw new SettingsError('dedupe.maxEntries', `must be a whole number (got ${dedupe.maxEntries})`);
+    if (!Number.isInteger(dedupe.maxEntries))
+      throw new SettingsError('dedupe.maxEntries', `must be a whole number (got ${dedupe.maxEntries})`);
   }
   if (options.debug !== undefined && typeof options.debug !== 'boolean' && typeof options.debug !== 'function')
     throw new SettingsError('debug', 'must be true, false or a function receiving each line');

@@ -15,7 +15,13 @@ import type { IngestOptions } from './ingest.js';
 import { BodyArena, type StoredBody } from './log/body-arena.js';
 import type { BodyPacker } from './log/body-packer.js';
 import { DeliveryLog } from './log/delivery-log.js';
-import { LoggedDelivery, type DeferredBody, type DeliveryRecord, type RecordInit, type RecordSource } from './log/delivery-record.js';
+import {
+  LoggedDelivery,
+  type DeferredBody,
+  type DeliveryRecord,
+  type RecordInit,
+  type RecordSource,
+} from './log/delivery-record.js';
 import { EventHub } from './log/events.js';
 import type { ResolvedOptions } from './options.js';
 import { DeferredCallBodies } from './routing/deferred-call-bodies.js';
@@ -49,7 +55,8 @@ export interface NewRecord {
 
 function toMs(value: Date | number | string, name: string): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError(`${name} must be a Date, epoch ms or ISO string (got ${String(value)})`);
+  if (typeof ms !== 'number' || !Number.isFinite(ms))
+    throw new TypeError(`${name} must be a Date, epoch ms or ISO string (got ${String(value)})`);
   return ms;
 }
 
@@ -126,9 +133,23 @@ export class Pipeline {
     // deep would overflow the stack halfway through accepting it. The intake checks the same bound.
     const deep = tooDeepAt(call, MAX_CALL_DEPTH, '$');
     if (deep !== undefined) {
-      throw new ValidationError([{ path: deep, message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call); flatten it or send it as a string` }], `${call.type} call`);
+      throw new ValidationError(
+        [
+          {
+            path: deep,
+            message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call); flatten it or send it as a string`,
+          },
+        ],
+        `${call.type} call`,
+      );
     }
-    return this.accept(call, source, receivedAt === undefined ? this.options.clock.now() : toMs(receivedAt, 'receivedAt'), undefined, 0);
+    return this.accept(
+      call,
+      source,
+      receivedAt === undefined ? this.options.clock.now() : toMs(receivedAt, 'receivedAt'),
+      undefined,
+      0,
+    );
   }
 
   /**
@@ -136,7 +157,13 @@ export class Pipeline {
    * that can be had again (`again`: the intake keeps the request's bytes) has its body built only if
    * read; a caller's own object is serialized at once, so that changing it later changes nothing.
    */
-  accept(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number): DeliveryRecord {
+  accept(
+    call: Call,
+    source: SourceState,
+    receivedMs: number,
+    again: CallSource | undefined,
+    index: number,
+  ): DeliveryRecord {
     source.usage++;
     if (typeof call.userId === 'string' && call.userId.length > 0) source.seenUsers.add(call.userId);
     if (source.resolved.actions !== undefined) {
@@ -155,7 +182,15 @@ export class Pipeline {
           markBatchStandIn(record);
           return record;
         };
-        const standIn = this.record({ type: call.type, source, origin: 'call', message: undefined, receivedMs, filteredReason: reason, make });
+        const standIn = this.record({
+          type: call.type,
+          source,
+          origin: 'call',
+          message: undefined,
+          receivedMs,
+          filteredReason: reason,
+          make,
+        });
         // Once a batch is sent, this record's reason names the batch record that carried the event.
         this.actions.waitingIn(standIn, actions);
         return standIn;
@@ -194,7 +229,14 @@ export class Pipeline {
    * accepted within the dedupe window, like the tracking API: then it is recorded `filtered` with
    * `duplicateOf` and a reason, and not delivered again (the client's answer was lost and it resent).
    */
-  acceptFromIntake(call: Call, source: SourceState, receivedMs: number, again: CallSource | undefined, index: number, note?: IntakeNote): DeliveryRecord {
+  acceptFromIntake(
+    call: Call,
+    source: SourceState,
+    receivedMs: number,
+    again: CallSource | undefined,
+    index: number,
+    note?: IntakeNote,
+  ): DeliveryRecord {
     const window = this.messageIds;
     const messageId = call.messageId;
     const writeKey = source.resolved.writeKey;
@@ -202,7 +244,13 @@ export class Pipeline {
     const first = deduped ? window.firstSeen(writeKey, messageId, receivedMs) : undefined;
     if (!deduped || first === undefined) {
       const record = this.accept(call, source, receivedMs, again, index);
-      if (deduped) window.remember(writeKey, messageId, receivedMs, record instanceof LoggedDelivery ? record.seq : Number(record.id.slice(4)));
+      if (deduped)
+        window.remember(
+          writeKey,
+          messageId,
+          receivedMs,
+          record instanceof LoggedDelivery ? record.seq : Number(record.id.slice(4)),
+        );
       if (note !== undefined) this.noteFromIntake(record, note);
       return record;
     }
@@ -218,7 +266,9 @@ export class Pipeline {
       message: undefined,
       receivedMs,
       filteredReason: `duplicate: messageId ${JSON.stringify(messageId)} was already accepted as ${firstId}, within the ${span} dedupe window; acknowledged and not delivered again`,
-      ...(again === undefined ? { body: EMPTY_BODY } : { deferred: { body: this.#deferredFor(again, receivedMs), index } }),
+      ...(again === undefined
+        ? { body: EMPTY_BODY }
+        : { deferred: { body: this.#deferredFor(again, receivedMs), index } }),
       duplicateOf: firstId,
     });
   }
@@ -229,7 +279,8 @@ export class Pipeline {
     const writeKey = record.writeKey;
     const raw = note.rawCall === undefined ? undefined : maskWriteKeyInJson(note.rawCall, writeKey);
     if (record instanceof LoggedDelivery) record.noteFromIntake(note.notes, raw);
-    if (note.notes.length > 0) this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${note.notes.join(' ')}`);
+    if (note.notes.length > 0)
+      this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${note.notes.join(' ')}`);
   }
 
   /** The deferred bodies of the request `source` belongs to (one object per request, reused across its calls). */
@@ -264,7 +315,9 @@ export class Pipeline {
   /** The bodies stay unpacked (and exact): packing saves memory, it never decides what is sent. */
   #packingFailed(error: unknown): void {
     try {
-      this.debug?.(`packing bodies failed, they stay unpacked: ${error instanceof Error ? error.message : String(error)}`);
+      this.debug?.(
+        `packing bodies failed, they stay unpacked: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } catch {
       // A debug function that throws must not turn a memory saving into an uncaught error (this may run in a microtask).
     }

@@ -78,14 +78,20 @@ function byPattern(text: string): string {
  * redactUrl('https://user:pw@hooks.example.com/in?token=abc&x=1'); // 'https://user:***@hooks.example.com/in?token=***&x=***'
  */
 export function redactUrl(url: URL | string): string {
-  if (typeof url !== 'string') return url.username || url.password || url.search || url.hash || hasTokenSegment(url.pathname) ? fromParsed(url) : url.href;
+  if (typeof url !== 'string')
+    return url.username || url.password || url.search || url.hash || hasTokenSegment(url.pathname)
+      ? fromParsed(url)
+      : url.href;
   if (!/[@?#]/.test(url) && !hasTokenSegment(url)) return url;
   const known = cache.get(url);
   if (known !== undefined) return known;
   let out: string;
   try {
     const parsed = new URL(url);
-    out = parsed.username || parsed.password || parsed.search || parsed.hash || hasTokenSegment(parsed.pathname) ? fromParsed(parsed) : url;
+    out =
+      parsed.username || parsed.password || parsed.search || parsed.hash || hasTokenSegment(parsed.pathname)
+        ? fromParsed(parsed)
+        : url;
   } catch {
     out = byPattern(url);
   }
@@ -143,7 +149,8 @@ const SECRET_HEADER_WORDS = /token|secret|passw(?:or)?d|auth|session|signature|c
  * names what the key is for (`apikey`, `accesskey`, `subscriptionkey`, `xkey`). Not any word that
  * merely contains the letters (`monkey`, `hockey`, `keyboard`), nor `keep-alive`.
  */
-const KEY_PART = /^(?:api|access|account|app|auth|client|encryption|licen[cs]e|master|private|secret|service|session|signing|subscription|write|x)?keys?$/;
+const KEY_PART =
+  /^(?:api|access|account|app|auth|client|encryption|licen[cs]e|master|private|secret|service|session|signing|subscription|write|x)?keys?$/;
 
 /**
  * Whether a header's value must never be shown, judged by its name alone (case-insensitive):
@@ -209,7 +216,9 @@ export function redactHeaders(headers: Readonly<Record<string, string>>): Record
  * redactWriteKey('hookgate-dev'); // '***(12 chars)'
  */
 export function redactWriteKey(writeKey: string): string {
-  return writeKey.length >= 16 ? `${writeKey.slice(0, 4)}…(${writeKey.length} chars)` : `${MASK}(${writeKey.length} chars)`;
+  return writeKey.length >= 16
+    ? `${writeKey.slice(0, 4)}…(${writeKey.length} chars)`
+    : `${MASK}(${writeKey.length} chars)`;
 }
 
 /**
@@ -233,6 +242,8 @@ export function maskWriteKeyInJson(text: string, writeKey: string): string {
     } catch {
       return literal;
     }
-    return typeof value === 'string' && value.includes(writeKey) ? JSON.stringify(value.split(writeKey).join(masked)) : literal;
+    return typeof value === 'string' && value.includes(writeKey)
+      ? JSON.stringify(value.split(writeKey).join(masked))
+      : literal;
   });
 }

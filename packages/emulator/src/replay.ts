@@ -18,14 +18,18 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
   if (!original) {
     throw new ReplayError(
       id,
-      pipeline.log.wasEvicted(id) ? 'it was evicted from the delivery log (maxRecords keeps the newest finished records)' : 'no delivery record has this id',
+      pipeline.log.wasEvicted(id)
+        ? 'it was evicted from the delivery log (maxRecords keeps the newest finished records)'
+        : 'no delivery record has this id',
     );
   }
-  if (original.stored.length === 0) throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
+  if (original.stored.length === 0)
+    throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
   const source = pipeline.sources.get(original.writeKey);
   if (original instanceof ActionsDelivery) {
     // A Webhooks (Actions) request is sent again as it was: same method, URL, headers, body and X-Signature.
-    if (original.target.endpoints.length === 0) throw new ReplayError(id, `its mapping made no request (${original.reason ?? 'none was made'})`);
+    if (original.target.endpoints.length === 0)
+      throw new ReplayError(id, `its mapping made no request (${original.reason ?? 'none was made'})`);
     const actions = source.resolved.actions;
     return pipeline.record({
       type: original.type,

@@ -39,7 +39,9 @@ export const SERVER_TIMEOUTS_HELP = `Time limits: request headers must arrive wi
 function whole(name: string, value: number | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new RangeError(`timeouts.${name} must be a whole number of milliseconds from 1 to ${max} (got ${JSON.stringify(value)}); leave it out for ${fallback}.`);
+    throw new RangeError(
+      `timeouts.${name} must be a whole number of milliseconds from 1 to ${max} (got ${JSON.stringify(value)}); leave it out for ${fallback}.`,
+    );
   }
   return value;
 }
@@ -53,11 +55,20 @@ function whole(name: string, value: number | undefined, fallback: number, max: n
  * const server = createBoundedServer(listener, { headersMs: 10_000 });
  */
 export function createBoundedServer(listener: http.RequestListener, timeouts: ServerTimeouts = {}): http.Server {
-  if (typeof timeouts !== 'object' || timeouts === null) throw new TypeError('timeouts must be an object { headersMs?, requestMs?, keepAliveMs? }.');
+  if (typeof timeouts !== 'object' || timeouts === null)
+    throw new TypeError('timeouts must be an object { headersMs?, requestMs?, keepAliveMs? }.');
   const headersMs = whole('headersMs', timeouts.headersMs, DEFAULT_SERVER_TIMEOUTS.headersMs, 600_000);
-  const requestMs = whole('requestMs', timeouts.requestMs, Math.max(DEFAULT_SERVER_TIMEOUTS.requestMs, headersMs), 3_600_000);
+  const requestMs = whole(
+    'requestMs',
+    timeouts.requestMs,
+    Math.max(DEFAULT_SERVER_TIMEOUTS.requestMs, headersMs),
+    3_600_000,
+  );
   const keepAliveMs = whole('keepAliveMs', timeouts.keepAliveMs, DEFAULT_SERVER_TIMEOUTS.keepAliveMs, 600_000);
-  if (requestMs < headersMs) throw new RangeError(`timeouts.requestMs (${requestMs}) must not be below timeouts.headersMs (${headersMs}): the headers are part of the request.`);
+  if (requestMs < headersMs)
+    throw new RangeError(
+      `timeouts.requestMs (${requestMs}) must not be below timeouts.headersMs (${headersMs}): the headers are part of the request.`,
+    );
   const server = http.createServer(
     {
       headersTimeout: headersMs,

@@ -26,7 +26,14 @@ export interface CallSource {
 /** An engine that offers the internal entry point (an `Emulator` does). */
 export interface TrustedIngest {
   /** `note`: what the intake noticed about the call (a number JSON parsing changed), kept on the record with the call's raw text. */
-  [INGEST_VALIDATED](call: Call, writeKey: string, receivedMs: number, source?: CallSource, index?: number, note?: IntakeNote): DeliveryRecord;
+  [INGEST_VALIDATED](
+    call: Call,
+    writeKey: string,
+    receivedMs: number,
+    source?: CallSource,
+    index?: number,
+    note?: IntakeNote,
+  ): DeliveryRecord;
 }
 
 /** Whether an engine offers the internal entry point (a stand-in engine in a test or benchmark may not). */
@@ -45,7 +52,13 @@ export const RECORD_REFUSED: unique symbol = Symbol('hookgate.recordRefused');
 
 /** An engine that records the intake's refused calls (an `Emulator` does). */
 export interface RefusalRecorder {
-  [RECORD_REFUSED](type: CallType, writeKey: string, receivedMs: number, reason: string, rawCall?: string): DeliveryRecord;
+  [RECORD_REFUSED](
+    type: CallType,
+    writeKey: string,
+    receivedMs: number,
+    reason: string,
+    rawCall?: string,
+  ): DeliveryRecord;
 }
 
 /** Whether an engine records refused calls (a stand-in engine in a test or benchmark may not). */

@@ -12,7 +12,8 @@ let receiver: CaptureReceiver;
 
 beforeAll(async () => {
   for (const f of ['index.js', 'index.cjs']) {
-    if (!existsSync(`${DIST}${f}`)) throw new Error(`${DIST}${f} is missing: build the emulator first (pnpm --filter ./packages/emulator build).`);
+    if (!existsSync(`${DIST}${f}`))
+      throw new Error(`${DIST}${f} is missing: build the emulator first (pnpm --filter ./packages/emulator build).`);
   }
   receiver = await startCaptureReceiver();
 });
@@ -43,15 +44,19 @@ describe('the built emulator sends Webhooks (Actions) requests', () => {
     ['ESM', (url) => ['--input-type=module', '-e', script(`import { createEmulator } from '${DIST}index.js';`, url)]],
     ['CJS', (url) => ['-e', script(`const { createEmulator } = require('${DIST}index.cjs');`, url)]],
   ];
-  it.each(builds)('%s', async (_name, argsFor) => {
-    const before = receiver.received.length;
-    const r = await run(argsFor(`${receiver.url}/built`));
-    expect(r.err).toBe('');
-    expect(r.out.trim()).toBe('done');
-    const got = receiver.received.slice(before);
-    expect(got).toHaveLength(1);
-    expect(got[0]!.method).toBe('PATCH');
-    expect(got[0]!.headers['user-agent']).toBe('Segment (Actions)');
-    expect(got[0]!.text).toBe('{"t":"Built!","n":7}');
-  }, 30_000);
+  it.each(builds)(
+    '%s',
+    async (_name, argsFor) => {
+      const before = receiver.received.length;
+      const r = await run(argsFor(`${receiver.url}/built`));
+      expect(r.err).toBe('');
+      expect(r.out.trim()).toBe('done');
+      const got = receiver.received.slice(before);
+      expect(got).toHaveLength(1);
+      expect(got[0]!.method).toBe('PATCH');
+      expect(got[0]!.headers['user-agent']).toBe('Segment (Actions)');
+      expect(got[0]!.text).toBe('{"t":"Built!","n":7}');
+    },
+    30_000,
+  );
 });

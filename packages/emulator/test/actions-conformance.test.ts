@@ -40,7 +40,11 @@ function batchTrusting(methods: string[]): http.RequestListener {
 
 let hookgateUrl: string;
 beforeAll(async () => {
-  hookgateUrl = await serve(toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {} })) as http.RequestListener);
+  hookgateUrl = await serve(
+    toNodeListener(
+      createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {} }),
+    ) as http.RequestListener,
+  );
 });
 afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
@@ -78,7 +82,9 @@ describe('runConformance({ destination: "actions" })', () => {
   });
 
   it('hookgate conformance URL --destination actions --json, as a real process', async () => {
-    const run = startCliFromSources(['conformance', hookgateUrl, '--destination', 'actions', '--json'], { HOOKGATE_SECRET: SECRET });
+    const run = startCliFromSources(['conformance', hookgateUrl, '--destination', 'actions', '--json'], {
+      HOOKGATE_SECRET: SECRET,
+    });
     expect(await run.exited).toBe(0);
     const report = run
       .out()
@@ -88,7 +94,9 @@ describe('runConformance({ destination: "actions" })', () => {
       .find((l) => l.event === 'report')!;
     expect(report.ok).toBe(true);
     expect(report.cases).toHaveLength(7);
-    const bad = startCliFromSources(['conformance', hookgateUrl, '--destination', 'action'], { HOOKGATE_SECRET: SECRET });
+    const bad = startCliFromSources(['conformance', hookgateUrl, '--destination', 'action'], {
+      HOOKGATE_SECRET: SECRET,
+    });
     expect(await bad.exited).toBe(2);
     expect(bad.err()).toMatch(/--destination must be classic or actions/);
   }, 60_000);

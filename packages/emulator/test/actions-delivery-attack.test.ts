@@ -22,17 +22,30 @@ beforeEach(() => {
   receiver.answer(() => 200);
 });
 
-const secretUrl = () => receiver.url.replace('http://', `http://hook-user:${PASSWORD}@`) + `/in?token=${TOKEN}&team=growth`;
+const secretUrl = () =>
+  receiver.url.replace('http://', `http://hook-user:${PASSWORD}@`) + `/in?token=${TOKEN}&team=growth`;
 
 function sub(mapping: Record<string, unknown>, subscribe = 'type = "track"') {
-  return { subscribe, partnerAction: 'send' as const, mapping: { url: `${receiver.url}/in`, method: 'PUT', ...mapping } };
+  return {
+    subscribe,
+    partnerAction: 'send' as const,
+    mapping: { url: `${receiver.url}/in`, method: 'PUT', ...mapping },
+  };
 }
 
 describe('a URL with credentials and a query token', () => {
-  it('is used for the request as Segment\'s code uses it, and masked in records, views, debug lines and errors', async () => {
+  it("is used for the request as Segment's code uses it, and masked in records, views, debug lines and errors", async () => {
     const debug: string[] = [];
     const url = secretUrl();
-    const emulator = createEmulator({ debug: (l) => debug.push(l), sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [sub({ url, data: { '@path': '$.properties' } })] } }] });
+    const emulator = createEmulator({
+      debug: (l) => debug.push(l),
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: { sharedSecret: SECRET, subscriptions: [sub({ url, data: { '@path': '$.properties' } })] },
+        },
+      ],
+    });
     const intake = await emulator.listen({ port: 0, host: '127.0.0.1' });
     try {
       const record = emulator.track({ userId: 'u1', event: 'E', messageId: 'm-url', properties: { a: 1 } });
@@ -42,7 +55,10 @@ describe('a URL with credentials and a query token', () => {
       // Segment's code, same subscription and event.
       receiver.received.length = 0;
       const event = { type: 'track', userId: 'u1', event: 'E', messageId: 'm-url', properties: { a: 1 } };
-      await segmentOnEvent(event, { sharedSecret: SECRET, subscription: { ...sub({ url, data: { '@path': '$.properties' } }), enabled: true } });
+      await segmentOnEvent(event, {
+        sharedSecret: SECRET,
+        subscription: { ...sub({ url, data: { '@path': '$.properties' } }), enabled: true },
+      });
       const [real] = receiver.received;
       expect(got!.url).toBe(real!.url);
       expect(got!.headers.authorization).toBe(real!.headers.authorization);
@@ -85,7 +101,16 @@ describe('a URL with credentials and a query token', () => {
   });
 
   it('a templated URL that resolves to a bad one is filtered with a masked reason', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ url: { '@template': `ftp://u:${PASSWORD}@x.test/{{userId}}?token=${TOKEN}` } })] } }] });
+    const emulator = createEmulator({
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            subscriptions: [sub({ url: { '@template': `ftp://u:${PASSWORD}@x.test/{{userId}}?token=${TOKEN}` } })],
+          },
+        },
+      ],
+    });
     const record = emulator.track({ userId: 'u1', event: 'E' });
     expect(record.state).toBe('filtered');
     // The record names the mapping's own method (PUT), not a default.
@@ -98,12 +123,21 @@ describe('a URL with credentials and a query token', () => {
 });
 
 describe('a batch sent again', () => {
-  const batched = () => sub({ data: { id: { '@path': '$.messageId' }, p: { '@path': '$.properties' } }, enable_batching: true, batch_size: 3 });
+  const batched = () =>
+    sub({
+      data: { id: { '@path': '$.messageId' }, p: { '@path': '$.properties' } },
+      enable_batching: true,
+      batch_size: 3,
+    });
 
   it('retries send the same bytes and X-Signature (over the first element) each time', async () => {
     receiver.answer((_r, i) => (i < 2 ? 503 : 200));
-    const emulator = createEmulator({ retry: { initialDelayMs: 5, maxDelayMs: 20 }, sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [batched()] } }] });
-    for (let i = 0; i < 3; i++) emulator.track({ userId: 'u1', event: 'E', messageId: `r-${i}`, properties: { i, s: '😀\u2028' } });
+    const emulator = createEmulator({
+      retry: { initialDelayMs: 5, maxDelayMs: 20 },
+      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [batched()] } }],
+    });
+    for (let i = 0; i < 3; i++)
+      emulator.track({ userId: 'u1', event: 'E', messageId: `r-${i}`, properties: { i, s: '😀\u2028' } });
     await emulator.drain();
     const batch = emulator.deliveries.find((r) => r.actions?.batch)!;
     expect(batch.state).toBe('delivered');
@@ -119,7 +153,9 @@ describe('a batch sent again', () => {
   });
 
   it('a replay of a batch record resends the same array and signature, as a batch record of its own', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [batched()] } }] });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [batched()] } }],
+    });
     for (let i = 0; i < 3; i++) emulator.track({ userId: 'u1', event: 'E', messageId: `p-${i}`, properties: { i } });
     await emulator.drain();
     const batch = emulator.deliveries.find((r) => r.actions?.batch)!;
@@ -155,13 +191,27 @@ describe('open batches at drain() and close()', () => {
     for (const u of ['a', 'b', 'a']) emulator.track({ userId: u, event: 'E' });
     emulator.identify({ userId: 'a', traits: {} });
     await emulator.drain();
-    expect(receiver.received.map((r) => `${r.method} ${r.url} ${(JSON.parse(r.text) as unknown[]).length}`).sort()).toEqual(['PATCH /in 1', 'PUT /by/a 2', 'PUT /by/b 1']);
+    expect(
+      receiver.received.map((r) => `${r.method} ${r.url} ${(JSON.parse(r.text) as unknown[]).length}`).sort(),
+    ).toEqual(['PATCH /in 1', 'PUT /by/a 2', 'PUT /by/b 1']);
     expect(emulator.deliveries.filter((r) => r.actions?.batch).every((r) => r.state === 'delivered')).toBe(true);
     await emulator.close();
   });
 
   it('close() with open batches: each batch recorded failed with a reason, none sent, none lost', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 100 }), sub({ url: `${receiver.url}/two`, enable_batching: true })] } }] });
+    const emulator = createEmulator({
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            subscriptions: [
+              sub({ enable_batching: true, batch_size: 100 }),
+              sub({ url: `${receiver.url}/two`, enable_batching: true }),
+            ],
+          },
+        },
+      ],
+    });
     for (let i = 0; i < 5; i++) emulator.track({ userId: 'u', event: 'E', messageId: `c-${i}` });
     const { pending } = await emulator.close();
     const batches = pending.filter((r) => r.actions?.batch);
@@ -175,14 +225,17 @@ describe('open batches at drain() and close()', () => {
 });
 
 describe('a call whose event waits in a batch: its record leads to the batch record', () => {
-  it('the stand-in record names the batch record(s) that carried its event, in emulator.deliveries, the inspector and serve\'s lines', async () => {
+  it("the stand-in record names the batch record(s) that carried its event, in emulator.deliveries, the inspector and serve's lines", async () => {
     const emulator = createEmulator({
       sources: [
         {
           writeKey: 'wk',
           webhooksActions: {
             sharedSecret: SECRET,
-            subscriptions: [sub({ enable_batching: true, batch_size: 100 }), sub({ url: `${receiver.url}/two`, method: 'PATCH', enable_batching: true, batch_size: 2 })],
+            subscriptions: [
+              sub({ enable_batching: true, batch_size: 100 }),
+              sub({ url: `${receiver.url}/two`, method: 'PATCH', enable_batching: true, batch_size: 2 }),
+            ],
           },
         },
       ],
@@ -203,7 +256,10 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
       expect(a.reason).toBe(
         `Webhooks (Actions): not sent on its own; its event was sent in the batch record ${b.id} (subscription 2, a batch of 2); ${first.id} (subscription 1, a batch of 2): see that record for the delivery`,
       );
-      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${a.id}`)).json()) as { summary: string; filteredBecause: string };
+      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${a.id}`)).json()) as {
+        summary: string;
+        filteredBecause: string;
+      };
       expect(detail.summary).toBe('batched (Webhooks (Actions))');
       expect(detail.filteredBecause).toBe(`${a.reason}.`);
       expect(detail.filteredBecause).not.toMatch(/no message could be built/);
@@ -222,7 +278,11 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
   });
 
   it('at close(), the stand-in names the batch record, which is failed with a reason', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 100 })] } }] });
+    const emulator = createEmulator({
+      sources: [
+        { writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 100 })] } },
+      ],
+    });
     const waiting = emulator.track({ userId: 'u', event: 'E' });
     const { pending } = await emulator.close();
     const batch = pending.find((r) => r.actions?.batch)!;
@@ -232,7 +292,11 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
   });
 
   it('the call whose event fills the batch gets the batch record, never one saying it waits', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 2 })] } }] });
+    const emulator = createEmulator({
+      sources: [
+        { writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 2 })] } },
+      ],
+    });
     const first = emulator.track({ userId: 'u', event: 'E' });
     const second = emulator.track({ userId: 'u', event: 'E' });
     expect(second.state).not.toBe('filtered');
@@ -244,7 +308,9 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
   });
 
   it('a classic record is never called batched', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/classic` }] } }] });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/classic` }] } }],
+    });
     const filtered = emulator.track({ anonymousId: 'a', event: 'E' });
     expect(filtered.state).toBe('filtered');
     expect(formatFilteredLine(filtered, false, Date.now())).toMatch(/ filtered {2}/);
@@ -255,9 +321,24 @@ describe('a call whose event waits in a batch: its record leads to the batch rec
 describe('a source updated while a batch is open', () => {
   it('the open batch is sent as it was (old secret, old size) before events under the new settings start a new one', async () => {
     const { createHmac } = await import('node:crypto');
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: 'old-secret', subscriptions: [sub({ data: { id: { '@path': '$.messageId' } }, enable_batching: true, batch_size: 10 })] } }] });
+    const emulator = createEmulator({
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            sharedSecret: 'old-secret',
+            subscriptions: [sub({ data: { id: { '@path': '$.messageId' } }, enable_batching: true, batch_size: 10 })],
+          },
+        },
+      ],
+    });
     const before = emulator.track({ userId: 'u', event: 'E', messageId: 'before' });
-    emulator.updateSource('wk', { webhooksActions: { sharedSecret: 'new-secret', subscriptions: [sub({ data: { id: { '@path': '$.messageId' } }, enable_batching: true, batch_size: 2 })] } });
+    emulator.updateSource('wk', {
+      webhooksActions: {
+        sharedSecret: 'new-secret',
+        subscriptions: [sub({ data: { id: { '@path': '$.messageId' } }, enable_batching: true, batch_size: 2 })],
+      },
+    });
     emulator.track({ userId: 'u', event: 'E', messageId: 'after-1' });
     const full = emulator.track({ userId: 'u', event: 'E', messageId: 'after-2' });
     expect(full.actions).toMatchObject({ batch: true, batchSize: 2 });
@@ -276,7 +357,22 @@ describe('a source updated while a batch is open', () => {
 describe('batch keys', () => {
   it('events whose mapped headers differ share a batch when batch_keys leaves headers out (no early sends)', async () => {
     const emulator = createEmulator({
-      sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ headers: { 'X-User': { '@path': '$.userId' } }, data: { u: { '@path': '$.userId' } }, enable_batching: true, batch_size: 3, batch_keys: ['url'] })] } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            subscriptions: [
+              sub({
+                headers: { 'X-User': { '@path': '$.userId' } },
+                data: { u: { '@path': '$.userId' } },
+                enable_batching: true,
+                batch_size: 3,
+                batch_keys: ['url'],
+              }),
+            ],
+          },
+        },
+      ],
     });
     for (const u of ['a', 'b', 'c']) emulator.track({ userId: u, event: 'E' });
     await emulator.drain();

@@ -33,32 +33,63 @@ function settingsError(subscriptions: unknown, extra: Record<string, unknown> = 
 
 describe('webhooksActions settings', () => {
   it('names the bad field and the fix', () => {
-    expect(settingsError([sub(), sub(), sub(), sub(), sub(), sub()]).setting).toBe('sources[0].webhooksActions.subscriptions');
-    expect(settingsError([sub({ method: 'GET' })]).setting).toBe('sources[0].webhooksActions.subscriptions[0].mapping.method');
-    expect(settingsError([sub({ url: 'hooks.example.com/x' })]).setting).toBe('sources[0].webhooksActions.subscriptions[0].mapping.url');
+    expect(settingsError([sub(), sub(), sub(), sub(), sub(), sub()]).setting).toBe(
+      'sources[0].webhooksActions.subscriptions',
+    );
+    expect(settingsError([sub({ method: 'GET' })]).setting).toBe(
+      'sources[0].webhooksActions.subscriptions[0].mapping.method',
+    );
+    expect(settingsError([sub({ url: 'hooks.example.com/x' })]).setting).toBe(
+      'sources[0].webhooksActions.subscriptions[0].mapping.url',
+    );
     expect(settingsError([sub({ batch_size: 4001 })]).message).toMatch(/from 1 to 4000/);
-    expect(settingsError([sub({ headers: { 'X-Signature': 'forged' } })]).setting).toBe('sources[0].webhooksActions.subscriptions[0].mapping.headers["X-Signature"]');
+    expect(settingsError([sub({ headers: { 'X-Signature': 'forged' } })]).setting).toBe(
+      'sources[0].webhooksActions.subscriptions[0].mapping.headers["X-Signature"]',
+    );
     expect(settingsError([sub({ headers: { 'User-Agent': 'me' } })]).message).toMatch(/sender sets itself/);
-    expect(settingsError([{ ...sub(), partnerAction: 'post' }]).setting).toBe('sources[0].webhooksActions.subscriptions[0].partnerAction');
-    expect(settingsError([{ ...sub(), subscribe: 'garbage !!' }]).setting).toBe('sources[0].webhooksActions.subscriptions[0].subscribe');
+    expect(settingsError([{ ...sub(), partnerAction: 'post' }]).setting).toBe(
+      'sources[0].webhooksActions.subscriptions[0].partnerAction',
+    );
+    expect(settingsError([{ ...sub(), subscribe: 'garbage !!' }]).setting).toBe(
+      'sources[0].webhooksActions.subscriptions[0].subscribe',
+    );
     expect(settingsError([sub({ data: { x: { '@path': 42 } } })]).message).toMatch(/not a valid mapping/);
     expect(settingsError([sub({ enableBatching: true })]).message).toMatch(/did you mean "enable_batching"/);
     expect(settingsError([sub()], { batchWindowMs: -1 }).setting).toBe('sources[0].webhooksActions.batchWindowMs');
     expect(settingsError([sub()], { sharedSecret: '' }).setting).toBe('sources[0].webhooksActions.sharedSecret');
     // A pasted Content-Type: application/json is what Segment sends anyway: accepted.
-    expect(() => createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ headers: { 'Content-Type': 'application/json' } })] } }] })).not.toThrow();
+    expect(() =>
+      createEmulator({
+        sources: [
+          {
+            writeKey: 'wk',
+            webhooksActions: { subscriptions: [sub({ headers: { 'Content-Type': 'application/json' } })] },
+          },
+        ],
+      }),
+    ).not.toThrow();
   });
 
   it('rejects a bad responsePolicy.actions', () => {
-    expect(() => createEmulator({ responsePolicy: { actions: { retryStatuses: [503] } } })).toThrow(/responsePolicy.actions.retryStatuses/);
+    expect(() => createEmulator({ responsePolicy: { actions: { retryStatuses: [503] } } })).toThrow(
+      /responsePolicy.actions.retryStatuses/,
+    );
   });
 });
 
 describe('routing a call', () => {
   it('builds the whole Segment event: Spec common fields from the call and the receipt time', async () => {
     const clock = new ManualClock({ start: Date.parse('2026-11-25T12:00:00.000Z') });
-    const emulator = createEmulator({ clock, sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub()] } }] });
-    const record = emulator.track({ userId: 'u1', event: 'Signed Up', timestamp: '2026-11-25T11:59:00+01:00', properties: { plan: 'pro' } });
+    const emulator = createEmulator({
+      clock,
+      sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub()] } }],
+    });
+    const record = emulator.track({
+      userId: 'u1',
+      event: 'Signed Up',
+      timestamp: '2026-11-25T11:59:00+01:00',
+      properties: { plan: 'pro' },
+    });
     await emulator.drain();
     expect(record.actions).toMatchObject({ subscription: 1, method: 'PUT', batchSize: 1, batch: false });
     const event = receiver.received[0]!.json;
@@ -80,7 +111,17 @@ describe('routing a call', () => {
 
   it('matches with FQL, honours integrations and says why nothing was sent', async () => {
     const emulator = createEmulator({
-      sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({}, 'type = "track" and event = "Order Completed"'), sub({ method: 'PATCH' }, 'type = "identify"')] } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            subscriptions: [
+              sub({}, 'type = "track" and event = "Order Completed"'),
+              sub({ method: 'PATCH' }, 'type = "identify"'),
+            ],
+          },
+        },
+      ],
     });
     expect(emulator.track({ userId: 'u1', event: 'Order Completed' }).actions?.subscription).toBe(1);
     expect(emulator.identify({ userId: 'u1', traits: { a: 1 } }).actions?.method).toBe('PATCH');
@@ -89,14 +130,24 @@ describe('routing a call', () => {
     expect(none.reason).toMatch(/no enabled Webhooks \(Actions\) subscription matches this track event/);
     const off = emulator.track({ userId: 'u1', event: 'Order Completed', integrations: { All: false } });
     expect(off.reason).toMatch(/integrations/);
-    expect(emulator.track({ userId: 'u1', event: 'Order Completed', integrations: { All: false, 'Webhooks (Actions)': true } }).actions).toBeDefined();
+    expect(
+      emulator.track({
+        userId: 'u1',
+        event: 'Order Completed',
+        integrations: { All: false, 'Webhooks (Actions)': true },
+      }).actions,
+    ).toBeDefined();
     await emulator.drain();
     expect(receiver.received.map((r) => r.method)).toEqual(['PUT', 'PATCH', 'PUT']);
     await emulator.close();
   });
 
   it('records a matched event whose mapping makes no request, with the reason', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ data: { '@path': '$.properties.missing' } })] } }] });
+    const emulator = createEmulator({
+      sources: [
+        { writeKey: 'wk', webhooksActions: { subscriptions: [sub({ data: { '@path': '$.properties.missing' } })] } },
+      ],
+    });
     const record = emulator.track({ userId: 'u1', event: 'E' });
     expect(record.state).toBe('filtered');
     expect(record.reason).toMatch(/data resolved to nothing/);
@@ -106,7 +157,13 @@ describe('routing a call', () => {
 
   it('sends classic and Actions side by side when a source has both', async () => {
     const emulator = createEmulator({
-      sources: [{ writeKey: 'wk', webhooks: { endpoints: [{ url: `${receiver.url}/classic` }] }, webhooksActions: { subscriptions: [sub()] } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooks: { endpoints: [{ url: `${receiver.url}/classic` }] },
+          webhooksActions: { subscriptions: [sub()] },
+        },
+      ],
     });
     const classic = emulator.track({ userId: 'u1', event: 'E' });
     expect(classic.actions).toBeUndefined();
@@ -123,7 +180,11 @@ describe('answers, retries and final statuses (Segment: 5xx but 501/505, and 408
   const run = async (status: number) => {
     const clock = new ManualClock();
     receiver.answer(() => status);
-    const emulator = createEmulator({ clock, retry: { jitter: 'none' }, sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub()] } }] });
+    const emulator = createEmulator({
+      clock,
+      retry: { jitter: 'none' },
+      sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub()] } }],
+    });
     const record = emulator.track({ userId: 'u1', event: 'E' });
     await clock.advance(1000);
     const attempts = receiver.received.length;
@@ -161,7 +222,9 @@ describe('answers, retries and final statuses (Segment: 5xx but 501/505, and 408
 
 describe('replay and close', () => {
   it('a replay sends the same method, URL, body and signature again', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: 's', subscriptions: [sub({ method: 'PATCH' })] } }] });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: 's', subscriptions: [sub({ method: 'PATCH' })] } }],
+    });
     const record = emulator.track({ userId: 'u1', event: 'E' });
     await emulator.drain();
     const again = emulator.replay(record.id);
@@ -176,13 +239,19 @@ describe('replay and close', () => {
 
   it('close() fails the events still in an open batch: nothing is lost', async () => {
     const emulator = createEmulator({
-      sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 50 })] } }],
+      sources: [
+        { writeKey: 'wk', webhooksActions: { subscriptions: [sub({ enable_batching: true, batch_size: 50 })] } },
+      ],
     });
     const waiting = emulator.track({ userId: 'u1', event: 'E' });
     expect(waiting.reason).toMatch(/waits in the open batch of subscription 1/);
     const { pending } = await emulator.close();
     expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ state: 'failed', reason: 'emulator closed before delivery', actions: { batch: true, batchSize: 1 } });
+    expect(pending[0]).toMatchObject({
+      state: 'failed',
+      reason: 'emulator closed before delivery',
+      actions: { batch: true, batchSize: 1 },
+    });
     expect(receiver.received).toHaveLength(0);
   });
 });
@@ -195,14 +264,27 @@ describe('emulator.sources', () => {
           writeKey: 'wk',
           webhooksActions: {
             sharedSecret: 'never-shown',
-            subscriptions: [sub({ url: 'https://user:pa55word@hooks.example.com/x?token=abc', enable_batching: true, batch_size: 10 }), { ...sub(), name: 'Second', enabled: false }],
+            subscriptions: [
+              sub({
+                url: 'https://user:pa55word@hooks.example.com/x?token=abc',
+                enable_batching: true,
+                batch_size: 10,
+              }),
+              { ...sub(), name: 'Second', enabled: false },
+            ],
           },
         },
       ],
     });
     const view = emulator.sources[0]!.webhooksActions!;
     expect(view).toMatchObject({ enabled: true, signed: true, batchWindowMs: 10_000 });
-    expect(view.subscriptions[0]).toMatchObject({ number: 1, subscribe: 'type = "track"', method: 'PUT', batchSize: 10, enabled: true });
+    expect(view.subscriptions[0]).toMatchObject({
+      number: 1,
+      subscribe: 'type = "track"',
+      method: 'PUT',
+      batchSize: 10,
+      enabled: true,
+    });
     expect(view.subscriptions[0]!.url).not.toContain('pa55word');
     expect(view.subscriptions[0]!.url).not.toContain('abc');
     expect(view.subscriptions[1]).toMatchObject({ number: 2, name: 'Second', enabled: false });

@@ -16,8 +16,23 @@ beforeAll(async () => {
         webhooksActions: {
           sharedSecret: 'inspector-s3cret',
           subscriptions: [
-            { subscribe: 'type = "track"', partnerAction: 'send', name: 'Orders', mapping: { url: `${receiver.url}/orders`, method: 'PATCH', data: { id: { '@path': '$.properties.id' } } } },
-            { subscribe: 'type = "identify"', partnerAction: 'send', mapping: { url: `${receiver.url}/people`, method: 'PUT', data: { '@path': '$.traits' }, enable_batching: true, batch_size: 2 } },
+            {
+              subscribe: 'type = "track"',
+              partnerAction: 'send',
+              name: 'Orders',
+              mapping: { url: `${receiver.url}/orders`, method: 'PATCH', data: { id: { '@path': '$.properties.id' } } },
+            },
+            {
+              subscribe: 'type = "identify"',
+              partnerAction: 'send',
+              mapping: {
+                url: `${receiver.url}/people`,
+                method: 'PUT',
+                data: { '@path': '$.traits' },
+                enable_batching: true,
+                batch_size: 2,
+              },
+            },
           ],
         },
       },
@@ -43,13 +58,23 @@ describe('the inspector and Webhooks (Actions) deliveries', () => {
     emulator.identify({ userId: 'u1', traits: { plan: 'pro' } });
     emulator.identify({ userId: 'u2', traits: { plan: 'free' } });
     await emulator.drain();
-    const list = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries`)).json()) as { items?: Row[]; rows?: Row[] } | Row[];
+    const list = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries`)).json()) as
+      { items?: Row[]; rows?: Row[] } | Row[];
     const rows: Row[] = Array.isArray(list) ? list : (list.items ?? list.rows ?? []);
     const batch = rows.find((r) => r.actions?.batch)!;
     expect(batch.actions).toMatchObject({ subscription: 2, method: 'PUT', batchSize: 2, batch: true });
     expect(batch.summary).toBe('PUT batch of 2 (subscription 2)');
-    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${single.id}`)).json()) as Row & { curl: string; headers: Record<string, string> };
-    expect(detail.actions).toMatchObject({ subscription: 1, name: 'Orders', method: 'PATCH', batchSize: 1, batch: false });
+    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${single.id}`)).json()) as Row & {
+      curl: string;
+      headers: Record<string, string>;
+    };
+    expect(detail.actions).toMatchObject({
+      subscription: 1,
+      name: 'Orders',
+      method: 'PATCH',
+      batchSize: 1,
+      batch: false,
+    });
     expect(detail.summary).toBe('PATCH mapped payload: id');
     expect(detail.curl).toContain('curl -sS -X PATCH');
     expect(detail.curl).toContain(`${receiver.url}/orders`);

@@ -24,19 +24,38 @@ beforeEach(() => {
 type Mapping = Record<string, unknown>;
 
 function subscription(path: string, mapping: Mapping, subscribe = 'type = "track"') {
-  return { subscribe, partnerAction: 'send' as const, enabled: true, mapping: { url: `${receiver.url}${path}`, method: 'POST', ...mapping } };
+  return {
+    subscribe,
+    partnerAction: 'send' as const,
+    enabled: true,
+    mapping: { url: `${receiver.url}${path}`, method: 'POST', ...mapping },
+  };
 }
 
-const whole = () => subscription('/events', { data: { '@path': '$.' } }, 'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"');
+const whole = () =>
+  subscription(
+    '/events',
+    { data: { '@path': '$.' } },
+    'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"',
+  );
 
-const ID = (r: Received) => ({ method: r.method, url: r.url, ua: r.headers['user-agent'], ct: r.headers['content-type'], sig: r.headers['x-signature'], body: r.text });
+const ID = (r: Received) => ({
+  method: r.method,
+  url: r.url,
+  ua: r.headers['user-agent'],
+  ct: r.headers['content-type'],
+  sig: r.headers['x-signature'],
+  body: r.text,
+});
 
 /**
  * Runs one call through the emulator (a whole-event subscription beside `sub`), then the event it built
  * through Segment's code with `sub`; returns both sides' requests to `sub` and the emulator's records.
  */
 async function attack(sub: ReturnType<typeof subscription>, call: Record<string, unknown>, type = 'track') {
-  const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }] });
+  const emulator = createEmulator({
+    sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }],
+  });
   (emulator as unknown as Record<string, (c: unknown) => unknown>)[type]!(call);
   await emulator.drain();
   const records = emulator.deliveries.filter((r) => r.actions?.subscription === 2);
@@ -54,7 +73,14 @@ async function attack(sub: ReturnType<typeof subscription>, call: Record<string,
   }
   const real = [...receiver.received];
   receiver.received.length = 0;
-  return { emulated: got.filter((r) => r.url !== '/events'), real, records, event, segmentError, eventText: eventReq!.text };
+  return {
+    emulated: got.filter((r) => r.url !== '/events'),
+    real,
+    records,
+    event,
+    segmentError,
+    eventText: eventReq!.text,
+  };
 }
 
 function expectSame(r: Awaited<ReturnType<typeof attack>>): void {
@@ -72,11 +98,22 @@ function expectSame(r: Awaited<ReturnType<typeof attack>>): void {
 
 const base = { userId: 'u1', messageId: 'm-attack', event: 'Hostile', timestamp: '2026-11-25T10:00:00.000Z' };
 
-describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends', () => {
+describe("hostile events: the emulator sends what Segment's 3.387.0 code sends", () => {
   it('unicode: emoji, a lone surrogate, U+2028/U+2029, NUL and </script> in properties, templates and the URL path', async () => {
-    const props = { emoji: '👩‍💻🚀', lone: 'a\ud800b', tail: '\udfff', sep: 'x\u2028y\u2029z', nul: 'a\u0000b', html: '</script><!--', esc: '\u001b[31m' };
+    const props = {
+      emoji: '👩‍💻🚀',
+      lone: 'a\ud800b',
+      tail: '\udfff',
+      sep: 'x\u2028y\u2029z',
+      nul: 'a\u0000b',
+      html: '</script><!--',
+      esc: '\u001b[31m',
+    };
     const sub = subscription('/u', {
-      data: { all: { '@path': '$.properties' }, t: { '@template': '{{properties.emoji}}|{{properties.lone}}|{{properties.sep}}' } },
+      data: {
+        all: { '@path': '$.properties' },
+        t: { '@template': '{{properties.emoji}}|{{properties.lone}}|{{properties.sep}}' },
+      },
     });
     const r = await attack(sub, { ...base, properties: props });
     expect(r.real).toHaveLength(1);
@@ -100,11 +137,20 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
     let deep: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 40; i++) deep = { d: deep };
     const sub = subscription('/numbers', { data: { '@path': '$.properties' } });
-    const r = await attack(sub, { ...base, properties: { big: 2 ** 60, neg: -0, tiny: 5e-324, f: 0.1 + 0.2, deep, empty: {}, arr: [] } });
+    const r = await attack(sub, {
+      ...base,
+      properties: { big: 2 ** 60, neg: -0, tiny: 5e-324, f: 0.1 + 0.2, deep, empty: {}, arr: [] },
+    });
     expectSame(r);
-    const empty = await attack(subscription('/empty', { data: { '@path': '$.properties' } }), { ...base, properties: {} });
+    const empty = await attack(subscription('/empty', { data: { '@path': '$.properties' } }), {
+      ...base,
+      properties: {},
+    });
     expectSame(empty);
-    const absent = await attack(subscription('/absent', { data: { p: { '@path': '$.properties.nothing' } } }), { ...base, properties: {} });
+    const absent = await attack(subscription('/absent', { data: { p: { '@path': '$.properties.nothing' } } }), {
+      ...base,
+      properties: {},
+    });
     expectSame(absent);
   });
 
@@ -112,19 +158,33 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
     const sub = subscription('/tpl', {
       data: {
         text: { '@template': 'hi {{traits.name}} from {{context.missing.deep}} ({{properties.n}})' },
-        branch: { '@if': { exists: { '@path': '$.properties.absent' }, then: { '@path': '$.properties.absent' }, else: { '@path': '$.properties.alsoAbsent' } } },
+        branch: {
+          '@if': {
+            exists: { '@path': '$.properties.absent' },
+            then: { '@path': '$.properties.absent' },
+            else: { '@path': '$.properties.alsoAbsent' },
+          },
+        },
         blank: { '@if': { blank: { '@path': '$.properties.absent' }, then: 'was blank', else: 'not blank' } },
       },
     });
     const r = await attack(sub, { ...base, properties: { n: 0 } });
     expectSame(r);
-    const url = await attack(subscription('/x', { url: { '@template': `${receiver.url}/by/{{properties.missing}}` }, data: { a: 1 } }), base);
+    const url = await attack(
+      subscription('/x', { url: { '@template': `${receiver.url}/by/{{properties.missing}}` }, data: { a: 1 } }),
+      base,
+    );
     expectSame(url);
   });
 
   it('headers: mapped from the event (numbers, spaces, empty, absent), literal odd values', async () => {
     const sub = subscription('/headers', {
-      headers: { 'X-Num': { '@path': '$.properties.n' }, 'X-Space': { '@path': '$.properties.s' }, 'X-Absent': { '@path': '$.properties.none' }, 'X-Lit': ' padded  value ' },
+      headers: {
+        'X-Num': { '@path': '$.properties.n' },
+        'X-Space': { '@path': '$.properties.s' },
+        'X-Absent': { '@path': '$.properties.none' },
+        'X-Lit': ' padded  value ',
+      },
       data: { a: 1 },
     });
     const r = await attack(sub, { ...base, properties: { n: 42, s: 'a b\tc' } });
@@ -160,7 +220,9 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
       expect(r.real, h).toHaveLength(0);
       expect(r.segmentError, h).toMatch(/not a legal HTTP header value/);
       expectSame(r);
-      expect(r.records[0]?.reason).toMatch(/subscription 2: the mapping's header "X-H" resolved to a value that is not a legal HTTP header value/);
+      expect(r.records[0]?.reason).toMatch(
+        /subscription 2: the mapping's header "X-H" resolved to a value that is not a legal HTTP header value/,
+      );
       expect(r.records[0]?.attempts).toHaveLength(0);
     }
   });
@@ -172,7 +234,7 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
     expect(r.emulated[0]?.headers['x-h']).toBe(r.real[0]?.headers['x-h']);
   });
 
-  it('FQL with !=, contains, match and and/or/not agrees with Segment\'s matcher', async () => {
+  it("FQL with !=, contains, match and and/or/not agrees with Segment's matcher", async () => {
     const conditions = [
       'type = "track" and event != "Hostile"',
       'type = "track" and contains(event, "ost")',
@@ -193,13 +255,18 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
       } catch (e) {
         settingsError = (e as Error).message;
       }
-      const parsed = (require('@segment/destination-subscriptions') as { parseFql: (s: string) => { error?: Error } }).parseFql(c);
+      const parsed = (
+        require('@segment/destination-subscriptions') as { parseFql: (s: string) => { error?: Error } }
+      ).parseFql(c);
       if (parsed.error) {
         expect(settingsError, c).toMatch(/subscriptions\[0\]\.subscribe/);
         continue;
       }
       expect(settingsError, c).toBeUndefined();
-      for (const props of [{ plan: 'pro', revenue: 42, flag: true }, { plan: 'free', revenue: 5 }]) {
+      for (const props of [
+        { plan: 'pro', revenue: 42, flag: true },
+        { plan: 'free', revenue: 5 },
+      ]) {
         const r = await attack(sub, { ...base, properties: props });
         // Segment's onEvent runs the subscription's condition itself (settings.subscription).
         expect(r.emulated.map(ID), `${c} ${JSON.stringify(props)}`).toEqual(r.real.map(ID));
@@ -208,7 +275,10 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
   });
 
   it("FQL Segment's parser reads other than written is refused, naming the subscription: a negated group, and/or mixed without parentheses", () => {
-    const parse = (require('@segment/destination-subscriptions') as { parseFql: (s: string) => unknown; validate: (c: unknown, e: unknown) => boolean });
+    const parse = require('@segment/destination-subscriptions') as {
+      parseFql: (s: string) => unknown;
+      validate: (c: unknown, e: unknown) => boolean;
+    };
     const hostile = { type: 'track', event: 'Hostile', properties: { plan: 'free' } };
     const cases: Array<[string, RegExp]> = [
       ['type = "track" and !(event = "Hostile")', /negated group/],
@@ -217,34 +287,80 @@ describe('hostile events: the emulator sends what Segment\'s 3.387.0 code sends'
       ['(type = "page" or type = "track" and event = "A")', /mixes and and or/],
     ];
     for (const [fql, why] of cases) {
-      expect(() => createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [subscription('/x', {}), subscription('/y', {}, fql)] } }] }), fql).toThrow(
-        new RegExp(`subscriptions\\[1\\]\\.subscribe.*${why.source}`),
-      );
+      expect(
+        () =>
+          createEmulator({
+            sources: [
+              {
+                writeKey: 'wk',
+                webhooksActions: { subscriptions: [subscription('/x', {}), subscription('/y', {}, fql)] },
+              },
+            ],
+          }),
+        fql,
+      ).toThrow(new RegExp(`subscriptions\\[1\\]\\.subscribe.*${why.source}`));
     }
     // Why: Segment's matcher drops the negation and reads and/or as all or.
     expect(parse.validate(parse.parseFql('type = "track" and !(event = "Hostile")'), hostile)).toBe(true);
-    expect(parse.validate(parse.parseFql('type = "track" and event = "A" or type = "identify"'), { type: 'page' })).toBe(false);
-    expect(parse.validate(parse.parseFql('type = "track" and event = "A" or type = "identify"'), { type: 'track', event: 'B' })).toBe(true);
+    expect(
+      parse.validate(parse.parseFql('type = "track" and event = "A" or type = "identify"'), { type: 'page' }),
+    ).toBe(false);
+    expect(
+      parse.validate(parse.parseFql('type = "track" and event = "A" or type = "identify"'), {
+        type: 'track',
+        event: 'B',
+      }),
+    ).toBe(true);
     // Quoted text is not read as FQL: these stay valid.
     for (const fql of ['event = "not (this) and or that"', 'properties.not = "x"', 'event = "!(A)"'])
-      expect(() => createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [subscription('/x', {}, fql)] } }] }), fql).not.toThrow();
+      expect(
+        () =>
+          createEmulator({
+            sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [subscription('/x', {}, fql)] } }],
+          }),
+        fql,
+      ).not.toThrow();
   });
 
   it('invalid FQL is refused naming the subscription', () => {
     // Segment's parser reads some of these without an error (`type = ` as type = "eos", `===` as type = "="): refused too.
-    for (const bad of ['type = ', 'type === "track"', 'event = "unterminated', 'contains(event)', 'and or', 'event = ', 'type = "track" and event =']) {
-      expect(() => createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [subscription('/x', {}), subscription('/y', {}, bad)] } }] }), bad).toThrow(
-        /sources\[0\]\.webhooksActions\.subscriptions\[1\]\.subscribe.*not valid FQL/,
-      );
+    for (const bad of [
+      'type = ',
+      'type === "track"',
+      'event = "unterminated',
+      'contains(event)',
+      'and or',
+      'event = ',
+      'type = "track" and event =',
+    ]) {
+      expect(
+        () =>
+          createEmulator({
+            sources: [
+              {
+                writeKey: 'wk',
+                webhooksActions: { subscriptions: [subscription('/x', {}), subscription('/y', {}, bad)] },
+              },
+            ],
+          }),
+        bad,
+      ).toThrow(/sources\[0\]\.webhooksActions\.subscriptions\[1\]\.subscribe.*not valid FQL/);
     }
   });
 });
 
-describe('batches against Segment\'s onBatch', () => {
+describe("batches against Segment's onBatch", () => {
   async function batchCompare(size: number, count: number) {
-    const sub = subscription('/b', { data: { id: { '@path': '$.messageId' }, e: { '@path': '$.properties' } }, enable_batching: true, batch_size: size });
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }] });
-    for (let i = 0; i < count; i++) emulator.track({ ...base, messageId: `b-${i}`, properties: { i, s: i % 7 === 0 ? '\u2028😀' : null } });
+    const sub = subscription('/b', {
+      data: { id: { '@path': '$.messageId' }, e: { '@path': '$.properties' } },
+      enable_batching: true,
+      batch_size: size,
+    });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }],
+    });
+    for (let i = 0; i < count; i++)
+      emulator.track({ ...base, messageId: `b-${i}`, properties: { i, s: i % 7 === 0 ? '\u2028😀' : null } });
     await emulator.drain();
     const batches = emulator.deliveries.filter((r) => r.actions?.batch);
     await emulator.close();
@@ -282,14 +398,25 @@ describe('batches against Segment\'s onBatch', () => {
   }, 60_000);
 
   it("batch_keys without headers: one batch whose headers are the first event's, as Segment's onBatch sends", async () => {
-    const sub = subscription('/keys', { headers: { 'X-User': { '@path': '$.userId' } }, data: { u: { '@path': '$.userId' } }, enable_batching: true, batch_size: 3, batch_keys: ['url'] });
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }] });
+    const sub = subscription('/keys', {
+      headers: { 'X-User': { '@path': '$.userId' } },
+      data: { u: { '@path': '$.userId' } },
+      enable_batching: true,
+      batch_size: 3,
+      batch_keys: ['url'],
+    });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }],
+    });
     for (const u of ['a', 'b', 'c']) emulator.track({ ...base, userId: u, messageId: `k-${u}` });
     await emulator.drain();
     await emulator.close();
     const got = [...receiver.received];
     receiver.received.length = 0;
-    const events = got.filter((r) => r.url === '/events').map((r) => JSON.parse(r.text) as { userId: string }).sort((x, y) => x.userId.localeCompare(y.userId));
+    const events = got
+      .filter((r) => r.url === '/events')
+      .map((r) => JSON.parse(r.text) as { userId: string })
+      .sort((x, y) => x.userId.localeCompare(y.userId));
     await segmentOnBatch(events, { sharedSecret: SECRET, subscription: sub });
     const emulated = got.filter((r) => r.url === '/keys');
     expect(emulated.map(ID)).toEqual(receiver.received.map(ID));
@@ -299,16 +426,28 @@ describe('batches against Segment\'s onBatch', () => {
   it('batch_size over 4000 (or 0.5, or negative) is refused naming the field', () => {
     for (const bad of [4001, 10_000, 0.5, -1]) {
       expect(() =>
-        createEmulator({ sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [subscription('/b', { enable_batching: true, batch_size: bad })] } }] }),
+        createEmulator({
+          sources: [
+            {
+              writeKey: 'wk',
+              webhooksActions: { subscriptions: [subscription('/b', { enable_batching: true, batch_size: bad })] },
+            },
+          ],
+        }),
       ).toThrow(/subscriptions\[0\]\.mapping\.batch_size.*1 to 4000/);
     }
   });
 });
 
-describe('hostile bytes through the intake (real HTTP), then Segment\'s code on the event the emulator built', () => {
+describe("hostile bytes through the intake (real HTTP), then Segment's code on the event the emulator built", () => {
   it('escaped lone surrogates, raw U+2028, invalid UTF-8, nulls and a 2^63 integer', async () => {
-    const sub = subscription('/wire', { headers: { 'X-Lib': { '@path': '$.context.library.name' } }, data: { p: { '@path': '$.properties' }, t: { '@template': '{{properties.s}}/{{properties.missing}}' } } });
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk_wire', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }] });
+    const sub = subscription('/wire', {
+      headers: { 'X-Lib': { '@path': '$.context.library.name' } },
+      data: { p: { '@path': '$.properties' }, t: { '@template': '{{properties.s}}/{{properties.missing}}' } },
+    });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk_wire', webhooksActions: { sharedSecret: SECRET, subscriptions: [whole(), sub] } }],
+    });
     const intake = await listenIntake(emulator);
     try {
       const text =
@@ -317,7 +456,11 @@ describe('hostile bytes through the intake (real HTTP), then Segment\'s code on 
       const bytes = Buffer.concat([Buffer.from(text.replace('\u00ff', 'X')), Buffer.alloc(0)]);
       // One invalid UTF-8 byte where the X is.
       bytes[bytes.indexOf('"bad":"X"') + 7] = 0xff;
-      const res = await fetch(`${intake.url}/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bytes });
+      const res = await fetch(`${intake.url}/v1/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: bytes,
+      });
       expect(res.status).toBe(200);
       await emulator.drain();
       const got = [...receiver.received];
@@ -337,25 +480,48 @@ describe('hostile bytes through the intake (real HTTP), then Segment\'s code on 
   });
 });
 
-describe('sentAt: the client\'s, from the request envelope', () => {
-  it('a batch from analytics-node ({ batch, writeKey, sentAt }) gives each Actions event the envelope\'s sentAt', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk_sent', webhooksActions: { subscriptions: [whole()] } }] });
+describe("sentAt: the client's, from the request envelope", () => {
+  it("a batch from analytics-node ({ batch, writeKey, sentAt }) gives each Actions event the envelope's sentAt", async () => {
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk_sent', webhooksActions: { subscriptions: [whole()] } }],
+    });
     const intake = await listenIntake(emulator);
     try {
       const body = {
         batch: [
-          { type: 'track', event: 'A', userId: 'u1', messageId: 'node-next-1-a', timestamp: '2026-11-25T10:00:00.123Z', integrations: {}, context: { library: { name: '@segment/analytics-node', version: '3.1.0' } } },
-          { type: 'identify', userId: 'u1', messageId: 'node-next-1-b', traits: {}, sentAt: '2026-11-25T10:00:05.000+01:00' },
+          {
+            type: 'track',
+            event: 'A',
+            userId: 'u1',
+            messageId: 'node-next-1-a',
+            timestamp: '2026-11-25T10:00:00.123Z',
+            integrations: {},
+            context: { library: { name: '@segment/analytics-node', version: '3.1.0' } },
+          },
+          {
+            type: 'identify',
+            userId: 'u1',
+            messageId: 'node-next-1-b',
+            traits: {},
+            sentAt: '2026-11-25T10:00:05.000+01:00',
+          },
           { type: 'track', event: 'C', userId: 'u1', messageId: 'node-next-1-c', sentAt: null },
         ],
         writeKey: 'wk_sent',
         sentAt: '2026-11-25T10:00:06.789Z',
       };
-      const res = await fetch(`${intake.url}/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${intake.url}/v1/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(200);
       const single = await fetch(`${intake.url}/v1/track`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('wk_sent:').toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from('wk_sent:').toString('base64')}`,
+        },
         body: JSON.stringify({ event: 'D', userId: 'u1', messageId: 'single-d', sentAt: 1795600800000 }),
       });
       expect(single.status).toBe(200);
@@ -374,13 +540,21 @@ describe('sentAt: the client\'s, from the request envelope', () => {
   });
 
   it('classic messages still carry no sentAt', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk_classic', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/classic` }] } }] });
+    const emulator = createEmulator({
+      sources: [
+        { writeKey: 'wk_classic', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/classic` }] } },
+      ],
+    });
     const intake = await listenIntake(emulator);
     try {
       const res = await fetch(`${intake.url}/v1/batch`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ batch: [{ type: 'track', event: 'A', userId: 'u1' }], writeKey: 'wk_classic', sentAt: '2026-11-25T10:00:06.789Z' }),
+        body: JSON.stringify({
+          batch: [{ type: 'track', event: 'A', userId: 'u1' }],
+          writeKey: 'wk_classic',
+          sentAt: '2026-11-25T10:00:06.789Z',
+        }),
       });
       expect(res.status).toBe(200);
       await emulator.drain();

@@ -5,7 +5,11 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type Emulator } from '../src/index.js';
 import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
-import { SEGMENT_ACTION_DESTINATIONS_VERSION as segmentVersion, segmentOnBatch, segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
+import {
+  SEGMENT_ACTION_DESTINATIONS_VERSION as segmentVersion,
+  segmentOnBatch,
+  segmentOnEvent,
+} from '../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'actions-s3cret';
 let receiver: CaptureReceiver;
@@ -21,7 +25,8 @@ beforeEach(() => {
 /** The headers Segment's code decides (the HTTP client adds its own framing headers: Accept, Connection, ...). */
 function decided(r: Received, mappingHeaders: string[]): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  for (const name of ['user-agent', 'content-type', 'x-signature', ...mappingHeaders.map((h) => h.toLowerCase())]) out[name] = r.headers[name] as string | undefined;
+  for (const name of ['user-agent', 'content-type', 'x-signature', ...mappingHeaders.map((h) => h.toLowerCase())])
+    out[name] = r.headers[name] as string | undefined;
   return out;
 }
 
@@ -29,15 +34,26 @@ function expectSameRequest(emulated: Received, real: Received, mappingHeaders: s
   expect(emulated.method).toBe(real.method);
   expect(emulated.url).toBe(real.url);
   expect(decided(emulated, mappingHeaders)).toEqual(decided(real, mappingHeaders));
-  expect(emulated.body.equals(real.body), `bodies differ:\nemulator: ${emulated.text}\nsegment:  ${real.text}`).toBe(true);
+  expect(emulated.body.equals(real.body), `bodies differ:\nemulator: ${emulated.text}\nsegment:  ${real.text}`).toBe(
+    true,
+  );
 }
 
 /** A subscription as a user pastes it from Segment, with the receiver's URL. */
 function subscription(path: string, mapping: Record<string, unknown>, subscribe = 'type = "track"') {
-  return { subscribe, partnerAction: 'send' as const, enabled: true, mapping: { url: `${receiver.url}${path}`, ...mapping } };
+  return {
+    subscribe,
+    partnerAction: 'send' as const,
+    enabled: true,
+    mapping: { url: `${receiver.url}${path}`, ...mapping },
+  };
 }
 
-async function emulate(subscriptions: ReturnType<typeof subscription>[], send: (e: Emulator) => void, options: { clock?: ManualClock } = {}): Promise<Received[]> {
+async function emulate(
+  subscriptions: ReturnType<typeof subscription>[],
+  send: (e: Emulator) => void,
+  options: { clock?: ManualClock } = {},
+): Promise<Received[]> {
   const emulator = createEmulator({
     sources: [{ writeKey: 'wk', webhooksActions: { enabled: true, sharedSecret: SECRET, subscriptions } }],
     ...(options.clock ? { clock: options.clock } : {}),
@@ -56,7 +72,14 @@ const trackCall = {
   messageId: 'msg-interop-1',
   event: 'Order Completed',
   timestamp: '2026-11-25T10:00:00.250Z',
-  properties: { order_id: 'o-77', revenue: 42.5, currency: 'EUR', plan: 'pro', note: 'crème brûlée \u2028 "quoted" </script>', sku: 'SKU-1' },
+  properties: {
+    order_id: 'o-77',
+    revenue: 42.5,
+    currency: 'EUR',
+    plan: 'pro',
+    note: 'crème brûlée \u2028 "quoted" </script>',
+    sku: 'SKU-1',
+  },
   context: { ip: '203.0.113.9', library: { name: 'analytics-node', version: '2.1.0' } },
   integrations: { All: true },
 };
@@ -67,13 +90,24 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
   });
 
   it('whole event (the default mapping) with PUT, headers and X-Signature', async () => {
-    const sub = subscription('/orders', { method: 'PUT', headers: { 'X-Team': 'growth', Authorization: 'Bearer t0k3n' }, data: { '@path': '$.' } });
+    const sub = subscription('/orders', {
+      method: 'PUT',
+      headers: { 'X-Team': 'growth', Authorization: 'Bearer t0k3n' },
+      data: { '@path': '$.' },
+    });
     const [emulated] = await emulate([sub], (e) => e.track(trackCall));
     expect(emulated).toBeDefined();
     const event = JSON.parse(emulated!.text) as Record<string, unknown>;
     // The whole Segment event, with the Spec's common fields.
-    expect(event).toMatchObject({ type: 'track', userId: 'user_1001', anonymousId: 'anon_5e1f', messageId: 'msg-interop-1', event: 'Order Completed' });
-    for (const field of ['timestamp', 'originalTimestamp', 'sentAt', 'receivedAt', 'context', 'integrations']) expect(event).toHaveProperty(field);
+    expect(event).toMatchObject({
+      type: 'track',
+      userId: 'user_1001',
+      anonymousId: 'anon_5e1f',
+      messageId: 'msg-interop-1',
+      event: 'Order Completed',
+    });
+    for (const field of ['timestamp', 'originalTimestamp', 'sentAt', 'receivedAt', 'context', 'integrations'])
+      expect(event).toHaveProperty(field);
     await segmentOnEvent(event, { sharedSecret: SECRET, subscription: sub });
     const [real] = receiver.received;
     expectSameRequest(emulated!, real!, ['X-Team', 'Authorization']);
@@ -83,10 +117,28 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
 
   // Each mapped case also subscribes the whole event to /events, to hand Segment's code the very event the emulator built.
   const mapped: Array<[string, Record<string, unknown>]> = [
-    ['@path', { method: 'POST', data: { order: { '@path': '$.properties.order_id' }, user: { '@path': '$.userId' }, total: { '@path': '$.properties.revenue' }, ctx: { '@path': '$.context.library' } } }],
+    [
+      '@path',
+      {
+        method: 'POST',
+        data: {
+          order: { '@path': '$.properties.order_id' },
+          user: { '@path': '$.userId' },
+          total: { '@path': '$.properties.revenue' },
+          ctx: { '@path': '$.context.library' },
+        },
+      },
+    ],
     [
       '@template (data and URL)',
-      { url: { '@template': `${'{{'}properties.currency{{'}}'}` }, method: 'PATCH', data: { text: { '@template': '{{userId}} bought {{properties.sku}} for {{properties.revenue}}' }, note: { '@template': '{{properties.note}}' } } },
+      {
+        url: { '@template': `${'{{'}properties.currency{{'}}'}` },
+        method: 'PATCH',
+        data: {
+          text: { '@template': '{{userId}} bought {{properties.sku}} for {{properties.revenue}}' },
+          note: { '@template': '{{properties.note}}' },
+        },
+      },
     ],
     [
       '@if',
@@ -94,8 +146,16 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
         method: 'POST',
         headers: { 'X-Plan': 'yes' },
         data: {
-          plan: { '@if': { exists: { '@path': '$.properties.plan' }, then: { '@path': '$.properties.plan' }, else: 'free' } },
-          coupon: { '@if': { exists: { '@path': '$.properties.coupon' }, then: { '@path': '$.properties.coupon' }, else: 'none' } },
+          plan: {
+            '@if': { exists: { '@path': '$.properties.plan' }, then: { '@path': '$.properties.plan' }, else: 'free' },
+          },
+          coupon: {
+            '@if': {
+              exists: { '@path': '$.properties.coupon' },
+              then: { '@path': '$.properties.coupon' },
+              else: 'none',
+            },
+          },
         },
       },
     ],
@@ -104,7 +164,10 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
   it.each(mapped)('%s mapping', async (_name, mapping) => {
     const base = subscription('/mapped', mapping);
     // A templated URL: make it a full URL on the receiver.
-    if (typeof mapping.url === 'object') (base.mapping as Record<string, unknown>).url = { '@template': `${receiver.url}/by-currency/{{properties.currency}}` };
+    if (typeof mapping.url === 'object')
+      (base.mapping as Record<string, unknown>).url = {
+        '@template': `${receiver.url}/by-currency/{{properties.currency}}`,
+      };
     const whole = subscription('/events', { method: 'POST', data: { '@path': '$.' } });
     const got = await emulate([whole, base], (e) => e.track(trackCall));
     const event = JSON.parse(got.find((r) => r.url === '/events')!.text) as Record<string, unknown>;
@@ -124,7 +187,11 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
       'type = "page" or type = "screen" or type = "group" or type = "alias"',
     ];
     const subs = conditions.map((c, i) => subscription(`/s${i + 1}`, { method: 'POST', data: { '@path': '$.' } }, c));
-    const everything = subscription('/events', { method: 'POST', data: { '@path': '$.' } }, 'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"');
+    const everything = subscription(
+      '/events',
+      { method: 'POST', data: { '@path': '$.' } },
+      'type = "track" or type = "identify" or type = "page" or type = "screen" or type = "group" or type = "alias"',
+    );
     const clock = new ManualClock({ start: '2026-11-25T12:00:00.000Z' });
     const emulator = createEmulator({
       clock,
@@ -145,13 +212,22 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
       ['alias', { previousId: 'a1', userId: 'u1' }],
     ];
     calls.forEach(([type, call], i) => {
-      for (const writeKey of ['under-test', 'events']) (emulator as unknown as Record<string, (c: unknown, o: unknown) => unknown>)[type]!({ ...call, messageId: `fql-${i}` }, { writeKey });
+      for (const writeKey of ['under-test', 'events'])
+        (emulator as unknown as Record<string, (c: unknown, o: unknown) => unknown>)[type]!(
+          { ...call, messageId: `fql-${i}` },
+          { writeKey },
+        );
     });
     await emulator.drain();
     await emulator.close();
     const key = (r: Received) => `${r.url} ${r.headers['x-signature']} ${r.text}`;
-    const emulated = receiver.received.filter((r) => r.url !== '/events').map(key).sort();
-    const events = receiver.received.filter((r) => r.url === '/events').map((r) => JSON.parse(r.text) as Record<string, unknown>);
+    const emulated = receiver.received
+      .filter((r) => r.url !== '/events')
+      .map(key)
+      .sort();
+    const events = receiver.received
+      .filter((r) => r.url === '/events')
+      .map((r) => JSON.parse(r.text) as Record<string, unknown>);
     expect(events).toHaveLength(calls.length);
     receiver.received.length = 0;
     for (const event of events) await segmentOnEvent(event, { sharedSecret: SECRET, subscriptions: subs });
@@ -161,8 +237,18 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
   });
 
   it('a batch flushed at batch_size: a JSON array whose X-Signature covers only the first element', async () => {
-    const data = { id: { '@path': '$.messageId' }, event: { '@path': '$.event' }, revenue: { '@path': '$.properties.revenue' } };
-    const batched = subscription('/batch', { method: 'POST', headers: { 'X-Batch': '1' }, data, enable_batching: true, batch_size: 3 });
+    const data = {
+      id: { '@path': '$.messageId' },
+      event: { '@path': '$.event' },
+      revenue: { '@path': '$.properties.revenue' },
+    };
+    const batched = subscription('/batch', {
+      method: 'POST',
+      headers: { 'X-Batch': '1' },
+      data,
+      enable_batching: true,
+      batch_size: 3,
+    });
     const whole = subscription('/events', { method: 'POST', data: { '@path': '$.' } });
     let flushedBeforeDrain = 0;
     const got = await emulate([whole, batched], (e) => {
@@ -186,9 +272,16 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
 
   it('a part-full batch is sent when its flush window ends on the emulator clock, and on drain()', async () => {
     const clock = new ManualClock();
-    const batched = subscription('/window', { method: 'PUT', data: { '@path': '$.properties' }, enable_batching: true, batch_size: 100 });
+    const batched = subscription('/window', {
+      method: 'PUT',
+      data: { '@path': '$.properties' },
+      enable_batching: true,
+      batch_size: 100,
+    });
     const emulator = createEmulator({
-      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, batchWindowMs: 30_000, subscriptions: [batched] } }],
+      sources: [
+        { writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, batchWindowMs: 30_000, subscriptions: [batched] } },
+      ],
       clock,
     });
     emulator.track({ ...trackCall, messageId: 'w1', properties: { n: 1 } });

@@ -26,7 +26,11 @@ const sign = (text: string) => createHmac('sha1', SECRET).update(text).digest('h
 async function send(body: string, signature: string | undefined) {
   const res = await fetch(`${listener.url}/hook`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'Segment (Actions)', ...(signature ? { 'x-signature': signature } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Segment (Actions)',
+      ...(signature ? { 'x-signature': signature } : {}),
+    },
     body,
   });
   await res.arrayBuffer();
@@ -34,11 +38,21 @@ async function send(body: string, signature: string | undefined) {
 }
 
 describe('listen and forged Webhooks (Actions) batches', () => {
-  const captured = { type: 'track', event: 'Order Completed', userId: 'u1', messageId: 'm1', properties: { total: 10 } };
+  const captured = {
+    type: 'track',
+    event: 'Order Completed',
+    userId: 'u1',
+    messageId: 'm1',
+    properties: { total: 10 },
+  };
   const capturedSig = sign(JSON.stringify(captured));
 
   it('a captured signature with forged elements appended: refused, the forged ones named as not covered', async () => {
-    const forged = [captured, { ...captured, messageId: 'evil-1', properties: { total: 1e6 } }, { type: 'identify', userId: 'admin' }];
+    const forged = [
+      captured,
+      { ...captured, messageId: 'evil-1', properties: { total: 1e6 } },
+      { type: 'identify', userId: 'admin' },
+    ];
     const { status, record } = await send(JSON.stringify(forged), capturedSig);
     expect(status).toBe(401);
     expect(record.verdict.ok).toBe(false);
@@ -57,7 +71,10 @@ describe('listen and forged Webhooks (Actions) batches', () => {
   });
 
   it('a changed first element matches nothing: an ordinary mismatch, never "matches the first element"', async () => {
-    const { status, record } = await send(JSON.stringify([{ ...captured, properties: { total: 9999 } }, captured]), capturedSig);
+    const { status, record } = await send(
+      JSON.stringify([{ ...captured, properties: { total: 9999 } }, captured]),
+      capturedSig,
+    );
     expect(status).toBe(401);
     expect(record.verdict.message).not.toMatch(/matches only the first element/);
     expect(record.verdict.message).toMatch(/does not match/);
@@ -81,21 +98,60 @@ describe('serve --actions with a bad file', () => {
   }
   const mapping = { url: 'http://127.0.0.1:9/x', method: 'PUT' };
   const cases: Array<[string, unknown, RegExp]> = [
-    ['fql-eos.json', [{ subscribe: 'type = ', partnerAction: 'send', mapping }], /subscriptions\[0\]\.subscribe.*not valid FQL/],
-    ['fql-broken.json', [{ subscribe: 'event = "open', partnerAction: 'send', mapping }], /subscriptions\[0\]\.subscribe.*not valid FQL/],
-    ['size.json', [{ subscribe: 'type = "track"', partnerAction: 'send', mapping: { ...mapping, enable_batching: true, batch_size: 5000 } }], /subscriptions\[0\]\.mapping\.batch_size/],
-    ['six.json', Array.from({ length: 6 }, () => ({ subscribe: 'type = "track"', partnerAction: 'send', mapping })), /subscriptions.*limit is 5/],
-    ['secret-url.json', { sharedSecret: 'file-s3cret', subscriptions: [{ subscribe: 'type = "track"', partnerAction: 'send', mapping: { url: 'ftp://u:fi1e-pa55@h.test/?token=fi1e-t0ken' } }] }, /subscriptions\[0\]\.mapping\.url/],
+    [
+      'fql-eos.json',
+      [{ subscribe: 'type = ', partnerAction: 'send', mapping }],
+      /subscriptions\[0\]\.subscribe.*not valid FQL/,
+    ],
+    [
+      'fql-broken.json',
+      [{ subscribe: 'event = "open', partnerAction: 'send', mapping }],
+      /subscriptions\[0\]\.subscribe.*not valid FQL/,
+    ],
+    [
+      'size.json',
+      [
+        {
+          subscribe: 'type = "track"',
+          partnerAction: 'send',
+          mapping: { ...mapping, enable_batching: true, batch_size: 5000 },
+        },
+      ],
+      /subscriptions\[0\]\.mapping\.batch_size/,
+    ],
+    [
+      'six.json',
+      Array.from({ length: 6 }, () => ({ subscribe: 'type = "track"', partnerAction: 'send', mapping })),
+      /subscriptions.*limit is 5/,
+    ],
+    [
+      'secret-url.json',
+      {
+        sharedSecret: 'file-s3cret',
+        subscriptions: [
+          {
+            subscribe: 'type = "track"',
+            partnerAction: 'send',
+            mapping: { url: 'ftp://u:fi1e-pa55@h.test/?token=fi1e-t0ken' },
+          },
+        ],
+      },
+      /subscriptions\[0\]\.mapping\.url/,
+    ],
     ['empty.json', '', /not JSON/],
     ['wrong-shape.json', { subscription: [] }, /--actions/],
   ];
-  it.each(cases)('%s: exit 2, the field named, nothing secret printed', async (name, value, message) => {
-    const run = startCliFromSources(['serve', '--port', '0', '--actions', file(name, value)]);
-    expect(await run.exited).toBe(2);
-    const text = run.err() + run.out();
-    expect(text).toMatch(message);
-    for (const secret of ['file-s3cret', 'fi1e-pa55', 'fi1e-t0ken']) expect(text).not.toContain(secret);
-  }, 60_000);
+  it.each(cases)(
+    '%s: exit 2, the field named, nothing secret printed',
+    async (name, value, message) => {
+      const run = startCliFromSources(['serve', '--port', '0', '--actions', file(name, value)]);
+      expect(await run.exited).toBe(2);
+      const text = run.err() + run.out();
+      expect(text).toMatch(message);
+      for (const secret of ['file-s3cret', 'fi1e-pa55', 'fi1e-t0ken']) expect(text).not.toContain(secret);
+    },
+    60_000,
+  );
 
   it('a missing file: exit 2 naming it', async () => {
     const run = startCliFromSources(['serve', '--port', '0', '--actions', path.join(dir, 'nope.json')]);

@@ -38,7 +38,10 @@ describe('an attempt lets go of its request when it ends (memory: 100,000 first 
       request = new WeakRef((handle as unknown as { request: object }).request);
     });
 
-  for (const [name, status] of [['answered 503', 503], ['answered 200', 200]] as const) {
+  for (const [name, status] of [
+    ['answered 503', 503],
+    ['answered 200', 200],
+  ] as const) {
     it(`${name}: the ended attempt's handle, still held, no longer keeps the request alive`, async () => {
       const url = await receiver((req, res) => {
         req.resume();

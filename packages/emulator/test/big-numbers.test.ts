@@ -25,7 +25,12 @@ beforeAll(async () => {
   receiver = await startCaptureReceiver();
   emulator = createEmulator({
     debug: (line) => debugLines.push(line),
-    sources: [{ writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: 'big-secret' } }],
+    sources: [
+      {
+        writeKey: KEY,
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: 'big-secret' },
+      },
+    ],
   });
   intake = await listenIntake(emulator);
   chrome = await launchChromium();
@@ -39,14 +44,20 @@ afterAll(async () => {
 });
 
 async function post(path: string, text: string): Promise<number> {
-  const res = await fetch(`${intake.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic }, body: text });
+  const res = await fetch(`${intake.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: basic },
+    body: text,
+  });
   await res.arrayBuffer();
   return res.status;
 }
 
 // Written by hand, as a client that serializes 64-bit integers would send them.
-const BIG_CALL = '{"type":"track","userId":"u1","event":"Order Completed","messageId":"m-big-1","properties":{"orderId":12345678901234567890,"safe":9007199254740991,"items":[{"sku":-9223372036854775808}],"note":"12345678901234567890 in a string is kept"}}';
-const PLAIN_CALL = '{"type":"identify","userId":"u2","messageId":"m-plain-1","traits":{"logins":5,"id":"90071992547409930000"}}';
+const BIG_CALL =
+  '{"type":"track","userId":"u1","event":"Order Completed","messageId":"m-big-1","properties":{"orderId":12345678901234567890,"safe":9007199254740991,"items":[{"sku":-9223372036854775808}],"note":"12345678901234567890 in a string is kept"}}';
+const PLAIN_CALL =
+  '{"type":"identify","userId":"u2","messageId":"m-plain-1","traits":{"logins":5,"id":"90071992547409930000"}}';
 
 describe('integers beyond 2^53', () => {
   it('are flagged on the record, in DEBUG and in the JSON views; the raw call keeps the digits sent', async () => {
@@ -62,17 +73,30 @@ describe('integers beyond 2^53', () => {
     expect(plain?.notes).toBeUndefined(); // a digit string and small integers: nothing to say
     expect(plain?.rawCall).toBeUndefined();
     expect(big?.notes).toEqual([
-      expect.stringMatching(/^\$\.batch\[1\]\.properties\.orderId is an integer beyond 2\^53 − 1: JSON parsing changed it \(it is now 12345678901234567000;.*Send it as a string/),
-      expect.stringMatching(/^\$\.batch\[1\]\.properties\.items\[0\]\.sku is an integer beyond 2\^53 − 1: JSON parsing changed it \(it is now -9223372036854776000;/),
+      expect.stringMatching(
+        /^\$\.batch\[1\]\.properties\.orderId is an integer beyond 2\^53 − 1: JSON parsing changed it \(it is now 12345678901234567000;.*Send it as a string/,
+      ),
+      expect.stringMatching(
+        /^\$\.batch\[1\]\.properties\.items\[0\]\.sku is an integer beyond 2\^53 − 1: JSON parsing changed it \(it is now -9223372036854776000;/,
+      ),
     ]);
     expect(big?.rawCall).toBe(BIG_CALL);
 
-    expect(debugLines.some((l) => l.includes(big!.id) && l.includes('$.batch[1].properties.orderId is an integer beyond 2^53'))).toBe(true);
+    expect(
+      debugLines.some(
+        (l) => l.includes(big!.id) && l.includes('$.batch[1].properties.orderId is an integer beyond 2^53'),
+      ),
+    ).toBe(true);
 
-    const view = (await (await fetch(`${intake.url}/_hookgate/deliveries?limit=1`)).json()) as { deliveries: Array<{ id: string; notes?: string[]; rawCall?: string }> };
+    const view = (await (await fetch(`${intake.url}/_hookgate/deliveries?limit=1`)).json()) as {
+      deliveries: Array<{ id: string; notes?: string[]; rawCall?: string }>;
+    };
     expect(view.deliveries[0]).toMatchObject({ id: big!.id, rawCall: BIG_CALL });
     expect(view.deliveries[0]?.notes).toHaveLength(2);
-    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${big!.id}`)).json()) as { notes?: string[]; rawCall?: string };
+    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${big!.id}`)).json()) as {
+      notes?: string[];
+      rawCall?: string;
+    };
     expect(detail.rawCall).toBe(BIG_CALL);
     expect(detail.notes?.[0]).toContain('properties.orderId');
   });
@@ -104,7 +128,8 @@ describe('integers beyond 2^53', () => {
   }, 60_000);
 
   it('the raw call is found by a scan that skips strings, escapes and nesting', () => {
-    const body = ' { "context" : {"batch":[0]}, "s":"]\\"[", "batch" : [ {"a":"},\\"{"} , [1,[2]] ,\n {"n":12345678901234567890} ] } ';
+    const body =
+      ' { "context" : {"batch":[0]}, "s":"]\\"[", "batch" : [ {"a":"},\\"{"} , [1,[2]] ,\n {"n":12345678901234567890} ] } ';
     expect(JSON.parse(body).batch).toHaveLength(3);
     expect(rawCallText(body, { kind: 'batch' }, 0)).toBe('{"a":"},\\"{"}');
     expect(rawCallText(body, { kind: 'batch' }, 1)).toBe('[1,[2]]');
@@ -119,15 +144,23 @@ describe('integers beyond 2^53', () => {
     const listener = await startListener({ secret });
     const page = await chrome.browser.newPage();
     try {
-      const body = '{"version":1,"type":"track","userId":"u1","event":"Big","timestamp":"2026-11-25T10:00:00.000Z","properties":{"orderId":12345678901234567890}}';
-      const plain = '{"version":1,"type":"track","userId":"u1","event":"Plain","timestamp":"2026-11-25T10:00:00.000Z","properties":{"orderId":"12345678901234567890"}}';
+      const body =
+        '{"version":1,"type":"track","userId":"u1","event":"Big","timestamp":"2026-11-25T10:00:00.000Z","properties":{"orderId":12345678901234567890}}';
+      const plain =
+        '{"version":1,"type":"track","userId":"u1","event":"Plain","timestamp":"2026-11-25T10:00:00.000Z","properties":{"orderId":"12345678901234567890"}}';
       for (const b of [body, plain]) {
-        const res = await fetch(`${listener.url}/webhooks`, { method: 'POST', body: b, headers: { 'content-type': 'application/json', 'x-signature': sign(b, secret) } });
+        const res = await fetch(`${listener.url}/webhooks`, {
+          method: 'POST',
+          body: b,
+          headers: { 'content-type': 'application/json', 'x-signature': sign(b, secret) },
+        });
         await res.arrayBuffer();
       }
       await page.goto(`${listener.inspectorUrl}#/inbound/in_1`);
       await page.locator('#detail-title', { hasText: 'Request in_1' }).waitFor({ timeout: 15_000 });
-      expect(await page.locator('#inbound-detail p.big-integers').textContent()).toMatch(/^An integer beyond 2\^53 − 1: JSON parsing .* changes it/);
+      expect(await page.locator('#inbound-detail p.big-integers').textContent()).toMatch(
+        /^An integer beyond 2\^53 − 1: JSON parsing .* changes it/,
+      );
       expect(await page.locator('#inbound-detail details:has(pre.raw)').getAttribute('open')).not.toBeNull();
       expect(await page.locator('#inbound-detail pre.raw').textContent()).toBe(body);
       await page.goto(`${listener.inspectorUrl}#/inbound/in_2`);
@@ -141,10 +174,17 @@ describe('integers beyond 2^53', () => {
 
   it('the quick look for 16 digits in a row agrees with a regular expression (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constantFrom('0', '9', '5', 'a', ' ', ',', '"', '/', ':'), fc.stringMatching(/^\d{1,20}$/)), { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), (parts, n) => {
-        const text = parts.join('');
-        expect(hasDigitRun(text, n)).toBe(new RegExp(`\\d{${n}}`).test(text));
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(fc.constantFrom('0', '9', '5', 'a', ' ', ',', '"', '/', ':'), fc.stringMatching(/^\d{1,20}$/)),
+          { maxLength: 60 },
+        ),
+        fc.integer({ min: 1, max: 20 }),
+        (parts, n) => {
+          const text = parts.join('');
+          expect(hasDigitRun(text, n)).toBe(new RegExp(`\\d{${n}}`).test(text));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

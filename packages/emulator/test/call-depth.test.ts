@@ -18,7 +18,9 @@ function nested(levels: number): Record<string, unknown> {
 
 describe('emulator.track / ingest with a deeply nested call', () => {
   it('refuses 6,000 levels with the path of the field, and counts and records nothing', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: 'http://127.0.0.1:9/hooks' }] } }] });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: 'http://127.0.0.1:9/hooks' }] } }],
+    });
     try {
       let thrown: unknown;
       try {
@@ -29,7 +31,9 @@ describe('emulator.track / ingest with a deeply nested call', () => {
       expect(thrown).toBeInstanceOf(ValidationError);
       expect((thrown as ValidationError).issues[0]!.path).toBe('$.properties');
       expect((thrown as Error).message).toContain(`${MAX_CALL_DEPTH} levels`);
-      expect(() => emulator.ingest({ type: 'identify', userId: 'u1', traits: nested(6000) }, { writeKey: 'wk' })).toThrow(/\$\.traits/);
+      expect(() =>
+        emulator.ingest({ type: 'identify', userId: 'u1', traits: nested(6000) }, { writeKey: 'wk' }),
+      ).toThrow(/\$\.traits/);
       expect(emulator.deliveries).toHaveLength(0);
       expect(emulator.usage('wk')).toBe(0);
     } finally {
@@ -38,7 +42,9 @@ describe('emulator.track / ingest with a deeply nested call', () => {
   });
 
   it('accepts a call just inside the limit', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: 'wk', webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/hooks' }] } }] });
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/hooks' }] } }],
+    });
     try {
       const record = emulator.track({ userId: 'u1', event: 'Deep', properties: nested(MAX_CALL_DEPTH - 1) });
       expect(record.type).toBe('track');

@@ -59,7 +59,9 @@ describe('the client quick start against hookgate serve', { timeout: 120000 }, (
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toBe('');
     // The whole answer: the intake's message to its last word, and the JSON closed.
-    expect(wrong.stderr).toMatch(/^DeliveryError: .*HTTP 401: \{.*"code":"unknown_write_key".*the one `hookgate serve` prints\)\.".*\}/m);
+    expect(wrong.stderr).toMatch(
+      /^DeliveryError: .*HTTP 401: \{.*"code":"unknown_write_key".*the one `hookgate serve` prints\)\.".*\}/m,
+    );
     expect(wrong.stderr).toMatch(/5 message\(s\) not delivered/);
     expect(wrong.stderr).toMatch(/1 batch\(es\) failed\./);
   });

@@ -21,7 +21,9 @@ describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(/^hookgate conformance: cannot reach the receiver at http:\/\/127\.0\.0\.1:\d+\/hook: ECONNREFUSED.*running.*no case was run\.$/),
+      expect.stringMatching(
+        /^hookgate conformance: cannot reach the receiver at http:\/\/127\.0\.0\.1:\d+\/hook: ECONNREFUSED.*running.*no case was run\.$/,
+      ),
     ]);
     expect(r.stderr).not.toMatch(/forged|MUST|FAIL/);
     const json = await runCli(['conformance', `${dead.url}/hook`, '--secret', SECRET, '--json']);
@@ -35,12 +37,24 @@ describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
       setTimeout(() => res.writeHead(200).end(), 6000).unref();
     });
     servers.push(slow);
-    const r = await runCli(['conformance', `${slow.url}/hook`, '--secret', SECRET, '--timeout-ms', '300', '--progress']);
+    const r = await runCli([
+      'conformance',
+      `${slow.url}/hook`,
+      '--secret',
+      SECRET,
+      '--timeout-ms',
+      '300',
+      '--progress',
+    ]);
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(45_000); // three timeouts of 300 ms (plus a loaded machine), not 20 cases × 5 s = 100 s
     const progress = r.stderr.trimEnd().split('\n');
     expect(progress).toHaveLength(3);
-    progress.forEach((line, i) => expect(line).toMatch(new RegExp(`^\\[ ?${i + 1}/20\\] FAIL  MUST +signed-\\w+  -  \\d+ ms  timed out: no answer within 300 ms`)));
+    progress.forEach((line, i) =>
+      expect(line).toMatch(
+        new RegExp(`^\\[ ?${i + 1}/20\\] FAIL  MUST +signed-\\w+  -  \\d+ ms  timed out: no answer within 300 ms`),
+      ),
+    );
     expect(r.stdout).toMatch(/stopped early: 3 requests in a row got no answer within 300 ms.*\(17 cases not run\)/);
     expect(r.stdout).not.toMatch(/forged/);
   });
@@ -55,9 +69,19 @@ describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
       setTimeout(() => res.writeHead(401).end(), 6000).unref();
     });
     servers.push(slowToRefuse);
-    const r = await runCli(['conformance', `${slowToRefuse.url}/hook`, '--secret', SECRET, '--timeout-ms', '400', '--json']);
+    const r = await runCli([
+      'conformance',
+      `${slowToRefuse.url}/hook`,
+      '--secret',
+      SECRET,
+      '--timeout-ms',
+      '400',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!) as { cases: Array<{ id: string; passed: boolean; detail: string }> };
+    const report = JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!) as {
+      cases: Array<{ id: string; passed: boolean; detail: string }>;
+    };
     const missing = report.cases.find((c) => c.id === 'missing-signature')!;
     expect(missing.passed).toBe(false);
     expect(missing.detail).toMatch(/^timed out: no answer within 400 ms instead of a 4xx/);
@@ -83,10 +107,14 @@ describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
     const rx = createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } });
     const good = await startHttpServer(toNodeListener(rx) as never);
     servers.push(good);
-    const child = spawn('script', ['-qec', `${process.execPath} ${CLI} conformance ${good.url}/hook --secret ${SECRET}`, '/dev/null'], {
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'script',
+      ['-qec', `${process.execPath} ${CLI} conformance ${good.url}/hook --secret ${SECRET}`, '/dev/null'],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

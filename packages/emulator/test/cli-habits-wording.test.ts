@@ -32,7 +32,12 @@ function files(dir: string, keep: (name: string) => boolean): string[] {
 function docs(): string[] {
   const packages = readdirSync(join(ROOT, 'packages')).map((p) => join(ROOT, 'packages', p, 'README.md'));
   const examples = readdirSync(join(ROOT, 'examples')).map((e) => join(ROOT, 'examples', e, 'README.md'));
-  return [join(ROOT, 'README.md'), ...packages, ...examples, ...files(join(ROOT, 'docs'), (n) => n.endsWith('.md'))].filter((p) => {
+  return [
+    join(ROOT, 'README.md'),
+    ...packages,
+    ...examples,
+    ...files(join(ROOT, 'docs'), (n) => n.endsWith('.md')),
+  ].filter((p) => {
     try {
       return statSync(p).isFile();
     } catch {
@@ -72,8 +77,27 @@ describe('no internal words in what users read', () => {
     const runs = [
       ['--help'],
       ...COMMANDS.map((c) => [c, '--help']),
-      ['serve', '--endpoint', 'http://127.0.0.1:1/', '--endpoint', 'http://127.0.0.1:2/', '--endpoint', 'http://127.0.0.1:3/', '--endpoint', 'http://127.0.0.1:4/', '--endpoint', 'http://127.0.0.1:5/', '--endpoint', 'http://127.0.0.1:6/'],
-      ['serve', '--endpoint', 'http://127.0.0.1:1/', ...Array.from({ length: 6 }, (_, i) => ['--header', `X-H${i}: v`]).flat()],
+      [
+        'serve',
+        '--endpoint',
+        'http://127.0.0.1:1/',
+        '--endpoint',
+        'http://127.0.0.1:2/',
+        '--endpoint',
+        'http://127.0.0.1:3/',
+        '--endpoint',
+        'http://127.0.0.1:4/',
+        '--endpoint',
+        'http://127.0.0.1:5/',
+        '--endpoint',
+        'http://127.0.0.1:6/',
+      ],
+      [
+        'serve',
+        '--endpoint',
+        'http://127.0.0.1:1/',
+        ...Array.from({ length: 6 }, (_, i) => ['--header', `X-H${i}: v`]).flat(),
+      ],
       ['fixtures', 'nope'],
     ];
     for (const args of runs) {
@@ -87,7 +111,9 @@ describe('every flag the docs tell people to type exists', () => {
   it('each `hookgate <command> … --flag` in a README or doc page runs on that command', async () => {
     const named = new Map<string, Set<string>>(COMMANDS.map((c) => [c, new Set()]));
     for (const path of docs()) {
-      for (const m of readFileSync(path, 'utf8').matchAll(/hookgate (serve|send|fixtures|sign|replay|listen|conformance)\b([^|`)\n]*)/g)) {
+      for (const m of readFileSync(path, 'utf8').matchAll(
+        /hookgate (serve|send|fixtures|sign|replay|listen|conformance)\b([^|`)\n]*)/g,
+      )) {
         for (const f of m[2]!.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)) named.get(m[1]!)!.add(f[1]!);
       }
     }

@@ -42,7 +42,10 @@ describe('did you mean', () => {
   it.each([
     [['send', '--too', 'http://127.0.0.1:1/', 'track'], /hookgate send: unknown option --too; did you mean --to\?/],
     [['--verison'], /hookgate: unknown option --verison; did you mean --version\?/],
-    [['send', 'trak', '--to', 'http://127.0.0.1:1/'], /hookgate send: unknown type "trak"; did you mean "track"\? Types: page, screen/],
+    [
+      ['send', 'trak', '--to', 'http://127.0.0.1:1/'],
+      /hookgate send: unknown type "trak"; did you mean "track"\? Types: page, screen/,
+    ],
     [['fixtures', 'idenitfy'], /unknown type "idenitfy"; did you mean "identify"\?/],
     [['serv', '--endpoint', 'http://127.0.0.1:1/'], /hookgate: unknown command "serv"; did you mean "serve"\?/],
     [['conformance', 'http://127.0.0.1:1/', '--secert', 's'], /unknown option --secert; did you mean --secret\?/],
@@ -93,15 +96,23 @@ describe('did you mean', () => {
 
 describe('messages in CLI contexts name the flags', () => {
   it('library option names in emulator messages become the serve flags', () => {
-    expect(flagHint("no userId: the Webhooks message needs a userId; set anonymousCalls: 'anonymousId-as-userId' to deliver it")).toBe(
+    expect(
+      flagHint(
+        "no userId: the Webhooks message needs a userId; set anonymousCalls: 'anonymousId-as-userId' to deliver it",
+      ),
+    ).toBe(
       'no userId: the Webhooks message needs a userId; pass --anonymous-calls anonymousId-as-userId to deliver it',
     );
-    expect(flagHint('Invalid setting sources[0].webhooks.endpoints[1].url: "x" is not a full URL')).toBe('Invalid setting --endpoint #2: "x" is not a full URL');
+    expect(flagHint('Invalid setting sources[0].webhooks.endpoints[1].url: "x" is not a full URL')).toBe(
+      'Invalid setting --endpoint #2: "x" is not a full URL',
+    );
     expect(flagHint('see responsePolicy.clientErrors')).toBe('see --on-4xx');
   });
 
   it('serve on a non-loopback host without a token names --ui-token and --host, not library options', async () => {
-    const r = await runCli(['serve', '--endpoint', `${receiver.url}/webhooks`, '--host', '0.0.0.0', '--port', '0'], { env: { HOOKGATE_UI_TOKEN: '' } });
+    const r = await runCli(['serve', '--endpoint', `${receiver.url}/webhooks`, '--host', '0.0.0.0', '--port', '0'], {
+      env: { HOOKGATE_UI_TOKEN: '' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--ui-token or HOOKGATE_UI_TOKEN/);
     expect(r.stderr).toMatch(/--host 127\.0\.0\.1/);
@@ -120,7 +131,9 @@ describe('exit codes: 0 success, 1 the receiver or the check failed, 2 usage or 
   it('the main --help states the table', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Exit codes, for every command: 0 success,\s+1 the receiver or the check failed.*\s+or an unreachable target/);
+    expect(r.stdout).toMatch(
+      /Exit codes, for every command: 0 success,\s+1 the receiver or the check failed.*\s+or an unreachable target/,
+    );
   });
 
   it('send: 0 on 2xx, 1 on a refusal, 2 when nothing answers, 2 on a usage error', async () => {
@@ -190,7 +203,10 @@ describe('exit codes: 0 success, 1 the receiver or the check failed, 2 usage or 
 
 /** Starts `hookgate listen --port 0 ...args`; the banner (stderr) names its URL. */
 function startListen(args: string[]) {
-  const child = spawn(process.execPath, [CLI, 'listen', '--port', '0', ...args], { env: { ...process.env, NO_COLOR: '', HOOKGATE_SECRET: '' }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [CLI, 'listen', '--port', '0', ...args], {
+    env: { ...process.env, NO_COLOR: '', HOOKGATE_SECRET: '' },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -204,15 +220,28 @@ function startListen(args: string[]) {
     }
     return pattern.exec(read())!;
   };
-  return { child, exited, out: () => stdout, err: () => stderr, waitOut: (p: RegExp) => waitFor(() => stdout, p), waitErr: (p: RegExp) => waitFor(() => stderr, p) };
+  return {
+    child,
+    exited,
+    out: () => stdout,
+    err: () => stderr,
+    waitOut: (p: RegExp) => waitFor(() => stdout, p),
+    waitErr: (p: RegExp) => waitFor(() => stderr, p),
+  };
 }
 
 describe('listen without --secret', () => {
   it('runs as a catch-all: records and answers every request, each "not verified"', async () => {
     const listen = startListen([]);
     try {
-      const [, url] = await listen.waitErr(/hookgate listen on (http:\/\/127\.0\.0\.1:\d+)\/ \(any path\), no secret: nothing verified/);
-      const signed = await fetch(`${url}/hooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': 'ab'.repeat(20) }, body: '{"type":"track"}' });
+      const [, url] = await listen.waitErr(
+        /hookgate listen on (http:\/\/127\.0\.0\.1:\d+)\/ \(any path\), no secret: nothing verified/,
+      );
+      const signed = await fetch(`${url}/hooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': 'ab'.repeat(20) },
+        body: '{"type":"track"}',
+      });
       const plain = await fetch(`${url}/other`, { method: 'POST', body: 'hello' });
       expect([signed.status, plain.status]).toEqual([200, 200]);
       await listen.waitOut(/\/other .*not verified \(no --secret\)/);
@@ -220,7 +249,9 @@ describe('listen without --secret', () => {
       expect(lines).toHaveLength(2);
       for (const line of lines) expect(line).toMatch(/not verified \(no --secret\) → answered 200$/);
       // The views (and the inspector page built on them) say the same: not verified, not refused.
-      const view = (await (await fetch(`${url}/_hookgate/inbound`)).json()) as { requests: Array<{ verdict: { ok: boolean; reason?: string; message: string } }> };
+      const view = (await (await fetch(`${url}/_hookgate/inbound`)).json()) as {
+        requests: Array<{ verdict: { ok: boolean; reason?: string; message: string } }>;
+      };
       expect(view.requests.map((r) => [r.verdict.ok, r.verdict.reason])).toEqual([
         [false, 'not_verified'],
         [false, 'not_verified'],
@@ -241,7 +272,9 @@ describe('send --json', () => {
     const line = JSON.parse(r.stdout) as { status: number; body: unknown };
     expect(line.status).toBe(200);
     expect(typeof line.body).toBe('object');
-    const texty = await startHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks'));
+    const texty = await startHttpServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks'),
+    );
     try {
       const t = await runCli(['send', 'track', '--to', `${texty.url}/hook`, '--json']);
       expect((JSON.parse(t.stdout) as { body: unknown }).body).toBe('thanks');
@@ -252,7 +285,8 @@ describe('send --json', () => {
 });
 
 /** Attempt lines of serve's text log: time, delivery id, type, endpoint, status, duration, outcome. */
-const ATTEMPT_LINE = /^\d\d:\d\d:\d\d\.\d{3} {2}(dlv_\d+) {2}(\w+) +(\S+) {2} *(\S+) +\d+ ms {2}(delivered|will retry|gave up)/;
+const ATTEMPT_LINE =
+  /^\d\d:\d\d:\d\d\.\d{3} {2}(dlv_\d+) {2}(\w+) +(\S+) {2} *(\S+) +\d+ ms {2}(delivered|will retry|gave up)/;
 
 describe('serve with two endpoints', () => {
   it('carries the delivery id on every line, and the summary agrees with the lines per endpoint', async () => {
@@ -267,7 +301,12 @@ describe('serve with two endpoints', () => {
         expect((await postCall(url!, '/v1/track', 'hookgate-dev', { userId: 'u1', event })).status).toBe(200);
       }
       const until = Date.now() + 30_000;
-      const attemptLines = () => serve.out().split('\n').map((l) => ATTEMPT_LINE.exec(l)).filter((m) => m !== null);
+      const attemptLines = () =>
+        serve
+          .out()
+          .split('\n')
+          .map((l) => ATTEMPT_LINE.exec(l))
+          .filter((m) => m !== null);
       while (attemptLines().length < 6 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       serve.child.kill('SIGINT');
       expect(await serve.exited).toBe(0);
@@ -277,10 +316,13 @@ describe('serve with two endpoints', () => {
       expect(lines).toHaveLength(6);
       const ids = new Set(lines.map((m) => m[1]));
       expect([...ids].sort()).toEqual(['dlv_1', 'dlv_2', 'dlv_3']);
-      const count = (endpoint: string, outcome: string) => lines.filter((m) => m[3] === endpoint && m[5] === outcome).length;
+      const count = (endpoint: string, outcome: string) =>
+        lines.filter((m) => m[3] === endpoint && m[5] === outcome).length;
       // The summary table: endpoint, attempts, delivered, failed, pending.
       const row = (endpoint: string) => {
-        const m = new RegExp(`^${endpoint.replace(/[.:/]/g, '\\$&')} +(\\d+) +(\\d+) +(\\d+) +(\\d+)$`, 'm').exec(serve.out());
+        const m = new RegExp(`^${endpoint.replace(/[.:/]/g, '\\$&')} +(\\d+) +(\\d+) +(\\d+) +(\\d+)$`, 'm').exec(
+          serve.out(),
+        );
         if (!m) throw new Error(`no summary row for ${endpoint} in:\n${serve.out()}`);
         return m.slice(1).map(Number);
       };
@@ -308,7 +350,11 @@ describe('serve with two endpoints', () => {
       expect((await postCall(url!, '/v1/track', 'hookgate-dev', { userId: 'u1', event: 'Refused' })).status).toBe(200);
       // Before any signal: the event is live, not part of the closing report.
       await serve.waitFor(/"event":"gave_up"/);
-      const events = serve.out().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const events = serve
+        .out()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const gaveUp = events.find((e) => e.event === 'gave_up')!;
       expect(gaveUp).toMatchObject({ recordId: 'dlv_1', type: 'track', attempts: 1 });
       expect(String(gaveUp.reason)).toMatch(/400/);
@@ -327,7 +373,13 @@ describe('conformance with a wrong secret', () => {
     const [first] = r.stdout.split('\n');
     expect(first).toMatch(/^every signed request got 401: check --secret/);
     expect(r.stdout).toMatch(/Failures:\n {2}MUST signed-page/);
-    const json = await runCli(['conformance', `${receiver.url}/webhooks`, '--secret', 'not-the-receivers-secret', '--json']);
+    const json = await runCli([
+      'conformance',
+      `${receiver.url}/webhooks`,
+      '--secret',
+      'not-the-receivers-secret',
+      '--json',
+    ]);
     const report = JSON.parse(json.stdout.trim().split('\n').at(-1)!) as { event: string; wrongSecret: boolean };
     expect(report).toMatchObject({ event: 'report', wrongSecret: true });
   }, 60_000);

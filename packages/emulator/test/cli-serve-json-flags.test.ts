@@ -20,7 +20,12 @@ afterEach(async () => {
 });
 
 type Line = Record<string, unknown> & { event: string };
-const jsonLines = (text: string): Line[] => text.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+const jsonLines = (text: string): Line[] =>
+  text
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 
 describe('hookgate --version', { timeout: 120000 }, () => {
   it('prints the version of package.json, and --help lists it', async () => {
@@ -40,7 +45,12 @@ describe('hookgate serve --json', { timeout: 120000 }, () => {
     const serve = startServe(['--json', '--endpoint', `${receiver.url}/hook`, '--drain-ms', '50']);
     await serve.waitFor(/"event":"listening"/);
     const listening = jsonLines(serve.out())[0]!;
-    expect(listening).toMatchObject({ event: 'listening', writeKey: 'hookgate-dev', endpoints: [`${receiver.url}/hook`], signed: false });
+    expect(listening).toMatchObject({
+      event: 'listening',
+      writeKey: 'hookgate-dev',
+      endpoints: [`${receiver.url}/hook`],
+      signed: false,
+    });
     const url = listening.url as string;
     expect((await postCall(url, '/v1/track', 'hookgate-dev', { userId: 'u1', event: 'A' })).status).toBe(200);
     expect((await postCall(url, '/v1/track', 'hookgate-dev', { anonymousId: 'a1', event: 'B' })).status).toBe(200);
@@ -50,14 +60,35 @@ describe('hookgate serve --json', { timeout: 120000 }, () => {
     expect(await serve.exited).toBe(0);
     const lines = jsonLines(serve.out()); // throws on any line that is not JSON: no banner
     expect(serve.out()).not.toMatch(ANSI);
-    expect(lines.map((l) => l.event)).toEqual(['listening', ...lines.slice(1, -3).map((l) => l.event), 'stopping', 'closed', 'summary']);
+    expect(lines.map((l) => l.event)).toEqual([
+      'listening',
+      ...lines.slice(1, -3).map((l) => l.event),
+      'stopping',
+      'closed',
+      'summary',
+    ]);
     const attempt = lines.find((l) => l.event === 'attempt')!;
-    expect(attempt).toMatchObject({ type: 'track', endpoint: `${receiver.url}/hook`, round: 1, status: 200, outcome: 'delivered', error: null });
+    expect(attempt).toMatchObject({
+      type: 'track',
+      endpoint: `${receiver.url}/hook`,
+      round: 1,
+      status: 200,
+      outcome: 'delivered',
+      error: null,
+    });
     expect(Date.parse(attempt.endedAt as string)).toBeGreaterThanOrEqual(Date.parse(attempt.startedAt as string));
     const filtered = lines.find((l) => l.event === 'filtered')!;
     // The hint names the flag that sets the option, not the library option.
     expect(filtered.reason).toMatch(/pass --anonymous-calls anonymousId-as-userId to deliver it/);
-    expect(lines.at(-1)).toMatchObject({ event: 'summary', received: 2, delivered: 1, failed: 0, pending: 0, filtered: 1, closedAtExit: 0 });
+    expect(lines.at(-1)).toMatchObject({
+      event: 'summary',
+      received: 2,
+      delivered: 1,
+      failed: 0,
+      pending: 0,
+      filtered: 1,
+      closedAtExit: 0,
+    });
   });
 });
 
@@ -95,16 +126,32 @@ describe('hookgate serve flags', { timeout: 120000 }, () => {
       res.writeHead(n++ === 0 ? 400 : 200).end();
     });
     const serve = startServe([
-      '--json', '--endpoint', `${receiver.url}/hook`, '--on-4xx', 'retry', '--retry-initial-delay-ms', '20', '--retry-jitter', 'none',
-      '--include-ids', '--anonymous-calls', 'anonymousId-as-userId',
+      '--json',
+      '--endpoint',
+      `${receiver.url}/hook`,
+      '--on-4xx',
+      'retry',
+      '--retry-initial-delay-ms',
+      '20',
+      '--retry-jitter',
+      'none',
+      '--include-ids',
+      '--anonymous-calls',
+      'anonymousId-as-userId',
     ]);
     const [, url] = await serve.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
-    expect((await postCall(url!, '/v1/track', 'hookgate-dev', { anonymousId: 'anon-7', event: 'A', messageId: 'm-7' })).status).toBe(200);
+    expect(
+      (await postCall(url!, '/v1/track', 'hookgate-dev', { anonymousId: 'anon-7', event: 'A', messageId: 'm-7' }))
+        .status,
+    ).toBe(200);
     await serve.waitFor(/"outcome":"delivered"/);
     serve.child.kill('SIGINT');
     expect(await serve.exited).toBe(0);
     const attempts = jsonLines(serve.out()).filter((l) => l.event === 'attempt');
-    expect(attempts.map((a) => [a.status, a.outcome, a.round])).toEqual([[400, 'retry', 1], [200, 'delivered', 2]]);
+    expect(attempts.map((a) => [a.status, a.outcome, a.round])).toEqual([
+      [400, 'retry', 1],
+      [200, 'delivered', 2],
+    ]);
     expect(bodies[1]).toMatchObject({ userId: 'anon-7', anonymousId: 'anon-7', messageId: 'm-7' });
 
     // Without the flag, the same 400 fails for good, and the line says which flag would retry it.
@@ -128,7 +175,16 @@ describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
       res.writeHead(503).end();
     });
     // The first retry is a minute away: exactly one attempt is made before Ctrl-C, however slow the machine.
-    const serve = startServe(['--endpoint', `${down.url}/hook`, '--drain-ms', '100', '--retry-initial-delay-ms', '60000', '--retry-jitter', 'none']);
+    const serve = startServe([
+      '--endpoint',
+      `${down.url}/hook`,
+      '--drain-ms',
+      '100',
+      '--retry-initial-delay-ms',
+      '60000',
+      '--retry-jitter',
+      'none',
+    ]);
     const [, url] = await serve.waitFor(/intake listening on (http:\/\/127\.0\.0\.1:\d+)/);
     await postCall(url!, '/v1/identify', 'hookgate-dev', { userId: 'u1' });
     await serve.waitFor(/identify .* 503 .* will retry/);
@@ -142,7 +198,17 @@ describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
     expect(out.slice(summary)).toMatch(/received 1: delivered 0, failed 1 \(1 closed at exit\), pending 0, filtered 0/);
     expect(out.slice(summary)).not.toMatch(/pending [1-9]/);
 
-    const json = startServe(['--json', '--endpoint', `${down.url}/hook`, '--drain-ms', '100', '--retry-initial-delay-ms', '60000', '--retry-jitter', 'none']);
+    const json = startServe([
+      '--json',
+      '--endpoint',
+      `${down.url}/hook`,
+      '--drain-ms',
+      '100',
+      '--retry-initial-delay-ms',
+      '60000',
+      '--retry-jitter',
+      'none',
+    ]);
     const [, url2] = await json.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
     await postCall(url2!, '/v1/identify', 'hookgate-dev', { userId: 'u1' });
     await json.waitFor(/"outcome":"retry"/);
@@ -150,7 +216,9 @@ describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
     expect(await json.exited).toBe(0);
     const lines = jsonLines(json.out());
     const closed = lines.find((l) => l.event === 'closed')!;
-    expect(closed.recordedFailed).toEqual([{ id: 'dlv_1', type: 'identify', attempts: 1, reason: 'emulator closed before delivery' }]);
+    expect(closed.recordedFailed).toEqual([
+      { id: 'dlv_1', type: 'identify', attempts: 1, reason: 'emulator closed before delivery' },
+    ]);
     expect(lines.at(-1)).toMatchObject({ event: 'summary', failed: 1, pending: 0, closedAtExit: 1 });
   });
 
@@ -170,7 +238,10 @@ describe('hookgate serve at Ctrl-C and over time', { timeout: 120000 }, () => {
     await serve.waitFor(/(delivered[\s\S]*){2}/);
     serve.child.kill('SIGINT');
     expect(await serve.exited).toBe(0);
-    const lines = serve.out().split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}dlv_\d+ {2}track/.test(l));
+    const lines = serve
+      .out()
+      .split('\n')
+      .filter((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}dlv_\d+ {2}track/.test(l));
     expect(lines).toHaveLength(2);
     const ms = lines.map((l) => {
       const [h, m, s] = l.slice(0, 12).split(':');
@@ -193,11 +264,25 @@ describe('hookgate send --json', { timeout: 120000 }, () => {
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ url: `${receiver.url}/hook`, type: 'track', signed: true, ok: true, status: 202, body: { ok: true } });
+    expect(lines[0]).toMatchObject({
+      url: `${receiver.url}/hook`,
+      type: 'track',
+      signed: true,
+      ok: true,
+      status: 202,
+      body: { ok: true },
+    });
     const dead = await startHttpServer(() => {});
     await dead.close();
     const failed = await runCli(['send', 'page', '--to', `${dead.url}/hook`, '--json']);
     expect(failed.code).toBe(2);
-    expect(jsonLines(failed.stdout)).toEqual([expect.objectContaining({ ok: false, status: null, timedOut: false, error: expect.stringMatching(/ECONNREFUSED/) })]);
+    expect(jsonLines(failed.stdout)).toEqual([
+      expect.objectContaining({
+        ok: false,
+        status: null,
+        timedOut: false,
+        error: expect.stringMatching(/ECONNREFUSED/),
+      }),
+    ]);
   });
 });

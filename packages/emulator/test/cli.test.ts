@@ -20,7 +20,10 @@ interface Run {
 
 function runCli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '', ...options.env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: '', ...options.env },
+      stdio: 'pipe',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -36,9 +39,16 @@ let seen: Array<{ message: WebhookMessage; form: string }>;
 let insecure: RunningServer;
 
 beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (cd packages/core && npx tsup; cd packages/emulator && npx tsup), as pnpm test does.`);
+  if (!existsSync(CLI))
+    throw new Error(
+      `${CLI} is missing: build first (cd packages/core && npx tsup; cd packages/emulator && npx tsup), as pnpm test does.`,
+    );
   seen = [];
-  const rx = createReceiver({ secret: SECRET, onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form }), logger: { warn: () => {} } });
+  const rx = createReceiver({
+    secret: SECRET,
+    onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form }),
+    logger: { warn: () => {} },
+  });
   receiver = await startHttpServer(toNodeListener(rx) as never);
   const open = createReceiver({ insecureSkipVerification: true, onMessage: () => {}, logger: { warn: () => {} } });
   insecure = await startHttpServer(toNodeListener(open) as never);
@@ -57,8 +67,14 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['fixtures', 'nope'], /unknown type "nope"\. Types: page, screen/],
   [['sign'], /--secret is required/],
   [['conformance', '--secret', 's'], /give the receiver URL/],
-  [['conformance', 'http://127.0.0.1:1/', '--secret', 's', '--timeout-ms', '-1'], /option --timeout-ms needs a value; to give one that starts with a dash, write --timeout-ms=<value>/],
-  [['conformance', 'http://127.0.0.1:1/', '--secret', 's', '--timeout-ms=-1'], /--timeout-ms must be a whole number from 1 to 600000 \(got "-1"\)/],
+  [
+    ['conformance', 'http://127.0.0.1:1/', '--secret', 's', '--timeout-ms', '-1'],
+    /option --timeout-ms needs a value; to give one that starts with a dash, write --timeout-ms=<value>/,
+  ],
+  [
+    ['conformance', 'http://127.0.0.1:1/', '--secret', 's', '--timeout-ms=-1'],
+    /--timeout-ms must be a whole number from 1 to 600000 \(got "-1"\)/,
+  ],
   [['fixtures', '--compact=yes'], /option --compact does not take a value/],
   [['send', 'trak', '--to', 'http://x/'], /unknown type "trak"/],
   [['send', 'track', '--to', 'http://x/', '--header', 'NoColon'], /--header must look like 'Name: value'/],
@@ -154,10 +170,14 @@ describe('hookgate send', () => {
     });
     expect(r.code).toBe(0);
     expect(seen.map((s) => s.message)).toEqual([{ ...data, type: 'identify' }]);
-    const bad = await runCli(['send', 'track', '--to', `${receiver.url}/webhooks`, '--data', '-'], { input: '{"type":"track","userId":"u"}' });
+    const bad = await runCli(['send', 'track', '--to', `${receiver.url}/webhooks`, '--data', '-'], {
+      input: '{"type":"track","userId":"u"}',
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--data is not a valid track message:\n {2}\$\.version is required/);
-    const other = await runCli(['send', 'track', '--to', `${receiver.url}/webhooks`, '--data', '-'], { input: JSON.stringify(fixtures.page) });
+    const other = await runCli(['send', 'track', '--to', `${receiver.url}/webhooks`, '--data', '-'], {
+      input: JSON.stringify(fixtures.page),
+    });
     expect(other.stderr).toMatch(/--data holds a "page" message, not track/);
   });
 });
@@ -177,9 +197,18 @@ describe('hookgate conformance', () => {
     const r = await runCli(['conformance', `${insecure.url}/hook`, '--json'], { env: { HOOKGATE_SECRET: SECRET } });
     expect(r.code).toBe(1);
     // One JSON object per line: a line per case as it ends, then the report with every case.
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { event: string; index?: number });
-    expect(lines.slice(0, -1).map((l) => [l.event, l.index])).toEqual(Array.from({ length: 20 }, (_, i) => ['case', i + 1]));
-    const report = lines.at(-1) as unknown as { event: string; ok: boolean; cases: Array<{ id: string; passed: boolean; status: number }> };
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; index?: number });
+    expect(lines.slice(0, -1).map((l) => [l.event, l.index])).toEqual(
+      Array.from({ length: 20 }, (_, i) => ['case', i + 1]),
+    );
+    const report = lines.at(-1) as unknown as {
+      event: string;
+      ok: boolean;
+      cases: Array<{ id: string; passed: boolean; status: number }>;
+    };
     expect(report.event).toBe('report');
     expect(report.cases).toHaveLength(20);
     expect(r.stderr).toBe(''); // no progress lines with --json
@@ -194,7 +223,10 @@ describe('hookgate conformance', () => {
 
 describe('hookgate serve', () => {
   function startServe(args: string[]) {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, NO_COLOR: '' }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+      env: { ...process.env, NO_COLOR: '' },
+      stdio: 'pipe',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -221,23 +253,53 @@ describe('hookgate serve', () => {
     try {
       const good = `${receiver.url}/webhooks`;
       const bad = `${flaky.url}/down`;
-      const serve = startServe(['--endpoint', bad, '--endpoint', good, '--secret', SECRET, '--write-key', 'wk_cli', '--header', 'X-Env: test']);
+      const serve = startServe([
+        '--endpoint',
+        bad,
+        '--endpoint',
+        good,
+        '--secret',
+        SECRET,
+        '--write-key',
+        'wk_cli',
+        '--header',
+        'X-Env: test',
+      ]);
       const [, url] = await serve.waitFor(/intake listening on (http:\/\/127\.0\.0\.1:\d+)/);
       expect(serve.out()).toMatch(/write key {3}wk_cli/);
       expect(serve.out()).not.toContain(SECRET);
       const res = await fetch(`${url}/v1/batch`, {
         method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from('wk_cli:').toString('base64')}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ batch: [{ type: 'track', userId: 'u1', event: 'From CLI' }, { type: 'identify', userId: 'u1' }] }),
+        headers: {
+          authorization: `Basic ${Buffer.from('wk_cli:').toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          batch: [
+            { type: 'track', userId: 'u1', event: 'From CLI' },
+            { type: 'identify', userId: 'u1' },
+          ],
+        }),
       });
       expect(res.status).toBe(200);
-      const unknown = await fetch(`${url}/v1/track`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from('hookgate-dev:').toString('base64')}` }, body: '{}' });
+      const unknown = await fetch(`${url}/v1/track`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from('hookgate-dev:').toString('base64')}` },
+        body: '{}',
+      });
       expect(unknown.status).toBe(401);
       // One line per attempt: time, type, endpoint, status, duration, outcome.
       await serve.waitFor(/identify .* 200 .* delivered/);
-      const lines = serve.out().split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}/.test(l));
+      const lines = serve
+        .out()
+        .split('\n')
+        .filter((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}/.test(l));
       expect(lines.length).toBeGreaterThanOrEqual(4);
-      expect(lines.some((l) => /^\d\d:\d\d:\d\d\.\d{3} {2}dlv_\d+ {2}track {3}.*\/webhooks {2}200 +[\d]+ ms {2}delivered$/.test(l))).toBe(true);
+      expect(
+        lines.some((l) =>
+          /^\d\d:\d\d:\d\d\.\d{3} {2}dlv_\d+ {2}track {3}.*\/webhooks {2}200 +[\d]+ ms {2}delivered$/.test(l),
+        ),
+      ).toBe(true);
       expect(lines.some((l) => l.includes(bad) && / 500 /.test(l))).toBe(true);
       serve.child.kill('SIGINT');
       expect(await serve.exited).toBe(0);
@@ -274,7 +336,9 @@ describe('hookgate serve', () => {
       expect(serve.out()).toMatch(
         /1 not delivered at exit, now recorded failed \(emulator closed before delivery\):\n {2}dlv_1 {2}page {2}\d+ attempts?, last attempt 503 at http[^\n]*\n\nSummary\n/,
       );
-      expect(serve.out()).toMatch(/ +\d+ +0 +1 +0\n\nreceived 1: delivered 0, failed 1 \(1 closed at exit\), pending 0, filtered 0\n$/);
+      expect(serve.out()).toMatch(
+        / +\d+ +0 +1 +0\n\nreceived 1: delivered 0, failed 1 \(1 closed at exit\), pending 0, filtered 0\n$/,
+      );
     } finally {
       await down.close();
     }
@@ -294,7 +358,17 @@ describe('terminal output', () => {
       if (saved === undefined) delete process.env.NO_COLOR;
       else process.env.NO_COLOR = saved;
     }
-    const attempt = { recordId: 'dlv_1', endpoint: 'http://127.0.0.1:1/h', round: 1, at: new Date().toISOString(), requestHeaders: {}, body: '{}', status: 200, durationMs: 3, outcome: 'delivered' as const };
+    const attempt = {
+      recordId: 'dlv_1',
+      endpoint: 'http://127.0.0.1:1/h',
+      round: 1,
+      at: new Date().toISOString(),
+      requestHeaders: {},
+      body: '{}',
+      status: 200,
+      durationMs: 3,
+      outcome: 'delivered' as const,
+    };
     const record = { type: 'track' } as never;
     expect(formatAttemptLine(attempt, record, true)).toMatch(ANSI);
     expect(formatAttemptLine(attempt, record, false)).not.toMatch(ANSI);

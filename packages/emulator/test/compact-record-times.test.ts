@@ -13,7 +13,15 @@ describe('compact record times', () => {
   });
 
   it('round-trips any epoch milliseconds exactly, fractional and far from the origin included', () => {
-    for (const ms of [Date.now(), Date.now() + 0.25, 0, -86_400_000, Date.UTC(1999, 11, 31, 23, 59, 59, 999), Date.UTC(2300, 0, 1), 8.64e15]) {
+    for (const ms of [
+      Date.now(),
+      Date.now() + 0.25,
+      0,
+      -86_400_000,
+      Date.UTC(1999, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2300, 0, 1),
+      8.64e15,
+    ]) {
       expect(fromCompactMs(toCompactMs(ms))).toBe(ms);
     }
   });
@@ -23,7 +31,11 @@ describe('compact record times', () => {
       const r: CaptureReceiver = await startCaptureReceiver(() => 503);
       open.push(r);
       const clock = new ManualClock({ start });
-      const e: Emulator = createEmulator({ clock, sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${r.url}/h` }] } }], retry: { windowMs: 60_000 } });
+      const e: Emulator = createEmulator({
+        clock,
+        sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${r.url}/h` }] } }],
+        retry: { windowMs: 60_000 },
+      });
       open.push(e);
       const record = e.track({ userId: 'u1', event: 'E' });
       await clock.settle();

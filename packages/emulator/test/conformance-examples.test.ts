@@ -29,9 +29,16 @@ describe.each([
     expect(report.cases).toHaveLength(20);
     // Refusals were 401 (signature) or the precise SHOULD status, never a 2xx.
     const status = (id: string) => report.cases.find((c) => c.id === id)!.status;
-    expect([status('missing-signature'), status('wrong-signature'), status('wrong-secret'), status('tampered-body')]).toEqual([401, 401, 401, 401]);
+    expect([
+      status('missing-signature'),
+      status('wrong-signature'),
+      status('wrong-secret'),
+      status('tampered-body'),
+    ]).toEqual([401, 401, 401, 401]);
     expect([status('malformed-json'), status('wrong-content-type'), status('oversize-body')]).toEqual([400, 415, 413]);
     // One handled message per signed type, and the genuine follow-ups, never a refused one.
-    expect(new Set(rx.seen.map((m) => m.type))).toEqual(new Set(['page', 'screen', 'identify', 'track', 'alias', 'group', 'delete']));
+    expect(new Set(rx.seen.map((m) => m.type))).toEqual(
+      new Set(['page', 'screen', 'identify', 'track', 'alias', 'group', 'delete']),
+    );
   });
 });

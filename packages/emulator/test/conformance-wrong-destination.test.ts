@@ -13,9 +13,13 @@ let actions: RunningServer;
 
 beforeAll(async () => {
   requireBuiltCli();
-  classic = await startHttpServer(toNodeListener(createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } })) as never);
+  classic = await startHttpServer(
+    toNodeListener(createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } })) as never,
+  );
   actions = await startHttpServer(
-    toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {}, logger: { warn: () => {} } })) as never,
+    toNodeListener(
+      createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {}, logger: { warn: () => {} } }),
+    ) as never,
   );
 });
 
@@ -32,7 +36,15 @@ describe('conformance --destination actions against a Classic receiver', () => {
     expect(first).toMatch(/^every PUT and PATCH got 405: this looks like a Webhooks \(Classic\) receiver/);
     expect(first).toContain("destination: 'actions'");
     expect(r.stdout).toMatch(/Failures:\n {2}MUST actions-put/);
-    const json = await runCli(['conformance', `${classic.url}/hook`, '--destination', 'actions', '--secret', SECRET, '--json']);
+    const json = await runCli([
+      'conformance',
+      `${classic.url}/hook`,
+      '--destination',
+      'actions',
+      '--secret',
+      SECRET,
+      '--json',
+    ]);
     const report = JSON.parse(json.stdout.trim().split('\n').at(-1)!) as { event: string; classicReceiver: boolean };
     expect(report).toMatchObject({ event: 'report', classicReceiver: true });
   }, 60_000);

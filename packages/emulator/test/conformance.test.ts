@@ -4,11 +4,23 @@ import { createHmac } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import selfsigned from 'selfsigned';
-import { createReceiver, messageIssues, toNodeListener, type ReceiverOptions, type WebhookMessage } from '@hookgate/core';
+import {
+  createReceiver,
+  messageIssues,
+  toNodeListener,
+  type ReceiverOptions,
+  type WebhookMessage,
+} from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { start as startNaive } from '../../../test/naive-receiver/server.js';
 import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { ConformanceUnreachableError, formatConformanceReport, RAW_BODY_VARIANTS, runConformance, type ConformanceReport } from '../src/conformance/index.js';
+import {
+  ConformanceUnreachableError,
+  formatConformanceReport,
+  RAW_BODY_VARIANTS,
+  runConformance,
+  type ConformanceReport,
+} from '../src/conformance/index.js';
 
 const SECRET = 'conformance-secret';
 const cleanups: Array<() => Promise<void>> = [];
@@ -18,13 +30,22 @@ afterEach(async () => {
 
 async function coreReceiver(options: Partial<ReceiverOptions> = {}) {
   const seen: WebhookMessage[] = [];
-  const receiver = createReceiver({ secret: SECRET, onMessage: (m) => void seen.push(m), logger: { warn: () => {} }, ...options });
+  const receiver = createReceiver({
+    secret: SECRET,
+    onMessage: (m) => void seen.push(m),
+    logger: { warn: () => {} },
+    ...options,
+  });
   const server = await startHttpServer(toNodeListener(receiver) as never);
   cleanups.push(server.close);
   return { url: `${server.url}/webhooks`, seen };
 }
 
-const failed = (r: ConformanceReport) => r.cases.filter((c) => !c.passed).map((c) => c.id).sort();
+const failed = (r: ConformanceReport) =>
+  r.cases
+    .filter((c) => !c.passed)
+    .map((c) => c.id)
+    .sort();
 const byId = (r: ConformanceReport, id: string) => r.cases.find((c) => c.id === id)!;
 
 describe('runConformance', () => {
@@ -34,9 +55,21 @@ describe('runConformance', () => {
     expect(failed(report)).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.cases.map((c) => c.id)).toEqual([
-      'signed-page', 'signed-screen', 'signed-identify', 'signed-track', 'signed-alias', 'signed-group', 'signed-delete',
-      'missing-signature', 'wrong-signature', 'wrong-secret', 'tampered-body', 'duplicate-delivery',
-      'malformed-json', 'wrong-content-type', 'oversize-body',
+      'signed-page',
+      'signed-screen',
+      'signed-identify',
+      'signed-track',
+      'signed-alias',
+      'signed-group',
+      'signed-delete',
+      'missing-signature',
+      'wrong-signature',
+      'wrong-secret',
+      'tampered-body',
+      'duplicate-delivery',
+      'malformed-json',
+      'wrong-content-type',
+      'oversize-body',
       ...RAW_BODY_VARIANTS.map((v) => v.id),
       'quick-answer',
     ]);
@@ -81,7 +114,10 @@ describe('runConformance', () => {
     const rx = await coreReceiver({ secret: undefined, insecureSkipVerification: true });
     const report = await runConformance({ url: rx.url, secret: SECRET, delivered: () => rx.seen });
     expect(report.ok).toBe(false);
-    const mustFailed = report.cases.filter((c) => c.level === 'MUST' && !c.passed).map((c) => c.id).sort();
+    const mustFailed = report.cases
+      .filter((c) => c.level === 'MUST' && !c.passed)
+      .map((c) => c.id)
+      .sort();
     expect(mustFailed).toEqual(['missing-signature', 'tampered-body', 'wrong-secret', 'wrong-signature']);
     expect(byId(report, 'wrong-secret').detail).toMatch(/instead of a 4xx.*reached the handler/);
     expect(formatConformanceReport(report)).toMatch(/4 MUST failures/);
@@ -99,7 +135,8 @@ describe('runConformance', () => {
         return void res.writeHead(400).end();
       }
       const key = message.messageId ?? raw.toString('base64');
-      if (handled.has(key)) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"duplicate":true}');
+      if (handled.has(key))
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"duplicate":true}');
       handled.add(key);
       const good = createHmac('sha1', SECRET).update(raw).digest('hex') === req.headers['x-signature'];
       res.writeHead(good ? 200 : 401).end();
@@ -141,9 +178,15 @@ describe('runConformance', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.address() as AddressInfo;
-    const error = await runConformance({ url: `https://127.0.0.1:${port}/hook`, secret: SECRET, oversizeBytes: 1024 }).catch((e: unknown) => e);
+    const error = await runConformance({
+      url: `https://127.0.0.1:${port}/hook`,
+      secret: SECRET,
+      oversizeBytes: 1024,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConformanceUnreachableError);
-    expect((error as Error).message).toMatch(/cannot reach the receiver at https:\/\/127\.0\.0\.1:\d+\/hook: .*(SELF_SIGNED|self-signed).*trusted/i);
+    expect((error as Error).message).toMatch(
+      /cannot reach the receiver at https:\/\/127\.0\.0\.1:\d+\/hook: .*(SELF_SIGNED|self-signed).*trusted/i,
+    );
     expect(requests).toBe(0);
   });
 
@@ -151,7 +194,9 @@ describe('runConformance', () => {
     await expect(runConformance({ url: 'not a url', secret: SECRET })).rejects.toThrow(/option url/);
     await expect(runConformance({ url: 'ftp://x/', secret: SECRET })).rejects.toThrow(/http or https/);
     await expect(runConformance({ url: 'http://127.0.0.1:1/', secret: '' })).rejects.toThrow(/option secret/);
-    await expect(runConformance({ url: 'http://127.0.0.1:1/', secret: SECRET, timeoutMs: 0 })).rejects.toThrow(/option timeoutMs/);
+    await expect(runConformance({ url: 'http://127.0.0.1:1/', secret: SECRET, timeoutMs: 0 })).rejects.toThrow(
+      /option timeoutMs/,
+    );
   });
 
   it('builds raw-body cases whose bytes JSON.stringify does not reproduce, as valid messages', () => {

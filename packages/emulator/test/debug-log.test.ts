@@ -11,7 +11,12 @@ function runChild(debug: string | undefined) {
   const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: `${ROOT}tsconfig.json` };
   delete env.DEBUG;
   if (debug !== undefined) env.DEBUG = debug;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(r.status, r.stderr).toBe(0);
   const out = JSON.parse(r.stdout) as { attempts: number; signatures: string[]; secrets: string[] };
   const lines = r.stderr.split('\n').filter((l) => l.startsWith('hookgate:emulator '));
@@ -50,7 +55,12 @@ describe('debug logging with DEBUG=hookgate*', () => {
     const emulator = createEmulator({
       clock: new ManualClock(),
       debug: (line) => lines.push(line),
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/h` }], sharedSecret: 'topsecret' } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/h` }], sharedSecret: 'topsecret' },
+        },
+      ],
     });
     const record = emulator.track({ userId: 'u1', event: 'E' });
     await emulator.drain();

@@ -31,7 +31,9 @@ describe('delivery: several endpoints, timeouts, retries, 4xx/429/3xx policy, TL
   const emulator = (urls: string[], options: Partial<EmulatorOptions> = {}): Emulator => {
     const e = createEmulator({
       clock: new ManualClock(),
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: urls.map((url) => ({ url })), sharedSecret: 's' } }],
+      sources: [
+        { writeKey: 'wk', webhooks: { enabled: true, endpoints: urls.map((url) => ({ url })), sharedSecret: 's' } },
+      ],
       ...options,
     });
     open.push(e);
@@ -154,7 +156,10 @@ describe('delivery: several endpoints, timeouts, retries, 4xx/429/3xx policy, TL
     await e.drain();
     expect(rejecting.received).toHaveLength(1);
     expect(record.state).toBe('delivered');
-    expect(record.attempts.find((x) => x.status === 400)).toMatchObject({ outcome: 'fail', responseBody: '{"error":"bad"}' });
+    expect(record.attempts.find((x) => x.status === 400)).toMatchObject({
+      outcome: 'fail',
+      responseBody: '{"error":"bad"}',
+    });
 
     const only = await receiver(() => 404);
     const e2 = emulator(urls(only));

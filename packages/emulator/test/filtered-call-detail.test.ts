@@ -9,7 +9,9 @@ const WRITE_KEY = 'wk_filtered_detail';
 const CALL = { anonymousId: 'anon-7', event: 'Anonymous Checkout', properties: { total: 12 } };
 
 async function detailOf(base: string, summary: string): Promise<Record<string, unknown>> {
-  const list = (await (await fetch(`${base}/_hookgate/ui/api/deliveries`)).json()) as { items: { id: string; summary: string }[] };
+  const list = (await (await fetch(`${base}/_hookgate/ui/api/deliveries`)).json()) as {
+    items: { id: string; summary: string }[];
+  };
   const row = list.items.find((r) => r.summary === summary);
   expect(row, `a row named ${summary} in ${JSON.stringify(list.items)}`).toBeDefined();
   return (await (await fetch(`${base}/_hookgate/ui/api/deliveries/${row!.id}`)).json()) as Record<string, unknown>;
@@ -23,8 +25,10 @@ afterEach(async () => {
 });
 
 describe('a call no message can be built from, in the inspector', () => {
-  it('keeps the call as sent, lists it by its event, and says why in the library\'s words', async () => {
-    const emulator = createEmulator({ sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: 'http://127.0.0.1:9/hooks' }] } }] });
+  it("keeps the call as sent, lists it by its event, and says why in the library's words", async () => {
+    const emulator = createEmulator({
+      sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: 'http://127.0.0.1:9/hooks' }] } }],
+    });
     const intake = await listenIntake(emulator, { port: 0 });
     try {
       expect((await postCall(intake.url, '/v1/track', WRITE_KEY, CALL)).status).toBe(200);

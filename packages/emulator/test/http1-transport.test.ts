@@ -35,7 +35,10 @@ interface NodeReceiver {
 }
 
 /** A node:http server on 127.0.0.1; `answer` writes the response (default: 200 "ok"). */
-async function nodeReceiver(answer: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void = (_q, res) => res.end('ok'), host = '127.0.0.1'): Promise<NodeReceiver> {
+async function nodeReceiver(
+  answer: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void = (_q, res) => res.end('ok'),
+  host = '127.0.0.1',
+): Promise<NodeReceiver> {
   const state: NodeReceiver = { url: '', port: 0, connections: [], closed: 0, requests: [] };
   const server = http.createServer((req, res) => {
     let body = '';
@@ -65,7 +68,9 @@ async function nodeReceiver(answer: (req: http.IncomingMessage, res: http.Server
 }
 
 /** A raw TCP server: `onRequest` gets each request's head (as received) and the socket to answer on. */
-async function rawServer(onRequest: (socket: net.Socket, head: string, index: number) => void): Promise<{ url: string; connections: number; requests: number }> {
+async function rawServer(
+  onRequest: (socket: net.Socket, head: string, index: number) => void,
+): Promise<{ url: string; connections: number; requests: number }> {
   const state = { url: '', connections: 0, requests: 0 };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -108,18 +113,28 @@ async function writeSlowly(socket: net.Socket, pieces: Array<string | Buffer>, p
   }
 }
 
-function attempt(p: Http1ConnectionPool, url: string, options: { body?: string; signature?: string; headers?: Record<string, string> } = {}): Promise<AttemptResult> {
+function attempt(
+  p: Http1ConnectionPool,
+  url: string,
+  options: { body?: string; signature?: string; headers?: Record<string, string> } = {},
+): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let calls = 0;
-    sendAttempt(p.target({ parsed: new URL(url), headers: options.headers ?? {} }), Buffer.from(options.body ?? '{"type":"track"}'), options.signature, (result) => {
-      calls++;
-      expect(calls).toBe(1);
-      resolve(result);
-    });
+    sendAttempt(
+      p.target({ parsed: new URL(url), headers: options.headers ?? {} }),
+      Buffer.from(options.body ?? '{"type":"track"}'),
+      options.signature,
+      (result) => {
+        calls++;
+        expect(calls).toBe(1);
+        resolve(result);
+      },
+    );
   });
 }
 
-const pairs = (raw: string[]) => raw.reduce<Array<[string, string]>>((acc, v, i) => (i % 2 === 0 ? [...acc, [v, raw[i + 1] as string]] : acc), []);
+const pairs = (raw: string[]) =>
+  raw.reduce<Array<[string, string]>>((acc, v, i) => (i % 2 === 0 ? [...acc, [v, raw[i + 1] as string]] : acc), []);
 
 describe('request head: what a node:http receiver sees', () => {
   it('is exactly the header set node:http sent before (same names, order and values), body intact', async () => {
@@ -138,7 +153,15 @@ describe('request head: what a node:http receiver sees', () => {
       const bytes = Buffer.from(body);
       const agent = new http.Agent({ keepAlive: true });
       const req = http.request(
-        { hostname: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, auth: `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`, method: 'POST', agent, headers: requestHeaders(UA, staticHeaders, bytes.length, signature) },
+        {
+          hostname: u.hostname,
+          port: u.port,
+          path: `${u.pathname}${u.search}`,
+          auth: `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`,
+          method: 'POST',
+          agent,
+          headers: requestHeaders(UA, staticHeaders, bytes.length, signature),
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -176,8 +199,17 @@ describe('request head: what a node:http receiver sees', () => {
     await attempt(p, `${r.url}/plain`);
     await attempt(p, `${r.url.replace('http://', 'http://u:p@')}/auth`, { headers: { Authorization: 'Bearer t0k3n' } });
     const names = (raw: string[]) => pairs(raw).map(([n]) => n);
-    expect(names(r.requests[0]?.rawHeaders ?? [])).toEqual(['User-Agent', 'Content-Type', 'Content-Length', 'Accept-Encoding', 'Host', 'Connection']);
-    expect(pairs(r.requests[1]?.rawHeaders ?? []).filter(([n]) => n.toLowerCase() === 'authorization')).toEqual([['Authorization', 'Bearer t0k3n']]);
+    expect(names(r.requests[0]?.rawHeaders ?? [])).toEqual([
+      'User-Agent',
+      'Content-Type',
+      'Content-Length',
+      'Accept-Encoding',
+      'Host',
+      'Connection',
+    ]);
+    expect(pairs(r.requests[1]?.rawHeaders ?? []).filter(([n]) => n.toLowerCase() === 'authorization')).toEqual([
+      ['Authorization', 'Bearer t0k3n'],
+    ]);
   });
 
   it('a header value node:http would refuse (a character above U+00FF) fails the attempt as before, nothing sent', async () => {
@@ -200,7 +232,8 @@ describe('keep-alive', () => {
   it('an answer with Connection: close is not reused: a new socket per attempt, all answered', async () => {
     const r = await nodeReceiver((_q, res) => res.setHeader('Connection', 'close').end('bye'));
     const p = pool();
-    for (let i = 0; i < 3; i++) expect(await attempt(p, `${r.url}/hook`)).toMatchObject({ status: 200, responseBody: 'bye' });
+    for (let i = 0; i < 3; i++)
+      expect(await attempt(p, `${r.url}/hook`)).toMatchObject({ status: 200, responseBody: 'bye' });
     expect(r.connections).toHaveLength(3);
   });
 
@@ -241,10 +274,20 @@ describe('keep-alive', () => {
   it('50 concurrent attempts to one endpoint: every one answered, each body delivered once', async () => {
     const r = await nodeReceiver((_q, res, body) => setTimeout(() => res.end(body.slice(0, 20)), 5));
     const p = pool();
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => attempt(p, `${r.url}/hook`, { body: `{"i":${i},"pad":"${'p'.repeat(i * 37)}"}`, signature: `sig${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        attempt(p, `${r.url}/hook`, { body: `{"i":${i},"pad":"${'p'.repeat(i * 37)}"}`, signature: `sig${i}` }),
+      ),
+    );
     expect(results.every((x) => x.status === 200)).toBe(true);
-    expect(r.requests.map((q) => JSON.parse(q.body).i).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    expect(r.requests.every((q) => pairs(q.rawHeaders).some(([n, v]) => n === 'X-Signature' && v === `sig${JSON.parse(q.body).i}`))).toBe(true);
+    expect(r.requests.map((q) => JSON.parse(q.body).i).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
+    expect(
+      r.requests.every((q) =>
+        pairs(q.rawHeaders).some(([n, v]) => n === 'X-Signature' && v === `sig${JSON.parse(q.body).i}`),
+      ),
+    ).toBe(true);
     // Sockets are reused afterwards: 50 more go over the same (at most 50) sockets.
     await Promise.all(Array.from({ length: 50 }, () => attempt(p, `${r.url}/hook`)));
     expect(r.connections.length).toBeLessThanOrEqual(50);
@@ -270,7 +313,8 @@ describe('answers in odd shapes (raw TCP server)', () => {
       void writeSlowly(socket, [
         'HTTP/1.1 503 Service Unavailable\r\nRetry-After: 7\r\nTransfer-Encoding: chunked\r\n\r\n',
         '1',
-        '0;name="va', 'lue"\r\n0123456789abcdef\r',
+        '0;name="va',
+        'lue"\r\n0123456789abcdef\r',
         '\n',
         '3\r\nxyz',
         '\r\n0;last\r\nX-Trailer: t\r\n',
@@ -279,7 +323,12 @@ describe('answers in odd shapes (raw TCP server)', () => {
     });
     const p = pool();
     const result = await attempt(p, `${s.url}/hook`);
-    expect(result).toMatchObject({ status: 503, statusText: 'Service Unavailable', responseBody: '0123456789abcdefxyz', responseHeaders: { 'retry-after': '7' } });
+    expect(result).toMatchObject({
+      status: 503,
+      statusText: 'Service Unavailable',
+      responseBody: '0123456789abcdefxyz',
+      responseHeaders: { 'retry-after': '7' },
+    });
     expect(result.error).toBeUndefined();
     expect((await attempt(p, `${s.url}/hook`)).status).toBe(503);
     expect(s.connections).toBe(1);
@@ -292,14 +341,20 @@ describe('answers in odd shapes (raw TCP server)', () => {
     ];
     const s = await rawServer((socket, _head, i) => void writeSlowly(socket, [...(answers[i] as string)], 1));
     const p = pool();
-    expect(await attempt(p, `${s.url}/hook`)).toMatchObject({ status: 301, responseBody: 'moved', responseHeaders: { location: 'https://example.com/new' } });
+    expect(await attempt(p, `${s.url}/hook`)).toMatchObject({
+      status: 301,
+      responseBody: 'moved',
+      responseHeaders: { location: 'https://example.com/new' },
+    });
     expect(await attempt(p, `${s.url}/hook`)).toMatchObject({ status: 200, responseBody: 'ok', error: undefined });
     expect(s.connections).toBe(1);
   });
 
   it('a close-delimited HTTP/1.0 answer (no length): read until the close, socket not reused', async () => {
     const s = await rawServer((socket) => {
-      void writeSlowly(socket, ['HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n', 'hel', 'lo']).then(() => socket.end());
+      void writeSlowly(socket, ['HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n', 'hel', 'lo']).then(() =>
+        socket.end(),
+      );
     });
     const p = pool();
     expect(await attempt(p, `${s.url}/hook`)).toMatchObject({ status: 200, responseBody: 'hello', error: undefined });
@@ -308,7 +363,9 @@ describe('answers in odd shapes (raw TCP server)', () => {
   });
 
   it('HTTP/1.0 with Connection: keep-alive and a length is reused', async () => {
-    const s = await rawServer((socket) => socket.write('HTTP/1.0 202 Accepted\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n'));
+    const s = await rawServer((socket) =>
+      socket.write('HTTP/1.0 202 Accepted\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n'),
+    );
     const p = pool();
     expect((await attempt(p, `${s.url}/hook`)).status).toBe(202);
     expect((await attempt(p, `${s.url}/hook`)).status).toBe(202);
@@ -317,13 +374,24 @@ describe('answers in odd shapes (raw TCP server)', () => {
 
   it('100 Continue and 103 Early Hints before the answer are skipped', async () => {
     const s = await rawServer((socket) => {
-      void writeSlowly(socket, ['HTTP/1.1 100 Continue\r\n\r\n', 'HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n', 'HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok']);
+      void writeSlowly(socket, [
+        'HTTP/1.1 100 Continue\r\n\r\n',
+        'HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n',
+        'HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok',
+      ]);
     });
-    expect(await attempt(pool(), `${s.url}/hook`)).toMatchObject({ status: 201, statusText: 'Created', responseBody: 'ok', error: undefined });
+    expect(await attempt(pool(), `${s.url}/hook`)).toMatchObject({
+      status: 201,
+      statusText: 'Created',
+      responseBody: 'ok',
+      error: undefined,
+    });
   });
 
   it('204 with no body, and a status line without a reason phrase', async () => {
-    const s = await rawServer((socket, _h, i) => socket.write(i === 0 ? 'HTTP/1.1 204 No Content\r\n\r\n' : 'HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n'));
+    const s = await rawServer((socket, _h, i) =>
+      socket.write(i === 0 ? 'HTTP/1.1 204 No Content\r\n\r\n' : 'HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n'),
+    );
     const p = pool();
     expect(await attempt(p, `${s.url}/hook`)).toMatchObject({ status: 204, responseBody: undefined });
     expect(await attempt(p, `${s.url}/hook`)).toMatchObject({ status: 200, statusText: '' });
@@ -338,8 +406,14 @@ describe('answers in odd shapes (raw TCP server)', () => {
     ['a bare LF inside the head', 'HTTP/1.1 200 OK\nContent-Length: 2\r\n\r\nok'],
     ['an invalid Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: 2x\r\n\r\nok'],
     ['two different Content-Lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok'],
-    ['Content-Length with Transfer-Encoding', 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n'],
-    ['a chunk size that is not hexadecimal', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n'],
+    [
+      'Content-Length with Transfer-Encoding',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
+    ],
+    [
+      'a chunk size that is not hexadecimal',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n',
+    ],
     ['a chunk not followed by CRLF', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokX\r\n0\r\n\r\n'],
     ['headers over 16 KB', `HTTP/1.1 200 OK\r\nX-Big: ${'b'.repeat(MAX_HEAD_BYTES)}\r\nContent-Length: 0\r\n\r\n`],
     ['an unending head over 16 KB', `HTTP/1.1 200 OK\r\nX-Big: ${'b'.repeat(MAX_HEAD_BYTES + 10)}`],
@@ -366,7 +440,11 @@ describe('answers in odd shapes (raw TCP server)', () => {
 
   it('a head over 16 KB written in small pieces → protocol', async () => {
     const s = await rawServer((socket) => {
-      const pieces = ['HTTP/1.1 200 OK\r\n', ...Array.from({ length: 40 }, (_, i) => `X-H${i}: ${'v'.repeat(500)}\r\n`), 'Content-Length: 0\r\n\r\n'];
+      const pieces = [
+        'HTTP/1.1 200 OK\r\n',
+        ...Array.from({ length: 40 }, (_, i) => `X-H${i}: ${'v'.repeat(500)}\r\n`),
+        'Content-Length: 0\r\n\r\n',
+      ];
       void writeSlowly(socket, pieces, 1);
     });
     expect((await attempt(pool(), `${s.url}/hook`)).error?.code).toBe('protocol');
@@ -374,7 +452,9 @@ describe('answers in odd shapes (raw TCP server)', () => {
 
   it('the server closing mid-answer → connection error (cut off), status kept', async () => {
     const s = await rawServer((socket) => {
-      void writeSlowly(socket, ['HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n', 'partial']).then(() => socket.destroy());
+      void writeSlowly(socket, ['HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n', 'partial']).then(() =>
+        socket.destroy(),
+      );
     });
     const result = await attempt(pool(), `${s.url}/hook`);
     expect(result.status).toBe(200);
@@ -383,19 +463,32 @@ describe('answers in odd shapes (raw TCP server)', () => {
 
   it('the server closing mid-chunked-answer, and before any answer → connection errors', async () => {
     const s = await rawServer((socket, _h, i) => {
-      if (i === 0) void writeSlowly(socket, ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab']).then(() => socket.end());
+      if (i === 0)
+        void writeSlowly(socket, ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab']).then(() =>
+          socket.end(),
+        );
       else socket.end();
     });
     const p = pool();
-    expect((await attempt(p, `${s.url}/a`)).error).toMatchObject({ code: 'connection', message: 'the answer (200) was cut off before its end' });
-    expect((await attempt(p, `${s.url}/b`)).error).toMatchObject({ code: 'connection', message: 'ECONNRESET: socket hang up', cause: 'ECONNRESET' });
+    expect((await attempt(p, `${s.url}/a`)).error).toMatchObject({
+      code: 'connection',
+      message: 'the answer (200) was cut off before its end',
+    });
+    expect((await attempt(p, `${s.url}/b`)).error).toMatchObject({
+      code: 'connection',
+      message: 'ECONNRESET: socket hang up',
+      cause: 'ECONNRESET',
+    });
   });
 
   it('a refused connection → connection error ECONNREFUSED', async () => {
     const s = await rawServer(() => {});
     const port = new URL(s.url).port;
     await open.pop()?.(); // close the server: the port refuses
-    expect((await attempt(pool(), `http://127.0.0.1:${port}/hook`)).error).toMatchObject({ code: 'connection', cause: 'ECONNREFUSED' });
+    expect((await attempt(pool(), `http://127.0.0.1:${port}/hook`)).error).toMatchObject({
+      code: 'connection',
+      cause: 'ECONNREFUSED',
+    });
   });
 });
 
@@ -412,7 +505,12 @@ describe('abort', () => {
     });
     const p = pool();
     const results: AttemptResult[] = [];
-    const handle = sendAttempt(p.target({ parsed: new URL(`${s.url}/hook`), headers: {} }), Buffer.from('{}'), undefined, (r) => results.push(r));
+    const handle = sendAttempt(
+      p.target({ parsed: new URL(`${s.url}/hook`), headers: {} }),
+      Buffer.from('{}'),
+      undefined,
+      (r) => results.push(r),
+    );
     await seen;
     await sleep(20);
     handle.abort({ code: 'timeout', message: 'no answer within 10 ms' });
@@ -430,9 +528,16 @@ describe('abort', () => {
     });
     const p = pool();
     const results: AttemptResult[] = [];
-    const handle = sendAttempt(p.target({ parsed: new URL(`${r.url}/hook`), headers: {} }), Buffer.from('{}'), undefined, (x) => results.push(x));
+    const handle = sendAttempt(
+      p.target({ parsed: new URL(`${r.url}/hook`), headers: {} }),
+      Buffer.from('{}'),
+      undefined,
+      (x) => results.push(x),
+    );
     handle.abort({ code: 'aborted', message: 'close() ended the request' });
-    expect(results).toEqual([expect.objectContaining({ error: { code: 'aborted', message: 'close() ended the request' } })]);
+    expect(results).toEqual([
+      expect.objectContaining({ error: { code: 'aborted', message: 'close() ended the request' } }),
+    ]);
     const pending = attempt(p, `${r.url}/hook`);
     while (r.requests.length === 0) await sleep(5);
     p.destroy();
@@ -443,7 +548,7 @@ describe('abort', () => {
 });
 
 describe('HTTPS', () => {
-  it('tls.ca is trusted on top of Node\'s root certificates, not instead of them', async () => {
+  it("tls.ca is trusted on top of Node's root certificates, not instead of them", async () => {
     const { trustedCertificates } = await import('../src/delivery/http1-connection-pool.js');
     const tls = await import('node:tls');
     const list = trustedCertificates('-----BEGIN CERTIFICATE-----\nTEST\n-----END CERTIFICATE-----\n');
@@ -483,7 +588,12 @@ describe('Http1ResponseParser on a reused read buffer', () => {
     shared.fill(0x21);
     shared.write('sy', 'latin1');
     expect(parser.execute(shared, 2)).toBe(ParseResult.Complete);
-    expect({ status: parser.status, text: parser.statusText, retryAfter: parser.retryAfter, body: parser.bodyText() }).toEqual({
+    expect({
+      status: parser.status,
+      text: parser.statusText,
+      retryAfter: parser.retryAfter,
+      body: parser.bodyText(),
+    }).toEqual({
       status: 503,
       text: 'Service Unavailable',
       retryAfter: '3',
@@ -515,7 +625,10 @@ describe('process lifetime', () => {
         if (e.deliveries.some((r) => r.state !== 'delivered')) process.exit(3);
         process.stdout.write('drained ' + Date.now() + '\\n');
       `;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const [code] = (await once(child, 'exit')) as [number];

@@ -28,7 +28,9 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => (delivered.push(body), res.end('{}')));
   });
-  emulator = createEmulator({ sources: [{ writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${rx.url}/hook` }] } }] });
+  emulator = createEmulator({
+    sources: [{ writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${rx.url}/hook` }] } }],
+  });
   intake = await listenIntake(emulator);
 });
 afterAll(async () => {
@@ -41,7 +43,8 @@ describe('the intake refuses a 5 MB body to a client that reads only after writi
   it('declared, chunked, with a request pipelined behind, and in an unknown encoding: each client reads the refusal', async () => {
     const port = Number(new URL(intake.url).port);
     const auth = `Authorization: Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
-    const head = (framing: string, extra = '') => `POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${auth}\r\n${extra}${framing}\r\n\r\n`;
+    const head = (framing: string, extra = '') =>
+      `POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${auth}\r\n${extra}${framing}\r\n\r\n`;
     const behindBody = JSON.stringify({ userId: 'u1', event: 'Behind the refused body', messageId: 'behind-1' });
     const behind = `POST /v1/track HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${auth}\r\nContent-Length: ${behindBody.length}\r\n\r\n${behindBody}`;
     const late = { readFromMs: 1_200, waitMs: 4_500 };
@@ -69,25 +72,40 @@ describe('a write key spelled with JSON escapes is masked in the call kept as se
   it('\\/, \\" and \\u escapes of the key (PHP and Python encoders) never show it in the views', async () => {
     const key = 'wk/é"key_0123456789';
     const rx2 = await startHttpServer((req, res) => void (req.resume(), req.on('end', () => res.end('{}'))));
-    const em = createEmulator({ sources: [{ writeKey: key, webhooks: { enabled: true, endpoints: [{ url: `${rx2.url}/hook` }] } }] });
+    const em = createEmulator({
+      sources: [{ writeKey: key, webhooks: { enabled: true, endpoints: [{ url: `${rx2.url}/hook` }] } }],
+    });
     const server = await listenIntake(em);
     try {
       // An integer beyond 2^53 makes the intake keep the call's text as sent (and the record says why).
-      const spellings = ['wk\\/é\\"key_0123456789', 'wk/\\u00e9\\"key_0123456789', 'wk\\u002f\\u00E9\\u0022key_0123456789'];
-      const bodies = spellings.map((spelled, i) => `{"writeKey":"${spelled}","userId":"u1","event":"Escaped ${i}","messageId":"m-${i}","properties":{"n":12345678901234567890}}`);
+      const spellings = [
+        'wk\\/é\\"key_0123456789',
+        'wk/\\u00e9\\"key_0123456789',
+        'wk\\u002f\\u00E9\\u0022key_0123456789',
+      ];
+      const bodies = spellings.map(
+        (spelled, i) =>
+          `{"writeKey":"${spelled}","userId":"u1","event":"Escaped ${i}","messageId":"m-${i}","properties":{"n":12345678901234567890}}`,
+      );
       // The first sent again: a duplicate, whose text is read back from the request's kept bytes.
       for (const body of [...bodies, bodies[0]!.replace('"n":12345678901234567890', '"n":1')]) {
-        const r = await fetch(`${server.url}/v1/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const r = await fetch(`${server.url}/v1/track`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         expect(r.status, body).toBe(200);
       }
       await em.drain();
       expect(em.deliveries.map((d) => d.rawCall !== undefined)).toEqual([true, true, true, true]);
       expect(em.deliveries[3]!.duplicateOf).toBe(em.deliveries[0]!.id);
       const views = [await (await fetch(`${server.url}/_hookgate/deliveries`)).text()];
-      for (const d of em.deliveries) views.push(await (await fetch(`${server.url}/_hookgate/ui/api/deliveries/${d.id}`)).text());
+      for (const d of em.deliveries)
+        views.push(await (await fetch(`${server.url}/_hookgate/ui/api/deliveries/${d.id}`)).text());
       for (const view of views) {
         expect(view).toContain('Escaped');
-        for (const spelled of [key, ...spellings, JSON.stringify(key).slice(1, -1), 'key_0123456789']) expect(view).not.toContain(spelled);
+        for (const spelled of [key, ...spellings, JSON.stringify(key).slice(1, -1), 'key_0123456789'])
+          expect(view).not.toContain(spelled);
       }
     } finally {
       await server.close();

@@ -33,7 +33,11 @@ describe('hookgate serve and a resent messageId', { timeout: 120_000 }, () => {
       await serve.waitFor(/"event":"attempt"/);
       expect((await postCall(listening.url, '/v1/batch', 'hookgate-dev', batch)).status).toBe(200);
       await serve.waitFor(/"event":"filtered"/);
-      const lines = serve.out().trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = serve
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const attempt = lines.find((l) => l.event === 'attempt')!;
       const filtered = lines.find((l) => l.event === 'filtered')!;
       expect(filtered).toMatchObject({ type: 'track', duplicateOf: attempt.recordId });
@@ -62,7 +66,15 @@ describe('hookgate serve and a resent messageId', { timeout: 120_000 }, () => {
 
   it('--dedupe-window-ms 0 delivers every repeat; a bad value is a usage error naming the flag; --help lists it', async () => {
     const { server, bodies } = await countingReceiver();
-    const serve = startServe(['--json', '--endpoint', `${server.url}/hook`, '--drain-ms', '50', '--dedupe-window-ms', '0']);
+    const serve = startServe([
+      '--json',
+      '--endpoint',
+      `${server.url}/hook`,
+      '--drain-ms',
+      '50',
+      '--dedupe-window-ms',
+      '0',
+    ]);
     try {
       await serve.waitFor(/"event":"listening"/);
       const listening = JSON.parse(serve.out().split('\n')[0]!) as { url: string };
@@ -79,6 +91,8 @@ describe('hookgate serve and a resent messageId', { timeout: 120_000 }, () => {
     const bad = await runCli(['serve', '--endpoint', `${server.url}/hook`, '--dedupe-window-ms', 'a day']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--dedupe-window-ms must be a whole number/);
-    expect((await runCli(['serve', '--help'])).stdout).toMatch(/--dedupe-window-ms N +a messageId sent again within this time/);
+    expect((await runCli(['serve', '--help'])).stdout).toMatch(
+      /--dedupe-window-ms N +a messageId sent again within this time/,
+    );
   });
 });

@@ -25,7 +25,14 @@ const closers: Array<() => Promise<void>> = [];
 async function start(options: Partial<EmulatorOptions> = {}) {
   receiver = await startCaptureReceiver();
   const webhooks = { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET };
-  emulator = createEmulator({ ...options, includeIds: true, sources: [{ writeKey: KEY, webhooks }, { writeKey: OTHER, webhooks }] });
+  emulator = createEmulator({
+    ...options,
+    includeIds: true,
+    sources: [
+      { writeKey: KEY, webhooks },
+      { writeKey: OTHER, webhooks },
+    ],
+  });
   intake = await listenIntake(emulator);
   return { emulator, intake };
 }
@@ -96,7 +103,13 @@ describe('dedupe by messageId at the intake', () => {
       if (req.url === '/v1/batch') requests.push({ retryCount: req.headers['x-retry-count'] as string | undefined });
     });
     const proxy = await answerDroppingProxy(intake.url);
-    const analytics = new Analytics({ writeKey: KEY, host: proxy.url, flushAt: 5, flushInterval: 10_000, maxRetries: 3 });
+    const analytics = new Analytics({
+      writeKey: KEY,
+      host: proxy.url,
+      flushAt: 5,
+      flushInterval: 10_000,
+      maxRetries: 3,
+    });
     const errors: unknown[] = [];
     analytics.on('error', (e) => errors.push(e));
     for (let i = 0; i < 5; i++) analytics.track({ userId: 'user_1', event: `Step ${i}`, properties: { i } });
@@ -118,18 +131,30 @@ describe('dedupe by messageId at the intake', () => {
     for (let i = 0; i < 5; i++) {
       const dup = records[5 + i]!;
       expect(dup.duplicateOf).toBe(records[i]!.id);
-      expect(dup.reason).toBe(`duplicate: messageId ${JSON.stringify((dup.message as { messageId?: string } | undefined)?.messageId)} was already accepted as ${records[i]!.id}, within the 24 h dedupe window; acknowledged and not delivered again`);
+      expect(dup.reason).toBe(
+        `duplicate: messageId ${JSON.stringify((dup.message as { messageId?: string } | undefined)?.messageId)} was already accepted as ${records[i]!.id}, within the 24 h dedupe window; acknowledged and not delivered again`,
+      );
     }
 
     // A duplicate keeps the message it would have sent (built when read): the same message as the first.
     expect(records[5]!.message).toEqual(records[0]!.message);
     // The inspector says why it was not sent, and links the first record.
-    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${records[5]!.id}`)).json()) as { filteredBecause: string; duplicateOf: string };
+    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${records[5]!.id}`)).json()) as {
+      filteredBecause: string;
+      duplicateOf: string;
+    };
     expect(detail.filteredBecause).toMatch(/^Not sent: duplicate: messageId "node-next-/);
     expect(detail.duplicateOf).toBe(records[0]!.id);
     // The JSON view shows it too.
-    const view = (await (await fetch(`${intake.url}/_hookgate/deliveries?state=filtered`)).json()) as { deliveries: Array<{ duplicateOf?: string }> };
-    expect(view.deliveries.map((d) => d.duplicateOf)).toEqual(records.slice(0, 5).map((r) => r.id).reverse());
+    const view = (await (await fetch(`${intake.url}/_hookgate/deliveries?state=filtered`)).json()) as {
+      deliveries: Array<{ duplicateOf?: string }>;
+    };
+    expect(view.deliveries.map((d) => d.duplicateOf)).toEqual(
+      records
+        .slice(0, 5)
+        .map((r) => r.id)
+        .reverse(),
+    );
   }, 60_000);
 
   it('the window runs on the emulator clock: a ManualClock moves it (default 24 h, and a set window)', async () => {
@@ -165,7 +190,12 @@ describe('dedupe by messageId at the intake', () => {
     await start();
     expect(await postBatch([track('same'), track('same')])).toBe(200);
     expect(await postBatch([track('same')], OTHER)).toBe(200);
-    expect(await postBatch([{ type: 'track', userId: 'u1', event: 'No id' }, { type: 'track', userId: 'u1', event: 'No id' }])).toBe(200);
+    expect(
+      await postBatch([
+        { type: 'track', userId: 'u1', event: 'No id' },
+        { type: 'track', userId: 'u1', event: 'No id' },
+      ]),
+    ).toBe(200);
     const single = await fetch(`${intake!.url}/v1/track`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: basic(KEY) },
@@ -189,7 +219,11 @@ describe('dedupe by messageId at the intake', () => {
     const raw = readFileSync(new URL('./fixtures/official-clients/python-analytics-python.json', import.meta.url));
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        fetch(`${intake!.url}/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(KEY) }, body: raw }).then((res) => res.status),
+        fetch(`${intake!.url}/v1/batch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: basic(KEY) },
+          body: raw,
+        }).then((res) => res.status),
       ),
     );
     expect(answers.every((s) => s === 200)).toBe(true);
@@ -230,10 +264,18 @@ describe('dedupe by messageId at the intake', () => {
     for (const [i, id] of ['a', 'b', 'c', 'd'].entries()) capped.remember(i % 2 ? 'wk_a' : 'wk_b', id, i, i + 1);
     expect(capped.size).toBe(3);
     expect(capped.firstSeen('wk_b', 'a', 10)).toBeUndefined();
-    expect([capped.firstSeen('wk_a', 'b', 10), capped.firstSeen('wk_b', 'c', 10), capped.firstSeen('wk_a', 'd', 10)]).toEqual([2, 3, 4]);
+    expect([
+      capped.firstSeen('wk_a', 'b', 10),
+      capped.firstSeen('wk_b', 'c', 10),
+      capped.firstSeen('wk_a', 'd', 10),
+    ]).toEqual([2, 3, 4]);
     // Past the cap over and over (the ring wraps): always the newest 3.
     for (let i = 0; i < 1000; i++) capped.remember('wk_c', `x-${i}`, 100 + i, 100 + i);
     expect(capped.size).toBe(3);
-    expect([capped.firstSeen('wk_c', 'x-996', 2000), capped.firstSeen('wk_c', 'x-997', 2000), capped.firstSeen('wk_c', 'x-999', 2000)]).toEqual([undefined, 1097, 1099]);
+    expect([
+      capped.firstSeen('wk_c', 'x-996', 2000),
+      capped.firstSeen('wk_c', 'x-997', 2000),
+      capped.firstSeen('wk_c', 'x-999', 2000),
+    ]).toEqual([undefined, 1097, 1099]);
   });
 });

@@ -36,7 +36,10 @@ async function post(path: string, body: unknown) {
     headers: { 'content-type': 'application/json', authorization: basic('wk_off') },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { code?: string; message?: string; issues?: Array<{ path: string; message: string }> } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { code?: string; message?: string; issues?: Array<{ path: string; message: string }> },
+  };
 }
 
 describe('filtered calls through the intake', () => {
@@ -49,7 +52,11 @@ describe('filtered calls through the intake', () => {
       properties: { i, note: 'é—✓' },
       context: { ip: '203.0.113.9' },
     }));
-    const r = await post('/v1/batch', { batch, context: { library: { name: 'test', version: '1' } }, integrations: { Mixpanel: false } });
+    const r = await post('/v1/batch', {
+      batch,
+      context: { library: { name: 'test', version: '1' } },
+      integrations: { Mixpanel: false },
+    });
     expect(r.status).toBe(200);
     const log = emulator.deliveries;
     expect(log).toHaveLength(50);
@@ -80,7 +87,13 @@ describe('filtered calls through the intake', () => {
   });
 
   it('keeps what a filtered call said even when the intake gets later requests (bytes kept, not objects)', async () => {
-    await post('/v1/track', { userId: 'u1', event: 'First', properties: { n: 1 }, writeKey: 'wk_off', sentAt: '2026-01-01T00:00:00.000Z' });
+    await post('/v1/track', {
+      userId: 'u1',
+      event: 'First',
+      properties: { n: 1 },
+      writeKey: 'wk_off',
+      sentAt: '2026-01-01T00:00:00.000Z',
+    });
     await post('/v1/batch', { batch: [{ type: 'identify', userId: 'u2', traits: { plan: 'pro' } }] });
     const [first, second] = emulator.deliveries;
     expect(first!.message).toMatchObject({ type: 'track', userId: 'u1', event: 'First', properties: { n: 1 } });
@@ -100,12 +113,24 @@ describe('the 32 KB check, measured cheaply and exactly', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, accepted: 1 });
     expect((r.body as unknown as { refused: unknown }).refused).toEqual([
-      { index: 1, recordId: expect.any(String), issues: [{ path: '$.batch[1]', message: expect.stringMatching(/^is 4\d{4} bytes, over the limit of 32768 bytes/) }] },
+      {
+        index: 1,
+        recordId: expect.any(String),
+        issues: [
+          { path: '$.batch[1]', message: expect.stringMatching(/^is 4\d{4} bytes, over the limit of 32768 bytes/) },
+        ],
+      },
     ]);
-    expect(emulator.deliveries.map((d) => [d.type, d.state])).toEqual([['track', 'filtered'], ['track', 'filtered']]);
+    expect(emulator.deliveries.map((d) => [d.type, d.state])).toEqual([
+      ['track', 'filtered'],
+      ['track', 'filtered'],
+    ]);
     expect(emulator.deliveries[1]!.reason).toMatch(/^refused by the intake: \$\.batch\[1\] is 4\d{4} bytes/);
     // Alone in its batch, it is refused with 400.
-    const alone = await post('/v1/batch', `{"batch":[{"type":"track","userId":"u1","event":"N","properties":{"n":[${numbers}]}}]}`);
+    const alone = await post(
+      '/v1/batch',
+      `{"batch":[{"type":"track","userId":"u1","event":"N","properties":{"n":[${numbers}]}}]}`,
+    );
     expect(alone.status).toBe(400);
     expect(alone.body.code).toBe('call_too_large');
   });
@@ -147,8 +172,19 @@ describe('timestamps already in the sender form', () => {
     expect(at('2009-11-10T23:00:00+0000')).toBe('2009-11-10T23:00:00.000Z');
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
     const stamp = fc
-      .tuple(fc.integer({ min: 0, max: 9999 }), two(13), two(32), two(24), two(60), two(60), fc.integer({ min: 0, max: 999 }))
-      .map(([y, mo, d, h, mi, s, ms]) => `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}.${String(ms).padStart(3, '0')}Z`);
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }),
+        two(13),
+        two(32),
+        two(24),
+        two(60),
+        two(60),
+        fc.integer({ min: 0, max: 999 }),
+      )
+      .map(
+        ([y, mo, d, h, mi, s, ms]) =>
+          `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}.${String(ms).padStart(3, '0')}Z`,
+      );
     fc.assert(
       fc.property(stamp, (ts) => {
         expect(at(ts)).toBe(normalizeTimestamp(ts) ?? new Date(0).toISOString());

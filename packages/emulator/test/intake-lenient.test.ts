@@ -24,7 +24,10 @@ async function start(options: Partial<EmulatorOptions> = {}) {
   emulator = createEmulator({
     ...options,
     sources: [
-      { writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET } },
+      {
+        writeKey: KEY,
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
+      },
       { writeKey: 'wk_off', webhooks: { enabled: false, endpoints: [{ url: `${receiver.url}/off` }] } },
     ],
   });
@@ -60,11 +63,24 @@ async function post(path: string, body: string | object): Promise<Answer> {
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
 
-const byEvent = () => new Map(seen.filter((m) => m.type === 'track').map((m) => [(m as { event: string }).event, m as unknown as Record<string, unknown>]));
+const byEvent = () =>
+  new Map(
+    seen
+      .filter((m) => m.type === 'track')
+      .map((m) => [(m as { event: string }).event, m as unknown as Record<string, unknown>]),
+  );
 
 describe('null is absent', () => {
   it('in every optional top-level field of every call type, and in the batch-level fields', async () => {
-    const nulls = { anonymousId: null, messageId: null, timestamp: null, context: null, integrations: null, sentAt: null, writeKey: null };
+    const nulls = {
+      anonymousId: null,
+      messageId: null,
+      timestamp: null,
+      context: null,
+      integrations: null,
+      sentAt: null,
+      writeKey: null,
+    };
     const body = `{"batch":[
       ${JSON.stringify({ type: 'identify', userId: 'u1', traits: null, ...nulls })},
       ${JSON.stringify({ type: 'track', userId: 'u1', event: 'E', properties: null, ...nulls })},
@@ -84,7 +100,10 @@ describe('null is absent', () => {
   });
 
   it('on the single-call routes too (type: null included)', async () => {
-    const r = await post('/v1/track', '{"type":null,"userId":"u1","anonymousId":null,"event":"Single","properties":null,"timestamp":null}');
+    const r = await post(
+      '/v1/track',
+      '{"type":null,"userId":"u1","anonymousId":null,"event":"Single","properties":null,"timestamp":null}',
+    );
     expect(r).toEqual({ status: 200, body: { success: true } });
     await emulator.drain();
     expect(seen).toMatchObject([{ type: 'track', userId: 'u1', event: 'Single' }]);
@@ -124,7 +143,9 @@ describe('null is absent', () => {
     await emulator.drain();
     expect([...byEvent().keys()].sort()).toEqual(['After', 'Before']);
     // Visible in the inspection route, with the reason.
-    const view = (await (await fetch(`${intake.url}/_hookgate/deliveries?state=filtered`)).json()) as { deliveries: Array<{ id: string; type: string; reason: string }> };
+    const view = (await (await fetch(`${intake.url}/_hookgate/deliveries?state=filtered`)).json()) as {
+      deliveries: Array<{ id: string; type: string; reason: string }>;
+    };
     expect(view.deliveries.map((d) => [d.id, d.type, d.reason]).reverse()).toEqual([
       [r.body.refused![0]!.recordId, 'track', 'refused by the intake: $.batch[1].event is required (got null)'],
       [r.body.refused![1]!.recordId, 'group', 'refused by the intake: $.batch[2].groupId is required (got null)'],
@@ -135,7 +156,9 @@ describe('null is absent', () => {
   it('an item that is null itself is refused alone (named, not recorded: it has no type)', async () => {
     const r = await post('/v1/batch', '{"batch":[null,{"type":"track","userId":"u1","event":"Kept"}]}');
     expect(r.status).toBe(200);
-    expect(r.body.refused).toEqual([{ index: 0, issues: [{ path: '$.batch[0]', message: 'must be a JSON object (got null)' }] }]);
+    expect(r.body.refused).toEqual([
+      { index: 0, issues: [{ path: '$.batch[0]', message: 'must be a JSON object (got null)' }] },
+    ]);
     await emulator.drain();
     expect(seen).toMatchObject([{ event: 'Kept' }]);
     expect(emulator.deliveries).toHaveLength(1);
@@ -159,10 +182,22 @@ describe('numbers where strings are expected', () => {
   });
 
   it('an integer too large to keep exactly is refused with the fix (send it as a string), not rounded', async () => {
-    const r = await post('/v1/batch', '{"batch":[{"type":"track","userId":12345678901234567890,"event":"Big"},{"type":"track","userId":9007199254740991,"event":"Max safe"},{"type":"track","userId":"12345678901234567890","event":"As string"}]}');
+    const r = await post(
+      '/v1/batch',
+      '{"batch":[{"type":"track","userId":12345678901234567890,"event":"Big"},{"type":"track","userId":9007199254740991,"event":"Max safe"},{"type":"track","userId":"12345678901234567890","event":"As string"}]}',
+    );
     expect(r.status).toBe(200);
     expect(r.body.refused).toEqual([
-      { index: 0, recordId: expect.any(String), issues: [{ path: '$.batch[0].userId', message: expect.stringMatching(/too large to keep exactly .*send it as a string/) }] },
+      {
+        index: 0,
+        recordId: expect.any(String),
+        issues: [
+          {
+            path: '$.batch[0].userId',
+            message: expect.stringMatching(/too large to keep exactly .*send it as a string/),
+          },
+        ],
+      },
     ]);
     await emulator.drain();
     expect(byEvent().get('Max safe')).toMatchObject({ userId: '9007199254740991' });
@@ -206,14 +241,20 @@ describe('empty strings', () => {
       ],
     });
     expect(r.status).toBe(200);
-    expect(r.body.refused).toEqual([{ index: 1, recordId: expect.any(String), issues: [{ path: '$.batch[1].userId', message: 'userId or anonymousId is required' }] }]);
+    expect(r.body.refused).toEqual([
+      {
+        index: 1,
+        recordId: expect.any(String),
+        issues: [{ path: '$.batch[1].userId', message: 'userId or anonymousId is required' }],
+      },
+    ]);
     await emulator.drain();
     expect(byEvent().get('Empty user')).toMatchObject({ userId: 'anon_2' });
     expect(byEvent().get('')).toMatchObject({ userId: 'u1', event: '' });
   });
 });
 
-describe('timestamps: one documented rule, delivered in the seed\'s UTC-with-milliseconds form', () => {
+describe("timestamps: one documented rule, delivered in the seed's UTC-with-milliseconds form", () => {
   it('reads every documented form and refuses the call whose time is none', async () => {
     const forms: Array<[string, unknown, string]> = [
       ['zone-less', '2026-11-24T10:00:00', '2026-11-24T10:00:00.000Z'],
@@ -233,8 +274,20 @@ describe('timestamps: one documented rule, delivered in the seed\'s UTC-with-mil
     const r = await post('/v1/import', { batch });
     expect(r.status).toBe(200);
     expect(r.body.refused!.map((x) => x.issues)).toEqual([
-      [{ path: `$.batch[${forms.length}].timestamp`, message: expect.stringMatching(/ISO 8601 .*no zone is read as UTC.*epoch milliseconds \(got string "next tuesday"\)/) }],
-      [{ path: `$.batch[${forms.length + 1}].timestamp`, message: expect.stringMatching(/got number 100000000000000000000/) }],
+      [
+        {
+          path: `$.batch[${forms.length}].timestamp`,
+          message: expect.stringMatching(
+            /ISO 8601 .*no zone is read as UTC.*epoch milliseconds \(got string "next tuesday"\)/,
+          ),
+        },
+      ],
+      [
+        {
+          path: `$.batch[${forms.length + 1}].timestamp`,
+          message: expect.stringMatching(/got number 100000000000000000000/),
+        },
+      ],
     ]);
     await emulator.drain();
     const got = byEvent();
@@ -252,7 +305,11 @@ describe('neighbours of a good request', () => {
     const raw = readFileSync(new URL('./fixtures/official-clients/python-analytics-python.json', import.meta.url));
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        fetch(`${intake.url}/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic }, body: raw }).then(async (res) => [res.status, await res.text()]),
+        fetch(`${intake.url}/v1/batch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: basic },
+          body: raw,
+        }).then(async (res) => [res.status, await res.text()]),
       ),
     );
     expect(answers.every(([s, b]) => s === 200 && b === '{"success":true}')).toBe(true);
@@ -263,28 +320,47 @@ describe('neighbours of a good request', () => {
   });
 
   it('the same body re-encoded (every character \\u-escaped) is read the same', async () => {
-    const plain = '{"batch":[{"type":"track","userId":42,"anonymousId":null,"event":"Re-encoded","timestamp":"2026-11-24T10:00:00.123456+00:00"}]}';
-    const escaped = plain.replace(/"([^"]*)"/g, (_, s: string) => `"${[...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`);
+    const plain =
+      '{"batch":[{"type":"track","userId":42,"anonymousId":null,"event":"Re-encoded","timestamp":"2026-11-24T10:00:00.123456+00:00"}]}';
+    const escaped = plain.replace(
+      /"([^"]*)"/g,
+      (_, s: string) => `"${[...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`,
+    );
     expect(JSON.parse(escaped)).toEqual(JSON.parse(plain));
     expect((await post('/v1/batch', escaped)).status).toBe(200);
     await emulator.drain();
-    expect(seen).toMatchObject([{ type: 'track', userId: '42', event: 'Re-encoded', timestamp: '2026-11-24T10:00:00.123Z' }]);
+    expect(seen).toMatchObject([
+      { type: 'track', userId: '42', event: 'Re-encoded', timestamp: '2026-11-24T10:00:00.123Z' },
+    ]);
   });
 
   it('a filtered call of a partly refused batch keeps what it said: its message, built later from the kept bytes, is the right call, read leniently', async () => {
     const res = await fetch(`${intake.url}/v1/batch`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('wk_off:').toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from('wk_off:').toString('base64')}`,
+      },
       body: '{"batch":[{"type":"track","userId":"u1","event":null},{"type":"track","userId":7,"anonymousId":null,"event":"Second","timestamp":"2026-11-24T10:00:00.123456"},{"type":"identify","userId":8,"traits":null,"timestamp":1764000000123}]}',
     });
     expect(res.status).toBe(200);
     // Later requests reuse buffers; the filtered records must still rebuild their own calls.
-    for (let i = 0; i < 5; i++) await post('/v1/batch', { batch: [{ type: 'track', userId: 'other', event: `Later ${i}` }] });
+    for (let i = 0; i < 5; i++)
+      await post('/v1/batch', { batch: [{ type: 'track', userId: 'other', event: `Later ${i}` }] });
     const off = emulator.deliveries.filter((d) => d.writeKey === 'wk_off');
-    expect(off.map((d) => [d.type, d.state])).toEqual([['track', 'filtered'], ['track', 'filtered'], ['identify', 'filtered']]);
+    expect(off.map((d) => [d.type, d.state])).toEqual([
+      ['track', 'filtered'],
+      ['track', 'filtered'],
+      ['identify', 'filtered'],
+    ]);
     expect(off[0]!.reason).toBe('refused by the intake: $.batch[0].event is required (got null)');
     expect(off[0]!.message).toBeUndefined();
-    expect(off[1]!.message).toMatchObject({ type: 'track', userId: '7', event: 'Second', timestamp: '2026-11-24T10:00:00.123Z' });
+    expect(off[1]!.message).toMatchObject({
+      type: 'track',
+      userId: '7',
+      event: 'Second',
+      timestamp: '2026-11-24T10:00:00.123Z',
+    });
     expect(off[2]!.message).toMatchObject({ type: 'identify', userId: '8', timestamp: '2025-11-24T16:00:00.123Z' });
     expect(off[2]!.message).not.toHaveProperty('traits');
   });

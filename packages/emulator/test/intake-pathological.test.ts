@@ -24,7 +24,12 @@ beforeAll(async () => {
   const rx = createReceiver({ secret: SECRET, onMessage: (message) => void seen.push(message) });
   receiver = await startHttpServer(toNodeListener(rx) as never);
   emulator = createEmulator({
-    sources: [{ writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET } }],
+    sources: [
+      {
+        writeKey: KEY,
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
+      },
+    ],
   });
   intake = await listenIntake(emulator, { onError: (e) => errors.push(e) });
 });
@@ -65,7 +70,10 @@ function deepArrayText(depth: number): string {
 let goodSeq = 0;
 function goodCall(properties: Record<string, unknown> = { n: goodSeq + 1 }): { text: string; event: string } {
   const event = `good-${++goodSeq}`;
-  return { event, text: JSON.stringify({ type: 'track', userId: 'u1', event, messageId: `m-good-${goodSeq}`, properties }) };
+  return {
+    event,
+    text: JSON.stringify({ type: 'track', userId: 'u1', event, messageId: `m-good-${goodSeq}`, properties }),
+  };
 }
 
 const delivered = (event: string) => seen.some((m) => m.type === 'track' && m.event === event);
@@ -145,7 +153,10 @@ describe('pathological calls', () => {
     expect(inBatch.status).toBe(400);
     expect(inBatch.body.code).toBe('invalid_call');
     // A deep call of a known type, most of a body long, is recorded without its text.
-    const typed = await post('/v1/batch', `{"batch":[{"type":"track","userId":"u1","event":"E","properties":${deepArrayText(150_000)}}]}`);
+    const typed = await post(
+      '/v1/batch',
+      `{"batch":[{"type":"track","userId":"u1","event":"E","properties":${deepArrayText(150_000)}}]}`,
+    );
     expect(typed.status).toBe(400);
     const recordId = typed.body.refused?.[0]?.recordId;
     expect(recordId).toMatch(/^dlv_/);
@@ -155,7 +166,11 @@ describe('pathological calls', () => {
 
   it('property: random deep, wide, huge and junk calls never sink a batch; every good call is delivered once', async () => {
     const deep = fc
-      .record({ depth: fc.integer({ min: MAX_CALL_DEPTH, max: 9000 }), arrays: fc.boolean(), field: fc.constantFrom('properties', 'traits', 'context', 'integrations', 'self') })
+      .record({
+        depth: fc.integer({ min: MAX_CALL_DEPTH, max: 9000 }),
+        arrays: fc.boolean(),
+        field: fc.constantFrom('properties', 'traits', 'context', 'integrations', 'self'),
+      })
       .map(({ depth, arrays, field }) => {
         const nested = arrays ? deepArrayText(depth) : deepObjectText(depth);
         return field === 'self' ? nested : `{"type":"track","userId":"u1","event":"Bad","${field}":${nested}}`;
@@ -165,10 +180,14 @@ describe('pathological calls', () => {
       for (let i = 0; i < n; i++) props[`k${i}`] = i;
       return JSON.stringify({ type: 'track', userId: 'u1', event: 'Wide', properties: props });
     });
-    const huge = fc.integer({ min: 30_000, max: 70_000 }).map((n) => JSON.stringify({ type: 'identify', userId: 'u1', traits: { blob: 'é'.repeat(n / 2) } }));
+    const huge = fc
+      .integer({ min: 30_000, max: 70_000 })
+      .map((n) => JSON.stringify({ type: 'identify', userId: 'u1', traits: { blob: 'é'.repeat(n / 2) } }));
     const junk = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? 'null');
     // Good calls carry random JSON properties (odd keys such as __proto__, nulls, big numbers, unicode).
-    const good = fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 }).map((properties) => ({ properties }));
+    const good = fc
+      .dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 })
+      .map((properties) => ({ properties }));
     const item = fc.oneof(deep, wide, huge, junk, good, good);
     await fc.assert(
       fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 6 }), async (drawn) => {

@@ -18,11 +18,17 @@ let intake: IntakeServer;
 
 beforeEach(async () => {
   seen = [];
-  const rx = createReceiver({ secret: SECRET, onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form }) });
+  const rx = createReceiver({
+    secret: SECRET,
+    onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form }),
+  });
   receiver = await startHttpServer(toNodeListener(rx) as never);
   emulator = createEmulator({
     sources: [
-      { writeKey: KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET } },
+      {
+        writeKey: KEY,
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
+      },
       { writeKey: 'wk_other', webhooks: { enabled: false, endpoints: [{ url: `${receiver.url}/other` }] } },
     ],
   });
@@ -55,7 +61,11 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 }
 
 /** Sends a raw request with node:http (chunked when no content-length is given). */
-function rawPost(path: string, chunks: Buffer[], headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawPost(
+  path: string,
+  chunks: Buffer[],
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${intake.url}${path}`, { method: 'POST', headers }, (res) => {
       let text = '';
@@ -98,11 +108,20 @@ describe('intake: the tracking HTTP API', () => {
     const alias = seen[5]!.message as Record<string, unknown>;
     expect(alias).toMatchObject({ version: 1, type: 'alias', 'Previous ID': 'anon_1', 'User ID': 'u1' });
     expect(alias).not.toHaveProperty('userId');
-    expect(seen[1]!.message).toMatchObject({ type: 'track', userId: 'u1', event: 'Signed Up', properties: { plan: 'pro' } });
+    expect(seen[1]!.message).toMatchObject({
+      type: 'track',
+      userId: 'u1',
+      event: 'Signed Up',
+      properties: { plan: 'pro' },
+    });
   });
 
   it('takes the write key from the body when there is no Authorization header (older clients)', async () => {
-    const r = await post('/v1/batch', { writeKey: KEY, batch: [{ type: 'track', userId: 'u2', event: 'Old Client' }] }, {});
+    const r = await post(
+      '/v1/batch',
+      { writeKey: KEY, batch: [{ type: 'track', userId: 'u2', event: 'Old Client' }] },
+      {},
+    );
     expect(r.status).toBe(200);
     await emulator.drain();
     expect(seen.map((s) => s.message)).toMatchObject([{ type: 'track', userId: 'u2', event: 'Old Client' }]);
@@ -128,13 +147,15 @@ describe('intake: the tracking HTTP API', () => {
   });
 
   it('routes each call to the source its write key names', async () => {
-    expect((await post('/v1/track', { userId: 'u', event: 'To Other' }, { authorization: basic('wk_other') })).status).toBe(200);
+    expect(
+      (await post('/v1/track', { userId: 'u', event: 'To Other' }, { authorization: basic('wk_other') })).status,
+    ).toBe(200);
     expect(emulator.deliveries.map((r) => [r.writeKey, r.state])).toEqual([['wk_other', 'filtered']]);
     expect(emulator.usage('wk_other')).toBe(1);
     expect(emulator.usage(KEY)).toBe(0);
   });
 
-  it('merges batch-level context and integrations into each call (the call\'s own keys win)', async () => {
+  it("merges batch-level context and integrations into each call (the call's own keys win)", async () => {
     const r = await post('/v1/batch', {
       context: { ip: '203.0.113.9', locale: 'en-GB' },
       integrations: { All: false },
@@ -152,7 +173,9 @@ describe('intake: the tracking HTTP API', () => {
   });
 
   it('treats /v1/import as /v1/batch and keeps historical timestamps, Go-style +0000 included', async () => {
-    const r = await post('/v1/import', { batch: [{ type: 'identify', userId: 'u9', timestamp: '2009-11-10T23:00:00+0000', traits: { plan: 'x' } }] });
+    const r = await post('/v1/import', {
+      batch: [{ type: 'identify', userId: 'u9', timestamp: '2009-11-10T23:00:00+0000', traits: { plan: 'x' } }],
+    });
     expect(r.status).toBe(200);
     await emulator.drain();
     expect(seen[0]!.message).toMatchObject({ type: 'identify', userId: 'u9', timestamp: '2009-11-10T23:00:00.000Z' });
@@ -160,11 +183,18 @@ describe('intake: the tracking HTTP API', () => {
 
   it('accepts a gzip-encoded body', async () => {
     const body = gzipSync(JSON.stringify({ batch: [{ type: 'track', userId: 'u1', event: 'Zipped' }] }));
-    const r = await rawPost('/v1/batch', [body], { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: basic(KEY) });
+    const r = await rawPost('/v1/batch', [body], {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+      authorization: basic(KEY),
+    });
     expect(r.status).toBe(200);
     await emulator.drain();
     expect(seen[0]!.message).toMatchObject({ event: 'Zipped' });
-    const bad = await rawPost('/v1/batch', [Buffer.from('not gzip')], { 'content-encoding': 'gzip', authorization: basic(KEY) });
+    const bad = await rawPost('/v1/batch', [Buffer.from('not gzip')], {
+      'content-encoding': 'gzip',
+      authorization: basic(KEY),
+    });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).code).toBe('invalid_encoding');
     const br = await rawPost('/v1/batch', [Buffer.from('{}')], { 'content-encoding': 'br', authorization: basic(KEY) });
@@ -175,10 +205,20 @@ describe('intake: the tracking HTTP API', () => {
 describe('intake: limits and validation, call by call', () => {
   it('refuses a call over 32 KB alone, naming it, and accepts the rest of its batch; 400 when it is alone', async () => {
     const big = { type: 'track', userId: 'u1', event: 'Big', properties: { blob: 'x'.repeat(MAX_CALL_BYTES) } };
-    const r = await post('/v1/batch', { batch: [{ type: 'track', userId: 'u1', event: 'Fine' }, { type: 'track', userId: 'u1', event: 'Fine 2' }, big] });
+    const r = await post('/v1/batch', {
+      batch: [{ type: 'track', userId: 'u1', event: 'Fine' }, { type: 'track', userId: 'u1', event: 'Fine 2' }, big],
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, accepted: 2 });
-    expect(r.body.refused).toEqual([{ index: 2, recordId: expect.stringMatching(/^dlv_/), issues: [{ path: '$.batch[2]', message: expect.stringMatching(/^is \d+ bytes, over the limit of 32768 bytes/) }] }]);
+    expect(r.body.refused).toEqual([
+      {
+        index: 2,
+        recordId: expect.stringMatching(/^dlv_/),
+        issues: [
+          { path: '$.batch[2]', message: expect.stringMatching(/^is \d+ bytes, over the limit of 32768 bytes/) },
+        ],
+      },
+    ]);
     expect(r.body.message).toMatch(/^1 of 3 calls refused: \$\.batch\[2\] is \d+ bytes.*the other 2 were accepted/);
     await emulator.drain();
     expect(seen.map((s) => (s.message as { event?: string }).event)).toEqual(['Fine', 'Fine 2']);
@@ -188,7 +228,9 @@ describe('intake: limits and validation, call by call', () => {
     const alone = await post('/v1/batch', { batch: [big] });
     expect(alone.status).toBe(400);
     expect(alone.body.code).toBe('call_too_large');
-    expect(alone.body.message).toMatch(/\$\.batch\[0\] is \d+ bytes, over the limit of 32768 bytes.*Nothing of this batch was accepted/);
+    expect(alone.body.message).toMatch(
+      /\$\.batch\[0\] is \d+ bytes, over the limit of 32768 bytes.*Nothing of this batch was accepted/,
+    );
     expect(alone.body.issues).toEqual([{ path: '$.batch[0]', message: expect.stringMatching(/over the limit/) }]);
     expect(alone.body.refused).toEqual([{ index: 0, recordId: expect.any(String), issues: alone.body.issues }]);
     const before = emulator.deliveries.length;
@@ -199,12 +241,21 @@ describe('intake: limits and validation, call by call', () => {
     expect(await post('/v1/batch', { batch: [exact] })).toEqual({ status: 200, body: { success: true } });
     expect(emulator.deliveries).toHaveLength(before + 1);
     // The single-call routes apply the same limit.
-    const single = await post('/v1/track', { userId: 'u1', event: 'Big', properties: { blob: 'é'.repeat(MAX_CALL_BYTES / 2) } });
+    const single = await post('/v1/track', {
+      userId: 'u1',
+      event: 'Big',
+      properties: { blob: 'é'.repeat(MAX_CALL_BYTES / 2) },
+    });
     expect(single.body).toMatchObject({ code: 'call_too_large', issues: [{ path: '$' }] });
   });
 
   it('refuses a body over 500 KB with 400, declared or streamed, without buffering it', async () => {
-    const items = Array.from({ length: 20 }, (_, i) => ({ type: 'track', userId: 'u1', event: `E${i}`, properties: { blob: 'y'.repeat(26_000) } }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      type: 'track',
+      userId: 'u1',
+      event: `E${i}`,
+      properties: { blob: 'y'.repeat(26_000) },
+    }));
     const body = JSON.stringify({ batch: items });
     expect(Buffer.byteLength(body)).toBeGreaterThan(MAX_BATCH_BYTES);
     const declared = await post('/v1/batch', body);
@@ -213,8 +264,13 @@ describe('intake: limits and validation, call by call', () => {
     expect(declared.body.message).toMatch(/512000 bytes/);
     // Chunked, no Content-Length: the intake stops reading past the limit.
     const buf = Buffer.from(body);
-    const chunks = Array.from({ length: Math.ceil(buf.length / 65536) }, (_, i) => buf.subarray(i * 65536, (i + 1) * 65536));
-    const streamed = await rawPost('/v1/batch', chunks, { 'content-type': 'application/json', authorization: basic(KEY) });
+    const chunks = Array.from({ length: Math.ceil(buf.length / 65536) }, (_, i) =>
+      buf.subarray(i * 65536, (i + 1) * 65536),
+    );
+    const streamed = await rawPost('/v1/batch', chunks, {
+      'content-type': 'application/json',
+      authorization: basic(KEY),
+    });
     expect(streamed.status).toBe(400);
     expect(JSON.parse(streamed.body).code).toBe('batch_too_large');
     expect(emulator.deliveries).toHaveLength(0);
@@ -225,7 +281,10 @@ describe('intake: limits and validation, call by call', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('invalid_json');
     const notArray = await post('/v1/batch', { batch: { type: 'track' } });
-    expect(notArray.body).toMatchObject({ code: 'invalid_batch', issues: [{ path: '$.batch', message: 'must be an array of calls (got an object)' }] });
+    expect(notArray.body).toMatchObject({
+      code: 'invalid_batch',
+      issues: [{ path: '$.batch', message: 'must be an array of calls (got an object)' }],
+    });
     const array = await post('/v1/track', [1, 2]);
     expect(array.body.code).toBe('invalid_call');
   });
@@ -252,7 +311,9 @@ describe('intake: limits and validation, call by call', () => {
       [4, [{ path: '$.batch[4].userId', message: 'userId or anonymousId is required' }]],
       [6, [{ path: '$.batch[6].type', message: expect.stringMatching(/must be one of identify, track/) }]],
     ]);
-    expect(r.body.message).toMatch(/^6 of 7 calls refused: \$\.batch\[0\]\.userId userId or anonymousId is required \(see refused for all 6\); the other 1 was accepted\.$/);
+    expect(r.body.message).toMatch(
+      /^6 of 7 calls refused: \$\.batch\[0\]\.userId userId or anonymousId is required \(see refused for all 6\); the other 1 was accepted\.$/,
+    );
     await emulator.drain();
     expect(seen.map((s) => s.message)).toMatchObject([{ type: 'track', event: 'Valid' }]);
     // Each refused call of a known type is in the log, filtered, with the intake's reason; an unknown type cannot be (no record type).
@@ -266,7 +327,12 @@ describe('intake: limits and validation, call by call', () => {
       ['page', 'filtered', 'refused by the intake: $.batch[4].userId userId or anonymousId is required'],
     ]);
     // Every call refused: 400, as before, every problem listed, and nothing delivered.
-    const all = await post('/v1/batch', { batch: [{ type: 'track', userId: 'u1' }, { type: 'track', event: 'E' }] });
+    const all = await post('/v1/batch', {
+      batch: [
+        { type: 'track', userId: 'u1' },
+        { type: 'track', event: 'E' },
+      ],
+    });
     expect(all.status).toBe(400);
     expect(all.body.code).toBe('invalid_call');
     expect(all.body.message).toMatch(/^2 of 2 calls invalid: .*Nothing of this batch was accepted/);
@@ -278,7 +344,9 @@ describe('intake: limits and validation, call by call', () => {
   it('checks single calls against their route, refusing a conflicting type', async () => {
     const r = await post('/v1/track', { type: 'identify', userId: 'u1' });
     expect(r.status).toBe(400);
-    expect(r.body.issues).toEqual([{ path: '$.type', message: expect.stringMatching(/must be "track" on \/v1\/track/) }]);
+    expect(r.body.issues).toEqual([
+      { path: '$.type', message: expect.stringMatching(/must be "track" on \/v1\/track/) },
+    ]);
     const missing = await post('/v1/group', { userId: 'u1' });
     expect(missing.body.issues).toEqual([{ path: '$.groupId', message: 'is required' }]);
   });
@@ -319,7 +387,11 @@ describe('intake: limits and validation, call by call', () => {
         body: JSON.stringify({ userId: 'u1', event: 'x'.repeat(100) }),
       });
       expect(((await r1.json()) as { code: string }).code).toBe('call_too_large');
-      const r2 = await fetch(`${small.url}/v1/batch`, { method: 'POST', headers: { authorization: basic(KEY) }, body: 'x'.repeat(1001) });
+      const r2 = await fetch(`${small.url}/v1/batch`, {
+        method: 'POST',
+        headers: { authorization: basic(KEY) },
+        body: 'x'.repeat(1001),
+      });
       expect(((await r2.json()) as { code: string }).code).toBe('batch_too_large');
     } finally {
       await small.close();
@@ -339,7 +411,13 @@ describe('intake: inspection routes', () => {
     await emulator.drain();
     const all = (await (await fetch(`${intake.url}/_hookgate/deliveries`)).json()) as {
       total: number;
-      deliveries: Array<{ id: string; state: string; type: string; signature?: string; attempts: Array<{ requestHeaders: Record<string, string> }> }>;
+      deliveries: Array<{
+        id: string;
+        state: string;
+        type: string;
+        signature?: string;
+        attempts: Array<{ requestHeaders: Record<string, string> }>;
+      }>;
     };
     expect(all.total).toBe(3);
     expect(all.deliveries.map((d) => [d.type, d.state])).toEqual([
@@ -355,13 +433,17 @@ describe('intake: inspection routes', () => {
     expect(sent[signatureHeader]).toBe(`${full.slice(0, 6)}…(40 chars)`);
     expect(JSON.stringify(all)).not.toContain(full);
 
-    const delivered = (await (await fetch(`${intake.url}/_hookgate/deliveries?state=delivered&type=track`)).json()) as typeof all;
+    const delivered = (await (
+      await fetch(`${intake.url}/_hookgate/deliveries?state=delivered&type=track`)
+    ).json()) as typeof all;
     expect(delivered.deliveries.map((d) => d.id)).toEqual([emulator.deliveries[1]!.id]);
     const limited = (await (await fetch(`${intake.url}/_hookgate/deliveries?limit=1`)).json()) as typeof all;
     expect(limited).toMatchObject({ total: 3, count: 1 });
     const bad = await fetch(`${intake.url}/_hookgate/deliveries?state=done`);
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { message: string }).message).toMatch(/state must be one of pending, delivered, failed, filtered/);
+    expect(((await bad.json()) as { message: string }).message).toMatch(
+      /state must be one of pending, delivered, failed, filtered/,
+    );
   });
 
   it('answers health with counts per state', async () => {
@@ -369,6 +451,9 @@ describe('intake: inspection routes', () => {
     await emulator.drain();
     const r = await fetch(`${intake.url}/_hookgate/health`);
     expect(r.status).toBe(200);
-    expect(await r.json()).toMatchObject({ ok: true, deliveries: { total: 1, delivered: 1, pending: 0, failed: 0, filtered: 0 } });
+    expect(await r.json()).toMatchObject({
+      ok: true,
+      deliveries: { total: 1, delivered: 1, pending: 0, failed: 0, filtered: 0 },
+    });
   });
 });

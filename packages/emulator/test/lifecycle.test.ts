@@ -22,7 +22,12 @@ describe('events, drain, replay and close', () => {
     const emulator = createEmulator({
       ...(clock ? { clock } : {}),
       retry: { initialDelayMs: 10 },
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: 'k1' } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: 'k1' },
+        },
+      ],
     });
     open.push(receiver, emulator);
     return { receiver, emulator };
@@ -64,7 +69,7 @@ describe('events, drain, replay and close', () => {
     expect(emulator.deliveries.map((d) => d.id)).toEqual(['dlv_1', 'dlv_2', 'dlv_3']);
   });
 
-  it('records what was sent, not the caller\'s object; a record serializes to JSON with every field', async () => {
+  it("records what was sent, not the caller's object; a record serializes to JSON with every field", async () => {
     const { emulator, receiver } = await setup(() => 200, new ManualClock({ start: '2026-02-02T02:02:02.002Z' }));
     const properties: Record<string, unknown> = { plan: 'pro' };
     const record = emulator.track({ userId: 'u1', event: 'E', properties });
@@ -83,7 +88,9 @@ describe('events, drain, replay and close', () => {
       message: { event: 'E' },
       attempts: [{ status: 200, at: '2026-02-02T02:02:02.002Z', body: record.body, outcome: 'delivered' }],
     });
-    expect((json.attempts as Array<Record<string, unknown>>)[0]?.requestHeaders).toMatchObject({ 'X-Signature': `${record.signature!.slice(0, 6)}…(40 chars)` });
+    expect((json.attempts as Array<Record<string, unknown>>)[0]?.requestHeaders).toMatchObject({
+      'X-Signature': `${record.signature!.slice(0, 6)}…(40 chars)`,
+    });
     expect(JSON.stringify(record)).not.toContain(record.signature);
   });
 
@@ -101,7 +108,9 @@ describe('events, drain, replay and close', () => {
     const { emulator, receiver } = await setup(() => 200, new ManualClock());
     const original = emulator.track({ userId: 'u1', event: 'E' });
     await emulator.drain();
-    emulator.updateSource('wk', { webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/new` }], sharedSecret: 'k2' } });
+    emulator.updateSource('wk', {
+      webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/new` }], sharedSecret: 'k2' },
+    });
     const again = emulator.replay(original.id);
     await emulator.drain();
     expect(again).toMatchObject({ replayOf: original.id, origin: 'replay', state: 'delivered', body: original.body });

@@ -45,14 +45,18 @@ describe('listen: X-Signature named in Connection', () => {
     expect(plain).toMatch(/^HTTP\/1\.1 200 /);
     const verdicts = listener.log.records.map((r) => (r.verdict.ok ? 'verified' : r.verdict.reason));
     expect(verdicts).toEqual(['missing', 'verified']);
-    expect(listener.log.records[0]!.verdict.message).toMatch(/named in the Connection header.*not checked and not forwarded/);
+    expect(listener.log.records[0]!.verdict.message).toMatch(
+      /named in the Connection header.*not checked and not forwarded/,
+    );
   });
 
   it('with --forward-to: the receiver gets no X-Signature, and listen does not call the request verified', async () => {
     const seen: Array<{ signature: string | string[] | undefined; body: string }> = [];
     const rx = await startHttpServer(async (req, res) => {
       seen.push({ signature: req.headers['x-signature'], body: (await readAll(req)).toString('utf8') });
-      res.writeHead(req.headers['x-signature'] === undefined ? 401 : 200, { 'content-type': 'application/json' }).end('{}');
+      res
+        .writeHead(req.headers['x-signature'] === undefined ? 401 : 200, { 'content-type': 'application/json' })
+        .end('{}');
     });
     open.push(rx);
     const listener = await startListener({ secret: SECRET, forwardTo: `${rx.url}/hook` });

@@ -20,7 +20,9 @@ describe('hookgate listen --json', () => {
         next: () =>
           Promise.race([
             iterator.next(),
-            new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no stdout line within 15 s')), 15_000)),
+            new Promise<never>((_, reject) =>
+              setTimeout(() => reject(new Error('no stdout line within 15 s')), 15_000),
+            ),
           ]),
       };
       const first = JSON.parse((await lines.next()).value as string) as Record<string, unknown>;
@@ -28,7 +30,11 @@ describe('hookgate listen --json', () => {
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(first.inspector).toBe(`${first.url as string}/`);
       expect(JSON.stringify(first)).not.toContain('listen-json-secret');
-      const answer = await fetch(`${first.url as string}/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"track"}' });
+      const answer = await fetch(`${first.url as string}/hook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"type":"track"}',
+      });
       expect(answer.status).toBe(401); // unsigned, not forwarded
       const request = JSON.parse((await lines.next()).value as string) as Record<string, unknown>;
       expect(request).toMatchObject({ kind: 'request', method: 'POST', path: '/hook' });

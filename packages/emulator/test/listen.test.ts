@@ -35,7 +35,11 @@ interface Seen {
 async function realReceiver(): Promise<{ server: RunningServer; seen: Seen[]; handled: string[] }> {
   const seen: Seen[] = [];
   const handled: string[] = [];
-  const receiver = createReceiver({ secret: SECRET, onMessage: (m) => void handled.push(m.type), logger: { warn: () => {} } });
+  const receiver = createReceiver({
+    secret: SECRET,
+    onMessage: (m) => void handled.push(m.type),
+    logger: { warn: () => {} },
+  });
   const s = await server(async (req, res) => {
     const body = await readAll(req);
     seen.push({ body, rawHeaders: req.rawHeaders, method: req.method ?? '', url: req.url ?? '' });
@@ -45,13 +49,23 @@ async function realReceiver(): Promise<{ server: RunningServer; seen: Seen[]; ha
   return { server: s, seen, handled };
 }
 
-async function post(url: string, body: string | Uint8Array, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, { method: "POST", body: body as BodyInit, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', ...headers } });
+async function post(
+  url: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    body: body as BodyInit,
+    headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', ...headers },
+  });
   return { status: response.status, text: await response.text() };
 }
 
 async function inbound(l: Listener, token?: string): Promise<InboundRecord[]> {
-  const response = await fetch(`${l.url}/_hookgate/inbound`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await fetch(`${l.url}/_hookgate/inbound`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { requests: InboundRecord[] }).requests;
 }
@@ -63,7 +77,10 @@ describe('listen forwards the exact bytes and headers, and answers with the rece
     const rx = await realReceiver();
     const l = await listener({ secret: SECRET, forwardTo: `${rx.server.url}/webhooks?x=1` });
     const body = track();
-    const answer = await post(`${l.url}/any/path`, body, { 'x-signature': sign(body, SECRET), 'X-Custom-Static': 'kept' });
+    const answer = await post(`${l.url}/any/path`, body, {
+      'x-signature': sign(body, SECRET),
+      'X-Custom-Static': 'kept',
+    });
     expect(answer.status).toBe(200);
     expect(rx.handled).toEqual(['track']);
     expect(rx.seen).toHaveLength(1);
@@ -107,7 +124,10 @@ describe('listen forwards the exact bytes and headers, and answers with the rece
     if (record?.verdict.ok !== false) throw new Error('expected a refusal');
     expect(record.verdict.matchesForm).toBe('stringify');
     expect(record.verdict.message).toMatch(/re-encoded after signing/);
-    expect(record.verdict.findings.map((f) => [f.path, f.cause])).toContainEqual(['$.properties.price', 'number-format']);
+    expect(record.verdict.findings.map((f) => [f.path, f.cause])).toContainEqual([
+      '$.properties.price',
+      'number-format',
+    ]);
   });
 
   it('missing and malformed signatures say so', async () => {
@@ -191,7 +211,8 @@ describe('listen forwards the exact bytes and headers, and answers with the rece
     await post(l.url, body, { 'x-signature': sign(body, SECRET) });
     let text = '';
     while (!text.includes('event: request')) text += new TextDecoder().decode((await reader.read()).value);
-    while (!text.includes('\n\n', text.indexOf('event: request'))) text += new TextDecoder().decode((await reader.read()).value);
+    while (!text.includes('\n\n', text.indexOf('event: request')))
+      text += new TextDecoder().decode((await reader.read()).value);
     const data = /data: (.*)\n/.exec(text.slice(text.indexOf('event: request')))?.[1];
     expect(JSON.parse(data ?? 'null')).toMatchObject({ id: 'in_1', verdict: { ok: true } });
     await reader.cancel();
@@ -201,10 +222,12 @@ describe('listen forwards the exact bytes and headers, and answers with the rece
 describe('listen serves the web inspector with an inbound feed', () => {
   const getWithHost = (l: Listener, path: string, host: string) =>
     new Promise<number>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: l.port, path, headers: { host } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port: l.port, path, headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
     });
 
   it('GET / is the page (CSP, not recorded); /_hookgate/ui/api/inbound pages newest first; meta lists only inbound', async () => {
@@ -222,7 +245,11 @@ describe('listen serves the web inspector with an inbound feed', () => {
     expect(l.log.records).toHaveLength(3); // the page and the icon were not recorded
     const meta = (await (await fetch(`${l.url}/_hookgate/ui/api/meta`)).json()) as { feeds: string[]; mode: string };
     expect(meta).toMatchObject({ feeds: ['inbound'], mode: 'listen' });
-    const first = (await (await fetch(`${l.url}/_hookgate/ui/api/inbound?limit=2`)).json()) as { items: Array<{ id: string; verdict: { ok: boolean; reason?: string } }>; next: number | null; total: number };
+    const first = (await (await fetch(`${l.url}/_hookgate/ui/api/inbound?limit=2`)).json()) as {
+      items: Array<{ id: string; verdict: { ok: boolean; reason?: string } }>;
+      next: number | null;
+      total: number;
+    };
     expect(first.items.map((r) => r.id)).toEqual(['in_3', 'in_2']);
     expect(first.items[1]?.verdict).toMatchObject({ ok: false, reason: 'mismatch' });
     expect(first.next).toBe(2);
@@ -238,21 +265,44 @@ describe('listen serves the web inspector with an inbound feed', () => {
     expect(one.headers.some(([name]) => name.toLowerCase() === 'x-signature')).toBe(true);
     // No emulator behind listen: the deliveries feed and its actions do not exist here.
     expect((await fetch(`${l.url}/_hookgate/ui/api/deliveries`)).status).toBe(404);
-    expect((await fetch(`${l.url}/_hookgate/send-test`, { method: 'POST', headers: { 'x-hookgate-inspector': '1' }, body: '{}' })).status).toBe(405);
+    expect(
+      (
+        await fetch(`${l.url}/_hookgate/send-test`, {
+          method: 'POST',
+          headers: { 'x-hookgate-inspector': '1' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(405);
   });
 
   it('a foreign Host (DNS rebinding) gets neither the page, the inspector API nor the JSON views; a webhook is still recorded', async () => {
     const l = await listener({ secret: SECRET });
-    for (const path of ['/', '/_hookgate/ui/api/inbound', '/_hookgate/events', '/_hookgate/inbound', '/_hookgate/inbound/in_1']) {
+    for (const path of [
+      '/',
+      '/_hookgate/ui/api/inbound',
+      '/_hookgate/events',
+      '/_hookgate/inbound',
+      '/_hookgate/inbound/in_1',
+    ]) {
       expect(await getWithHost(l, path, 'evil.example')).toBe(403);
     }
     expect(await getWithHost(l, '/_hookgate/inbound', `localhost:${l.port}`)).toBe(200);
     const body = track();
     const res = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: l.port, path: '/', method: 'POST', headers: { host: 'hooks.example', 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } }, (r) => {
-        r.resume();
-        resolve(r.statusCode ?? 0);
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: l.port,
+          path: '/',
+          method: 'POST',
+          headers: { host: 'hooks.example', 'content-type': 'application/json', 'x-signature': sign(body, SECRET) },
+        },
+        (r) => {
+          r.resume();
+          resolve(r.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -271,7 +321,9 @@ describe('listen serves the web inspector with an inbound feed', () => {
     const cookie = (redirect.headers.get('set-cookie') ?? '').split(';')[0] as string;
     expect(cookie).toMatch(/^hookgate_ui=/);
     expect((await fetch(`${l.url}/_hookgate/ui/api/inbound`, { headers: { cookie } })).status).toBe(200);
-    expect((await fetch(`${l.url}/_hookgate/ui/api/inbound`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${l.url}/_hookgate/ui/api/inbound`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
     expect(l.log.records).toHaveLength(0);
   });
 });
@@ -288,14 +340,24 @@ describe('listen never shows a secret', () => {
     const reader = events.body!.getReader();
     const body = track();
     const signature = sign(body, SECRET);
-    await post(`${l.url}/hook?token=tok-PATH-secret`, body, { 'x-signature': signature, authorization: 'Basic QUTH-secret' });
+    await post(`${l.url}/hook?token=tok-PATH-secret`, body, {
+      'x-signature': signature,
+      authorization: 'Basic QUTH-secret',
+    });
     let stream = '';
     while (!stream.includes('event: request')) stream += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
     const list = await (await fetch(`${l.url}/_hookgate/inbound`)).text();
     const one = await (await fetch(`${l.url}/_hookgate/inbound/in_1`)).text();
     for (const view of [list, one, stream]) {
-      for (const secret of [SECRET, 'pw-FORWARD-secret', 'tok-FORWARD-secret', 'tok-PATH-secret', 'QUTH-secret', signature]) {
+      for (const secret of [
+        SECRET,
+        'pw-FORWARD-secret',
+        'tok-FORWARD-secret',
+        'tok-PATH-secret',
+        'QUTH-secret',
+        signature,
+      ]) {
         expect(view).not.toContain(secret);
       }
     }
@@ -315,14 +377,24 @@ describe('listen never shows a secret', () => {
     };
     // node:http, not fetch: fetch refuses to send Keep-Alive.
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${l.url}/hook`, {
-        method: 'POST',
-        agent: false,
-        headers: { 'Content-Type': 'application/json', 'User-Agent': 'Segment.io/1.0', 'Keep-Alive': 'timeout=5', 'X-Signature': sign(body, SECRET), ...credentials },
-      }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        `${l.url}/hook`,
+        {
+          method: 'POST',
+          agent: false,
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'Segment.io/1.0',
+            'Keep-Alive': 'timeout=5',
+            'X-Signature': sign(body, SECRET),
+            ...credentials,
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -339,19 +411,32 @@ describe('listen never shows a secret', () => {
         return text;
       })(),
     ];
-    for (const view of views) for (const value of Object.values(credentials)) expect(view).not.toContain(value.split(' ').at(-1));
+    for (const view of views)
+      for (const value of Object.values(credentials)) expect(view).not.toContain(value.split(' ').at(-1));
     const headers = Object.fromEntries((JSON.parse(views[1] as string) as InboundRecord).headers);
-    expect(headers).toMatchObject({ 'X-Api-Key': '***', 'X-Auth-Token': '***', 'Proxy-Authorization': '***', Cookie: '***' });
-    expect(headers).toMatchObject({ 'Keep-Alive': 'timeout=5', 'Content-Type': 'application/json', 'User-Agent': 'Segment.io/1.0' });
+    expect(headers).toMatchObject({
+      'X-Api-Key': '***',
+      'X-Auth-Token': '***',
+      'Proxy-Authorization': '***',
+      Cookie: '***',
+    });
+    expect(headers).toMatchObject({
+      'Keep-Alive': 'timeout=5',
+      'Content-Type': 'application/json',
+      'User-Agent': 'Segment.io/1.0',
+    });
     // Only what is shown changes: the receiver got the real values (Proxy-Authorization is hop-by-hop: not passed on).
     const got = rx.seen[0]!.rawHeaders;
-    for (const name of ['X-Api-Key', 'X-Auth-Token', 'Cookie']) expect(got[got.indexOf(name) + 1]).toBe(credentials[name as keyof typeof credentials]);
+    for (const name of ['X-Api-Key', 'X-Auth-Token', 'Cookie'])
+      expect(got[got.indexOf(name) + 1]).toBe(credentials[name as keyof typeof credentials]);
     expect(rx.handled).toEqual(['track']);
   });
 
   it('off loopback it refuses to start without a token; with one, the views need it and the webhooks do not', async () => {
     await expect(startListener({ secret: SECRET, host: '0.0.0.0' })).rejects.toThrow(/--ui-token or HOOKGATE_UI_TOKEN/);
-    await expect(startListener({ secret: SECRET, host: '0.0.0.0', uiToken: 'too-short' })).rejects.toThrow(/at least 16 characters/);
+    await expect(startListener({ secret: SECRET, host: '0.0.0.0', uiToken: 'too-short' })).rejects.toThrow(
+      /at least 16 characters/,
+    );
     const l = await listener({ secret: SECRET, host: '127.0.0.1', uiToken: 'ui-tok' });
     expect((await fetch(`${l.url}/_hookgate/inbound`)).status).toBe(401);
     const body = track();
@@ -361,7 +446,9 @@ describe('listen never shows a secret', () => {
 
   it('bad options name the field', async () => {
     await expect(startListener({ secret: '' })).rejects.toThrow(/secret must be a non-empty string/);
-    await expect(startListener({ secret: SECRET, forwardTo: 'ftp://x' })).rejects.toThrow(/forwardTo must use http or https/);
+    await expect(startListener({ secret: SECRET, forwardTo: 'ftp://x' })).rejects.toThrow(
+      /forwardTo must use http or https/,
+    );
     await expect(startListener({ secret: SECRET, maxBodyBytes: 0 })).rejects.toThrow(/maxBodyBytes/);
   });
 });
@@ -374,7 +461,17 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
     const rx = await realReceiver();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'packages/emulator/src/cli.ts', 'listen', '--port', '0', '--json', '--forward-to', `${rx.server.url}/hook?token=tok-CLI-secret`],
+      [
+        '--import',
+        'tsx',
+        'packages/emulator/src/cli.ts',
+        'listen',
+        '--port',
+        '0',
+        '--json',
+        '--forward-to',
+        `${rx.server.url}/hook?token=tok-CLI-secret`,
+      ],
       { cwd: root, env: { ...process.env, HOOKGATE_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -390,7 +487,15 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
     const url = /listen on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1] as string;
     expect(stderr).toContain(`inspector  ${url}/\n`);
     const good = track();
-    expect((await post(url, good, { 'x-signature': sign(good, SECRET), 'x-api-key': 'sk_live_CLI-secret-0042', 'x-auth-token': 'tok-CLI-header-secret' })).status).toBe(200);
+    expect(
+      (
+        await post(url, good, {
+          'x-signature': sign(good, SECRET),
+          'x-api-key': 'sk_live_CLI-secret-0042',
+          'x-auth-token': 'tok-CLI-header-secret',
+        })
+      ).status,
+    ).toBe(200);
     expect((await post(url, good, { 'x-signature': sign(good, 'wrong') })).status).toBe(401);
     while (stdout.split('\n').filter(Boolean).length < 3) {
       if (Date.now() > deadline) throw new Error(`no lines: ${stdout}`);
@@ -398,16 +503,27 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
     }
     child.kill('SIGINT');
     expect(await closed).toBe(0);
-    const [listening, ...lines] = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [listening, ...lines] = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(listening).toMatchObject({ kind: 'listening', url, verifying: true });
     expect(listening!.forwardTo).toMatch(/\/hook\?token=\*\*\*$/);
-    expect(lines.map((l) => (l.kind === 'summary' ? 'summary' : (l.verdict as { ok: boolean }).ok))).toEqual([true, false, 'summary']);
+    expect(lines.map((l) => (l.kind === 'summary' ? 'summary' : (l.verdict as { ok: boolean }).ok))).toEqual([
+      true,
+      false,
+      'summary',
+    ]);
     expect(lines.map((l) => l.kind)).toEqual(['request', 'request', 'summary']);
     expect(lines[2]).toMatchObject({ requests: 2, verified: 1, refused: 1, forwarded: 2 });
     expect(stdout + stderr).not.toContain('tok-CLI-secret');
     expect(stdout + stderr).not.toContain('CLI-secret-0042');
     expect(stdout + stderr).not.toContain('tok-CLI-header-secret');
-    expect(Object.fromEntries(lines[0]!.headers as Array<[string, string]>)).toMatchObject({ 'x-api-key': '***', 'x-auth-token': '***', 'user-agent': 'Segment.io/1.0' });
+    expect(Object.fromEntries(lines[0]!.headers as Array<[string, string]>)).toMatchObject({
+      'x-api-key': '***',
+      'x-auth-token': '***',
+      'user-agent': 'Segment.io/1.0',
+    });
     expect(stdout + stderr).not.toContain(SECRET);
   }, 30_000);
 });

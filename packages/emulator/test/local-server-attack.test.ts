@@ -29,7 +29,9 @@ let intake: IntakeServer;
 let listener: Awaited<ReturnType<typeof startListener>>;
 beforeAll(async () => {
   rx = await startHttpServer((req, res) => void (req.resume(), req.on('end', () => res.end('{}'))));
-  emulator = createEmulator({ sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: `${rx.url}/hook` }] } }] });
+  emulator = createEmulator({
+    sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: `${rx.url}/hook` }] } }],
+  });
   intake = await listenIntake(emulator);
   listener = await startListener({ secret: 'variants-secret' });
 });
@@ -107,11 +109,13 @@ describe('Origin variants on the tracking API', () => {
       );
     };
     expect(await post('cross-site')).toBe(403);
-    for (const site of ['same-site', 'same-origin', 'none', undefined]) expect(await post(site), String(site)).toBe(200);
+    for (const site of ['same-site', 'same-origin', 'none', undefined])
+      expect(await post(site), String(site)).toBe(200);
     await emulator.drain();
     const events = emulator.deliveries.map((r) => (r.message as { event?: string } | undefined)?.event);
     expect(events).not.toContain('Fetch site cross-site');
     // Refused means never recorded nor delivered.
-    for (const [origin, expected] of ORIGINS) if (expected === 403) expect(events, origin).not.toContain(`Origin ${origin}`);
+    for (const [origin, expected] of ORIGINS)
+      if (expected === 403) expect(events, origin).not.toContain(`Origin ${origin}`);
   });
 });

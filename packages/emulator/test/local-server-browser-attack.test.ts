@@ -25,7 +25,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP evil.test 127.0.0.1',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--host-resolver-rules=MAP evil.test 127.0.0.1',
       // chromium's own private-network checks would stop these requests before they reach hookgate;
       // other browsers have none, and the server must hold without them.
       '--disable-features=BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,LocalNetworkAccessChecks',
@@ -59,7 +67,13 @@ async function cli(args: string[]): Promise<{ url: string; port: number; out(): 
 async function attackerTab(pageUrl: string): Promise<Page> {
   const tab = await browser!.newPage();
   open.push({ close: () => tab.close() });
-  await tab.route(pageUrl, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>a page you merely visit</title>' }));
+  await tab.route(pageUrl, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><title>a page you merely visit</title>',
+    }),
+  );
   await tab.goto(pageUrl);
   return tab;
 }
@@ -67,7 +81,17 @@ async function attackerTab(pageUrl: string): Promise<Page> {
 describe.skipIf(!existsSync(CHROMIUM_PATH))('a page on another site, in chromium, against hookgate serve', () => {
   it('cannot make the intake record or deliver an event: cors and no-cors fetches, a text/plain form post', async () => {
     const { rx, bodies } = await receiver();
-    const serve = await cli(['serve', '--port', '0', '--endpoint', `${rx.url}/hook`, '--write-key', WRITE_KEY, '--secret', 'browser-attack-secret']);
+    const serve = await cli([
+      'serve',
+      '--port',
+      '0',
+      '--endpoint',
+      `${rx.url}/hook`,
+      '--write-key',
+      WRITE_KEY,
+      '--secret',
+      'browser-attack-secret',
+    ]);
     const tab = await attackerTab('http://evil.test:1/attack.html');
     const call = (event: string) => JSON.stringify({ writeKey: WRITE_KEY, userId: 'victim', event });
     const fetched = await tab.evaluate(
@@ -79,7 +103,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('a page on another site, in chromium
         } catch (error) {
           out.push(`cors blocked: ${(error as Error).name}`);
         }
-        const opaque = await fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: noCors });
+        const opaque = await fetch(url, {
+          method: 'POST',
+          mode: 'no-cors',
+          headers: { 'content-type': 'text/plain' },
+          body: noCors,
+        });
         out.push(`no-cors ${opaque.type}`);
         return out;
       },
@@ -107,7 +136,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('a page on another site, in chromium
     await tab.waitForURL(`${serve.url}/v1/track`);
     expect(await tab.content()).toContain('forbidden_origin');
     // Then the same call from a server-side client (no Origin) is delivered: the intake was listening all along.
-    const ok = await rawRequest(`${serve.url}/v1/track`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: call('server side') });
+    const ok = await rawRequest(`${serve.url}/v1/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: call('server side'),
+    });
     expect(ok.status).toBe(200);
     const deliveries = await rawRequest(`${serve.url}/_hookgate/deliveries`, { method: 'GET' });
     const recorded = deliveries.text;
@@ -117,19 +150,33 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('a page on another site, in chromium
     for (const attack of ['cors fetch', 'no-cors fetch', 'form post']) expect(recorded).not.toContain(attack);
   }, 90_000);
 
-  it('DNS rebinding: a page on evil.test:PORT (the intake\'s own port) reads none of /_hookgate/*, the inspector or the write key', async () => {
+  it("DNS rebinding: a page on evil.test:PORT (the intake's own port) reads none of /_hookgate/*, the inspector or the write key", async () => {
     const { rx } = await receiver();
     const serve = await cli(['serve', '--port', '0', '--endpoint', `${rx.url}/hook`, '--write-key', WRITE_KEY]);
-    await rawRequest(`${serve.url}/v1/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ writeKey: WRITE_KEY, userId: 'u1', event: 'Recorded' }) });
+    await rawRequest(`${serve.url}/v1/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ writeKey: WRITE_KEY, userId: 'u1', event: 'Recorded' }),
+    });
     const tab = await attackerTab(`http://evil.test:${serve.port}/rebound.html`);
     const reads = await tab.evaluate(async () => {
       const out: Array<{ path: string; status: number; text: string }> = [];
-      for (const path of ['/_hookgate/deliveries', '/_hookgate/health', '/', '/_hookgate/ui/api/deliveries', '/_hookgate/ui/app.js']) {
+      for (const path of [
+        '/_hookgate/deliveries',
+        '/_hookgate/health',
+        '/',
+        '/_hookgate/ui/api/deliveries',
+        '/_hookgate/ui/app.js',
+      ]) {
         const r = await fetch(path); // same origin, for the browser: it may read whatever comes back
         out.push({ path, status: r.status, text: await r.text() });
       }
       const events = await fetch('/_hookgate/events');
-      out.push({ path: '/_hookgate/events', status: events.status, text: events.status === 200 ? 'stream' : await events.text() });
+      out.push({
+        path: '/_hookgate/events',
+        status: events.status,
+        text: events.status === 200 ? 'stream' : await events.text(),
+      });
       return out;
     });
     for (const read of reads) {
@@ -145,7 +192,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('a page on another site, in chromium
 describe.skipIf(!existsSync(CHROMIUM_PATH))('a page on another site, in chromium, against hookgate listen', () => {
   it('DNS rebinding: the inbound log, its stream and the page are refused on Host', async () => {
     const listen = await cli(['listen', '--port', '0', '--secret', 'listen-secret']);
-    await rawRequest(`${listen.url}/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"type":"track","userId":"u1","event":"Inbound secret","version":1}' });
+    await rawRequest(`${listen.url}/hook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"type":"track","userId":"u1","event":"Inbound secret","version":1}',
+    });
     const tab = await attackerTab(`http://evil.test:${listen.port}/rebound.html`);
     const reads = await tab.evaluate(async () => {
       const out: Array<{ path: string; status: number; text: string }> = [];

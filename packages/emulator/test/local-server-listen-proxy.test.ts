@@ -77,15 +77,31 @@ describe('listen forwards without hop-by-hop headers', () => {
     const answer = await rawExchange(listener.port, request, 800);
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     expect(seen.length).toBe(1);
-    const names = (seen[0] as { rawHeaders: string[] }).rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
-    for (const dropped of ['x-hop-secret', 'x-trace-hop', 'x-second-hop', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade', 'transfer-encoding', 'x-checksum']) {
+    const names = (seen[0] as { rawHeaders: string[] }).rawHeaders
+      .filter((_, i) => i % 2 === 0)
+      .map((n) => n.toLowerCase());
+    for (const dropped of [
+      'x-hop-secret',
+      'x-trace-hop',
+      'x-second-hop',
+      'keep-alive',
+      'proxy-connection',
+      'proxy-authorization',
+      'proxy-authenticate',
+      'te',
+      'trailer',
+      'upgrade',
+      'transfer-encoding',
+      'x-checksum',
+    ]) {
       expect(names, dropped).not.toContain(dropped);
     }
     // `connection` may be set by the forwarding client itself, but never with the sender's value.
     const rawHeaders = (seen[0] as { rawHeaders: string[] }).rawHeaders;
     const connection = rawHeaders.findIndex((n, i) => i % 2 === 0 && n.toLowerCase() === 'connection');
     if (connection !== -1) expect(rawHeaders[connection + 1]).not.toMatch(/hop/i);
-    for (const kept of ['x-keep-me', 'x-signature', 'user-agent', 'content-type', 'content-length']) expect(names, kept).toContain(kept);
+    for (const kept of ['x-keep-me', 'x-signature', 'user-agent', 'content-type', 'content-length'])
+      expect(names, kept).toContain(kept);
     expect((seen[0] as { body: string }).body).toBe(body);
     expect(listener.log.records[0]?.verdict.ok).toBe(true);
   });
@@ -129,9 +145,19 @@ function one() {
 Promise.all(Array.from({ length: count }, one)).then((r) => console.log(JSON.stringify(r)));
 `;
 
-function lateReader(port: number, bytes: number, writeMs: number, count: number, chunked: boolean): Promise<Array<{ status?: string; error?: string }>> {
+function lateReader(
+  port: number,
+  bytes: number,
+  writeMs: number,
+  count: number,
+  chunked: boolean,
+): Promise<Array<{ status?: string; error?: string }>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', LATE_READER, String(port), String(bytes), String(writeMs), String(count), chunked ? '1' : '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', LATE_READER, String(port), String(bytes), String(writeMs), String(count), chunked ? '1' : '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -152,7 +178,11 @@ describe('listen answers 413 that reaches a client still writing', () => {
     const listener = await startListener({ secret: SECRET });
     open.push(listener);
     const results = await lateReader(listener.port, 5 * 1024 * 1024, 1200, 3, false);
-    expect(results).toEqual([{ status: 'HTTP/1.1 413 Payload Too Large' }, { status: 'HTTP/1.1 413 Payload Too Large' }, { status: 'HTTP/1.1 413 Payload Too Large' }]);
+    expect(results).toEqual([
+      { status: 'HTTP/1.1 413 Payload Too Large' },
+      { status: 'HTTP/1.1 413 Payload Too Large' },
+      { status: 'HTTP/1.1 413 Payload Too Large' },
+    ]);
     expect(listener.log.records.map((r) => r.answeredStatus)).toEqual([413, 413, 413]);
   }, 30_000);
 
@@ -160,6 +190,10 @@ describe('listen answers 413 that reaches a client still writing', () => {
     const listener = await startListener({ secret: SECRET });
     open.push(listener);
     const results = await lateReader(listener.port, 5 * 1024 * 1024, 1200, 3, true);
-    expect(results).toEqual([{ status: 'HTTP/1.1 413 Payload Too Large' }, { status: 'HTTP/1.1 413 Payload Too Large' }, { status: 'HTTP/1.1 413 Payload Too Large' }]);
+    expect(results).toEqual([
+      { status: 'HTTP/1.1 413 Payload Too Large' },
+      { status: 'HTTP/1.1 413 Payload Too Large' },
+      { status: 'HTTP/1.1 413 Payload Too Large' },
+    ]);
   }, 30_000);
 });

@@ -16,7 +16,12 @@ afterEach(async () => {
  * Trickles a request's headers one byte every `everyMs` and resolves when the server ends the
  * connection: after how long, and what it answered.
  */
-function trickle(port: number, path: string, everyMs = 500, giveUpMs = 30_000): Promise<{ ms: number; answer: string }> {
+function trickle(
+  port: number,
+  path: string,
+  everyMs = 500,
+  giveUpMs = 30_000,
+): Promise<{ ms: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -43,12 +48,15 @@ function trickle(port: number, path: string, everyMs = 500, giveUpMs = 30_000): 
 }
 
 describe('headers trickled one byte per 0.5 s are cut off within the bound', () => {
-  it('serve\'s intake (and its inspector, same server): 408 within headersMs + the check interval', async () => {
+  it("serve's intake (and its inspector, same server): 408 within headersMs + the check interval", async () => {
     const emulator = createEmulator({ sources: [{ writeKey: 'wk' }] });
     open.push({ close: () => emulator.close() });
     const intake = await listenIntake(emulator, { timeouts: { headersMs: 1500 } });
     open.push(intake);
-    const [track, page] = await Promise.all([trickle(intake.port, '/v1/track'), trickle(intake.port, '/_hookgate/deliveries')]);
+    const [track, page] = await Promise.all([
+      trickle(intake.port, '/v1/track'),
+      trickle(intake.port, '/_hookgate/deliveries'),
+    ]);
     for (const cut of [track, page]) {
       expect(cut.ms).toBeGreaterThanOrEqual(1400);
       expect(cut.ms).toBeLessThan(1500 + 400 + 1500); // the bound, Node's check interval (375 ms), a margin for a loaded machine
@@ -77,7 +85,9 @@ describe('headers trickled one byte per 0.5 s are cut off within the bound', () 
         const started = Date.now();
         const socket = net.connect(port, '127.0.0.1');
         let out = '';
-        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+        );
         const timer = setInterval(() => socket.writable && socket.write('a'), 200);
         socket.on('data', (c) => (out += c.toString('latin1')));
         socket.on('close', () => {
@@ -96,10 +106,14 @@ describe('headers trickled one byte per 0.5 s are cut off within the bound', () 
   }, 20_000);
 
   it('bad time limits are refused, naming the option', async () => {
-    await expect(startListener({ secret: 's', timeouts: { headersMs: 0 } })).rejects.toThrow(/timeouts\.headersMs must be a whole number/);
+    await expect(startListener({ secret: 's', timeouts: { headersMs: 0 } })).rejects.toThrow(
+      /timeouts\.headersMs must be a whole number/,
+    );
     const emulator = createEmulator({ sources: [{ writeKey: 'wk' }] });
     open.push({ close: () => emulator.close() });
-    await expect(listenIntake(emulator, { timeouts: { headersMs: 5000, requestMs: 1000 } })).rejects.toThrow(/timeouts\.requestMs \(1000\) must not be below timeouts\.headersMs/);
+    await expect(listenIntake(emulator, { timeouts: { headersMs: 5000, requestMs: 1000 } })).rejects.toThrow(
+      /timeouts\.requestMs \(1000\) must not be below timeouts\.headersMs/,
+    );
   });
 });
 

@@ -35,7 +35,12 @@ describe('no retry starts after an endpoint answered 2xx', () => {
       ...(clock ? { clock } : {}),
       concurrency: 1,
       retry: { initialDelayMs: 20, jitter: 'none', windowMs: 60_000 },
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${a.url}/a` }, { url: `${b.url}/b` }], sharedSecret: 'k' } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooks: { enabled: true, endpoints: [{ url: `${a.url}/a` }, { url: `${b.url}/b` }], sharedSecret: 'k' },
+        },
+      ],
     });
 
     // The order of events in this process: request starts (as they get their socket) and deliveries.
@@ -49,7 +54,10 @@ describe('no retry starts after an endpoint answered 2xx', () => {
     return { a, b, records, timeline };
   }
 
-  function check({ a, b, records, timeline }: Awaited<ReturnType<typeof run>>, { minCancelled, maxToB }: { minCancelled: number; maxToB: number }) {
+  function check(
+    { a, b, records, timeline }: Awaited<ReturnType<typeof run>>,
+    { minCancelled, maxToB }: { minCancelled: number; maxToB: number },
+  ) {
     expect(records.map((r) => r.state)).toEqual(Array(MESSAGES).fill('delivered'));
     expect(records.every((r) => r.deliveredTo?.endsWith('/a'))).toBe(true);
 
@@ -70,10 +78,13 @@ describe('no retry starts after an endpoint answered 2xx', () => {
 
     // Fan-out kept: B got every message's first attempt, even queued behind its own slow answers.
     const sigs = records.map((r) => r.signature);
-    for (const sig of sigs) expect(b.received.filter((r) => r.headers['x-signature'] === sig).length).toBeGreaterThanOrEqual(1);
+    for (const sig of sigs)
+      expect(b.received.filter((r) => r.headers['x-signature'] === sig).length).toBeGreaterThanOrEqual(1);
     expect(b.received.length).toBeLessThanOrEqual(maxToB);
     // Every request B got is in the log (none unaccounted for), and every attempt logged reached it.
-    const attemptsToB = records.flatMap((r) => r.attempts.filter((x) => x.endpoint.endsWith('/b') && x.error?.code !== 'timeout'));
+    const attemptsToB = records.flatMap((r) =>
+      r.attempts.filter((x) => x.endpoint.endsWith('/b') && x.error?.code !== 'timeout'),
+    );
     expect(b.received.length).toBeGreaterThanOrEqual(attemptsToB.length);
     expect(a.received.length).toBe(2 * MESSAGES);
 
@@ -92,7 +103,9 @@ describe('no retry starts after an endpoint answered 2xx', () => {
     for (const r of records) {
       const lastRound = Math.max(...r.attempts.map((x) => x.round));
       for (let round = 2; round <= lastRound; round++) {
-        const toB = r.attempts.some((x) => x.endpoint.endsWith('/b') && x.round === round) || r.cancelled.some((c) => c.round === round);
+        const toB =
+          r.attempts.some((x) => x.endpoint.endsWith('/b') && x.round === round) ||
+          r.cancelled.some((c) => c.round === round);
         expect(toB, `${r.id} round ${round}`).toBe(true);
       }
     }
@@ -109,6 +122,9 @@ describe('no retry starts after an endpoint answered 2xx', () => {
   it('on a ManualClock', { timeout: 20_000 }, async () => {
     // The clock moves past B's slow requests once they are quiet for ioGraceMs (presumed hanging), so
     // retry rounds start while B's queue is still busy: their B retries wait, and are cancelled.
-    check(await run(new ManualClock({ start: '2026-01-01T00:00:00.000Z', ioGraceMs: 40 })), { minCancelled: 1, maxToB: 2 * MESSAGES });
+    check(await run(new ManualClock({ start: '2026-01-01T00:00:00.000Z', ioGraceMs: 40 })), {
+      minCancelled: 1,
+      maxToB: 2 * MESSAGES,
+    });
   });
 });

@@ -2,7 +2,15 @@
 // and read back must be the exact bytes of the message, whatever form the emulator keeps them in.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, DEFAULT_PACK_BODIES_OVER, ManualClock, SettingsError, type DeliveryRecord, type Emulator, type EmulatorOptions } from '@hookgate/emulator';
+import {
+  createEmulator,
+  DEFAULT_PACK_BODIES_OVER,
+  ManualClock,
+  SettingsError,
+  type DeliveryRecord,
+  type Emulator,
+  type EmulatorOptions,
+} from '@hookgate/emulator';
 import { startCaptureReceiver, type Answer, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
 
 const SECRET = 'packed-secret';
@@ -38,7 +46,9 @@ describe('packed bodies (packBodiesOver)', () => {
   const emulator = (r: CaptureReceiver, options: Partial<EmulatorOptions>): Emulator => {
     const e = createEmulator({
       clock: new ManualClock(),
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${r.url}/hook` }], sharedSecret: SECRET } }],
+      sources: [
+        { writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${r.url}/hook` }], sharedSecret: SECRET } },
+      ],
       ...options,
     });
     open.push(e);
@@ -49,7 +59,9 @@ describe('packed bodies (packBodiesOver)', () => {
     const seen = new Set<string>();
     const r = await receiver((req) => (seen.has(req.text) ? 200 : (seen.add(req.text), 503))); // each message: 503 once, then 200
     const e = emulator(r, { packBodiesOver: 0 });
-    const records = Array.from({ length: 40 }, (_, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }));
+    const records = Array.from({ length: 40 }, (_, i) =>
+      e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }),
+    );
     await nextJob();
     // Kept packed, GROUP_BODIES to a deflate call: each group's stored bytes are fewer than its bodies' own
     // length, and each body's length is still what Content-Length says.
@@ -77,7 +89,9 @@ describe('packed bodies (packBodiesOver)', () => {
   it('bodies stay unpacked until the pending ones pass the budget, then new ones are packed', async () => {
     const r = await receiver(() => 'hang'); // nothing finishes: every body stays pending
     const e = emulator(r, { packBodiesOver: 4096, timeoutMs: 60_000 });
-    const records = Array.from({ length: 30 }, (_, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }));
+    const records = Array.from({ length: 30 }, (_, i) =>
+      e.track({ userId: `u${i}`, event: 'Order Completed', properties: props(i) }),
+    );
     // A group is packed once full; the last, part-full one at the end of the job that opened it.
     const packedAtOnce = records.map((rec) => storedOf(rec).packed !== undefined);
     await nextJob();
@@ -100,7 +114,9 @@ describe('packed bodies (packBodiesOver)', () => {
     const r = await receiver(() => 200);
     const e = emulator(r, { packBodiesOver: 0 });
     const sizes = [0, 1, 5, 40, 3, 200, 7];
-    const records = sizes.map((n, i) => e.track({ userId: `u${i}`, event: 'Order Completed', properties: { ...props(i), pad: '€'.repeat(n * 50) } }));
+    const records = sizes.map((n, i) =>
+      e.track({ userId: `u${i}`, event: 'Order Completed', properties: { ...props(i), pad: '€'.repeat(n * 50) } }),
+    );
     const bodies = records.map((rec) => rec.body);
     await nextJob();
     // Groups close at GROUP_BYTES: the first five bodies pass it, the 30 KB one is a group of its own,
@@ -127,7 +143,9 @@ describe('packed bodies (packBodiesOver)', () => {
     const r = await receiver(() => 200);
     const e = emulator(r, { packBodiesOver: 0 });
     const big = { ...props(1), blob: 'x'.repeat(3 * GROUP_BYTES) };
-    const records = [props(2), props(3), big, props(4)].map((p, i) => e.track({ userId: `u${i}`, event: 'E', properties: p }));
+    const records = [props(2), props(3), big, props(4)].map((p, i) =>
+      e.track({ userId: `u${i}`, event: 'E', properties: p }),
+    );
     const bodies = records.map((rec) => rec.body);
     await nextJob();
     const group = (i: number) => storedOf(records[i] as DeliveryRecord).packed;
@@ -162,7 +180,9 @@ describe('packed bodies (packBodiesOver)', () => {
       throw new Error('zlib: out of memory');
     };
     try {
-      const records = Array.from({ length: 6 }, (_, i) => e.track({ userId: `u${i}`, event: 'E', properties: props(i + 1) }));
+      const records = Array.from({ length: 6 }, (_, i) =>
+        e.track({ userId: `u${i}`, event: 'E', properties: props(i + 1) }),
+      );
       await nextJob();
       for (const rec of records) expect(storedOf(rec).packed).toBeUndefined();
       expect(lines.some((l) => l.includes('packing bodies failed') && l.includes('out of memory'))).toBe(true);
@@ -237,11 +257,18 @@ describe('packed bodies (packBodiesOver)', () => {
 
   it('refuses a bad packBodiesOver naming it', () => {
     for (const bad of [-1, Number.NaN, '8MB', {}]) {
-      expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: bad as unknown as number })).toThrow(SettingsError);
-      expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: bad as unknown as number })).toThrow(/packBodiesOver/);
+      expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: bad as unknown as number })).toThrow(
+        SettingsError,
+      );
+      expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: bad as unknown as number })).toThrow(
+        /packBodiesOver/,
+      );
     }
     // null means "not given", as for every option: the default applies.
-    for (const ok of [Infinity, 0, null]) expect(() => createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: ok as number }).close()).not.toThrow();
+    for (const ok of [Infinity, 0, null])
+      expect(() =>
+        createEmulator({ sources: [{ writeKey: 'wk' }], packBodiesOver: ok as number }).close(),
+      ).not.toThrow();
   });
 });
 
@@ -251,7 +278,9 @@ describe('BodyDictionary', () => {
     const sample = Buffer.from(JSON.stringify({ type: 'track', event: 'E', properties: props(1) }));
     const dictionary = new BodyDictionary(sample);
     for (const size of [0, 1, 63, 64, 1000, 4096, 4097, 40_000, 300_000]) {
-      const body = Buffer.from(Array.from({ length: size }, (_, k) => String.fromCharCode(32 + ((k * 7919) % 90))).join(''));
+      const body = Buffer.from(
+        Array.from({ length: size }, (_, k) => String.fromCharCode(32 + ((k * 7919) % 90))).join(''),
+      );
       const packed = dictionary.deflate(body);
       const back = dictionary.inflate(packed, body.length);
       expect(back.equals(body), `size ${size}`).toBe(true);
@@ -287,7 +316,9 @@ describe('SourceDictionaries', () => {
   it("packs with the source's first body, then with its first eight; every body inflates with the dictionary it was packed with", async () => {
     const { BodyDictionary, SourceDictionaries } = await import('../src/log/body-dictionary.js');
     const dictionaries = new SourceDictionaries();
-    const bodies = Array.from({ length: 200 }, (_, i) => Buffer.from(JSON.stringify({ type: 'track', event: 'Order Completed', properties: props(i) })));
+    const bodies = Array.from({ length: 200 }, (_, i) =>
+      Buffer.from(JSON.stringify({ type: 'track', event: 'Order Completed', properties: props(i) })),
+    );
     const packed = bodies.map((body) => {
       const dictionary = dictionaries.for(body);
       return { dictionary, bytes: dictionary.deflate(body) };
@@ -296,7 +327,11 @@ describe('SourceDictionaries', () => {
     expect(packed[1]?.dictionary).toBe(packed[0]?.dictionary);
     expect(packed[7]?.dictionary).not.toBe(packed[6]?.dictionary);
     expect(new Set(packed.slice(7).map((p) => p.dictionary)).size).toBe(1);
-    packed.forEach((p, i) => expect(p.dictionary.inflate(p.bytes, (bodies[i] as Buffer).length).equals(bodies[i] as Buffer), `body ${i}`).toBe(true));
+    packed.forEach((p, i) =>
+      expect(p.dictionary.inflate(p.bytes, (bodies[i] as Buffer).length).equals(bodies[i] as Buffer), `body ${i}`).toBe(
+        true,
+      ),
+    );
     // The wider dictionary packs later bodies smaller than the first body alone does.
     const first = new BodyDictionary(bodies[0] as Buffer);
     const later = bodies.slice(20);

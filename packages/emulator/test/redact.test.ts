@@ -1,10 +1,19 @@
 // The one redaction rule (src/redact.ts): what of a URL, a header or a signature may be shown.
 import { describe, expect, it } from 'vitest';
-import { isSecretHeader, redactHeaderValue, redactHeaders, redactSignature, redactText, redactUrl } from '../src/redact.js';
+import {
+  isSecretHeader,
+  redactHeaderValue,
+  redactHeaders,
+  redactSignature,
+  redactText,
+  redactUrl,
+} from '../src/redact.js';
 
 describe('redactUrl', () => {
   it('masks the password and every query value, keeps user name, host, path and query keys', () => {
-    expect(redactUrl('http://user:s3cretpw@127.0.0.1:9/hook?token=tok123&x=1')).toBe('http://user:***@127.0.0.1:9/hook?token=***&x=***');
+    expect(redactUrl('http://user:s3cretpw@127.0.0.1:9/hook?token=tok123&x=1')).toBe(
+      'http://user:***@127.0.0.1:9/hook?token=***&x=***',
+    );
     expect(redactUrl(new URL('https://u:p@h.example/a?b=c'))).toBe('https://u:***@h.example/a?b=***');
   });
 
@@ -20,13 +29,23 @@ describe('redactUrl', () => {
 
   it('masks path segments that read as tokens (capability URLs), keeps ordinary path words', () => {
     const SLACK = 'a1B2c3D4e5F6g7H8i9J0k1L2';
-    expect(redactUrl(`https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SLACK}`)).toBe('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/***');
-    expect(redactUrl('https://discord.com/api/webhooks/1234567890123456789/AbC-dEf_123456789xyzXYZ')).toBe('https://discord.com/api/webhooks/1234567890123456789/***'); // the id is all digits: shown
-    expect(redactUrl(new URL('https://webhook.site/550e8400-e29b-41d4-a716-446655440000'))).toBe('https://webhook.site/***');
+    expect(redactUrl(`https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SLACK}`)).toBe(
+      'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/***',
+    );
+    expect(redactUrl('https://discord.com/api/webhooks/1234567890123456789/AbC-dEf_123456789xyzXYZ')).toBe(
+      'https://discord.com/api/webhooks/1234567890123456789/***',
+    ); // the id is all digits: shown
+    expect(redactUrl(new URL('https://webhook.site/550e8400-e29b-41d4-a716-446655440000'))).toBe(
+      'https://webhook.site/***',
+    );
     expect(redactUrl(`http://u:pw@[bad/x/${SLACK}?t=1`)).toBe('http://u:***@[bad/x/***?t=***');
-    expect(redactText(`POST https://hooks.slack.com/services/T0/B0/${SLACK} failed`)).toBe('POST https://hooks.slack.com/services/T0/B0/*** failed');
+    expect(redactText(`POST https://hooks.slack.com/services/T0/B0/${SLACK} failed`)).toBe(
+      'POST https://hooks.slack.com/services/T0/B0/*** failed',
+    );
     // Neighbours that are not tokens: short ids, words without digits, versions.
-    expect(redactUrl('https://api.example.com/v1/integrations/segment-webhook-receiver/42')).toBe('https://api.example.com/v1/integrations/segment-webhook-receiver/42');
+    expect(redactUrl('https://api.example.com/v1/integrations/segment-webhook-receiver/42')).toBe(
+      'https://api.example.com/v1/integrations/segment-webhook-receiver/42',
+    );
     expect(redactUrl('http://127.0.0.1:3000/webhooks/order-123')).toBe('http://127.0.0.1:3000/webhooks/order-123');
   });
 
@@ -44,7 +63,8 @@ describe('redactUrl', () => {
 
 describe('redactText', () => {
   it('redacts every URL inside a sentence, keeping its punctuation, and removes given secrets', () => {
-    const text = 'endpoints http://a:s3cretpw@127.0.0.1:1/h?token=tok123, https://h.example/x?k=tok123. Secret shh-123 used.';
+    const text =
+      'endpoints http://a:s3cretpw@127.0.0.1:1/h?token=tok123, https://h.example/x?k=tok123. Secret shh-123 used.';
     const out = redactText(text, ['shh-123', undefined]);
     expect(out).toBe('endpoints http://a:***@127.0.0.1:1/h?token=***, https://h.example/x?k=***. Secret *** used.');
     expect(redactText('"http://u:pw@h/"')).toBe('"http://u:***@h/"');
@@ -52,9 +72,16 @@ describe('redactText', () => {
 });
 
 describe('redactHeaders and redactSignature', () => {
-  it('keeps the sender\'s own headers, masks endpoint header values, shortens X-Signature', () => {
+  it("keeps the sender's own headers, masks endpoint header values, shortens X-Signature", () => {
     const sig = 'a'.repeat(6) + 'b'.repeat(34);
-    expect(redactHeaders({ 'User-Agent': 'Segment.io/1.0', 'Content-Type': 'application/json', Authorization: 'Bearer tok123', 'X-Signature': sig })).toEqual({
+    expect(
+      redactHeaders({
+        'User-Agent': 'Segment.io/1.0',
+        'Content-Type': 'application/json',
+        Authorization: 'Bearer tok123',
+        'X-Signature': sig,
+      }),
+    ).toEqual({
       'User-Agent': 'Segment.io/1.0',
       'Content-Type': 'application/json',
       Authorization: '***',
@@ -67,14 +94,44 @@ describe('redactHeaders and redactSignature', () => {
 
 describe('isSecretHeader and redactHeaderValue: which header values are shown, by name', () => {
   it('masks credentials by name, case-insensitively: the fixed names, the credential words, a key as a name part', () => {
-    const secret = ['Authorization', 'proxy-authorization', 'Cookie', 'SET-COOKIE', 'X-Auth-Token', 'X-CSRF-Token', 'X-Webhook-Secret', 'X-Password', 'X-Passwd',
-      'X-Session-Id', 'X-Hub-Signature-256', 'X-Api-Key', 'Api-Key', 'apikey', 'X-ApiKey', 'x-key', 'X_API_KEY', 'Ocp-Apim-Subscription-Key', 'X-Access-Key', 'X-Credentials'];
+    const secret = [
+      'Authorization',
+      'proxy-authorization',
+      'Cookie',
+      'SET-COOKIE',
+      'X-Auth-Token',
+      'X-CSRF-Token',
+      'X-Webhook-Secret',
+      'X-Password',
+      'X-Passwd',
+      'X-Session-Id',
+      'X-Hub-Signature-256',
+      'X-Api-Key',
+      'Api-Key',
+      'apikey',
+      'X-ApiKey',
+      'x-key',
+      'X_API_KEY',
+      'Ocp-Apim-Subscription-Key',
+      'X-Access-Key',
+      'X-Credentials',
+    ];
     for (const name of secret) expect(isSecretHeader(name), name).toBe(true);
     for (const name of secret) expect(redactHeaderValue(name, 'sk_live_value-123'), name).toBe('***');
   });
 
   it('shows the rest as it is: a word that merely contains "key" is not a key', () => {
-    for (const name of ['Keep-Alive', 'Content-Type', 'User-Agent', 'Accept', 'Content-Length', 'X-Request-Id', 'X-Monkey', 'Keyboard-Layout', 'Connection'])
+    for (const name of [
+      'Keep-Alive',
+      'Content-Type',
+      'User-Agent',
+      'Accept',
+      'Content-Length',
+      'X-Request-Id',
+      'X-Monkey',
+      'Keyboard-Layout',
+      'Connection',
+    ])
       expect(isSecretHeader(name), name).toBe(false);
     expect(redactHeaderValue('Keep-Alive', 'timeout=5')).toBe('timeout=5');
     expect(redactHeaderValue('User-Agent', 'Segment.io/1.0')).toBe('Segment.io/1.0');

@@ -30,11 +30,19 @@ async function credentialReceiver() {
   const seen: Seen[] = [];
   const server = await startHttpServer(async (req, res) => {
     const body = (await readAll(req)).toString('utf8');
-    seen.push({ url: req.url ?? '', authorization: req.headers.authorization, signature: req.headers['x-signature'] as string | undefined });
+    seen.push({
+      url: req.url ?? '',
+      authorization: req.headers.authorization,
+      signature: req.headers['x-signature'] as string | undefined,
+    });
     res.writeHead(seen.length === 1 ? 500 : body.includes('"Bad"') ? 400 : 200).end();
   });
   servers.push(server);
-  return { server, seen, url: `http://user:${PASSWORD}@127.0.0.1:${server.port}/hook/${PATH_TOKEN}?token=${TOKEN}&x=1` };
+  return {
+    server,
+    seen,
+    url: `http://user:${PASSWORD}@127.0.0.1:${server.port}/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`,
+  };
 }
 
 async function deadUrl(): Promise<string> {
@@ -57,9 +65,25 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       const { url, seen } = await credentialReceiver();
       const dead = await deadUrl();
       const serve = startServe(
-        ['--endpoint', url, '--endpoint', dead, '--secret', SECRET, '--header', `Authorization: Bearer ${TOKEN}`,
-          '--retry-initial-delay-ms', '20', '--retry-jitter', 'none', '--retry-window-ms', '400', '--drain-ms', '100',
-          ...(json ? ['--json'] : [])],
+        [
+          '--endpoint',
+          url,
+          '--endpoint',
+          dead,
+          '--secret',
+          SECRET,
+          '--header',
+          `Authorization: Bearer ${TOKEN}`,
+          '--retry-initial-delay-ms',
+          '20',
+          '--retry-jitter',
+          'none',
+          '--retry-window-ms',
+          '400',
+          '--drain-ms',
+          '100',
+          ...(json ? ['--json'] : []),
+        ],
         { DEBUG: 'hookgate' },
       );
       const [, intake] = await serve.waitFor(/(?:listening on |"url":")(http:\/\/127\.0\.0\.1:\d+)/);
@@ -84,7 +108,13 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       expect(all).toContain('/hook/***?token=***&x=***');
       expect(all).toMatch(/ECONNREFUSED/); // the connection errors are there, without the URL's secrets
       expect(serve.err()).toMatch(/hookgate:emulator .* POST http:\/\/user:\*\*\*@/); // DEBUG lines were on
-      const parsed = JSON.parse(view) as { deliveries: Array<{ state: string; reason?: string; attempts: Array<{ endpoint: string; requestHeaders: Record<string, string> }> }> };
+      const parsed = JSON.parse(view) as {
+        deliveries: Array<{
+          state: string;
+          reason?: string;
+          attempts: Array<{ endpoint: string; requestHeaders: Record<string, string> }>;
+        }>;
+      };
       expect(parsed.deliveries.some((d) => d.state === 'failed' && /gave up/.test(d.reason ?? ''))).toBe(true);
       expect(parsed.deliveries[0]!.attempts[0]!.requestHeaders.Authorization).toBe('***');
     }
@@ -123,7 +153,12 @@ describe('no credential in any output', { timeout: 180000 }, () => {
   it('emulator.sources, attempts, deliveredTo and record JSON in-process', async () => {
     const { url, seen } = await credentialReceiver();
     const emulator = createEmulator({
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url, headers: { 'X-Api-Key': TOKEN } }], sharedSecret: SECRET } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooks: { enabled: true, endpoints: [{ url, headers: { 'X-Api-Key': TOKEN } }], sharedSecret: SECRET },
+        },
+      ],
       retry: { initialDelayMs: 10, jitter: 'none' },
       debug: false,
     });
@@ -131,42 +166,78 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       const record = emulator.track({ userId: 'u1', event: 'Good' });
       await emulator.drain();
       expect(record.state).toBe('delivered');
-      expect(seen.map((s) => s.url)).toEqual([`/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`, `/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`]);
+      expect(seen.map((s) => s.url)).toEqual([
+        `/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`,
+        `/hook/${PATH_TOKEN}?token=${TOKEN}&x=1`,
+      ]);
       expect(seen[0]!.authorization).toBe(`Basic ${Buffer.from(`user:${PASSWORD}`).toString('base64')}`);
       const signatures = [record.signature];
       expectClean(JSON.stringify(emulator.sources), signatures, 'sources');
       expectClean(JSON.stringify(record), signatures, 'record JSON');
       expectClean(JSON.stringify(emulator.deliveries), signatures, 'deliveries JSON');
-      expectClean(record.attempts.map((a) => a.endpoint).join(' ') + (record.deliveredTo ?? ''), signatures, 'attempt endpoints');
+      expectClean(
+        record.attempts.map((a) => a.endpoint).join(' ') + (record.deliveredTo ?? ''),
+        signatures,
+        'attempt endpoints',
+      );
       expect(record.deliveredTo).toBe(`http://user:***@127.0.0.1:${new URL(url).port}/hook/***?token=***&x=***`);
     } finally {
       await emulator.close();
     }
   });
 
-  it('the deliveries view masks a redirect\'s Location and errors, shows message bodies as sent, and settings errors mask the URL', async () => {
+  it("the deliveries view masks a redirect's Location and errors, shows message bodies as sent, and settings errors mask the URL", async () => {
     const redirecting = await startHttpServer(async (req, res) => {
       await readAll(req);
       res.writeHead(302, { location: `https://elsewhere.example/in?token=${TOKEN}` }).end();
     });
     servers.push(redirecting);
     const emulator = createEmulator({
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `http://u:${PASSWORD}@127.0.0.1:${redirecting.port}/h?token=${TOKEN}` }], sharedSecret: SECRET } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooks: {
+            enabled: true,
+            endpoints: [{ url: `http://u:${PASSWORD}@127.0.0.1:${redirecting.port}/h?token=${TOKEN}` }],
+            sharedSecret: SECRET,
+          },
+        },
+      ],
       debug: false,
     });
     const intake = await listenIntake(emulator);
     try {
-      const record = emulator.track({ userId: 'u1', event: 'E', properties: { location: 'https://shop.example/p?utm=keep-me', message: 'http://a:b@c/' } });
+      const record = emulator.track({
+        userId: 'u1',
+        event: 'E',
+        properties: { location: 'https://shop.example/p?utm=keep-me', message: 'http://a:b@c/' },
+      });
       await emulator.drain();
       expect(record.state).toBe('failed');
       const view = await (await fetch(`${intake.url}/_hookgate/deliveries`)).text();
       expectClean(view, [record.signature], 'view');
-      const d = (JSON.parse(view) as { deliveries: Array<{ message: { properties: Record<string, string> }; attempts: Array<{ responseHeaders: { location: string }; error: { message: string } }> }> }).deliveries[0]!;
+      const d = (
+        JSON.parse(view) as {
+          deliveries: Array<{
+            message: { properties: Record<string, string> };
+            attempts: Array<{ responseHeaders: { location: string }; error: { message: string } }>;
+          }>;
+        }
+      ).deliveries[0]!;
       expect(d.attempts[0]!.responseHeaders.location).toBe('https://elsewhere.example/in?token=***');
-      expect(d.attempts[0]!.error.message).toMatch(/redirects are not followed \(Location: https:\/\/elsewhere\.example\/in\?token=\*\*\*\)/);
-      expect(d.message.properties).toEqual({ location: 'https://shop.example/p?utm=keep-me', message: 'http://a:b@c/' }); // data, as sent
+      expect(d.attempts[0]!.error.message).toMatch(
+        /redirects are not followed \(Location: https:\/\/elsewhere\.example\/in\?token=\*\*\*\)/,
+      );
+      expect(d.message.properties).toEqual({
+        location: 'https://shop.example/p?utm=keep-me',
+        message: 'http://a:b@c/',
+      }); // data, as sent
       // The record itself, not only its views: its reason, its attempt's error and its JSON form.
-      expectClean(`${record.reason} ${record.attempts[0]!.error?.message} ${JSON.stringify(record)}`, [record.signature], 'record');
+      expectClean(
+        `${record.reason} ${record.attempts[0]!.error?.message} ${JSON.stringify(record)}`,
+        [record.signature],
+        'record',
+      );
       expect(record.reason).toMatch(/Location: https:\/\/elsewhere\.example\/in\?token=\*\*\*/);
     } finally {
       await intake.close();
@@ -178,7 +249,10 @@ describe('no credential in any output', { timeout: 180000 }, () => {
       res.writeHead(307, { location: `/login?next=%2Fh&token=${TOKEN}` }).end();
     });
     servers.push(relative);
-    const second = createEmulator({ sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${relative.url}/h` }] } }], debug: false });
+    const second = createEmulator({
+      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${relative.url}/h` }] } }],
+      debug: false,
+    });
     try {
       const record = second.track({ userId: 'u1', event: 'E' });
       await second.drain();
@@ -188,8 +262,12 @@ describe('no credential in any output', { timeout: 180000 }, () => {
     } finally {
       await second.close();
     }
-    expect(() => createEmulator({ sources: [{ writeKey: 'k', webhooks: { enabled: true, endpoints: [{ url: `ftp://u:${PASSWORD}@h/?token=${TOKEN}` }] } }] })).toThrow(
-      /"ftp:\/\/u:\*\*\*@h\/\?token=\*\*\*" must use the http or https scheme/,
-    );
+    expect(() =>
+      createEmulator({
+        sources: [
+          { writeKey: 'k', webhooks: { enabled: true, endpoints: [{ url: `ftp://u:${PASSWORD}@h/?token=${TOKEN}` }] } },
+        ],
+      }),
+    ).toThrow(/"ftp:\/\/u:\*\*\*@h\/\?token=\*\*\*" must use the http or https scheme/);
   });
 });

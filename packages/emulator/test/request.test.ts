@@ -15,14 +15,20 @@ describe('the request (seed §4.1, §5)', () => {
     open.push(r);
     return r;
   };
-  const emulatorFor = (receiver: CaptureReceiver, extra: Record<string, unknown> = {}, secret: string | null = SECRET): Emulator => {
+  const emulatorFor = (
+    receiver: CaptureReceiver,
+    extra: Record<string, unknown> = {},
+    secret: string | null = SECRET,
+  ): Emulator => {
     const e = createEmulator({
       sources: [
         {
           writeKey: 'wk',
           webhooks: {
             enabled: true,
-            endpoints: [{ url: `${receiver.url}/in/hook?x=1`, headers: { Authorization: 'Bearer abc', 'X-Env': 'test' } }],
+            endpoints: [
+              { url: `${receiver.url}/in/hook?x=1`, headers: { Authorization: 'Bearer abc', 'X-Env': 'test' } },
+            ],
             ...(secret ? { sharedSecret: secret } : {}),
           },
         },
@@ -36,7 +42,11 @@ describe('the request (seed §4.1, §5)', () => {
   it('POSTs JSON with User-Agent, Content-Type, the static headers and X-Signature over exactly the bytes sent', async () => {
     const receiver = await start();
     const emulator = emulatorFor(receiver);
-    const record = emulator.track({ userId: 'u1', event: 'Café ☕ — 日本', properties: { n: 1.5, s: 'line\nbreak "quoted" \u2028' } });
+    const record = emulator.track({
+      userId: 'u1',
+      event: 'Café ☕ — 日本',
+      properties: { n: 1.5, s: 'line\nbreak "quoted" \u2028' },
+    });
     await emulator.drain();
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0]!;
@@ -63,7 +73,7 @@ describe('the request (seed §4.1, §5)', () => {
 
   it('sends no X-Signature without a shared secret, and the userAgent option replaces the User-Agent', async () => {
     const receiver = await start();
-    const emulator = emulatorFor(receiver, { userAgent: "Acme-Sender/2.0" }, null);
+    const emulator = emulatorFor(receiver, { userAgent: 'Acme-Sender/2.0' }, null);
     const record = emulator.identify({ userId: 'u1' });
     await emulator.drain();
     expect(receiver.received[0]?.headers['x-signature']).toBeUndefined();

@@ -1,7 +1,14 @@
 // The delivery log's retention (maxRecords): finished records are evicted oldest first, pending ones
 // never; counters keep counting. Real receivers on 127.0.0.1, a ManualClock for the pending ones.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, DEFAULT_MAX_RECORDS, ManualClock, ReplayError, SettingsError, type Emulator } from '../src/index.js';
+import {
+  createEmulator,
+  DEFAULT_MAX_RECORDS,
+  ManualClock,
+  ReplayError,
+  SettingsError,
+  type Emulator,
+} from '../src/index.js';
 import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
 
 let receiver: CaptureReceiver | undefined;
@@ -19,7 +26,9 @@ describe('delivery log retention (maxRecords)', () => {
     expect(DEFAULT_MAX_RECORDS).toBe(100_000);
     for (const bad of [0, -1, 2.5, '10', NaN]) {
       expect(() => createEmulator({ maxRecords: bad as number })).toThrow(SettingsError);
-      expect(() => createEmulator({ maxRecords: bad as number })).toThrow(/Invalid setting maxRecords: must be a whole number ≥ 1, or Infinity/);
+      expect(() => createEmulator({ maxRecords: bad as number })).toThrow(
+        /Invalid setting maxRecords: must be a whole number ≥ 1, or Infinity/,
+      );
     }
     expect(() => createEmulator({ maxRecords: Infinity })).not.toThrow();
   });
@@ -43,7 +52,9 @@ describe('delivery log retention (maxRecords)', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect([p1.state, p2.state]).toEqual(['pending', 'pending']);
     // Five filtered ones.
-    const filtered = Array.from({ length: 5 }, (_, i) => emulator!.track({ userId: 'u2', event: `F${i}` }, { writeKey: 'wk_off' }));
+    const filtered = Array.from({ length: 5 }, (_, i) =>
+      emulator!.track({ userId: 'u2', event: `F${i}` }, { writeKey: 'wk_off' }),
+    );
     expect(filtered.every((r) => r.state === 'filtered')).toBe(true);
 
     const log = emulator.deliveries;
@@ -55,11 +66,20 @@ describe('delivery log retention (maxRecords)', () => {
     expect(() => emulator!.replay(filtered[0]!.id)).toThrow(ReplayError);
     expect(() => emulator!.replay(filtered[0]!.id)).toThrow(/evicted from the delivery log \(maxRecords/);
     expect(() => emulator!.replay('dlv_999')).toThrow(/no delivery record has this id/);
-    expect(emulator.deliveryCounts()).toEqual({ total: 7, pending: 2, delivered: 0, failed: 0, filtered: 5, evicted: 4 });
+    expect(emulator.deliveryCounts()).toEqual({
+      total: 7,
+      pending: 2,
+      delivered: 0,
+      failed: 0,
+      filtered: 5,
+      evicted: 4,
+    });
     expect(emulator.usage('wk_off')).toBe(5);
 
     // Only pending records and more than maxRecords of them: none is evicted.
-    const more = Array.from({ length: 3 }, () => emulator!.track({ userId: 'u1', event: 'Fail' }, { writeKey: 'wk_on' }));
+    const more = Array.from({ length: 3 }, () =>
+      emulator!.track({ userId: 'u1', event: 'Fail' }, { writeKey: 'wk_on' }),
+    );
     expect(emulator.deliveries.map((r) => r.id)).toEqual([p1.id, p2.id, ...more.map((r) => r.id)]);
     expect(emulator.deliveries.every((r) => r.state === 'pending')).toBe(true);
 
@@ -67,19 +87,38 @@ describe('delivery log retention (maxRecords)', () => {
     receiver.answer(() => 200);
     await emulator.drain();
     expect(emulator.deliveries.map((r) => r.id)).toEqual(more.map((r) => r.id));
-    expect(emulator.deliveryCounts()).toEqual({ total: 10, pending: 0, delivered: 5, failed: 0, filtered: 5, evicted: 7 });
+    expect(emulator.deliveryCounts()).toEqual({
+      total: 10,
+      pending: 0,
+      delivered: 5,
+      failed: 0,
+      filtered: 5,
+      evicted: 7,
+    });
   });
 
   it('keeps the log bounded over many writes (amortized eviction), and health reports the totals', async () => {
-    emulator = createEmulator({ maxRecords: 100, sources: [{ writeKey: 'wk_off', webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/x' }] } }] });
+    emulator = createEmulator({
+      maxRecords: 100,
+      sources: [{ writeKey: 'wk_off', webhooks: { enabled: false, endpoints: [{ url: 'http://127.0.0.1:9/x' }] } }],
+    });
     for (let i = 0; i < 5_000; i++) emulator.track({ userId: `u${i}`, event: 'E' });
     expect(emulator.deliveries).toHaveLength(100);
     expect(emulator.deliveries[0]!.id).toBe('dlv_4901');
     expect(emulator.deliveries[99]!.id).toBe('dlv_5000');
     const intake = await emulator.listen();
     try {
-      const health = (await (await fetch(`${intake.url}/_hookgate/health`)).json()) as { deliveries: Record<string, number> };
-      expect(health.deliveries).toEqual({ total: 5000, pending: 0, delivered: 0, failed: 0, filtered: 5000, evicted: 4900 });
+      const health = (await (await fetch(`${intake.url}/_hookgate/health`)).json()) as {
+        deliveries: Record<string, number>;
+      };
+      expect(health.deliveries).toEqual({
+        total: 5000,
+        pending: 0,
+        delivered: 0,
+        failed: 0,
+        filtered: 5000,
+        evicted: 4900,
+      });
     } finally {
       await intake.close();
     }

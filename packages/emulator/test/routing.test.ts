@@ -44,7 +44,12 @@ describe('routing (seed §4.3): integrations, the enabled toggle, schema filteri
     );
     await emulator.drain();
     const delivered = receiver.received.map((r) => r.json.event).sort();
-    expect(delivered).toEqual(cases.filter((c) => c[2]).map((c) => c[0]).sort());
+    expect(delivered).toEqual(
+      cases
+        .filter((c) => c[2])
+        .map((c) => c[0])
+        .sort(),
+    );
     for (const [i, [, , passes]] of cases.entries()) {
       expect(records[i]?.state).toBe(passes ? 'delivered' : 'filtered');
     }

@@ -22,14 +22,25 @@ describe('emulator.sources', () => {
     receiver = await startCaptureReceiver();
     const host = receiver.url.replace('http://', '');
     emulator = createEmulator({
-      sources: [{ writeKey: 'wk_a', webhooks: { enabled: true, endpoints: [{ url: `http://hook:${PASSWORD}@${host}/a?token=${TOKEN}&v=2` }] } }],
+      sources: [
+        {
+          writeKey: 'wk_a',
+          webhooks: { enabled: true, endpoints: [{ url: `http://hook:${PASSWORD}@${host}/a?token=${TOKEN}&v=2` }] },
+        },
+      ],
     });
-    emulator.addSource({ writeKey: 'wk_b', webhooks: { enabled: true, endpoints: [{ url: `http://${host}/b?key=${OTHER_TOKEN}` }] } });
+    emulator.addSource({
+      writeKey: 'wk_b',
+      webhooks: { enabled: true, endpoints: [{ url: `http://${host}/b?key=${OTHER_TOKEN}` }] },
+    });
     emulator.addSource({ writeKey: 'wk_c' });
-    emulator.updateSource('wk_c', { webhooks: { enabled: true, endpoints: [{ url: `http://u:${OTHER_PASSWORD}@${host}/c` }] } });
+    emulator.updateSource('wk_c', {
+      webhooks: { enabled: true, endpoints: [{ url: `http://u:${OTHER_PASSWORD}@${host}/c` }] },
+    });
 
     const shown = JSON.stringify(emulator.sources);
-    for (const secret of [PASSWORD, TOKEN, OTHER_PASSWORD, OTHER_TOKEN, encodeURIComponent(PASSWORD)]) expect(shown).not.toContain(secret);
+    for (const secret of [PASSWORD, TOKEN, OTHER_PASSWORD, OTHER_TOKEN, encodeURIComponent(PASSWORD)])
+      expect(shown).not.toContain(secret);
     // Masked, not dropped: each endpoint is still recognizable by host and path (redactUrl's format).
     const urls = emulator.sources.map((s) => s.webhooks?.endpoints[0]?.url ?? '');
     expect(urls.map((u) => new URL(u.replace(/\?.*$/, '')).pathname)).toEqual(['/a', '/b', '/c']);
@@ -44,12 +55,17 @@ describe('emulator.sources', () => {
     expect(byPath.get('/a')?.url).toBe(`/a?token=${TOKEN}&v=2`);
     expect(byPath.get('/a')?.headers.authorization).toBe(`Basic ${Buffer.from(`hook:${PASSWORD}`).toString('base64')}`);
     expect(byPath.get('/b')?.url).toBe(`/b?key=${OTHER_TOKEN}`);
-    expect(byPath.get('/c')?.headers.authorization).toBe(`Basic ${Buffer.from(`u:${OTHER_PASSWORD}`).toString('base64')}`);
+    expect(byPath.get('/c')?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`u:${OTHER_PASSWORD}`).toString('base64')}`,
+    );
   });
 
   it('returns masked views from addSource and updateSource too', () => {
     emulator = createEmulator();
-    const added = emulator.addSource({ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `https://x:${PASSWORD}@hooks.example.com/in?t=${TOKEN}` }] } });
+    const added = emulator.addSource({
+      writeKey: 'wk',
+      webhooks: { enabled: true, endpoints: [{ url: `https://x:${PASSWORD}@hooks.example.com/in?t=${TOKEN}` }] },
+    });
     const updated = emulator.updateSource('wk', { name: 'Renamed' });
     for (const view of [added, updated]) {
       expect(JSON.stringify(view)).not.toContain(PASSWORD);

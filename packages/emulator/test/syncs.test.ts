@@ -14,8 +14,14 @@ describe('deletions, audiences and computed traits (seed §6)', () => {
     emulator = createEmulator({
       clock,
       sources: [
-        { writeKey: 'wk_web', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/web` }], sharedSecret: 'sec_web' } },
-        { writeKey: 'wk_app', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/app` }], sharedSecret: 'sec_app' } },
+        {
+          writeKey: 'wk_web',
+          webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/web` }], sharedSecret: 'sec_web' },
+        },
+        {
+          writeKey: 'wk_app',
+          webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/app` }], sharedSecret: 'sec_app' },
+        },
         { writeKey: 'wk_off', webhooks: { enabled: false, endpoints: [{ url: `${receiver.url}/off` }] } },
         { writeKey: 'wk_other', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/other` }] } },
       ],
@@ -69,7 +75,10 @@ describe('deletions, audiences and computed traits (seed §6)', () => {
 
   it('audiences: snake_case trait, true/false; the first sync sends every member, later syncs only changes', async () => {
     const traits = () => {
-      const out = receiver.received.map((r) => [r.json.userId, (r.json.traits as Record<string, unknown>).high_value_users]);
+      const out = receiver.received.map((r) => [
+        r.json.userId,
+        (r.json.traits as Record<string, unknown>).high_value_users,
+      ]);
       receiver.received.length = 0;
       return out.sort();
     };
@@ -96,20 +105,49 @@ describe('deletions, audiences and computed traits (seed §6)', () => {
     await emulator.drain();
     const sent = signedWith('sec_web', '/web');
     expect(sent.map((r) => r.json).sort((a, b) => String(a.userId).localeCompare(String(b.userId)))).toEqual([
-      { version: 1, type: 'identify', userId: 'u2', timestamp: '2026-05-05T05:05:05.005Z', traits: { high_value_users: false } },
-      { version: 1, type: 'identify', userId: 'u3', timestamp: '2026-05-05T05:05:05.005Z', traits: { high_value_users: false } },
-      { version: 1, type: 'identify', userId: 'u4', timestamp: '2026-05-05T05:05:05.005Z', traits: { high_value_users: false } },
-      { version: 1, type: 'identify', userId: 'u5', timestamp: '2026-05-05T05:05:05.005Z', traits: { high_value_users: true } },
+      {
+        version: 1,
+        type: 'identify',
+        userId: 'u2',
+        timestamp: '2026-05-05T05:05:05.005Z',
+        traits: { high_value_users: false },
+      },
+      {
+        version: 1,
+        type: 'identify',
+        userId: 'u3',
+        timestamp: '2026-05-05T05:05:05.005Z',
+        traits: { high_value_users: false },
+      },
+      {
+        version: 1,
+        type: 'identify',
+        userId: 'u4',
+        timestamp: '2026-05-05T05:05:05.005Z',
+        traits: { high_value_users: false },
+      },
+      {
+        version: 1,
+        type: 'identify',
+        userId: 'u5',
+        timestamp: '2026-05-05T05:05:05.005Z',
+        traits: { high_value_users: true },
+      },
     ]);
     // Audiences are kept per source.
     emulator.syncAudience('High Value Users', ['u1'], { writeKey: 'wk_app' });
     await emulator.drain();
-    expect(receiver.received.filter((r) => r.url === '/app').map((r) => r.json.traits)).toEqual([{ high_value_users: true }]);
+    expect(receiver.received.filter((r) => r.url === '/app').map((r) => r.json.traits)).toEqual([
+      { high_value_users: true },
+    ]);
   });
 
   it('computed traits: the value itself; later syncs send only users whose value changed; a removed user gets null', async () => {
     const values = () => {
-      const out = receiver.received.map((r) => [r.json.userId, (r.json.traits as Record<string, unknown>).lifetime_value]);
+      const out = receiver.received.map((r) => [
+        r.json.userId,
+        (r.json.traits as Record<string, unknown>).lifetime_value,
+      ]);
       receiver.received.length = 0;
       return out.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     };
@@ -120,7 +158,16 @@ describe('deletions, audiences and computed traits (seed §6)', () => {
       ['u2', 80],
       ['u3', { tier: 'gold' }],
     ]);
-    emulator.syncComputedTrait('Lifetime Value', new Map<string, unknown>([['u1', 120], ['u2', 95], ['u3', { tier: 'gold' }], ['u4', 10]]), { writeKey: 'wk_web' });
+    emulator.syncComputedTrait(
+      'Lifetime Value',
+      new Map<string, unknown>([
+        ['u1', 120],
+        ['u2', 95],
+        ['u3', { tier: 'gold' }],
+        ['u4', 10],
+      ]),
+      { writeKey: 'wk_web' },
+    );
     await emulator.drain();
     expect(values()).toEqual([
       ['u2', 95],

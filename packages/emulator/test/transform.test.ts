@@ -1,7 +1,14 @@
 import { parseMessage, UTC_MILLIS_TIMESTAMP, ValidationError } from '@hookgate/core';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callToMessage, createEmulator, ManualClock, NO_USER_ID_REASON, type Emulator, type EmulatorOptions } from '@hookgate/emulator';
+import {
+  callToMessage,
+  createEmulator,
+  ManualClock,
+  NO_USER_ID_REASON,
+  type Emulator,
+  type EmulatorOptions,
+} from '@hookgate/emulator';
 import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
 
 const START = '2026-03-01T10:20:30.456Z';
@@ -14,7 +21,12 @@ describe('transform: calls become the seed §2.2 shapes (over real HTTP)', () =>
     clock = new ManualClock({ start: START });
     emulator = createEmulator({
       clock,
-      sources: [{ writeKey: 'wk', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: 's' } }],
+      sources: [
+        {
+          writeKey: 'wk',
+          webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: 's' },
+        },
+      ],
       ...options,
     });
     return emulator;
@@ -29,23 +41,61 @@ describe('transform: calls become the seed §2.2 shapes (over real HTTP)', () =>
 
   it('delivers each call type in exactly its seed shape; every body passes strict parseMessage', async () => {
     make();
-    const context = { ip: '203.0.113.9', device: { model: 'Pixel 8', type: 'android' }, os: { name: 'Android', version: '14' } };
-    emulator.page({ userId: 'u1', name: 'Pricing', category: 'Docs', properties: { path: '/pricing', url: 'https://x.test/pricing' }, context });
+    const context = {
+      ip: '203.0.113.9',
+      device: { model: 'Pixel 8', type: 'android' },
+      os: { name: 'Android', version: '14' },
+    };
+    emulator.page({
+      userId: 'u1',
+      name: 'Pricing',
+      category: 'Docs',
+      properties: { path: '/pricing', url: 'https://x.test/pricing' },
+      context,
+    });
     emulator.screen({ userId: 'u1', name: 'Home', context: { app: { build: '7', name: 'App', version: '1.0' } } });
     emulator.identify({ userId: 'u1', traits: { email: 'a@example.com', logins: 3 } });
-    emulator.track({ userId: 'u1', event: 'Order Completed', properties: { revenue: 9.5 }, integrations: { Mixpanel: false } });
+    emulator.track({
+      userId: 'u1',
+      event: 'Order Completed',
+      properties: { revenue: 9.5 },
+      integrations: { Mixpanel: false },
+    });
     emulator.alias({ previousId: 'anon_1', userId: 'u1', anonymousId: 'anon_1' });
     emulator.group({ userId: 'u1', groupId: 'acme', traits: { plan: 'team' } });
     await emulator.drain();
     const ts = START;
     // Deliveries run in parallel: put the bodies back in call order.
     const order = ['page', 'screen', 'identify', 'track', 'alias', 'group'];
-    const bodies = receiver.received.map((r) => r.json).sort((a, b) => order.indexOf(a.type as string) - order.indexOf(b.type as string));
+    const bodies = receiver.received
+      .map((r) => r.json)
+      .sort((a, b) => order.indexOf(a.type as string) - order.indexOf(b.type as string));
     expect(bodies).toEqual([
-      { version: 1, type: 'page', userId: 'u1', timestamp: ts, properties: { path: '/pricing', url: 'https://x.test/pricing' }, context },
-      { version: 1, type: 'screen', userId: 'u1', timestamp: ts, name: 'Home', context: { app: { build: '7', name: 'App', version: '1.0' } } },
+      {
+        version: 1,
+        type: 'page',
+        userId: 'u1',
+        timestamp: ts,
+        properties: { path: '/pricing', url: 'https://x.test/pricing' },
+        context,
+      },
+      {
+        version: 1,
+        type: 'screen',
+        userId: 'u1',
+        timestamp: ts,
+        name: 'Home',
+        context: { app: { build: '7', name: 'App', version: '1.0' } },
+      },
       { version: 1, type: 'identify', userId: 'u1', timestamp: ts, traits: { email: 'a@example.com', logins: 3 } },
-      { version: 1, type: 'track', userId: 'u1', timestamp: ts, event: 'Order Completed', properties: { revenue: 9.5 } },
+      {
+        version: 1,
+        type: 'track',
+        userId: 'u1',
+        timestamp: ts,
+        event: 'Order Completed',
+        properties: { revenue: 9.5 },
+      },
       { version: 1, type: 'alias', 'Previous ID': 'anon_1', 'User ID': 'u1', timestamp: ts },
       { version: 1, type: 'group', userId: 'u1', timestamp: ts, groupId: 'acme', traits: { plan: 'team' } },
     ]);
@@ -66,9 +116,14 @@ describe('transform: calls become the seed §2.2 shapes (over real HTTP)', () =>
     emulator.track({ userId: 'u1', event: 'Offset', timestamp: '2024-01-01T01:00:00.5+01:00' });
     await clock.advance(90_000);
     emulator.track({ userId: 'u1', event: 'Now' });
-    emulator.ingest({ type: 'track', userId: 'u1', event: 'Intake' }, { writeKey: 'wk', receivedAt: '2026-03-01T11:00:00.000Z' });
+    emulator.ingest(
+      { type: 'track', userId: 'u1', event: 'Intake' },
+      { writeKey: 'wk', receivedAt: '2026-03-01T11:00:00.000Z' },
+    );
     await emulator.drain();
-    const byEvent = (a: unknown[], b: unknown[]) => emulator.deliveries.findIndex((d) => (d.message as { event?: unknown }).event === a[0]) - emulator.deliveries.findIndex((d) => (d.message as { event?: unknown }).event === b[0]);
+    const byEvent = (a: unknown[], b: unknown[]) =>
+      emulator.deliveries.findIndex((d) => (d.message as { event?: unknown }).event === a[0]) -
+      emulator.deliveries.findIndex((d) => (d.message as { event?: unknown }).event === b[0]);
     expect(receiver.received.map((r) => [r.json.event, r.json.timestamp]).sort(byEvent)).toEqual([
       ['Old', '2019-05-04T03:02:01.789Z'],
       ['Go', '2009-11-10T23:00:00.000Z'],
@@ -136,24 +191,73 @@ describe('callToMessage (property-based): every valid call gives a strictly vali
   const id = fc.string({ minLength: 1, maxLength: 12 });
   const obj = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 });
   // Context and page properties with the typed keys, sometimes of the wrong kind.
-  const loose = fc.oneof(fc.string(), fc.integer(), fc.record({ model: fc.oneof(fc.string(), fc.integer()), name: fc.string() }, { requiredKeys: [] }));
+  const loose = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.record({ model: fc.oneof(fc.string(), fc.integer()), name: fc.string() }, { requiredKeys: [] }),
+  );
   const ctx = fc.oneof(obj, fc.record({ device: loose, os: loose, app: loose, ip: fc.string() }, { requiredKeys: [] }));
-  const pageProps = fc.oneof(obj, fc.record({ url: fc.oneof(fc.string(), fc.integer()), title: fc.string(), extra: fc.jsonValue() }, { requiredKeys: [] }));
+  const pageProps = fc.oneof(
+    obj,
+    fc.record(
+      { url: fc.oneof(fc.string(), fc.integer()), title: fc.string(), extra: fc.jsonValue() },
+      { requiredKeys: [] },
+    ),
+  );
   const ts = fc.option(
     fc
       .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
       .chain((d) =>
-        fc.constantFrom(d.toISOString(), d.toISOString().replace(/\.\d{3}Z$/, '+0000'), d.toISOString().replace('Z', '+05:30')),
+        fc.constantFrom(
+          d.toISOString(),
+          d.toISOString().replace(/\.\d{3}Z$/, '+0000'),
+          d.toISOString().replace('Z', '+05:30'),
+        ),
       ),
     { nil: undefined },
   );
   const call = fc.oneof(
-    fc.record({ type: fc.constant('identify' as const), userId: id, traits: fc.option(obj, { nil: undefined }), timestamp: ts }),
-    fc.record({ type: fc.constant('track' as const), userId: id, event: fc.string(), properties: fc.option(obj, { nil: undefined }), timestamp: ts }),
-    fc.record({ type: fc.constant('page' as const), userId: id, properties: fc.option(pageProps, { nil: undefined }), context: fc.option(ctx, { nil: undefined }), timestamp: ts }),
-    fc.record({ type: fc.constant('screen' as const), userId: id, name: id, context: fc.option(ctx, { nil: undefined }), timestamp: ts }),
-    fc.record({ type: fc.constant('group' as const), userId: id, groupId: fc.string(), traits: fc.option(obj, { nil: undefined }), timestamp: ts }),
-    fc.record({ type: fc.constant('alias' as const), userId: id, previousId: fc.string(), context: fc.option(ctx, { nil: undefined }), timestamp: ts }),
+    fc.record({
+      type: fc.constant('identify' as const),
+      userId: id,
+      traits: fc.option(obj, { nil: undefined }),
+      timestamp: ts,
+    }),
+    fc.record({
+      type: fc.constant('track' as const),
+      userId: id,
+      event: fc.string(),
+      properties: fc.option(obj, { nil: undefined }),
+      timestamp: ts,
+    }),
+    fc.record({
+      type: fc.constant('page' as const),
+      userId: id,
+      properties: fc.option(pageProps, { nil: undefined }),
+      context: fc.option(ctx, { nil: undefined }),
+      timestamp: ts,
+    }),
+    fc.record({
+      type: fc.constant('screen' as const),
+      userId: id,
+      name: id,
+      context: fc.option(ctx, { nil: undefined }),
+      timestamp: ts,
+    }),
+    fc.record({
+      type: fc.constant('group' as const),
+      userId: id,
+      groupId: fc.string(),
+      traits: fc.option(obj, { nil: undefined }),
+      timestamp: ts,
+    }),
+    fc.record({
+      type: fc.constant('alias' as const),
+      userId: id,
+      previousId: fc.string(),
+      context: fc.option(ctx, { nil: undefined }),
+      timestamp: ts,
+    }),
   );
   it('is a valid message, or a filtered one with a reason', () => {
     fc.assert(

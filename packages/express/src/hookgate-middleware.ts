@@ -1,4 +1,13 @@
-import { createReceiver, isPassThrough, receiverResponse, writeNodeResponse, type ActionsPayload, type Receiver, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
+import {
+  createReceiver,
+  isPassThrough,
+  receiverResponse,
+  writeNodeResponse,
+  type ActionsPayload,
+  type Receiver,
+  type ReceiverOptions,
+  type StandardSchemaV1,
+} from '@hookgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkExpressOptions, type ExpressExtra, type HookgateExpressOptions } from './options.js';
 import { readExpressBody } from './read-express-body.js';
@@ -36,7 +45,9 @@ export type HookgateMiddleware = RequestHandler & {
  * });
  * app.use(hookgateErrorHandler());
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateExpressOptions<S>): HookgateMiddleware {
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
+  given: HookgateExpressOptions<S>,
+): HookgateMiddleware {
   const options = checkExpressOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<ExpressExtra>(options as ReceiverOptions<ExpressExtra>);

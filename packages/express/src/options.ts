@@ -1,4 +1,9 @@
-import { checkReceiverOptions, type ActionsReceiverOptions, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
+import {
+  checkReceiverOptions,
+  type ActionsReceiverOptions,
+  type ReceiverOptions,
+  type StandardSchemaV1,
+} from '@hookgate/core';
 import type { Request, Response } from 'express';
 
 /**
@@ -21,7 +26,8 @@ export interface ExpressExtra {
  * const options: HookgateExpressOptions = { secret: [current, previous], deadlineMs: 3000 };
  * const actions: HookgateExpressOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateExpressOptions<S extends StandardSchemaV1 | undefined = undefined> = ReceiverOptions<ExpressExtra> | ActionsReceiverOptions<ExpressExtra, S>;
+export type HookgateExpressOptions<S extends StandardSchemaV1 | undefined = undefined> =
+  ReceiverOptions<ExpressExtra> | ActionsReceiverOptions<ExpressExtra, S>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

@@ -32,7 +32,10 @@ export async function readExpressBody(
   const body: unknown = r.body;
   if (body instanceof Uint8Array || typeof body === 'string') return { rawBody: body };
   if (r._body === true || (body !== undefined && req.readableEnded)) {
-    return { parsedBody: body, rawBody: r.rawBody instanceof Uint8Array || typeof r.rawBody === 'string' ? r.rawBody : undefined };
+    return {
+      parsedBody: body,
+      rawBody: r.rawBody instanceof Uint8Array || typeof r.rawBody === 'string' ? r.rawBody : undefined,
+    };
   }
   const bytes = await readNodeBody(req, receiver, receivedAt);
   return bytes instanceof Uint8Array ? { rawBody: bytes } : bytes;

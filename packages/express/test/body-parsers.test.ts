@@ -44,7 +44,11 @@ describe('@hookgate/express and body parsers', () => {
     expect(res.status).toBe(200);
     expect(seen).toEqual([{ message: msg, verification: { form: 'stringify', secretIndex: 0 } }]);
     // Other routes keep express.json() as usual.
-    const other = await fetch(`${url}/other`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const other = await fetch(`${url}/other`, {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await other.json()).toEqual({ echoed: { a: 1 } });
   });
 

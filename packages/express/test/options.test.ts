@@ -11,7 +11,9 @@ const make = (options: unknown) => () => hookgate(options as HookgateExpressOpti
 describe('@hookgate/express hookgate() options', () => {
   it('no argument: a clear error naming what to pass and the opt-out, not "Cannot read properties of undefined"', () => {
     expect(make(undefined)).toThrow(TypeError);
-    expect(make(undefined)).toThrow(/^hookgate\(\) needs an options object with your shared secret, e\.g\. hookgate\(\{ secret: process\.env\.WEBHOOK_SECRET/);
+    expect(make(undefined)).toThrow(
+      /^hookgate\(\) needs an options object with your shared secret, e\.g\. hookgate\(\{ secret: process\.env\.WEBHOOK_SECRET/,
+    );
     expect(make(undefined)).toThrow(/insecureSkipVerification: true/);
     expect(make(undefined)).not.toThrow(/Cannot read/);
     expect(make(null)).toThrow(/needs an options object.*Got null\.$/);
@@ -30,13 +32,17 @@ describe('@hookgate/express hookgate() options', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(UnknownOptionError);
-    expect((error as UnknownOptionError).message).toMatch(new RegExp(`^hookgate\\(\\): unknown (option|message type) "${option}"`));
+    expect((error as UnknownOptionError).message).toMatch(
+      new RegExp(`^hookgate\\(\\): unknown (option|message type) "${option}"`),
+    );
     expect((error as UnknownOptionError).suggestion).toBe(suggestion);
   });
 
   it('wrong types name the field', () => {
     expect(make({ secret: SECRET, on: { track: 'x' } })).toThrow(/^hookgate\(\): on\.track must be a function/);
-    expect(make({ secret: SECRET, deadlineMs: 9000 })).toThrow(/deadlineMs must be a whole number of milliseconds from 1 to 4999/);
+    expect(make({ secret: SECRET, deadlineMs: 9000 })).toThrow(
+      /deadlineMs must be a whole number of milliseconds from 1 to 4999/,
+    );
     expect(make({ secret: 42 })).toThrow(/secret must be a non-empty string/);
   });
 
@@ -45,12 +51,24 @@ describe('@hookgate/express hookgate() options', () => {
     const app = express();
     app.all(
       '/webhooks',
-      hookgate({ secret: SECRET, on: { track: null, page: () => void seen.push('page') }, onMessage: (m: { type: string }) => void seen.push(`any:${m.type}`), mode: null, deadlineMs: null, dedupe: null } as unknown as HookgateExpressOptions),
+      hookgate({
+        secret: SECRET,
+        on: { track: null, page: () => void seen.push('page') },
+        onMessage: (m: { type: string }) => void seen.push(`any:${m.type}`),
+        mode: null,
+        deadlineMs: null,
+        dedupe: null,
+      } as unknown as HookgateExpressOptions),
     );
     // Behind express.json() too: the same checks, the same answers.
-    app.all('/parsed', express.json(), hookgate({ secret: SECRET, on: null, onMessage: null } as unknown as HookgateExpressOptions), (req, res) => {
-      res.json({ type: req.webhook?.type });
-    });
+    app.all(
+      '/parsed',
+      express.json(),
+      hookgate({ secret: SECRET, on: null, onMessage: null } as unknown as HookgateExpressOptions),
+      (req, res) => {
+        res.json({ type: req.webhook?.type });
+      },
+    );
     const { url } = await serve(app);
     const track = JSON.stringify(message('track'));
     expect((await post(`${url}/webhooks`, track)).status).toBe(200);

@@ -81,7 +81,11 @@ describe('@hookgate/express pass-through (req.webhook)', () => {
     app.all('/early', hookgate({ secret: SECRET, deadlineMs: 100, ...quiet }), async (req, res) => {
       const signal = req.webhookContext!.signal; // read before the deadline
       await new Promise((r) => setTimeout(r, 800));
-      seen.push({ early: signal.aborted, late: req.webhookContext!.signal.aborted, reason: (signal.reason as Error).name });
+      seen.push({
+        early: signal.aborted,
+        late: req.webhookContext!.signal.aborted,
+        reason: (signal.reason as Error).name,
+      });
       if (!res.headersSent) res.json({ late: true });
     });
     app.all('/late', hookgate({ secret: SECRET, deadlineMs: 100, ...quiet }), async (req, res) => {
@@ -106,7 +110,9 @@ describe('@hookgate/express pass-through (req.webhook)', () => {
   });
 
   it("refuses mode: 'acknowledge' without handlers, naming the option and the fix", () => {
-    expect(() => hookgate({ secret: SECRET, mode: 'acknowledge' })).toThrow(/mode: 'acknowledge' needs handlers in `on` or `onMessage`/);
+    expect(() => hookgate({ secret: SECRET, mode: 'acknowledge' })).toThrow(
+      /mode: 'acknowledge' needs handlers in `on` or `onMessage`/,
+    );
   });
 
   it('refuses to start without a secret unless insecureSkipVerification is set by name', () => {

@@ -32,7 +32,10 @@ export function flagWebhookRoutes(route: RouteOptions): void {
   const list: unknown[] = Array.isArray(pre) ? pre : pre ? [pre] : [];
   const mine = list.find((h) => typeof h === 'function' && webhookPreHandlers.has(h)) as object | undefined;
   if (mine !== undefined) {
-    route.config = { ...(route.config as object | undefined), [DEFER]: webhookPreHandlers.get(mine) } as typeof route.config;
+    route.config = {
+      ...(route.config as object | undefined),
+      [DEFER]: webhookPreHandlers.get(mine),
+    } as typeof route.config;
   }
 }
 

@@ -9,7 +9,10 @@ import type { FastifyInstance } from 'fastify';
  * parseJson(request, '{"a":1}', (error, body) => {});
  */
 export function defaultJsonParserOf(scope: FastifyInstance) {
-  return scope.getDefaultJsonParser(scope.initialConfig.onProtoPoisoning ?? 'error', scope.initialConfig.onConstructorPoisoning ?? 'error');
+  return scope.getDefaultJsonParser(
+    scope.initialConfig.onProtoPoisoning ?? 'error',
+    scope.initialConfig.onConstructorPoisoning ?? 'error',
+  );
 }
 
 /**

@@ -4,23 +4,43 @@ import fp from 'fastify-plugin';
 import { decorateWebhookRequest } from './decorate-request.js';
 import { answerForFastifyError } from './fastify-errors.js';
 import { fastifyJsonParse } from './fastify-json-parse.js';
-import { checkPluginOptions, type FastifyExtra, type HookgateActionsPluginOptions, type HookgatePluginOptions } from './options.js';
+import {
+  checkPluginOptions,
+  type FastifyExtra,
+  type HookgateActionsPluginOptions,
+  type HookgatePluginOptions,
+} from './options.js';
 import { arrivalOf, keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
 import { sendAnswer } from './send-answer.js';
 
 function pathsOf(path: HookgatePluginOptions['path']): string[] {
   const list = path === undefined ? ['/webhooks'] : typeof path === 'string' ? [path] : [...path];
   if (list.length === 0 || list.some((p) => typeof p !== 'string' || !p.startsWith('/'))) {
-    throw new TypeError(`path must be a route path starting with "/" (or a non-empty list of them); got ${JSON.stringify(path)}.`);
+    throw new TypeError(
+      `path must be a route path starting with "/" (or a non-empty list of them); got ${JSON.stringify(path)}.`,
+    );
   }
   return list;
 }
 
-async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptions | HookgateActionsPluginOptions): Promise<void> {
-  const { path, prefix: _prefix, logLevel: _logLevel, logSerializers: _logSerializers, ...receiverOptions } = checkPluginOptions(options) as HookgatePluginOptions &
-    Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
+async function hookgatePlugin(
+  app: FastifyInstance,
+  options: HookgatePluginOptions | HookgateActionsPluginOptions,
+): Promise<void> {
+  const {
+    path,
+    prefix: _prefix,
+    logLevel: _logLevel,
+    logSerializers: _logSerializers,
+    ...receiverOptions
+  } = checkPluginOptions(options) as HookgatePluginOptions & Record<'prefix' | 'logLevel' | 'logSerializers', unknown>;
   const handlers = receiverOptions as { on?: unknown; onMessage?: unknown; onPayload?: unknown; enqueue?: unknown };
-  if (handlers.on === undefined && handlers.onMessage === undefined && handlers.onPayload === undefined && handlers.enqueue === undefined) {
+  if (
+    handlers.on === undefined &&
+    handlers.onMessage === undefined &&
+    handlers.onPayload === undefined &&
+    handlers.enqueue === undefined
+  ) {
     throw new TypeError(
       'The hookgate plugin registers its own route and needs handlers: give `on` (per message type) or `onMessage`, or `enqueue` to hand messages to a queue ' +
         "(with destination: 'actions', `on` per Segment event type or `onPayload`). " +
@@ -41,9 +61,16 @@ async function hookgatePlugin(app: FastifyInstance, options: HookgatePluginOptio
   await app.register(async (scope) => {
     // Bodies are kept as raw bytes only: the receiver verifies them first, then parses with Fastify's
     // own parser (poisoning checks on), so an unsigned body is a 401 whatever it holds.
-    keepRawJsonBodies(scope, { bodyLimit: receiver.maxBodyBytes, anyType: true, parse: false, deadlineMs: receiver.deadlineMs });
+    keepRawJsonBodies(scope, {
+      bodyLimit: receiver.maxBodyBytes,
+      anyType: true,
+      parse: false,
+      deadlineMs: receiver.deadlineMs,
+    });
     const parse = fastifyJsonParse(scope);
-    scope.setErrorHandler((error, _request, reply) => sendAnswer(reply, answerForFastifyError(error as { statusCode?: number; message?: string })));
+    scope.setErrorHandler((error, _request, reply) =>
+      sendAnswer(reply, answerForFastifyError(error as { statusCode?: number; message?: string })),
+    );
     for (const url of paths) {
       scope.all(url, { bodyLimit: receiver.maxBodyBytes }, (request, reply) =>
         receiver
@@ -83,7 +110,8 @@ export const hookgate = fp<HookgatePluginOptions>(hookgatePlugin, { fastify: '5.
 
 /** `hookgate` for Segment's Webhooks (Actions) destination: the same plugin with `destination: 'actions'`. */
 async function hookgateActionsPlugin(app: FastifyInstance, options: HookgateActionsPluginOptions): Promise<void> {
-  const given = options === null || typeof options !== 'object' ? options : { ...options, destination: 'actions' as const };
+  const given =
+    options === null || typeof options !== 'object' ? options : { ...options, destination: 'actions' as const };
   return hookgatePlugin(app, given);
 }
 
@@ -103,4 +131,7 @@ async function hookgateActionsPlugin(app: FastifyInstance, options: HookgateActi
  *   on: { track: (event) => console.log(event.event, event.messageId) },
  * });
  */
-export const hookgateActions = fp<HookgateActionsPluginOptions>(hookgateActionsPlugin, { fastify: '5.x', name: '@hookgate/fastify-actions' });
+export const hookgateActions = fp<HookgateActionsPluginOptions>(hookgateActionsPlugin, {
+  fastify: '5.x',
+  name: '@hookgate/fastify-actions',
+});

@@ -12,7 +12,12 @@ export { hookgateRawBody, keepRawJsonBodies, rawBodyOf, type RawBodyOptions } fr
 export { answerForFastifyError } from './fastify-errors.js';
 export { sendAnswer } from './send-answer.js';
 export { decorateWebhookRequest } from './decorate-request.js';
-export type { FastifyExtra, HookgateActionsPluginOptions, HookgatePluginOptions, WebhookRouteOptions } from './options.js';
+export type {
+  FastifyExtra,
+  HookgateActionsPluginOptions,
+  HookgatePluginOptions,
+  WebhookRouteOptions,
+} from './options.js';
 export { RouteFailedError } from '@hookgate/core';
 // Status answers (431, 408, 400) for what the HTTP server refuses before any route runs.
 export { answerClientError } from '@hookgate/core';

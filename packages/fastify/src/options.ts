@@ -1,4 +1,9 @@
-import { checkReceiverOptions, type ActionsReceiverOptions, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
+import {
+  checkReceiverOptions,
+  type ActionsReceiverOptions,
+  type ReceiverOptions,
+  type StandardSchemaV1,
+} from '@hookgate/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -35,7 +40,10 @@ export type HookgatePluginOptions = ReceiverOptions<FastifyExtra> & PluginPath;
 // The payload type cannot follow a schema through Fastify's register: `onPayload` takes `any` here;
 // annotate its parameter (or use createReceiver for an inferred one).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type HookgateActionsPluginOptions = Omit<ActionsReceiverOptions<FastifyExtra, StandardSchemaV1<unknown, any> | undefined>, 'destination'> & {
+export type HookgateActionsPluginOptions = Omit<
+  ActionsReceiverOptions<FastifyExtra, StandardSchemaV1<unknown, any> | undefined>,
+  'destination'
+> & {
   /** Implied; may be given. */
   destination?: 'actions';
 } & PluginPath;
@@ -69,7 +77,10 @@ const FASTIFY_REGISTER_OPTIONS = ['prefix', 'logLevel', 'logSerializers'] as con
  * checkPluginOptions({ secret, paht: '/hooks', onMessage }); // throws: … did you mean "path"?
  */
 export function checkPluginOptions(given: unknown): HookgatePluginOptions | HookgateActionsPluginOptions {
-  return checkReceiverOptions<HookgatePluginOptions | HookgateActionsPluginOptions>(given, { caller: 'the hookgate plugin', adapterOptions: ['path', ...FASTIFY_REGISTER_OPTIONS] });
+  return checkReceiverOptions<HookgatePluginOptions | HookgateActionsPluginOptions>(given, {
+    caller: 'the hookgate plugin',
+    adapterOptions: ['path', ...FASTIFY_REGISTER_OPTIONS],
+  });
 }
 
 /**

@@ -38,7 +38,12 @@ type Done = (error: Error | null, body?: unknown) => void;
  * rather than a reset — Fastify's own reader answers 413 with `Connection: close` instead (the
  * scope's onError hook removes that mark from these answers: `keepConnectionForRefusedBody`).
  */
-function readRaw(request: FastifyRequest, payload: unknown, limit: number, deadlineMs: number | undefined): Promise<Buffer | RefusedBodyError> {
+function readRaw(
+  request: FastifyRequest,
+  payload: unknown,
+  limit: number,
+  deadlineMs: number | undefined,
+): Promise<Buffer | RefusedBodyError> {
   const receivedAt = Date.now();
   (request as WithRaw)[ARRIVED] = receivedAt;
   const raw = request.raw as unknown as UnreadBodyRequest;
@@ -79,8 +84,10 @@ export function keepRawJsonBodies(
   // Declared on the scope's requests up front, so that keeping the bytes does not give every request a
   // new hidden class halfway through Fastify's handling (a stable shape keeps Fastify's own code fast).
   if (!scope.hasRequestDecorator(RAW as unknown as string)) scope.decorateRequest(RAW as unknown as string, undefined);
-  if (!scope.hasRequestDecorator(ARRIVED as unknown as string)) scope.decorateRequest(ARRIVED as unknown as string, undefined);
-  const limitOf = (request: FastifyRequest) => options.bodyLimit ?? request.routeOptions.bodyLimit ?? FASTIFY_DEFAULT_BODY_LIMIT;
+  if (!scope.hasRequestDecorator(ARRIVED as unknown as string))
+    scope.decorateRequest(ARRIVED as unknown as string, undefined);
+  const limitOf = (request: FastifyRequest) =>
+    options.bodyLimit ?? request.routeOptions.bodyLimit ?? FASTIFY_DEFAULT_BODY_LIMIT;
   const read = (request: FastifyRequest, payload: unknown, done: Done, then: (body: Buffer) => void) => {
     readRaw(request, payload, limitOf(request), deferredDeadlineMs(request) ?? options.deadlineMs).then(
       (body) => {
@@ -91,7 +98,8 @@ export function keepRawJsonBodies(
       (error: Error) => done(error),
     );
   };
-  const keepOnly = (request: FastifyRequest, payload: unknown, done: Done) => read(request, payload, done, () => done(null, undefined));
+  const keepOnly = (request: FastifyRequest, payload: unknown, done: Done) =>
+    read(request, payload, done, () => done(null, undefined));
   // Fastify marks a parser's error `Connection: close`; a refused body is being read and dropped, so
   // the connection is kept until it ends and the sender reads the answer rather than a reset.
   scope.addHook('onError', (request, reply, error, hookDone) => {

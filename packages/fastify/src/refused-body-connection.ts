@@ -19,7 +19,11 @@ import { RefusedBodyError } from './refused-body-error.js';
  *   done();
  * });
  */
-export function keepConnectionForRefusedBody(request: FastifyRequest, reply: FastifyReply, error: Pick<FastifyError, 'statusCode'>): void {
+export function keepConnectionForRefusedBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: Pick<FastifyError, 'statusCode'>,
+): void {
   if (!(error instanceof RefusedBodyError)) {
     if (error.statusCode !== 413) return;
     endUnreadBody(request.raw as unknown as UnreadBodyRequest, reply.raw as unknown as UnreadBodyResponse);

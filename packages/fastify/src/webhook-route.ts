@@ -1,4 +1,11 @@
-import { createReceiver, isPassThrough, type ActionsPayload, type Receiver, type ReceiverOptions, type ReceiverResponse } from '@hookgate/core';
+import {
+  createReceiver,
+  isPassThrough,
+  type ActionsPayload,
+  type Receiver,
+  type ReceiverOptions,
+  type ReceiverResponse,
+} from '@hookgate/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-parse.js';
 import { answerForFastifyError } from './fastify-errors.js';
@@ -47,7 +54,12 @@ export interface WebhookRoute {
 export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
   options = checkWebhookRouteOptions(options);
   const given = options as { on?: unknown; onMessage?: unknown; onPayload?: unknown; enqueue?: unknown };
-  if (given.on !== undefined || given.onMessage !== undefined || given.onPayload !== undefined || given.enqueue !== undefined) {
+  if (
+    given.on !== undefined ||
+    given.onMessage !== undefined ||
+    given.onPayload !== undefined ||
+    given.enqueue !== undefined
+  ) {
     throw new TypeError(
       'webhookRoute() runs your route handler as the handler, so `on` / `onMessage` would never run (nor `onPayload`, nor the `enqueue` handoff). ' +
         'Drop them, or register the hookgate plugin, whose own route runs them.',
@@ -55,7 +67,10 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
   }
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<FastifyExtra>(options as ReceiverOptions<FastifyExtra>);
-  isPassThrough(options, 'Register the hookgate plugin with `on` / `onMessage` for acknowledge-first, or leave mode at its default.');
+  isPassThrough(
+    options,
+    'Register the hookgate plugin with `on` / `onMessage` for acknowledge-first, or leave mode at its default.',
+  );
   const answers = new WeakMap<FastifyRequest, Promise<ReceiverResponse>>();
   const actions = (options as { destination?: unknown }).destination === 'actions';
 

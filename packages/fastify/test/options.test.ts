@@ -39,8 +39,12 @@ describe('@hookgate/fastify plugin options', () => {
   });
 
   it('wrong types name the field', async () => {
-    expect(String(await register({ secret: SECRET, on: { track: 1 } }))).toMatch(/the hookgate plugin: on\.track must be a function/);
-    expect(String(await register({ secret: SECRET, onMessage: () => {}, path: 'webhooks' }))).toMatch(/path must be a route path starting with "\/"/);
+    expect(String(await register({ secret: SECRET, on: { track: 1 } }))).toMatch(
+      /the hookgate plugin: on\.track must be a function/,
+    );
+    expect(String(await register({ secret: SECRET, onMessage: () => {}, path: 'webhooks' }))).toMatch(
+      /path must be a route path starting with "\/"/,
+    );
   });
 
   it("Fastify's own register options (prefix, logLevel) pass, and null fields are left out, over HTTP", async () => {
@@ -68,20 +72,37 @@ describe('@hookgate/fastify webhookRoute() options', () => {
   const make = (options: unknown) => () => webhookRoute(options as WebhookRouteOptions);
 
   it('no argument: a clear error naming what to pass and the opt-out', () => {
-    expect(make(undefined)).toThrow(/^webhookRoute\(\) needs an options object with your shared secret, e\.g\. webhookRoute\(\{ secret: /);
+    expect(make(undefined)).toThrow(
+      /^webhookRoute\(\) needs an options object with your shared secret, e\.g\. webhookRoute\(\{ secret: /,
+    );
     expect(make(undefined)).toThrow(/insecureSkipVerification: true/);
   });
 
-  it('unknown names, with the nearest valid one; path is the plugin\'s, not the route\'s', () => {
-    expect(make({ secret: SECRET, deadlinMs: 3000 })).toThrow(/^webhookRoute\(\): unknown option "deadlinMs"; did you mean "deadlineMs"\?/);
+  it("unknown names, with the nearest valid one; path is the plugin's, not the route's", () => {
+    expect(make({ secret: SECRET, deadlinMs: 3000 })).toThrow(
+      /^webhookRoute\(\): unknown option "deadlinMs"; did you mean "deadlineMs"\?/,
+    );
     expect(make({ secret: SECRET, path: '/x' })).toThrow(/^webhookRoute\(\): unknown option "path"/);
     expect(make({ secret: SECRET, on: { track: () => {} } })).toThrow(/runs your route handler as the handler/);
   });
 
   it('null optional fields are left out, over HTTP', async () => {
     const app = Fastify();
-    app.all('/mine', webhookRoute({ secret: SECRET, on: null, onMessage: null, mode: null, maxBodyBytes: null } as unknown as WebhookRouteOptions), async (request) => ({ type: request.webhook!.type }));
+    app.all(
+      '/mine',
+      webhookRoute({
+        secret: SECRET,
+        on: null,
+        onMessage: null,
+        mode: null,
+        maxBodyBytes: null,
+      } as unknown as WebhookRouteOptions),
+      async (request) => ({ type: request.webhook!.type }),
+    );
     const url = await listen(app);
-    expect(await post(`${url}/mine`, JSON.stringify(message('screen')))).toEqual({ status: 200, body: JSON.stringify({ type: 'screen' }) });
+    expect(await post(`${url}/mine`, JSON.stringify(message('screen')))).toEqual({
+      status: 200,
+      body: JSON.stringify({ type: 'screen' }),
+    });
   });
 });

@@ -11,7 +11,10 @@ describe('@hookgate/fastify plugin', () => {
   it('verifies the raw bytes on its route while other routes keep the default JSON parser and 415', async () => {
     const seen: Array<{ message: WebhookMessage; verification: Verification }> = [];
     const app = Fastify();
-    await app.register(hookgate, { secret: SECRET, onMessage: (m, { verification }) => void seen.push({ message: m, verification }) });
+    await app.register(hookgate, {
+      secret: SECRET,
+      onMessage: (m, { verification }) => void seen.push({ message: m, verification }),
+    });
     app.post('/other', async (request) => ({ body: request.body, type: typeof request.body }));
     const url = await listen(app);
 
@@ -20,10 +23,18 @@ describe('@hookgate/fastify plugin', () => {
     expect((await post(`${url}/webhooks`, text)).status).toBe(200);
     expect(seen).toEqual([{ message: msg, verification: { form: 'raw', secretIndex: 0 } }]);
 
-    const other = await fetch(`${url}/other`, { method: 'POST', body: '{"a":[1,2]}', headers: { 'content-type': 'application/json' } });
+    const other = await fetch(`${url}/other`, {
+      method: 'POST',
+      body: '{"a":[1,2]}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await other.json()).toEqual({ body: { a: [1, 2] }, type: 'object' });
     // The plugin's catch-all parser stays in its scope: elsewhere an unknown type is still Fastify's 415.
-    const xml = await fetch(`${url}/other`, { method: 'POST', body: '<a/>', headers: { 'content-type': 'application/xml' } });
+    const xml = await fetch(`${url}/other`, {
+      method: 'POST',
+      body: '<a/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(xml.status).toBe(415);
     expect(((await xml.json()) as { code: string }).code).toBe('FST_ERR_CTP_INVALID_MEDIA_TYPE');
   });
@@ -34,7 +45,10 @@ describe('@hookgate/fastify plugin', () => {
     await app.register(hookgate, { secret: SECRET, onMessage: () => void runs++ });
     const url = await listen(app);
     const base = JSON.stringify(message('track')).slice(0, -1);
-    for (const poison of [`${base},"__proto__":{"isAdmin":true}}`, `${base},"constructor":{"prototype":{"isAdmin":true}}}`]) {
+    for (const poison of [
+      `${base},"__proto__":{"isAdmin":true}}`,
+      `${base},"constructor":{"prototype":{"isAdmin":true}}}`,
+    ]) {
       const res = await post(`${url}/webhooks`, poison);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body).code).toBe('invalid_json');
@@ -49,7 +63,11 @@ describe('@hookgate/fastify plugin', () => {
     const url = await listen(app);
     const base = JSON.stringify(message('track')).slice(0, -1);
     for (const body of ['{"type":', '', `${base},"__proto__":{"isAdmin":true}}`]) {
-      const res = await fetch(`${url}/webhooks`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const res = await fetch(`${url}/webhooks`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(401);
       expect(((await res.json()) as { code: string }).code).toBe('missing_signature');
     }
@@ -115,16 +133,29 @@ describe('@hookgate/fastify plugin', () => {
     const app = Fastify();
     await app.register(hookgate, { secret: SECRET, onMessage: () => {} });
     const text = JSON.stringify(message('delete'));
-    const res = await app.inject({ method: 'POST', url: '/webhooks', payload: text, headers: { 'content-type': 'application/json' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      payload: text,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('missing_signature');
   });
 
   it('refuses a registration without handlers or with a bad path, naming the option and the fix', async () => {
-    await expect(Fastify().register(hookgate, { secret: SECRET }).ready()).rejects.toThrow(/needs handlers.*webhookRoute\(\)/s);
-    await expect(Fastify().register(hookgate, { secret: SECRET, path: 'webhooks', onMessage: () => {} }).ready()).rejects.toThrow(
-      /path must be a route path starting with "\/"/,
+    await expect(Fastify().register(hookgate, { secret: SECRET }).ready()).rejects.toThrow(
+      /needs handlers.*webhookRoute\(\)/s,
     );
-    await expect(Fastify().register(hookgate, { onMessage: () => {} }).ready()).rejects.toThrow(/secret is required/);
+    await expect(
+      Fastify()
+        .register(hookgate, { secret: SECRET, path: 'webhooks', onMessage: () => {} })
+        .ready(),
+    ).rejects.toThrow(/path must be a route path starting with "\/"/);
+    await expect(
+      Fastify()
+        .register(hookgate, { onMessage: () => {} })
+        .ready(),
+    ).rejects.toThrow(/secret is required/);
   });
 });

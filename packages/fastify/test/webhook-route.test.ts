@@ -38,14 +38,18 @@ describe('@hookgate/fastify webhookRoute()', () => {
         return { ok: true };
       });
     });
-    app.post('/other', webhookRoute({ secret: SECRET }), async (request) => ({ form: request.webhookContext!.verification.form }));
+    app.post('/other', webhookRoute({ secret: SECRET }), async (request) => ({
+      form: request.webhookContext!.verification.form,
+    }));
     const url = await listen(app);
     const pretty = JSON.stringify(message('page'), null, 2);
     expect((await post(`${url}/mine`, pretty)).status).toBe(200);
     expect(seen).toEqual([{ form: 'raw', secretIndex: 0 }]);
     // Without the raw bytes a pretty-printed body cannot be verified: 401, as documented.
     expect((await post(`${url}/other`, pretty)).status).toBe(401);
-    expect(JSON.parse((await post(`${url}/other`, JSON.stringify(message('page')))).body)).toEqual({ form: 'stringify' });
+    expect(JSON.parse((await post(`${url}/other`, JSON.stringify(message('page')))).body)).toEqual({
+      form: 'stringify',
+    });
   });
 
   it('in a hookgateRawBody scope, checks the signature before parsing: unsigned bad JSON is 401; the handler still gets request.body', async () => {
@@ -108,10 +112,14 @@ describe('@hookgate/fastify webhookRoute()', () => {
     const errors: unknown[] = [];
     let runs = 0;
     const app = Fastify();
-    app.post('/mine', webhookRoute({ secret: SECRET, onError: (e) => void errors.push(e) }), async (_request, reply) => {
-      runs++;
-      return reply.code(runs === 1 ? 503 : 200).send({ run: runs });
-    });
+    app.post(
+      '/mine',
+      webhookRoute({ secret: SECRET, onError: (e) => void errors.push(e) }),
+      async (_request, reply) => {
+        runs++;
+        return reply.code(runs === 1 ? 503 : 200).send({ run: runs });
+      },
+    );
     const url = await listen(app);
     const text = JSON.stringify(message('screen'));
     const first = await post(`${url}/mine`, text);
@@ -123,7 +131,11 @@ describe('@hookgate/fastify webhookRoute()', () => {
   });
 
   it('refuses on/onMessage and acknowledge mode, naming the option and the fix', () => {
-    expect(() => webhookRoute({ secret: SECRET, onMessage: () => {} } as never)).toThrow(/`on` \/ `onMessage` would never run/);
-    expect(() => webhookRoute({ secret: SECRET, mode: 'acknowledge' })).toThrow(/mode: 'acknowledge'.*hookgate plugin/s);
+    expect(() => webhookRoute({ secret: SECRET, onMessage: () => {} } as never)).toThrow(
+      /`on` \/ `onMessage` would never run/,
+    );
+    expect(() => webhookRoute({ secret: SECRET, mode: 'acknowledge' })).toThrow(
+      /mode: 'acknowledge'.*hookgate plugin/s,
+    );
   });
 });

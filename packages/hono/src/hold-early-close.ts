@@ -22,7 +22,8 @@ export function holdEarlyClose(incoming: NodeIncoming): void {
   // HTTP/2: the adapter closes the request's stream, never the session's shared socket.
   if ((incoming as { httpVersionMajor?: number }).httpVersionMajor === 2) return;
   const socket = incoming.socket as HeldSocket | null | undefined;
-  if (socket === null || socket === undefined || socket.destroyed === true || typeof socket.destroySoon !== 'function') return;
+  if (socket === null || socket === undefined || socket.destroyed === true || typeof socket.destroySoon !== 'function')
+    return;
   if (Object.prototype.hasOwnProperty.call(socket, 'destroySoon')) return; // held already
   let asked = false;
   socket.destroySoon = () => {

@@ -10,11 +10,16 @@ import {
   type StandardSchemaV1,
 } from '@hookgate/core';
 import type { MiddlewareHandler } from 'hono';
-import { checkHonoOptions, type HonoExtra, type HookgateActionsEnv, type HookgateEnv, type HookgateHonoOptions } from './options.js';
+import {
+  checkHonoOptions,
+  type HonoExtra,
+  type HookgateActionsEnv,
+  type HookgateEnv,
+  type HookgateHonoOptions,
+} from './options.js';
 import { nodeIncomingOf, nodeOutgoingOf, type NodeIncoming } from './node-incoming.js';
 import { keepSignedBody, readHonoBody } from './read-hono-body.js';
 import { holdEarlyClose } from './hold-early-close.js';
-
 
 /**
  * The middleware, with its receiver (for `drain()` on shutdown). `E` is the `Env` of the routes
@@ -55,7 +60,10 @@ function refusal(answer: ReceiverResponse, incoming: NodeIncoming | undefined, e
  * (`ctx.waitUntil`): without it, workerd cuts them off with the request. Elsewhere Hono has no
  * execution context (reading it throws) and nothing is needed.
  */
-function keepAliveForBackground(c: { executionCtx: { waitUntil(p: Promise<unknown>): void } }, receiver: Receiver<HonoExtra>): void {
+function keepAliveForBackground(
+  c: { executionCtx: { waitUntil(p: Promise<unknown>): void } },
+  receiver: Receiver<HonoExtra>,
+): void {
   let ctx: { waitUntil?: (p: Promise<unknown>) => void } | undefined;
   try {
     ctx = c.executionCtx;
@@ -95,7 +103,9 @@ export function hookgate(given: ReceiverOptions<HonoExtra>): HookgateMiddleware;
  *   return c.json({ orderId: payload.orderId });
  * });
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: ActionsReceiverOptions<HonoExtra, S>): HookgateMiddleware<HookgateActionsEnv>;
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
+  given: ActionsReceiverOptions<HonoExtra, S>,
+): HookgateMiddleware<HookgateActionsEnv>;
 /**
  * Options of either destination, not known until run time: typed as the classic middleware (read an
  * Actions payload with `c.get('webhook') as unknown as ActionsPayload`).
@@ -103,8 +113,12 @@ export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(giv
  * @example
  * const mw = hookgate(process.env.SEGMENT_ACTIONS ? { destination: 'actions', secret, onPayload } : { secret, onMessage });
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateHonoOptions<S>): HookgateMiddleware;
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(given: HookgateHonoOptions<S>): HookgateMiddleware | HookgateMiddleware<HookgateActionsEnv> {
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
+  given: HookgateHonoOptions<S>,
+): HookgateMiddleware;
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
+  given: HookgateHonoOptions<S>,
+): HookgateMiddleware | HookgateMiddleware<HookgateActionsEnv> {
   const options = checkHonoOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<HonoExtra>(options as ReceiverOptions<HonoExtra>);
@@ -121,7 +135,10 @@ export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(giv
     const headers = incoming ? incoming.headers : c.req.raw.headers;
     const refused = receiver.precheck(method, headers);
     if (refused) return refusal(refused, incoming, c.env);
-    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming, { receivedAt, deadlineMs: receiver.deadlineMs });
+    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming, {
+      receivedAt,
+      deadlineMs: receiver.deadlineMs,
+    });
     if ('status' in body) return refusal(body, incoming, c.env);
     const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c }, receivedAt };
     if (!passThrough) {

@@ -6,7 +6,14 @@
  */
 
 export { hookgate, type HookgateMiddleware } from './hookgate-middleware.js';
-export type { HonoExtra, HookgateActionsEnv, HookgateActionsVariables, HookgateEnv, HookgateHonoOptions, HookgateVariables } from './options.js';
+export type {
+  HonoExtra,
+  HookgateActionsEnv,
+  HookgateActionsVariables,
+  HookgateEnv,
+  HookgateHonoOptions,
+  HookgateVariables,
+} from './options.js';
 export { readHonoBody, type HonoBody } from './read-hono-body.js';
 export { nodeIncomingOf, readIncoming, type NodeIncoming } from './node-incoming.js';
 export { RouteFailedError } from '@hookgate/core';

@@ -1,4 +1,9 @@
-import { readNodeStreamWithin, type NodeBodyRefusal, type UnreadBodyRequest, type UnreadBodyResponse } from '@hookgate/core';
+import {
+  readNodeStreamWithin,
+  type NodeBodyRefusal,
+  type UnreadBodyRequest,
+  type UnreadBodyResponse,
+} from '@hookgate/core';
 
 /**
  * The parts of Node's `IncomingMessage` the middleware reads on `@hono/node-server`, which passes
@@ -38,7 +43,9 @@ export function nodeIncomingOf(env: unknown): NodeIncoming | undefined {
 
 /** True when nothing has read or started to read the body stream (Hono's `Request` was not made from it). */
 export function bodyUntouched(incoming: NodeIncoming): boolean {
-  return incoming.readableDidRead === false && (incoming.readableFlowing ?? null) === null && incoming.readableEnded !== true;
+  return (
+    incoming.readableDidRead === false && (incoming.readableFlowing ?? null) === null && incoming.readableEnded !== true
+  );
 }
 
 /**
@@ -48,8 +55,11 @@ export function bodyUntouched(incoming: NodeIncoming): boolean {
  * const outgoing = nodeOutgoingOf(c.env);
  */
 export function nodeOutgoingOf(env: unknown): UnreadBodyResponse | undefined {
-  const outgoing = (env as { outgoing?: unknown } | undefined | null)?.outgoing as Partial<UnreadBodyResponse> | undefined;
-  return typeof outgoing === 'object' && outgoing !== null && typeof outgoing.once === 'function' ? (outgoing as UnreadBodyResponse) : undefined;
+  const outgoing = (env as { outgoing?: unknown } | undefined | null)?.outgoing as
+    Partial<UnreadBodyResponse> | undefined;
+  return typeof outgoing === 'object' && outgoing !== null && typeof outgoing.once === 'function'
+    ? (outgoing as UnreadBodyResponse)
+    : undefined;
 }
 
 /**
@@ -60,4 +70,8 @@ export function nodeOutgoingOf(env: unknown): UnreadBodyResponse | undefined {
  * @example
  * const read = await readIncoming(incoming, receiver.maxBodyBytes, receivedAt + receiver.deadlineMs);
  */
-export const readIncoming: (incoming: NodeIncoming, limit: number, deadlineAt: number) => Promise<Uint8Array | NodeBodyRefusal> = readNodeStreamWithin;
+export const readIncoming: (
+  incoming: NodeIncoming,
+  limit: number,
+  deadlineAt: number,
+) => Promise<Uint8Array | NodeBodyRefusal> = readNodeStreamWithin;

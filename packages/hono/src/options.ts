@@ -1,4 +1,12 @@
-import { checkReceiverOptions, type ActionsPayload, type ActionsReceiverOptions, type HandlerContext, type ReceiverOptions, type StandardSchemaV1, type WebhookMessage } from '@hookgate/core';
+import {
+  checkReceiverOptions,
+  type ActionsPayload,
+  type ActionsReceiverOptions,
+  type HandlerContext,
+  type ReceiverOptions,
+  type StandardSchemaV1,
+  type WebhookMessage,
+} from '@hookgate/core';
 import type { Context } from 'hono';
 
 /**
@@ -21,7 +29,8 @@ export interface HonoExtra {
  * const options: HookgateHonoOptions = { secret: [current, previous], deadlineMs: 3000 };
  * const actions: HookgateHonoOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateHonoOptions<S extends StandardSchemaV1 | undefined = undefined> = ReceiverOptions<HonoExtra> | ActionsReceiverOptions<HonoExtra, S>;
+export type HookgateHonoOptions<S extends StandardSchemaV1 | undefined = undefined> =
+  ReceiverOptions<HonoExtra> | ActionsReceiverOptions<HonoExtra, S>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

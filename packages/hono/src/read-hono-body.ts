@@ -1,4 +1,12 @@
-import { BodyDeadlineError, BodyTooLargeError, bodyDeadlineResponse, readBody, receiverResponse, type ReceiverInput, type ReceiverResponse } from '@hookgate/core';
+import {
+  BodyDeadlineError,
+  BodyTooLargeError,
+  bodyDeadlineResponse,
+  readBody,
+  receiverResponse,
+  type ReceiverInput,
+  type ReceiverResponse,
+} from '@hookgate/core';
 import type { HonoRequest } from 'hono';
 import { bodyUntouched, readIncoming, type NodeIncoming } from './node-incoming.js';
 
@@ -54,7 +62,9 @@ export async function readHonoBody(
       ? req.arrayBuffer()
       : Promise.race([
           req.arrayBuffer(),
-          new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - Date.now())))),
+          new Promise<'deadline'>(
+            (resolve) => (timer = setTimeout(() => resolve('deadline'), Math.max(0, deadlineAt - Date.now()))),
+          ),
         ]).finally(() => clearTimeout(timer)));
     if (read === 'deadline') return late();
     const bytes = new Uint8Array(read);
@@ -75,7 +85,9 @@ export async function readHonoBody(
 
 /** An `ArrayBuffer` holding exactly these bytes (Hono's body cache wants one): the bytes' own, or a copy. */
 function exactBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? (bytes.buffer as ArrayBuffer)
+    : (bytes.slice().buffer as ArrayBuffer);
 }
 
 /**

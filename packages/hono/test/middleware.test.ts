@@ -19,7 +19,12 @@ describe('@hookgate/hono middleware', () => {
       expectTypeOf(msg).toEqualTypeOf<WebhookMessage>();
       expectTypeOf(c.get('webhookContext')).toEqualTypeOf<HandlerContext<HonoExtra>>();
       const event = msg.type === 'track' ? (expectTypeOf(msg).toEqualTypeOf<TrackMessage>(), msg.event) : null;
-      return c.json({ event, json: await c.req.json(), text: await c.req.text(), form: c.get('webhookContext').verification.form });
+      return c.json({
+        event,
+        json: await c.req.json(),
+        text: await c.req.text(),
+        form: c.get('webhookContext').verification.form,
+      });
     });
     const url = await serve(app);
     const msg = message('track');
@@ -91,7 +96,11 @@ describe('@hookgate/hono middleware', () => {
     const app = new Hono().all('/webhooks', mw);
     const text = JSON.stringify(message('delete'));
     const { sign } = await import('@hookgate/core');
-    const res = await app.request('/webhooks', { method: 'POST', body: text, headers: { 'content-type': 'application/json', 'x-signature': sign(text, SECRET) } });
+    const res = await app.request('/webhooks', {
+      method: 'POST',
+      body: text,
+      headers: { 'content-type': 'application/json', 'x-signature': sign(text, SECRET) },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, acknowledged: true });
     expect(finished).toBe(0);
@@ -100,7 +109,9 @@ describe('@hookgate/hono middleware', () => {
   });
 
   it("refuses mode: 'acknowledge' without handlers, and a missing secret, naming the option and the fix", () => {
-    expect(() => hookgate({ secret: SECRET, mode: 'acknowledge' })).toThrow(/mode: 'acknowledge' needs handlers in `on` or `onMessage`/);
+    expect(() => hookgate({ secret: SECRET, mode: 'acknowledge' })).toThrow(
+      /mode: 'acknowledge' needs handlers in `on` or `onMessage`/,
+    );
     expect(() => hookgate({})).toThrow(/secret is required.*insecureSkipVerification/s);
   });
 });

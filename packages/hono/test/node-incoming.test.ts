@@ -16,7 +16,11 @@ function postChunked(url: string, parts: Buffer[], secret = SECRET): Promise<{ s
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature': sign(whole, secret), 'transfer-encoding': 'chunked' },
+      headers: {
+        'content-type': 'application/json',
+        'x-signature': sign(whole, secret),
+        'transfer-encoding': 'chunked',
+      },
     });
     req.on('response', (res) => {
       let body = '';
@@ -51,7 +55,13 @@ describe('@hookgate/hono on Node: reading the IncomingMessage', () => {
     const bytes = Buffer.from(text);
     const cut = bytes.indexOf(Buffer.from('é')) + 1; // inside the two bytes of é
     const app = new Hono();
-    app.post('/webhooks', hookgate({ secret: SECRET }), async (c) => c.json({ text: await c.req.text(), form: c.get('webhookContext').verification.form, ua: c.get('webhookContext').header('content-type') }));
+    app.post('/webhooks', hookgate({ secret: SECRET }), async (c) =>
+      c.json({
+        text: await c.req.text(),
+        form: c.get('webhookContext').verification.form,
+        ua: c.get('webhookContext').header('content-type'),
+      }),
+    );
     const url = await serve(app);
     const res = await postChunked(`${url}/webhooks`, [bytes.subarray(0, cut), bytes.subarray(cut)]);
     expect(res.status).toBe(200);
@@ -80,7 +90,9 @@ describe('@hookgate/hono on Node: reading the IncomingMessage', () => {
       touched = incoming?.readableDidRead === true || (incoming?.readableFlowing ?? null) !== null;
       await next();
     });
-    app.post('/webhooks', hookgate({ secret: SECRET }), async (c) => c.json({ json: await c.req.json(), form: c.get('webhookContext').verification.form }));
+    app.post('/webhooks', hookgate({ secret: SECRET }), async (c) =>
+      c.json({ json: await c.req.json(), form: c.get('webhookContext').verification.form }),
+    );
     const url = await serve(app);
     const msg = message('identify');
     const res = await postChunked(`${url}/webhooks`, [Buffer.from(JSON.stringify(msg))]);

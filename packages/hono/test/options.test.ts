@@ -10,7 +10,9 @@ const make = (options: unknown) => () => hookgate(options as HookgateHonoOptions
 
 describe('@hookgate/hono hookgate() options', () => {
   it('no argument: a clear error naming what to pass and the opt-out', () => {
-    expect(make(undefined)).toThrow(/^hookgate\(\) needs an options object with your shared secret, e\.g\. hookgate\(\{ secret: /);
+    expect(make(undefined)).toThrow(
+      /^hookgate\(\) needs an options object with your shared secret, e\.g\. hookgate\(\{ secret: /,
+    );
     expect(make(undefined)).toThrow(/insecureSkipVerification: true.*Got undefined\.$/);
     expect(make('whsec_x')).toThrow(/needs an options object/);
   });
@@ -40,13 +42,29 @@ describe('@hookgate/hono hookgate() options', () => {
   it('null optional fields are left out, over HTTP (handlers and pass-through)', async () => {
     const seen: string[] = [];
     const app = new Hono();
-    app.post('/webhooks', hookgate({ secret: SECRET, on: { track: null }, onMessage: (m: { type: string }) => void seen.push(m.type), crypto: null, dedupe: null } as unknown as HookgateHonoOptions));
-    app.post('/events', hookgate({ secret: SECRET, on: null, onMessage: null, mode: null } as unknown as HookgateHonoOptions), (c) => c.json({ type: c.get('webhook').type }));
+    app.post(
+      '/webhooks',
+      hookgate({
+        secret: SECRET,
+        on: { track: null },
+        onMessage: (m: { type: string }) => void seen.push(m.type),
+        crypto: null,
+        dedupe: null,
+      } as unknown as HookgateHonoOptions),
+    );
+    app.post(
+      '/events',
+      hookgate({ secret: SECRET, on: null, onMessage: null, mode: null } as unknown as HookgateHonoOptions),
+      (c) => c.json({ type: c.get('webhook').type }),
+    );
     const url = await serve(app);
     const track = JSON.stringify(message('track'));
     expect((await post(`${url}/webhooks`, track)).status).toBe(200);
     expect(JSON.parse((await post(`${url}/webhooks`, track)).body)).toMatchObject({ duplicate: true });
     expect(seen).toEqual(['track']);
-    expect(await post(`${url}/events`, JSON.stringify(message('alias')))).toEqual({ status: 200, body: JSON.stringify({ type: 'alias' }) });
+    expect(await post(`${url}/events`, JSON.stringify(message('alias')))).toEqual({
+      status: 200,
+      body: JSON.stringify({ type: 'alias' }),
+    });
   });
 });

@@ -64,7 +64,9 @@ export interface ResolvedStoreOptions {
  */
 export function resolveStoreOptions(options: RedisIdempotencyStoreOptions): ResolvedStoreOptions {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError('RedisIdempotencyStore needs options: { client } (an ioredis client) or { connection } (a redis:// URL or ioredis options).');
+    throw new TypeError(
+      'RedisIdempotencyStore needs options: { client } (an ioredis client) or { connection } (a redis:// URL or ioredis options).',
+    );
   }
   const hasClient = options.client !== undefined;
   const hasConnection = options.connection !== undefined;
@@ -77,8 +79,16 @@ export function resolveStoreOptions(options: RedisIdempotencyStoreOptions): Reso
   }
   if (hasClient) {
     const c = options.client as unknown as Record<string, unknown> | null;
-    if (c === null || typeof c !== 'object' || typeof c.evalsha !== 'function' || typeof c.eval !== 'function' || typeof c.set !== 'function') {
-      throw new TypeError('client must be an ioredis client (new Redis(…) or new Cluster(…) from the ioredis package, version 5).');
+    if (
+      c === null ||
+      typeof c !== 'object' ||
+      typeof c.evalsha !== 'function' ||
+      typeof c.eval !== 'function' ||
+      typeof c.set !== 'function'
+    ) {
+      throw new TypeError(
+        'client must be an ioredis client (new Redis(…) or new Cluster(…) from the ioredis package, version 5).',
+      );
     }
   }
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;

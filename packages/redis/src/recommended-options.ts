@@ -42,7 +42,9 @@ export function createRedisClient(connection: string | RedisOptions, overrides: 
     return new Redis(connection, { ...RECOMMENDED_REDIS_OPTIONS, ...overrides });
   }
   if (connection === null || typeof connection !== 'object') {
-    throw new TypeError(`connection must be a redis:// URL or an ioredis options object; got ${connection === null ? 'null' : typeof connection}.`);
+    throw new TypeError(
+      `connection must be a redis:// URL or an ioredis options object; got ${connection === null ? 'null' : typeof connection}.`,
+    );
   }
   return new Redis({ ...RECOMMENDED_REDIS_OPTIONS, ...connection, ...overrides });
 }

@@ -12,7 +12,8 @@ import { RedisStoreError, type RedisStoreOperation } from './redis-store-error.j
 const CLAIM_RESULTS: ReadonlySet<unknown> = new Set<ClaimResult>(['claimed', 'in-flight', 'done']);
 /** Pause between probes while claims that failed wait to be taken back. */
 const LATE_CLAIM_RETRY_MS = 250;
-const DISCONNECTED = /Stream isn't writeable|Connection is closed|max retries per request|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH/i;
+const DISCONNECTED =
+  /Stream isn't writeable|Connection is closed|max retries per request|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH/i;
 
 /**
  * A shared dedupe store on Redis, for receivers on several instances behind a load balancer: the
@@ -57,7 +58,8 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     this.keyPrefix = resolved.keyPrefix;
     this.commandTimeoutMs = resolved.commandTimeoutMs;
     this.late = new LateClaims(
-      (redisKey, value) => this.run('release', redisKey, () => RELEASE_SCRIPT.evalSource(this.client, [redisKey], [value])),
+      (redisKey, value) =>
+        this.run('release', redisKey, () => RELEASE_SCRIPT.evalSource(this.client, [redisKey], [value])),
       () => this.run('release', '(probe)', () => this.client.ping()),
       LATE_CLAIM_RETRY_MS,
     );
@@ -93,7 +95,12 @@ export class RedisIdempotencyStore implements IdempotencyStore {
       throw error;
     }
     if (!CLAIM_RESULTS.has(result)) {
-      throw new RedisStoreError('claim', key, 'redis-error', `unexpected answer ${JSON.stringify(result)} from the claim script`);
+      throw new RedisStoreError(
+        'claim',
+        key,
+        'redis-error',
+        `unexpected answer ${JSON.stringify(result)} from the claim script`,
+      );
     }
     if (result === 'claimed') this.tokens.set(key, value, ttl);
     return result as ClaimResult;
@@ -183,7 +190,10 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   private async run<T>(operation: RedisStoreOperation, key: string, work: () => Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisStoreError(operation, key, 'timeout', String(this.commandTimeoutMs))), this.commandTimeoutMs);
+      timer = setTimeout(
+        () => reject(new RedisStoreError(operation, key, 'timeout', String(this.commandTimeoutMs))),
+        this.commandTimeoutMs,
+      );
     });
     try {
       return await Promise.race([work(), timeout]);
@@ -202,7 +212,9 @@ export class RedisIdempotencyStore implements IdempotencyStore {
       return new RedisStoreError(operation, key, 'timeout', String(ms ?? this.commandTimeoutMs), { cause: error });
     }
     if (this.client.status !== 'ready' || DISCONNECTED.test(message)) {
-      return new RedisStoreError(operation, key, 'disconnected', `client status "${this.client.status}": ${message}`, { cause: error });
+      return new RedisStoreError(operation, key, 'disconnected', `client status "${this.client.status}": ${message}`, {
+        cause: error,
+      });
     }
     return new RedisStoreError(operation, key, 'redis-error', message, { cause: error });
   }
@@ -234,7 +246,9 @@ export class RedisIdempotencyStore implements IdempotencyStore {
 
 function checkTtl(name: 'inFlightTtlMs' | 'ttlMs', value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`dedupe.${name} must be a positive number of milliseconds; got ${String(value)}. Fix it in createReceiver({ dedupe: { ${name} } }).`);
+    throw new RangeError(
+      `dedupe.${name} must be a positive number of milliseconds; got ${String(value)}. Fix it in createReceiver({ dedupe: { ${name} } }).`,
+    );
   }
   return Math.ceil(value);
 }

@@ -44,7 +44,7 @@ function describe(operation: RedisStoreOperation, key: string, reason: RedisStor
       ? 'the receiver answers 503 and the sender retries'
       : operation === 'complete'
         ? 'the message was handled, but a retry of it within the in-flight TTL answers 503 until the claim expires'
-        : 'the claim stays until its in-flight TTL expires, then the sender\'s retry runs the handler';
+        : "the claim stays until its in-flight TTL expires, then the sender's retry runs the handler";
   switch (reason) {
     case 'timeout':
       return `Redis did not answer the ${what} within ${detail} ms (commandTimeoutMs); ${consequence}. Check Redis' latency and load, or raise commandTimeoutMs (keep it well below the receiver's deadlineMs).`;

@@ -10,10 +10,13 @@ let redis: RunningRedis;
 let cluster: Cluster;
 
 beforeAll(async () => {
-  redis = await startRedisServer({ args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-announce-ip', '127.0.0.1'] });
+  redis = await startRedisServer({
+    args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-announce-ip', '127.0.0.1'],
+  });
   const admin = new Redis(redis.url);
   await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
-  for (let i = 0; i < 100 && !/cluster_state:ok/.test(String(await admin.call('CLUSTER', 'INFO'))); i++) await sleep(50);
+  for (let i = 0; i < 100 && !/cluster_state:ok/.test(String(await admin.call('CLUSTER', 'INFO'))); i++)
+    await sleep(50);
   admin.disconnect();
   cluster = new Cluster([{ host: redis.host, port: redis.port }], { redisOptions: { ...RECOMMENDED_REDIS_OPTIONS } });
 });

@@ -32,13 +32,18 @@ afterAll(async () => {
 async function instances(n: number, commandTimeoutMs = 1000): Promise<Instance[]> {
   const list: Instance[] = [];
   // A 60 s in-flight TTL: far beyond the test, so only a release can free a late claim.
-  for (let i = 0; i < n; i++) list.push(await startInstance({ name: `i${i}`, redisUrl: redis.url, commandTimeoutMs, inFlightTtlMs: 60_000 }));
+  for (let i = 0; i < n; i++)
+    list.push(await startInstance({ name: `i${i}`, redisUrl: redis.url, commandTimeoutMs, inFlightTtlMs: 60_000 }));
   running.push(...list);
   return list;
 }
 
 /** Delivers each message while Redis is frozen for `freezeMs`, then thaws it; returns the answers. */
-async function duringFreeze(urls: string[], messages: ReturnType<typeof trackMessage>[], freezeMs: number): Promise<Answer[]> {
+async function duringFreeze(
+  urls: string[],
+  messages: ReturnType<typeof trackMessage>[],
+  freezeMs: number,
+): Promise<Answer[]> {
   // As in production: the claim script is cached (messages were handled before), the release script
   // may not be (no handler failed yet). A late `NOSCRIPT` answer must not leave a claim behind.
   await plain.script('FLUSH');

@@ -21,5 +21,7 @@ it('starts redis-server on a free port of 127.0.0.1 with a temp dir, restarts it
 });
 
 it('fails (never skips) with how to install redis-server when the binary is missing', () => {
-  expect(() => findRedisServer('/nonexistent/redis-server')).toThrow(/not found at \/nonexistent\/redis-server.*apt-get install -y redis-server/);
+  expect(() => findRedisServer('/nonexistent/redis-server')).toThrow(
+    /not found at \/nonexistent\/redis-server.*apt-get install -y redis-server/,
+  );
 });

@@ -17,7 +17,11 @@ let plain: Redis;
 const stores: RedisIdempotencyStore[] = [];
 
 function newStore(options: Partial<ConstructorParameters<typeof RedisIdempotencyStore>[0]> = {}) {
-  const store = new RedisIdempotencyStore({ connection: redis.url, logger: { warn: () => undefined }, ...options } as ConstructorParameters<typeof RedisIdempotencyStore>[0]);
+  const store = new RedisIdempotencyStore({
+    connection: redis.url,
+    logger: { warn: () => undefined },
+    ...options,
+  } as ConstructorParameters<typeof RedisIdempotencyStore>[0]);
   stores.push(store);
   return store;
 }
@@ -168,7 +172,9 @@ describe('atomic claim across instances', () => {
     monitor.disconnect();
     const fromClient = seen.filter((c) => c.source !== 'lua');
     expect(fromClient.map((c) => c.args[0]?.toLowerCase())).toEqual(Array(10).fill('evalsha'));
-    expect(fromClient.map((c) => c.args[3])).toEqual(Array.from({ length: 10 }, (_, i) => `${DEFAULT_KEY_PREFIX}id:trip-${i}`));
+    expect(fromClient.map((c) => c.args[3])).toEqual(
+      Array.from({ length: 10 }, (_, i) => `${DEFAULT_KEY_PREFIX}id:trip-${i}`),
+    );
     // Inside the script: one SET NX per fresh key, run by Redis itself.
     expect(seen.filter((c) => c.source === 'lua').map((c) => c.args[0]?.toLowerCase())).toEqual(Array(10).fill('set'));
   });
@@ -231,15 +237,21 @@ describe('client ownership', () => {
 describe('options', () => {
   it('names the missing or doubled connection option', () => {
     expect(() => new RedisIdempotencyStore({} as never)).toThrow(/needs client .* or connection/);
-    expect(() => new RedisIdempotencyStore({ client: new Redis({ lazyConnect: true }), connection: redis.url })).toThrow(/either client or connection, not both/);
+    expect(
+      () => new RedisIdempotencyStore({ client: new Redis({ lazyConnect: true }), connection: redis.url }),
+    ).toThrow(/either client or connection, not both/);
     expect(() => new RedisIdempotencyStore({ client: {} as never })).toThrow(/client must be an ioredis client/);
     expect(() => new RedisIdempotencyStore({ connection: 'localhost:6379' })).toThrow(/redis:\/\/ or rediss:\/\/ URL/);
   });
 
   it('names a bad commandTimeoutMs or keyPrefix', () => {
-    expect(() => new RedisIdempotencyStore({ connection: redis.url, commandTimeoutMs: 5000 })).toThrow(/commandTimeoutMs must be a whole number of milliseconds from 1 to 4999/);
+    expect(() => new RedisIdempotencyStore({ connection: redis.url, commandTimeoutMs: 5000 })).toThrow(
+      /commandTimeoutMs must be a whole number of milliseconds from 1 to 4999/,
+    );
     expect(() => new RedisIdempotencyStore({ connection: redis.url, commandTimeoutMs: 0 })).toThrow(/commandTimeoutMs/);
-    expect(() => new RedisIdempotencyStore({ connection: redis.url, keyPrefix: 5 as never })).toThrow(/keyPrefix must be a string/);
+    expect(() => new RedisIdempotencyStore({ connection: redis.url, keyPrefix: 5 as never })).toThrow(
+      /keyPrefix must be a string/,
+    );
   });
 });
 
@@ -259,7 +271,9 @@ describe('when Redis is away', () => {
       expect(error).toBeInstanceOf(RedisStoreError);
       expect((error as RedisStoreError).reason).toBe('disconnected');
       expect((error as RedisStoreError).operation).toBe('claim');
-      expect((error as Error).message).toMatch(/dedupe claim of "id:down-1".*answers 503 and the sender retries.*Check that Redis is running/);
+      expect((error as Error).message).toMatch(
+        /dedupe claim of "id:down-1".*answers 503 and the sender retries.*Check that Redis is running/,
+      );
     } finally {
       await redis.restart();
     }

@@ -72,7 +72,10 @@ describe('the same message sent to both instances at once', () => {
     for (const pairOfAnswers of answers) {
       const codes = pairOfAnswers.map((r) => r.code).sort();
       // Either the second arrived while the first ran (503, the sender retries) or after it (duplicate).
-      expect([['in_flight', 'ok'], ['duplicate', 'ok']]).toContainEqual(codes);
+      expect([
+        ['in_flight', 'ok'],
+        ['duplicate', 'ok'],
+      ]).toContainEqual(codes);
     }
   });
 
@@ -135,7 +138,9 @@ describe('Redis stopped mid-run', () => {
       expect([...a.handled, ...b.handled]).toEqual([before.messageId]); // not run without a claim
       const storeErrors = [...a.errors, ...b.errors].filter((e) => e.info.phase === 'store');
       expect(storeErrors.length).toBe(2);
-      expect(storeErrors.every((e) => e.error instanceof RedisStoreError && e.error.reason === 'disconnected')).toBe(true);
+      expect(storeErrors.every((e) => e.error instanceof RedisStoreError && e.error.reason === 'disconnected')).toBe(
+        true,
+      );
     } finally {
       await redis.restart();
     }

@@ -16,5 +16,7 @@ export function buildCoreFetch(recorder: Recorder): CoreFetch {
     const receiver = receivers.get(pathname.replace(/^\/webhooks\//, '') as ScenarioName);
     return receiver ? receiver.fetch(request) : new Response('not found', { status: 404 });
   };
-  return Object.assign(fetch, { drain: async () => void (await Promise.all([...receivers.values()].map((r) => r.drain()))) });
+  return Object.assign(fetch, {
+    drain: async () => void (await Promise.all([...receivers.values()].map((r) => r.drain()))),
+  });
 }

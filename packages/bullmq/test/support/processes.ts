@@ -44,7 +44,11 @@ function start(file: string, env: Record<string, string>): Child {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`${file}: no matching line within ${timeoutMs} ms; exit ${proc.exitCode ?? proc.signalCode}; stderr:\n${child.stderr.slice(-2000)}`));
+          reject(
+            new Error(
+              `${file}: no matching line within ${timeoutMs} ms; exit ${proc.exitCode ?? proc.signalCode}; stderr:\n${child.stderr.slice(-2000)}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -78,7 +82,11 @@ function start(file: string, env: Record<string, string>): Child {
 }
 
 /** A receiver process (core's node listener, enqueue: enqueueTo(queue)); resolves once it listens. */
-export async function startReceiver(env: { redisPort: number; queue: string; deadlineMs?: number }): Promise<Child & { url: string }> {
+export async function startReceiver(env: {
+  redisPort: number;
+  queue: string;
+  deadlineMs?: number;
+}): Promise<Child & { url: string }> {
   const child = start('receiver-process.ts', {
     REDIS_PORT: String(env.redisPort),
     QUEUE: env.queue,
@@ -122,7 +130,12 @@ export function trackMessage(messageId: string): TrackMessage {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 /** One signed POST, as the classic sender makes it; resolves with the status and the answer's code. */
-export function post(url: string, body: string, timeoutMs = 10_000, signature = sign(body, SECRET)): Promise<{ status: number; code: string; ms: number }> {
+export function post(
+  url: string,
+  body: string,
+  timeoutMs = 10_000,
+  signature = sign(body, SECRET),
+): Promise<{ status: number; code: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -130,7 +143,12 @@ export function post(url: string, body: string, timeoutMs = 10_000, signature = 
       {
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'x-signature': signature, 'user-agent': 'Segment.io/1.0', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/json',
+          'x-signature': signature,
+          'user-agent': 'Segment.io/1.0',
+          'content-length': Buffer.byteLength(body),
+        },
         timeout: timeoutMs,
       },
       (res) => {

@@ -85,7 +85,8 @@ export async function startCaptureServer(responder: Responder = ok): Promise<Cap
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
-  const accepted = () => requests.filter((r) => typeof r.answered === 'number' && r.answered >= 200 && r.answered < 300);
+  const accepted = () =>
+    requests.filter((r) => typeof r.answered === 'number' && r.answered >= 200 && r.answered < 300);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

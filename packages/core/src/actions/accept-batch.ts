@@ -8,7 +8,13 @@ import type { MessageHandler, ReceiverInput, Verification } from '../receiver/op
 import { receiverResponse, type ReceiverResponse } from '../receiver/responses.js';
 import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '../signatures/verify.js';
 import type { BatchElementInfo } from './actions-options.js';
-import { BATCH_ENQUEUE_MESSAGE, BATCH_NEEDS_HANDLERS_MESSAGE, BATCH_REFUSED_MESSAGE, UNSIGNED_BATCH_MESSAGE, uncoveredIndexes } from './batch-rules.js';
+import {
+  BATCH_ENQUEUE_MESSAGE,
+  BATCH_NEEDS_HANDLERS_MESSAGE,
+  BATCH_REFUSED_MESSAGE,
+  UNSIGNED_BATCH_MESSAGE,
+  uncoveredIndexes,
+} from './batch-rules.js';
 
 /**
  * What the batch rules work with (internal): the receiver's parts, which batches are accepted, and
@@ -57,7 +63,11 @@ const MAX_LISTED_ISSUES = 20;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const SETTLED = Promise.resolve();
 
-const refused = (code: Parameters<typeof receiverResponse>[0], message: string, extra?: Record<string, unknown>): Refused => ({
+const refused = (
+  code: Parameters<typeof receiverResponse>[0],
+  message: string,
+  extra?: Record<string, unknown>,
+): Refused => ({
   kind: 'response',
   response: receiverResponse(code, message, extra),
 });
@@ -92,11 +102,13 @@ export function acceptBatch<TExtra>(
     }
   }
   const elements = value as unknown[];
-  if (!Array.isArray(elements) || elements.length === 0) return refused('invalid_payload', 'The batch is empty: a Webhooks (Actions) batch holds at least one event.');
+  if (!Array.isArray(elements) || elements.length === 0)
+    return refused('invalid_payload', 'The batch is empty: a Webhooks (Actions) batch holds at least one event.');
 
   // 1. The signature: the first element's JSON.stringify, the only thing the sender signed.
   const signature = getHeader(input.headers, 'x-signature');
-  if (tools.secrets === null) return checked(input, receivedAt, tools, elements, { form: 'unsigned', secretIndex: -1 }, false);
+  if (tools.secrets === null)
+    return checked(input, receivedAt, tools, elements, { form: 'unsigned', secretIndex: -1 }, false);
   if (signature === undefined || signature === '') {
     if (tools.accept !== 'including-unsigned') return refused('missing_signature', UNSIGNED_BATCH_MESSAGE);
     return checked(input, receivedAt, tools, elements, { form: 'unsigned', secretIndex: -1 }, false);
@@ -104,7 +116,9 @@ export function acceptBatch<TExtra>(
   const verifyInput = { signature, secret: tools.secrets, parsedBody: elements[0], forms: ['stringify'] as const };
   const after = ({ result }: DetailedVerifyResult) => {
     if (!result.ok) {
-      tools.debug?.(`[hookgate] batch signature ${result.reason}: it does not match the first element's JSON.stringify (what Segment signs for a batch).`);
+      tools.debug?.(
+        `[hookgate] batch signature ${result.reason}: it does not match the first element's JSON.stringify (what Segment signs for a batch).`,
+      );
       return refused(
         result.reason === 'missing' ? 'missing_signature' : 'invalid_signature',
         `${result.message} (a batch's X-Signature must match its first event, the only one Segment signs).`,
@@ -132,19 +146,29 @@ async function checked<TExtra>(
     let result;
     try {
       const pending = tools.rules.check(elements[i]);
-      result = pending instanceof Promise ? await beforeDeadline(pending, receivedAt.getTime(), tools.deadlineMs) : pending;
+      result =
+        pending instanceof Promise ? await beforeDeadline(pending, receivedAt.getTime(), tools.deadlineMs) : pending;
       if (result === DEADLINE_PASSED) {
-        return refused('deadline_exceeded', `The schema did not finish checking the batch (element ${i}) within ${tools.deadlineMs} ms; the sender will retry.`);
+        return refused(
+          'deadline_exceeded',
+          `The schema did not finish checking the batch (element ${i}) within ${tools.deadlineMs} ms; the sender will retry.`,
+        );
       }
     } catch (error) {
       // A user's schema threw: reported like a handler failure, answered 500 (the sender retries).
       tools.onError(error, { phase: 'handler' });
-      return refused('handler_error', `The schema failed while checking batch element ${i} (see onError); the sender will retry.`);
+      return refused(
+        'handler_error',
+        `The schema failed while checking batch element ${i} (see onError); the sender will retry.`,
+      );
     }
     if ('refusal' in result) {
       firstRefusal ??= result.refusal;
-      const own = (result.refusal.extra?.issues as { path: string; message: string }[] | undefined) ?? [{ path: '/', message: result.refusal.message }];
-      for (const issue of own) issues.push({ path: `/${i}${issue.path === '/' ? '' : issue.path}`, message: issue.message });
+      const own = (result.refusal.extra?.issues as { path: string; message: string }[] | undefined) ?? [
+        { path: '/', message: result.refusal.message },
+      ];
+      for (const issue of own)
+        issues.push({ path: `/${i}${issue.path === '/' ? '' : issue.path}`, message: issue.message });
     } else payloads.push(result.message);
   }
   if (firstRefusal) {
@@ -198,7 +222,10 @@ async function checked<TExtra>(
     } catch (error) {
       // Nested beyond what JSON.stringify can walk: Segment's code could not have serialized it either.
       await release();
-      return refused('invalid_payload', `Batch element ${i} is nested too deeply to serialize (${error instanceof Error ? error.message : String(error)}); Segment's code could not have sent it.`);
+      return refused(
+        'invalid_payload',
+        `Batch element ${i} is nested too deeply to serialize (${error instanceof Error ? error.message : String(error)}); Segment's code could not have sent it.`,
+      );
     }
     const signedKey = await dedupeKey(elements[i], text);
     // An element no signature covered claims its key in a namespace of its own: anyone could have
@@ -239,7 +266,8 @@ async function checked<TExtra>(
     fresh.push(i);
   }
 
-  if (fresh.length === 0) return refused('duplicate', 'Every event of this batch was handled before; not run again.', { duplicate: true });
+  if (fresh.length === 0)
+    return refused('duplicate', 'Every event of this batch was handled before; not run again.', { duplicate: true });
 
   const batchContext = new RequestContext(input.context, input.headers, undefined, verification, receivedAt);
   const plan: BatchPlan = {
@@ -247,7 +275,11 @@ async function checked<TExtra>(
     elements: fresh.map((i) => {
       const batch: BatchElementInfo = { index: i, size: elements.length, signed: firstSigned && i === 0, uncovered };
       const extra = { ...(input.context as object | undefined), batch };
-      return { payload: payloads[i], key: keys[i], context: new RequestContext(extra, input.headers, keys[i], verification, receivedAt) };
+      return {
+        payload: payloads[i],
+        key: keys[i],
+        context: new RequestContext(extra, input.headers, keys[i], verification, receivedAt),
+      };
     }),
   };
   const message = plan.elements.map((e) => e.payload);
@@ -271,7 +303,11 @@ async function checked<TExtra>(
       }
     }
     if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} batch elements failed; the sender will retry the batch (handled elements are skipped).`);
+    if (errors.length > 1)
+      throw new AggregateError(
+        errors,
+        `${errors.length} batch elements failed; the sender will retry the batch (handled elements are skipped).`,
+      );
   };
 
   return {

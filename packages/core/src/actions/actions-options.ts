@@ -38,7 +38,10 @@ export type ActionsHandlerContext<TExtra = {}> = HandlerContext<TExtra> & {
  * @example
  * const onTrack: SpecEventHandler<'track'> = (e) => console.log(e.event, e.messageId);
  */
-export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (event: SpecEventOf<T>, context: ActionsHandlerContext<TExtra>) => unknown;
+export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (
+  event: SpecEventOf<T>,
+  context: ActionsHandlerContext<TExtra>,
+) => unknown;
 
 /**
  * Handlers per Segment event type, for the default mapping (the whole event).
@@ -93,8 +96,10 @@ export interface ActionsErrorInfo extends Omit<ReceiverErrorInfo, 'message'> {
  *   onPayload: (order) => console.log(order.orderId, order.total),
  * });
  */
-export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>
-  extends Omit<ReceiverOptions<TExtra>, 'on' | 'onMessage' | 'strictTimestamps' | 'destination' | 'onError'> {
+export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined> extends Omit<
+  ReceiverOptions<TExtra>,
+  'on' | 'onMessage' | 'strictTimestamps' | 'destination' | 'onError'
+> {
   /** Receive Segment's Webhooks (Actions) destination (PUT, PATCH and POST; mapped payloads; batches). */
   destination: 'actions';
   /** Handlers per Segment event type: a body whose `type` has a handler here must be a whole Segment event. */

@@ -22,7 +22,9 @@ function typeOf(v: unknown): string {
  * const rules = actionsRules(options);
  * await rules.check({ type: 'track', event: 'Signed Up' }); // refusal: not a whole event (with on.track given)
  */
-export function actionsRules<TExtra>(options: ActionsReceiverOptions<TExtra, StandardSchemaV1 | undefined>): DestinationRules<TExtra> {
+export function actionsRules<TExtra>(
+  options: ActionsReceiverOptions<TExtra, StandardSchemaV1 | undefined>,
+): DestinationRules<TExtra> {
   const on = options.on as Record<string, MessageHandler<WebhookMessage, TExtra> | undefined> | undefined;
   const onPayload = options.onPayload as MessageHandler<WebhookMessage, TExtra> | undefined;
   const schema = options.schema;
@@ -75,7 +77,12 @@ export function actionsRules<TExtra>(options: ActionsReceiverOptions<TExtra, Sta
     });
   }
 
-  const accept = options.insecureAcceptBatches === true ? 'signed' : options.insecureAcceptBatches === 'including-unsigned' ? 'including-unsigned' : false;
+  const accept =
+    options.insecureAcceptBatches === true
+      ? 'signed'
+      : options.insecureAcceptBatches === 'including-unsigned'
+        ? 'including-unsigned'
+        : false;
   const rules: DestinationRules<TExtra> = {
     methods: ['POST', 'PUT', 'PATCH'],
     allow: 'POST, PUT, PATCH',

@@ -68,7 +68,8 @@ export function isBatchBody(raw: string | Uint8Array | undefined, parsed: unknow
   for (let i = 0; i < raw.length; i++) {
     const c = typeof raw === 'string' ? raw.charCodeAt(i) : raw[i]!;
     // Blanks JSON allows, and a UTF-8 / UTF-16 byte order mark.
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xef || c === 0xbb || c === 0xbf || c === 0xfeff) continue;
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xef || c === 0xbb || c === 0xbf || c === 0xfeff)
+      continue;
     return c === 0x5b; // '['
   }
   return false;

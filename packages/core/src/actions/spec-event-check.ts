@@ -61,7 +61,12 @@ export function isSpecEventType(value: unknown): value is SpecEventType {
 export function specEventIssues(value: unknown): SpecEventIssue[] {
   if (!isObject(value)) return [{ path: '/', message: `must be a JSON object; got ${typeOf(value)}` }];
   if (!isSpecEventType(value.type)) {
-    return [{ path: '/type', message: `must be one of ${SPEC_EVENT_TYPES.join(', ')}; got ${JSON.stringify(value.type) ?? 'nothing'}` }];
+    return [
+      {
+        path: '/type',
+        message: `must be one of ${SPEC_EVENT_TYPES.join(', ')}; got ${JSON.stringify(value.type) ?? 'nothing'}`,
+      },
+    ];
   }
   const issues: SpecEventIssue[] = [];
   const rules = { ...COMMON, ...PER_TYPE[value.type] };
@@ -72,13 +77,21 @@ export function specEventIssues(value: unknown): SpecEventIssue[] {
     // An optional field may be absent or null: clients in other languages send null for what they
     // leave out, and a 400 would lose the event for good (the sender does not retry it).
     if (v === undefined || (optional && v === null)) {
-      if (!optional) issues.push({ path: `/${name}`, message: `is required (${allowed.join(' or ')}) on a whole ${value.type} event` });
+      if (!optional)
+        issues.push({
+          path: `/${name}`,
+          message: `is required (${allowed.join(' or ')}) on a whole ${value.type} event`,
+        });
       continue;
     }
-    if (!allowed.includes(typeOf(v))) issues.push({ path: `/${name}`, message: `must be ${allowed.join(' or ')}; got ${typeOf(v)}` });
+    if (!allowed.includes(typeOf(v)))
+      issues.push({ path: `/${name}`, message: `must be ${allowed.join(' or ')}; got ${typeOf(v)}` });
   }
   if (value.type !== 'alias' && value.userId == null && value.anonymousId == null) {
-    issues.push({ path: '/userId', message: 'or /anonymousId is required: the Spec identifies every event by one of them' });
+    issues.push({
+      path: '/userId',
+      message: 'or /anonymousId is required: the Spec identifies every event by one of them',
+    });
   }
   return issues;
 }

@@ -30,7 +30,14 @@ export const SPEC_EVENT_TYPES: readonly SpecEventType[] = ['track', 'identify', 
 export interface SpecContext {
   active?: boolean;
   app?: { name?: string; version?: string; build?: string; namespace?: string; [key: string]: unknown };
-  campaign?: { name?: string; source?: string; medium?: string; term?: string; content?: string; [key: string]: unknown };
+  campaign?: {
+    name?: string;
+    source?: string;
+    medium?: string;
+    term?: string;
+    content?: string;
+    [key: string]: unknown;
+  };
   device?: {
     id?: string;
     advertisingId?: string;
@@ -45,7 +52,15 @@ export interface SpecContext {
   ip?: string;
   library?: { name?: string; version?: string; [key: string]: unknown };
   locale?: string;
-  location?: { city?: string; country?: string; latitude?: number; longitude?: number; region?: string; speed?: number; [key: string]: unknown };
+  location?: {
+    city?: string;
+    country?: string;
+    latitude?: number;
+    longitude?: number;
+    region?: string;
+    speed?: number;
+    [key: string]: unknown;
+  };
   network?: { bluetooth?: boolean; carrier?: string; cellular?: boolean; wifi?: boolean; [key: string]: unknown };
   os?: { name?: string; version?: string; [key: string]: unknown };
   page?: { path?: string; referrer?: string; search?: string; title?: string; url?: string; [key: string]: unknown };
@@ -174,7 +189,8 @@ export interface SpecAliasEvent extends SpecCommonFields {
  *   return e.type === 'track' ? e.event : e.type === 'group' ? e.groupId : e.type;
  * }
  */
-export type SpecEvent = SpecTrackEvent | SpecIdentifyEvent | SpecPageEvent | SpecScreenEvent | SpecGroupEvent | SpecAliasEvent;
+export type SpecEvent =
+  SpecTrackEvent | SpecIdentifyEvent | SpecPageEvent | SpecScreenEvent | SpecGroupEvent | SpecAliasEvent;
 
 /**
  * The Spec event of one type.

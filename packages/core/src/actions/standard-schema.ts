@@ -62,7 +62,8 @@ function pathOf(path: StandardSchemaV1.Issue['path']): string {
   if (!path || path.length === 0) return '/';
   return path
     .map((segment) => {
-      const key = typeof segment === 'object' && segment !== null ? (segment as StandardSchemaV1.PathSegment).key : segment;
+      const key =
+        typeof segment === 'object' && segment !== null ? (segment as StandardSchemaV1.PathSegment).key : segment;
       return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
     })
     .join('');
@@ -93,5 +94,12 @@ export async function validateStandard<S extends StandardSchemaV1>(
  */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const props = (value as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.['~standard'];
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof props === 'object' && props !== null && props.version === 1 && typeof props.validate === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof props === 'object' &&
+    props !== null &&
+    props.version === 1 &&
+    typeof props.validate === 'function'
+  );
 }

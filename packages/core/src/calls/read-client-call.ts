@@ -4,7 +4,16 @@ import { readCallTimestamp } from './call-timestamp.js';
 import { callIssues, callPasses, type CallCheckOptions } from './parse-call.js';
 
 /** Fields whose value is an identifier or a name: a string, or a number that becomes its decimal string. */
-const STRING_FIELDS = ['userId', 'anonymousId', 'groupId', 'previousId', 'messageId', 'event', 'name', 'category'] as const;
+const STRING_FIELDS = [
+  'userId',
+  'anonymousId',
+  'groupId',
+  'previousId',
+  'messageId',
+  'event',
+  'name',
+  'category',
+] as const;
 /** Fields whose value is an object; `null` there means absent. */
 const OBJECT_FIELDS = ['properties', 'traits', 'context', 'integrations'] as const;
 /** Fields that may be `null` for absent and are otherwise left as sent (`type` is checked later; `sentAt` and `writeKey` belong to the envelope). */

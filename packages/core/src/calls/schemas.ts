@@ -41,7 +41,11 @@ const obj = <P extends Record<string, TSchema>>(type: string, props: P) =>
  * Value.Check(callSchemas.track, { userId: 'u1', event: 'Signed Up' }); // true
  */
 export const callSchemas = {
-  identify: obj('identify', { ...common, type: Type.Optional(Type.Literal('identify')), traits: Type.Optional(AnyObject) }),
+  identify: obj('identify', {
+    ...common,
+    type: Type.Optional(Type.Literal('identify')),
+    traits: Type.Optional(AnyObject),
+  }),
   track: obj('track', {
     ...common,
     type: Type.Optional(Type.Literal('track')),

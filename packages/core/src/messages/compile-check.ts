@@ -96,7 +96,13 @@ function build(schema: TSchema): Check {
 }
 
 function hasBounds(schema: TSchema): boolean {
-  return ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minProperties', 'maxProperties'].some(
-    (k) => schema[k] !== undefined,
-  );
+  return [
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'multipleOf',
+    'minProperties',
+    'maxProperties',
+  ].some((k) => schema[k] !== undefined);
 }

@@ -87,7 +87,8 @@ export function fixture<T extends MessageType, const O extends Partial<MessageOf
   type: T,
   overrides?: O,
 ): MessageOf<T> & Omit<O, keyof MessageOf<T>> {
-  return { ...(structuredClone(fixtures[type]) as unknown as MessageOf<T>), ...overrides } as MessageOf<T> & Omit<O, keyof MessageOf<T>>;
+  return { ...(structuredClone(fixtures[type]) as unknown as MessageOf<T>), ...overrides } as MessageOf<T> &
+    Omit<O, keyof MessageOf<T>>;
 }
 
 /** Every fixture in type order, for table-driven tests. @example for (const m of allFixtures()) send(m); */

@@ -29,7 +29,9 @@ export const UTC_MILLIS_TIMESTAMP = new RegExp(`^${DATE}T${HOUR_MINUTE}:${SECOND
  * ISO_8601_TIMESTAMP.test('2009-11-10T23:00:00+0000'); // true
  * ISO_8601_TIMESTAMP.test('2009-11-10'); // false: no time or zone
  */
-export const ISO_8601_TIMESTAMP = new RegExp(`^${DATE}T(?:${HOUR_MINUTE}(?::${SECOND}(?:\\.\\d{1,9})?)?|${END_OF_DAY})${ZONE}$`);
+export const ISO_8601_TIMESTAMP = new RegExp(
+  `^${DATE}T(?:${HOUR_MINUTE}(?::${SECOND}(?:\\.\\d{1,9})?)?|${END_OF_DAY})${ZONE}$`,
+);
 
 /**
  * Schema of a timestamp in the wide ISO 8601 form.

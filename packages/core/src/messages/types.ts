@@ -109,13 +109,7 @@ export type DeleteMessage = Exact<'delete'>;
  * }
  */
 export type WebhookMessage =
-  | PageMessage
-  | ScreenMessage
-  | IdentifyMessage
-  | TrackMessage
-  | AliasMessage
-  | GroupMessage
-  | DeleteMessage;
+  PageMessage | ScreenMessage | IdentifyMessage | TrackMessage | AliasMessage | GroupMessage | DeleteMessage;
 
 /**
  * The message of one type, e.g. `MessageOf<'track'>` is `TrackMessage`.

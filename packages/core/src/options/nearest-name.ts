@@ -85,7 +85,11 @@ export class UnknownOptionError extends TypeError {
  */
 export function optionNames(value: object): string[] {
   const names = new Set(Object.keys(value));
-  for (let proto = Object.getPrototypeOf(value) as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto = Object.getPrototypeOf(value) as object | null;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
   }
   return [...names];

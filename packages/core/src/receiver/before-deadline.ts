@@ -10,7 +10,11 @@ export const DEADLINE_PASSED: unique symbol = Symbol('deadline passed');
  * const checked = await beforeDeadline(rules.check(value), receivedAt.getTime(), deadlineMs);
  * if (checked === DEADLINE_PASSED) return receiverResponse('deadline_exceeded', 'The schema did not finish in time.');
  */
-export function beforeDeadline<T>(pending: Promise<T>, receivedAtMs: number, deadlineMs: number): Promise<T | typeof DEADLINE_PASSED> {
+export function beforeDeadline<T>(
+  pending: Promise<T>,
+  receivedAtMs: number,
+  deadlineMs: number,
+): Promise<T | typeof DEADLINE_PASSED> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => resolve(DEADLINE_PASSED), Math.max(0, deadlineMs - (Date.now() - receivedAtMs)));
     pending.then(

@@ -38,7 +38,12 @@ function answerFor(code: string | undefined): { status: number; reason: string; 
     };
   }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request did not arrive in time.' };
+    return {
+      status: 408,
+      reason: 'Request Timeout',
+      code: 'request_timeout',
+      message: 'The request did not arrive in time.',
+    };
   }
   return { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
 }
@@ -122,7 +127,11 @@ function respondOn(res: PendingResponse, error: Error & { code?: string }, socke
   stopParsing(socket);
   try {
     res.shouldKeepAlive = false;
-    res.writeHead!(a.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length), Connection: 'close' });
+    res.writeHead!(a.status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(body.length),
+      Connection: 'close',
+    });
     res.end!(body);
   } catch {
     socket.destroy();
@@ -175,7 +184,9 @@ function closeLingering(socket: ClientErrorSocket): void {
  * handleClientErrors(http.createServer(toNodeListener(createReceiver({ secret, onMessage })))).listen(3000);
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function handleClientErrors<S extends { on(event: 'clientError', listener: (...args: any[]) => void): unknown }>(server: S): S {
+export function handleClientErrors<S extends { on(event: 'clientError', listener: (...args: any[]) => void): unknown }>(
+  server: S,
+): S {
   server.on('clientError', answerClientError);
   return server;
 }

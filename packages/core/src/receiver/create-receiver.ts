@@ -6,7 +6,12 @@ import { explainMismatch } from '../signatures/explain-mismatch.js';
 import { reserializedMatch } from '../signatures/reserialized-match.js';
 import { nodeCrypto } from '../signatures/node-crypto.js';
 import type { Secret } from '../signatures/sign.js';
-import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult, type VerifyResult } from '../signatures/verify.js';
+import {
+  verifyDetailed,
+  verifyDetailedAsync,
+  type DetailedVerifyResult,
+  type VerifyResult,
+} from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { beforeDeadline, DEADLINE_PASSED } from './before-deadline.js';
 import { dedupeKey, messageIdKey } from './dedupe-key.js';
@@ -122,7 +127,11 @@ function refuse(code: Parameters<typeof receiverResponse>[0], message: string, e
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
 }
 
 /**
@@ -157,7 +166,11 @@ function envDebug(): boolean {
   return /(^|,)\s*hookgate/.test(env?.DEBUG ?? '');
 }
 
-function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secret[] | null; deadlineMs: number; maxBodyBytes: number } {
+function checkOptions<T>(options: ReceiverOptions<T>): {
+  secrets: readonly Secret[] | null;
+  deadlineMs: number;
+  maxBodyBytes: number;
+} {
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   if (!Number.isInteger(deadlineMs) || deadlineMs < 1 || deadlineMs >= SENDER_TIMEOUT_MS) {
     throw new RangeError(
@@ -181,13 +194,15 @@ function checkOptions<T>(options: ReceiverOptions<T>): { secrets: readonly Secre
   const list = options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret];
   if (list.length === 0) {
     throw new TypeError(
-      'secret is required: pass the Webhooks destination\'s sharedSecret (or several, during a rotation). ' +
+      "secret is required: pass the Webhooks destination's sharedSecret (or several, during a rotation). " +
         'To accept unsigned requests anyway, set insecureSkipVerification: true.',
     );
   }
   list.forEach((s: unknown, i: number) => {
     if (!(typeof s === 'string' || s instanceof Uint8Array) || s.length === 0) {
-      throw new TypeError(`secret${list.length > 1 ? `[${i}]` : ''} must be a non-empty string; check the environment variable that holds it.`);
+      throw new TypeError(
+        `secret${list.length > 1 ? `[${i}]` : ''} must be a non-empty string; check the environment variable that holds it.`,
+      );
     }
   });
   return { secrets: list as readonly Secret[], deadlineMs, maxBodyBytes };
@@ -204,7 +219,9 @@ function checkEnqueue<T>(options: ReceiverOptions<T>): void {
     );
   }
   if (options.mode === 'acknowledge') {
-    throw new TypeError("enqueue answers 200 once the queue holds the message; remove mode: 'acknowledge' (it would answer before that).");
+    throw new TypeError(
+      "enqueue answers 200 once the queue holds the message; remove mode: 'acknowledge' (it would answer before that).",
+    );
   }
   if ((options as { insecureAcceptBatches?: unknown }).insecureAcceptBatches) {
     throw new TypeError(
@@ -217,11 +234,15 @@ function checkEnqueue<T>(options: ReceiverOptions<T>): void {
 function checkSignatureForms(forms: unknown): void {
   if (forms === undefined) return;
   if (!Array.isArray(forms) || forms.length === 0) {
-    throw new TypeError(`signatureForms must list at least one of ${SIGNATURE_FORMS.join(', ')}; got ${JSON.stringify(forms)}.`);
+    throw new TypeError(
+      `signatureForms must list at least one of ${SIGNATURE_FORMS.join(', ')}; got ${JSON.stringify(forms)}.`,
+    );
   }
   forms.forEach((f: unknown, i) => {
     if (!SIGNATURE_FORMS.includes(f as SignatureForm)) {
-      throw new TypeError(`signatureForms[${i}] must be one of ${SIGNATURE_FORMS.join(', ')}; got ${JSON.stringify(f)}.`);
+      throw new TypeError(
+        `signatureForms[${i}] must be one of ${SIGNATURE_FORMS.join(', ')}; got ${JSON.stringify(f)}.`,
+      );
     }
   });
 }
@@ -229,7 +250,9 @@ function checkSignatureForms(forms: unknown): void {
 function checkDedupe(dedupe: unknown): void {
   if (dedupe === undefined || dedupe === false) return;
   if (typeof dedupe !== 'object' || dedupe === null) {
-    throw new TypeError(`dedupe must be false or an object { store?, ttlMs?, inFlightTtlMs? }; got ${JSON.stringify(dedupe)}.`);
+    throw new TypeError(
+      `dedupe must be false or an object { store?, ttlMs?, inFlightTtlMs? }; got ${JSON.stringify(dedupe)}.`,
+    );
   }
   const d = dedupe as Record<string, unknown>;
   for (const name of ['ttlMs', 'inFlightTtlMs'] as const) {
@@ -239,8 +262,13 @@ function checkDedupe(dedupe: unknown): void {
     }
   }
   const store = d.store as Record<string, unknown> | undefined;
-  if (store !== undefined && !(store && ['claim', 'complete', 'release'].every((m) => typeof store[m] === 'function'))) {
-    throw new TypeError('dedupe.store must have claim, complete and release methods (see IdempotencyStore), or be left out for the in-memory store.');
+  if (
+    store !== undefined &&
+    !(store && ['claim', 'complete', 'release'].every((m) => typeof store[m] === 'function'))
+  ) {
+    throw new TypeError(
+      'dedupe.store must have claim, complete and release methods (see IdempotencyStore), or be left out for the in-memory store.',
+    );
   }
 }
 
@@ -272,7 +300,9 @@ export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): R
  *   onPayload: (payload) => console.log(payload),
  * });
  */
-export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>(options: ActionsReceiverOptions<TExtra, S>): Receiver<TExtra>;
+export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>(
+  options: ActionsReceiverOptions<TExtra, S>,
+): Receiver<TExtra>;
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
   const checkedOptions = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
   // The classic options' view: the receiver's shared settings read the same in both destinations.
@@ -280,7 +310,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);
   const actions = checkedOptions.destination === 'actions' ? checkedOptions : undefined;
   // The destination's rules, picked once: methods, what a valid body is, which handler runs it.
-  const rules: DestinationRules<TExtra> = actions ? actionsRules(actions as ActionsReceiverOptions<TExtra, StandardSchemaV1 | undefined>) : classicRules(options);
+  const rules: DestinationRules<TExtra> = actions
+    ? actionsRules(actions as ActionsReceiverOptions<TExtra, StandardSchemaV1 | undefined>)
+    : classicRules(options);
   const enqueue = options.enqueue;
   const mode = enqueue !== undefined ? 'enqueue' : (options.mode ?? 'handle');
   const debug = options.debug ?? envDebug();
@@ -292,7 +324,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     options.onError ??
     ((error: unknown, info) => {
       const what = info.message ? rules.describe(info.message) : 'message';
-      logger.warn(`[hookgate] ${info.phase} failure for a ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      logger.warn(
+        `[hookgate] ${info.phase} failure for a ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     });
   // In enqueue mode the queue is the dedupe by default (the handoff is keyed by the dedupe key, shared by
   // every instance); a store given in `dedupe` still answers retries before they reach the queue.
@@ -314,8 +348,12 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   };
 
   /** The handler of an accepted message: a batch's own loop over its elements, else the destination's pick. */
-  const pickHandler = (message: WebhookMessage, accepted?: AcceptResult<TExtra>): MessageHandler<WebhookMessage, TExtra> | undefined =>
-    (accepted as { runElements?: MessageHandler<WebhookMessage, TExtra> } | undefined)?.runElements ?? rules.handlerFor(message);
+  const pickHandler = (
+    message: WebhookMessage,
+    accepted?: AcceptResult<TExtra>,
+  ): MessageHandler<WebhookMessage, TExtra> | undefined =>
+    (accepted as { runElements?: MessageHandler<WebhookMessage, TExtra> } | undefined)?.runElements ??
+    rules.handlerFor(message);
   const batches = rules.batches;
   // What the destination's batch rules need of the receiver (Webhooks (Actions) only).
   const parts: ReceiverParts | undefined = batches && {
@@ -341,7 +379,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       return;
     }
     if (raw === undefined) {
-      logger.warn(`${head} The raw body was not available (a body parser ran first), so only re-serializations were tried; mount hookgate before body parsers to verify the exact bytes.`);
+      logger.warn(
+        `${head} The raw body was not available (a body parser ran first), so only re-serializations were tried; mount hookgate before body parsers to verify the exact bytes.`,
+      );
       return;
     }
     const findings = explainMismatch(raw);
@@ -404,7 +444,10 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const receivedAt = new Date(input.receivedAt ?? Date.now());
     // The budget counts from arrival: a body that took it all to arrive is not handled any more.
     if (input.receivedAt !== undefined && Date.now() - input.receivedAt >= deadlineMs) {
-      return respond('deadline_exceeded', `The request took more than ${deadlineMs} ms to arrive; the sender will retry.`);
+      return respond(
+        'deadline_exceeded',
+        `The request took more than ${deadlineMs} ms to arrive; the sender will retry.`,
+      );
     }
     const raw = input.rawBody;
     const rawSize = raw === undefined ? undefined : typeof raw === 'string' ? utf8ByteLength(raw) : raw.byteLength;
@@ -417,7 +460,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     }
 
     // A body of several messages (a Webhooks (Actions) batch): the destination's own signature and dedupe rules.
-    if (batches && parts && batches.isBatch(raw, input.parsedBody)) return batches.accept(input, receivedAt, parts) as AcceptResult<TExtra> | Promise<AcceptResult<TExtra>>;
+    if (batches && parts && batches.isBatch(raw, input.parsedBody))
+      return batches.accept(input, receivedAt, parts) as AcceptResult<TExtra> | Promise<AcceptResult<TExtra>>;
 
     // 1. Signature, before the body is trusted in any way.
     if (secrets === null) return afterVerification(input, receivedAt, { form: 'unsigned', secretIndex: -1 }, undefined);
@@ -425,7 +469,14 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     if (signature === undefined || signature === '') {
       return respond('missing_signature', 'The X-Signature header is missing; the request is not signed.');
     }
-    const verifyInput = { signature, secret: secrets, rawBody: raw, parsedBody: input.parsedBody, forms: options.signatureForms, allowReserialized };
+    const verifyInput = {
+      signature,
+      secret: secrets,
+      rawBody: raw,
+      parsedBody: input.parsedBody,
+      forms: options.signatureForms,
+      allowReserialized,
+    };
     if (useSync) return verified(input, receivedAt, signature, verifyDetailed(verifyInput));
     return verifyDetailedAsync(verifyInput).then((detailed) => verified(input, receivedAt, signature, detailed));
   }
@@ -440,7 +491,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       explain(typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
       // A mismatch's text is one of a few fixed messages: made once, so that a forgery costs little more
       // than its HMAC (a malformed header's message names its length: not cached).
-      if (result.reason === 'mismatch') return { kind: 'response', response: fixedResponse('invalid_signature', result.message) };
+      if (result.reason === 'mismatch')
+        return { kind: 'response', response: fixedResponse('invalid_signature', result.message) };
       return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
     }
     return afterVerification(input, receivedAt, { form: result.form, secretIndex: result.secretIndex }, signed);
@@ -471,7 +523,10 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       return beforeDeadline(checked, receivedAt.getTime(), deadlineMs).then(
         (c) =>
           c === DEADLINE_PASSED
-            ? refuse('deadline_exceeded', `The schema did not finish checking the payload within ${deadlineMs} ms; the sender will retry.`)
+            ? refuse(
+                'deadline_exceeded',
+                `The schema did not finish checking the payload within ${deadlineMs} ms; the sender will retry.`,
+              )
             : afterCheck(input, receivedAt, verification, signed, c),
         checkFailed,
       );
@@ -482,7 +537,10 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   /** A user's schema threw while checking the body: reported like a handler failure, answered 500 (the sender retries). */
   function checkFailed(error: unknown): AcceptResult<TExtra> {
     onError(error, { phase: 'handler' });
-    return refuse('handler_error', 'The schema failed while checking the payload (see onError); the sender will retry.');
+    return refuse(
+      'handler_error',
+      'The schema failed while checking the payload (see onError); the sender will retry.',
+    );
   }
 
   function afterCheck(
@@ -521,7 +579,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       return respond('store_unavailable', 'The dedupe store is unavailable; the sender will retry.');
     }
     if (claim === 'done') return respond('duplicate', 'Already handled; not run again.', { duplicate: true });
-    if (claim === 'in-flight') return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
+    if (claim === 'in-flight')
+      return respond('in_flight', 'The same message is being handled right now; the sender will retry.');
     return acceptedMessage(input, receivedAt, verification, message, key, signed);
   }
 
@@ -546,7 +605,14 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
             }
           };
     const abort = (reason?: unknown) => RequestContext.abort(context, reason);
-    return { kind: 'message', message, signedBody: signed, context: context as unknown as HandlerContext<TExtra>, settle, abort };
+    return {
+      kind: 'message',
+      message,
+      signedBody: signed,
+      context: context as unknown as HandlerContext<TExtra>,
+      settle,
+      abort,
+    };
   }
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
@@ -565,7 +631,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
 
   async function handleUnhandled(accepted: AcceptedMessage<TExtra>): Promise<ReceiverResponse> {
     await accepted.settle('handled');
-    return receiverResponse('unhandled', `No handler for ${rules.describe(accepted.message)}s; acknowledged.`, { handled: false });
+    return receiverResponse('unhandled', `No handler for ${rules.describe(accepted.message)}s; acknowledged.`, {
+      handled: false,
+    });
   }
 
   function handleAccepted(accepted: AcceptResult<TExtra>): Promise<ReceiverResponse> {
@@ -582,7 +650,10 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     return fixedResponse('ok', 'Handled.');
   }
 
-  function runAccepted(accepted: AcceptedMessage<TExtra>, handler: MessageHandler<WebhookMessage, TExtra>): Promise<ReceiverResponse> {
+  function runAccepted(
+    accepted: AcceptedMessage<TExtra>,
+    handler: MessageHandler<WebhookMessage, TExtra>,
+  ): Promise<ReceiverResponse> {
     const answer = runAcceptedNow(accepted, handler);
     if (answer instanceof Promise) return answer;
     // The only answer not a promise is the shared `HANDLED`, for the node listener alone; callers of
@@ -636,7 +707,13 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const deadline = new Promise<typeof DEADLINE>((resolve) => {
       timer = setTimeout(() => resolve(DEADLINE), Math.max(0, deadlineMs - (Date.now() - started)));
     });
-    const outcome = await Promise.race([run.then(() => 'ok' as const, (error: unknown) => ({ error })), deadline]);
+    const outcome = await Promise.race([
+      run.then(
+        () => 'ok' as const,
+        (error: unknown) => ({ error }),
+      ),
+      deadline,
+    ]);
     clearTimeout(timer);
     if (outcome === 'ok') {
       await settle('handled');
@@ -645,7 +722,10 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     if (outcome === DEADLINE) {
       accepted.abort(new DeadlineExceededError(deadlineMs));
       finishInBackground();
-      return receiverResponse('deadline_exceeded', `The handler did not finish within ${deadlineMs} ms; the sender will retry.`);
+      return receiverResponse(
+        'deadline_exceeded',
+        `The handler did not finish within ${deadlineMs} ms; the sender will retry.`,
+      );
     }
     await settle('failed');
     onError(outcome.error, { message, dedupeKey: context.dedupeKey, phase: 'handler' });
@@ -657,7 +737,11 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
    * deadline or on its failure: 503 and the dedupe claim released, so the sender's retry is taken
    * again (the handoff is keyed by the dedupe key: a store that lands late is not stored twice).
    */
-  function runEnqueue(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff, shared = false): Promise<ReceiverResponse> {
+  function runEnqueue(
+    accepted: AcceptedMessage<TExtra>,
+    enqueue: EnqueueHandoff,
+    shared = false,
+  ): Promise<ReceiverResponse> {
     const { message, context, signedBody } = accepted;
     // Without a store no key was made yet: the handoff always gets one (it is the queue's dedupe).
     const key = context.dedupeKey ?? messageIdKey(message);
@@ -674,11 +758,26 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   }
 
   /** `shared`: the node listener's call, which may get the shared `STORED` answer. */
-  function enqueueKeyed(accepted: AcceptedMessage<TExtra>, enqueue: EnqueueHandoff, key: string, shared: boolean): Promise<ReceiverResponse> {
+  function enqueueKeyed(
+    accepted: AcceptedMessage<TExtra>,
+    enqueue: EnqueueHandoff,
+    key: string,
+    shared: boolean,
+  ): Promise<ReceiverResponse> {
     const { message, context, settle, signedBody } = accepted;
     let pending: unknown;
     try {
-      pending = enqueue(new RequestHandoff(message, key, signedBody, context.verification, context.receivedAt, context, actions ? 'actions' : 'classic'));
+      pending = enqueue(
+        new RequestHandoff(
+          message,
+          key,
+          signedBody,
+          context.verification,
+          context.receivedAt,
+          context,
+          actions ? 'actions' : 'classic',
+        ),
+      );
     } catch (error) {
       pending = Promise.reject(error);
     }
@@ -695,7 +794,10 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
           // Whether it lands later or not, the sender retries and the dedupe key keeps it one job.
           resolve(
             settle('failed').then(() =>
-              receiverResponse('queue_unavailable', `The queue did not take the message within ${deadlineMs} ms; the sender will retry.`),
+              receiverResponse(
+                'queue_unavailable',
+                `The queue did not take the message within ${deadlineMs} ms; the sender will retry.`,
+              ),
             ),
           );
         },
@@ -716,7 +818,11 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
           }
           clearTimeout(timer);
           report(error);
-          resolve(settle('failed').then(() => receiverResponse('queue_unavailable', 'The queue refused the message; the sender will retry.')));
+          resolve(
+            settle('failed').then(() =>
+              receiverResponse('queue_unavailable', 'The queue refused the message; the sender will retry.'),
+            ),
+          );
         },
       );
     });
@@ -743,7 +849,12 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
    * The node listener's entry (`NODE_ENTRY`): `handle` after `precheck` passed and the body was read,
    * synchronous when nothing has to be awaited (node:crypto, no dedupe store, a synchronous handler).
    */
-  function handleNodeBody(method: string, headers: ReceiverInput['headers'], rawBody: Uint8Array, receivedAt: number): ReceiverResponse | Promise<ReceiverResponse> {
+  function handleNodeBody(
+    method: string,
+    headers: ReceiverInput['headers'],
+    rawBody: Uint8Array,
+    receivedAt: number,
+  ): ReceiverResponse | Promise<ReceiverResponse> {
     const accepted = acceptPrechecked({ method, headers, rawBody, receivedAt });
     if (accepted instanceof Promise) return accepted.then(handleAccepted);
     if (accepted.kind === 'response') return accepted.response;

@@ -29,7 +29,9 @@ export function messageIdKey(message: unknown): string | undefined {
   const id = (message as { messageId?: unknown } | null)?.messageId;
   // A lone surrogate (JSON's "\ud800") is stored as U+FFFD by any UTF-8 store (Redis, BullMQ), so two
   // such ids would share one key there: those messages are keyed by their body instead.
-  return typeof id === 'string' && id.length > 0 && id.length <= 512 && !LONE_SURROGATE.test(id) ? `id:${id}` : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 512 && !LONE_SURROGATE.test(id)
+    ? `id:${id}`
+    : undefined;
 }
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one (by code unit: every runtime has it, unlike `isWellFormed`). */

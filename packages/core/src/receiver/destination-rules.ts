@@ -116,7 +116,8 @@ export function classicRules<TExtra>(options: ReceiverOptions<TExtra>): Destinat
       };
     },
     handlerFor: (message) =>
-      (options.on?.[(message as WebhookMessage).type] as MessageHandler<WebhookMessage, TExtra> | undefined) ?? options.onMessage,
+      (options.on?.[(message as WebhookMessage).type] as MessageHandler<WebhookMessage, TExtra> | undefined) ??
+      options.onMessage,
     describe: (message) => `${(message as WebhookMessage).type} message`,
   };
 }

@@ -69,7 +69,8 @@ export function endUnreadBody(req: UnreadBodyRequest, res?: UnreadBodyResponse):
     req.socket?.destroy();
   };
   const onData = (chunk: unknown) => {
-    dropped += (chunk as { byteLength?: number; length?: number }).byteLength ?? (chunk as { length: number }).length ?? 0;
+    dropped +=
+      (chunk as { byteLength?: number; length?: number }).byteLength ?? (chunk as { length: number }).length ?? 0;
     if (dropped > UNREAD_BODY_MAX_BYTES) close();
   };
   const stop = () => {

@@ -20,7 +20,13 @@ export class RequestContext {
   #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
 
-  constructor(extra: unknown, headers: HeadersLike, dedupeKey: string | undefined, verification: Verification, receivedAt: Date) {
+  constructor(
+    extra: unknown,
+    headers: HeadersLike,
+    dedupeKey: string | undefined,
+    verification: Verification,
+    receivedAt: Date,
+  ) {
     // The adapter's extras first; the receiver's own fields win over an extra of the same name.
     if (extra !== undefined && extra !== null) {
       for (const name of Object.keys(extra)) {

@@ -5,9 +5,7 @@
  * const headers: HeadersLike = { 'content-type': 'application/json', 'x-signature': sign(body, secret) };
  * const response = await receiver.handle({ method: 'POST', headers, rawBody: body });
  */
-export type HeadersLike =
-  | { get(name: string): string | null }
-  | Record<string, string | readonly string[] | undefined>;
+export type HeadersLike = { get(name: string): string | null } | Record<string, string | readonly string[] | undefined>;
 
 /**
  * Reads one header (case-insensitive) from any header shape. A repeated header comes back as an

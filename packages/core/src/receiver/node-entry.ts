@@ -30,7 +30,12 @@ export interface NodeEntry {
     readonly handle: unknown;
     /** Compared by identity only. */
     readonly precheck: unknown;
-    handleBody(method: string, headers: HeadersLike, rawBody: Uint8Array, receivedAt: number): ReceiverResponse | Promise<ReceiverResponse>;
+    handleBody(
+      method: string,
+      headers: HeadersLike,
+      rawBody: Uint8Array,
+      receivedAt: number,
+    ): ReceiverResponse | Promise<ReceiverResponse>;
   };
 }
 
@@ -53,7 +58,10 @@ export const HANDLED: ReceiverResponse = fixedResponse('ok', 'Handled.');
  */
 export const STORED: ReceiverResponse = fixedResponse('ok', 'Stored in the queue.', { queued: true });
 
-const wire = (answer: ReceiverResponse) => ({ ...answer.headers, 'content-length': String(utf8ByteLength(answer.body)) });
+const wire = (answer: ReceiverResponse) => ({
+  ...answer.headers,
+  'content-length': String(utf8ByteLength(answer.body)),
+});
 const SHARED_WIRE_HEADERS = new Map<ReceiverResponse, Record<string, string>>([
   [HANDLED, wire(HANDLED)],
   [STORED, wire(STORED)],

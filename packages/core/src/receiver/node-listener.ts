@@ -63,7 +63,12 @@ export interface NodeResponseLike {
  */
 export function writeNodeResponse(res: NodeResponseLike, response: ReceiverResponse, req?: NodeRequestLike): void {
   if (res.headersSent) return;
-  if (req !== undefined && req.readableEnded !== true && typeof req.on === 'function' && typeof res.once === 'function') {
+  if (
+    req !== undefined &&
+    req.readableEnded !== true &&
+    typeof req.on === 'function' &&
+    typeof res.once === 'function'
+  ) {
     endUnreadBody(req as UnreadBodyRequest, res as UnreadBodyResponse);
   }
   res.writeHead(response.status, { ...response.headers, 'content-length': String(byteLength(response.body)) });
@@ -123,12 +128,14 @@ export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: 
   // A receiver made by createReceiver, used as made: the body goes to its node entry, which skips the
   // checks already run here (`precheck`) and answers without a promise when nothing has to be awaited.
   // Anything else (a wrapper with its own `handle`) goes through the public methods.
-  if (entry === undefined || entry.handle !== receiver.handle || entry.precheck !== receiver.precheck) return publicListener(receiver);
+  if (entry === undefined || entry.handle !== receiver.handle || entry.precheck !== receiver.precheck)
+    return publicListener(receiver);
   const { maxBodyBytes, deadlineMs } = receiver;
   const handleBody = entry.handleBody;
   const viaPublic = publicListener(receiver);
   return (req, res) => {
-    if (typeof req.on !== 'function' || typeof req.removeListener !== 'function' || typeof req.resume !== 'function') return viaPublic(req, res);
+    if (typeof req.on !== 'function' || typeof req.removeListener !== 'function' || typeof req.resume !== 'function')
+      return viaPublic(req, res);
     const receivedAt = Date.now();
     const method = req.method ?? 'GET';
     const headers = req.headers;

@@ -252,9 +252,14 @@ const RECEIVER_OPTIONS = {
  * @example
  * const adapterOptions = [...RECEIVER_OPTION_NAMES, 'path'];
  */
-export const RECEIVER_OPTION_NAMES: readonly (keyof ReceiverOptions)[] = Object.keys(RECEIVER_OPTIONS) as (keyof ReceiverOptions)[];
+export const RECEIVER_OPTION_NAMES: readonly (keyof ReceiverOptions)[] = Object.keys(
+  RECEIVER_OPTIONS,
+) as (keyof ReceiverOptions)[];
 
-const DEDUPE_OPTIONS = { store: true, ttlMs: true, inFlightTtlMs: true } as const satisfies Record<keyof DedupeOptions, true>;
+const DEDUPE_OPTIONS = { store: true, ttlMs: true, inFlightTtlMs: true } as const satisfies Record<
+  keyof DedupeOptions,
+  true
+>;
 const DEDUPE_OPTION_NAMES = Object.keys(DEDUPE_OPTIONS);
 
 /** The names only `destination: 'actions'` takes (see `ActionsReceiverOptions`). */
@@ -262,17 +267,25 @@ const ACTIONS_OPTION_NAMES = ['onPayload', 'schema', 'insecureAcceptBatches'] as
 
 function checkActionsOnly(options: Record<string, unknown>, caller: string): void {
   if (options.onPayload !== undefined && typeof options.onPayload !== 'function') {
-    throw new TypeError(`${caller}: onPayload must be a function (payload, ctx) => …; got ${describe(options.onPayload)}.`);
+    throw new TypeError(
+      `${caller}: onPayload must be a function (payload, ctx) => …; got ${describe(options.onPayload)}.`,
+    );
   }
   if (options.schema !== undefined && !isStandardSchema(options.schema)) {
-    throw new TypeError(`${caller}: schema must be a Standard Schema (a Zod, Valibot, ArkType or TypeBox schema, …: an object with "~standard"); got ${describe(options.schema)}.`);
+    throw new TypeError(
+      `${caller}: schema must be a Standard Schema (a Zod, Valibot, ArkType or TypeBox schema, …: an object with "~standard"); got ${describe(options.schema)}.`,
+    );
   }
   if (options.schema !== undefined && options.onPayload === undefined) {
-    throw new TypeError(`${caller}: schema checks the payloads onPayload gets; give onPayload too (whole events in on are checked against the Segment Spec).`);
+    throw new TypeError(
+      `${caller}: schema checks the payloads onPayload gets; give onPayload too (whole events in on are checked against the Segment Spec).`,
+    );
   }
   const batches = options.insecureAcceptBatches;
   if (batches !== undefined && typeof batches !== 'boolean' && batches !== 'including-unsigned') {
-    throw new TypeError(`${caller}: insecureAcceptBatches must be true, false or 'including-unsigned'; got ${describe(batches)}.`);
+    throw new TypeError(
+      `${caller}: insecureAcceptBatches must be true, false or 'including-unsigned'; got ${describe(batches)}.`,
+    );
   }
 }
 
@@ -318,25 +331,33 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
   }
   const actions = given.destination === 'actions';
   if (given.destination != null && given.destination !== 'classic' && !actions) {
-    throw new TypeError(`${caller}: destination must be 'classic' (the default, the Webhooks destination) or 'actions' (Webhooks (Actions)); got ${describe(given.destination)}.`);
+    throw new TypeError(
+      `${caller}: destination must be 'classic' (the default, the Webhooks destination) or 'actions' (Webhooks (Actions)); got ${describe(given.destination)}.`,
+    );
   }
   if (actions) {
     for (const name of ['onMessage', 'strictTimestamps'] as const) {
       if (given[name] != null) {
         throw new TypeError(
           `${caller}: ${name} is an option of the classic destination; with destination: 'actions' ` +
-            (name === 'onMessage' ? 'use onPayload (any payload) or on (whole Segment events).' : 'remove it (Segment events carry their own timestamps).'),
+            (name === 'onMessage'
+              ? 'use onPayload (any payload) or on (whole Segment events).'
+              : 'remove it (Segment events carry their own timestamps).'),
         );
       }
     }
   }
-  const names = actions ? [...RECEIVER_OPTION_NAMES.filter((n) => n !== 'onMessage' && n !== 'strictTimestamps'), ...ACTIONS_OPTION_NAMES] : RECEIVER_OPTION_NAMES;
+  const names = actions
+    ? [...RECEIVER_OPTION_NAMES.filter((n) => n !== 'onMessage' && n !== 'strictTimestamps'), ...ACTIONS_OPTION_NAMES]
+    : RECEIVER_OPTION_NAMES;
   rejectUnknownNames(given, [...names, ...adapterOptions], { caller });
   const options = withoutNulls(given);
 
   if (options.on !== undefined) {
     if (!isPlainObject(options.on)) {
-      throw new TypeError(`${caller}: on must be an object of handlers per message type, e.g. { track: (msg) => … }; got ${describe(options.on)}.`);
+      throw new TypeError(
+        `${caller}: on must be an object of handlers per message type, e.g. { track: (msg) => … }; got ${describe(options.on)}.`,
+      );
     }
     if (actions) rejectUnknownNames(options.on, SPEC_EVENT_TYPES, { caller, path: 'on', kind: 'Segment event type' });
     else rejectUnknownNames(options.on, MESSAGE_TYPES, { caller, path: 'on', kind: 'message type' });
@@ -354,20 +375,34 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
       throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);
     }
   }
-  for (const name of ['insecureSkipVerification', 'allowReserializedWithRawBody', 'strictTimestamps', 'debug'] as const) {
+  for (const name of [
+    'insecureSkipVerification',
+    'allowReserializedWithRawBody',
+    'strictTimestamps',
+    'debug',
+  ] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean') {
       throw new TypeError(`${caller}: ${name} must be true or false; got ${describe(options[name])}.`);
     }
   }
   const logger = options.logger as Record<string, unknown> | undefined;
-  if (logger !== undefined && (typeof logger !== 'object' || typeof logger.warn !== 'function' || (logger.debug != null && typeof logger.debug !== 'function'))) {
-    throw new TypeError(`${caller}: logger must be an object with a warn(line) method (debug(line) optional), e.g. logger: console; got ${describe(logger)}.`);
+  if (
+    logger !== undefined &&
+    (typeof logger !== 'object' ||
+      typeof logger.warn !== 'function' ||
+      (logger.debug != null && typeof logger.debug !== 'function'))
+  ) {
+    throw new TypeError(
+      `${caller}: logger must be an object with a warn(line) method (debug(line) optional), e.g. logger: console; got ${describe(logger)}.`,
+    );
   }
   if (isPlainObject(options.dedupe)) {
     rejectUnknownNames(options.dedupe, DEDUPE_OPTION_NAMES, { caller, path: 'dedupe' });
     options.dedupe = withoutNulls(options.dedupe);
   } else if (options.dedupe !== undefined && options.dedupe !== false) {
-    throw new TypeError(`${caller}: dedupe must be false (off) or an object { store?, ttlMs?, inFlightTtlMs? }; got ${describe(options.dedupe)}.`);
+    throw new TypeError(
+      `${caller}: dedupe must be false (off) or an object { store?, ttlMs?, inFlightTtlMs? }; got ${describe(options.dedupe)}.`,
+    );
   }
   return options as T;
 }

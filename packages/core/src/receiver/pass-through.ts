@@ -11,11 +11,16 @@ import type { ReceiverOptions } from './options.js';
  * const passThrough = isPassThrough(options); // true: set req.webhook, then hand over to the route
  */
 export function isPassThrough(
-  options: Pick<ReceiverOptions<never>, 'mode' | 'enqueue'> & { on?: unknown; onMessage?: unknown; onPayload?: unknown },
+  options: Pick<ReceiverOptions<never>, 'mode' | 'enqueue'> & {
+    on?: unknown;
+    onMessage?: unknown;
+    onPayload?: unknown;
+  },
   fix = 'Give handlers, or leave mode at its default.',
 ): boolean {
   // With `enqueue` the receiver answers by itself once the queue holds the message.
-  const passThrough = options.on == null && options.onMessage == null && options.onPayload == null && options.enqueue == null;
+  const passThrough =
+    options.on == null && options.onMessage == null && options.onPayload == null && options.enqueue == null;
   if (passThrough && options.mode === 'acknowledge') {
     throw new TypeError(
       "mode: 'acknowledge' needs handlers in `on` or `onMessage`: without them the route after hookgate answers, " +

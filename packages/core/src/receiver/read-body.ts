@@ -48,7 +48,9 @@ export async function readBody(
   let size = 0;
   // A Node stream is read through `iterator({ destroyOnReturn: false })`: stopping at the limit must
   // not destroy the socket, or the client sees a reset instead of the 413 (see readNodeBody).
-  const nodeIterator = (source as { iterator?: (o: { destroyOnReturn: boolean }) => AsyncIterable<Uint8Array | string> }).iterator;
+  const nodeIterator = (
+    source as { iterator?: (o: { destroyOnReturn: boolean }) => AsyncIterable<Uint8Array | string> }
+  ).iterator;
   const iterable: AsyncIterable<Uint8Array | string> =
     typeof nodeIterator === 'function'
       ? nodeIterator.call(source, { destroyOnReturn: false })
@@ -100,11 +102,18 @@ async function readBodyWithin(
   limit: number,
   deadlineAt: number,
 ): Promise<Uint8Array> {
-  const reader = typeof (source as ReadableStream<Uint8Array>).getReader === 'function' ? (source as ReadableStream<Uint8Array>).getReader() : undefined;
-  const nodeIterator = (source as { iterator?: (o: { destroyOnReturn: boolean }) => AsyncIterable<Uint8Array | string> }).iterator;
+  const reader =
+    typeof (source as ReadableStream<Uint8Array>).getReader === 'function'
+      ? (source as ReadableStream<Uint8Array>).getReader()
+      : undefined;
+  const nodeIterator = (
+    source as { iterator?: (o: { destroyOnReturn: boolean }) => AsyncIterable<Uint8Array | string> }
+  ).iterator;
   const iterator =
     reader === undefined
-      ? (typeof nodeIterator === 'function' ? nodeIterator.call(source, { destroyOnReturn: false }) : (source as AsyncIterable<Uint8Array | string>))[Symbol.asyncIterator]()
+      ? (typeof nodeIterator === 'function'
+          ? nodeIterator.call(source, { destroyOnReturn: false })
+          : (source as AsyncIterable<Uint8Array | string>))[Symbol.asyncIterator]()
       : undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {

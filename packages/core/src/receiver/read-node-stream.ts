@@ -24,8 +24,14 @@ export function readNodeStream(stream: NodeReadable, limit: number): Promise<Uin
  * const read = await readNodeStreamWithin(req, receiver.maxBodyBytes, receivedAt + receiver.deadlineMs);
  * if (read === 'deadline') return writeNodeResponse(res, receiverResponse('deadline_exceeded', '…'));
  */
-export function readNodeStreamWithin(stream: NodeReadable, limit: number, deadlineAt: number): Promise<Uint8Array | NodeBodyRefusal> {
+export function readNodeStreamWithin(
+  stream: NodeReadable,
+  limit: number,
+  deadlineAt: number,
+): Promise<Uint8Array | NodeBodyRefusal> {
   return new Promise<Uint8Array | NodeBodyRefusal>((resolve, reject) => {
-    readNodeStreamThen(stream, limit, deadlineAt, (read) => (read instanceof NodeReadFailure ? reject(read.error) : resolve(read)));
+    readNodeStreamThen(stream, limit, deadlineAt, (read) =>
+      read instanceof NodeReadFailure ? reject(read.error) : resolve(read),
+    );
   });
 }

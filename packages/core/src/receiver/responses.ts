@@ -58,7 +58,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * receiverResponse('invalid_message', 'The body is not a valid webhook message.');
  * // { status: 400, code: 'invalid_message', headers: { 'content-type': ... }, body: '{"ok":false,...}' }
  */
-export function receiverResponse(code: ReceiverCode, message: string, extra: Record<string, unknown> = {}): ReceiverResponse {
+export function receiverResponse(
+  code: ReceiverCode,
+  message: string,
+  extra: Record<string, unknown> = {},
+): ReceiverResponse {
   const status = RECEIVER_CODES[code];
   const ok = status < 300;
   const headers: Record<string, string> = { 'content-type': JSON_TYPE };

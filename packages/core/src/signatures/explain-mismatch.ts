@@ -73,7 +73,9 @@ export function explainMismatch(rawBody: string | Uint8Array): MismatchFinding[]
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(rawBody);
     } catch {
-      return [finding('$', 'invalid-utf8', 0, '', 'The body is not valid UTF-8; a JSON round trip replaces the bad bytes.')];
+      return [
+        finding('$', 'invalid-utf8', 0, '', 'The body is not valid UTF-8; a JSON round trip replaces the bad bytes.'),
+      ];
     }
   }
   const scanner = new Scanner(text);
@@ -108,7 +110,15 @@ export function explainMismatch(rawBody: string | Uint8Array): MismatchFinding[]
       );
     } else if (!(e instanceof FindingsFull)) {
       // Not JSON: there is no re-serialization to compare with, so this is the only finding.
-      return [finding('$', 'invalid-json', scanner.i, text.slice(scanner.i, scanner.i + 20), `The body is not valid JSON at offset ${scanner.i}: ${(e as Error).message}.`)];
+      return [
+        finding(
+          '$',
+          'invalid-json',
+          scanner.i,
+          text.slice(scanner.i, scanner.i + 20),
+          `The body is not valid JSON at offset ${scanner.i}: ${(e as Error).message}.`,
+        ),
+      ];
     }
   }
   return scanner.out;
@@ -126,8 +136,17 @@ class TooDeep extends Error {
   }
 }
 
-function finding(path: string, cause: MismatchCause, offset: number, raw: string, message: string, reserialized?: string): MismatchFinding {
-  return reserialized === undefined ? { path, cause, offset, raw, message } : { path, cause, offset, raw, reserialized, message };
+function finding(
+  path: string,
+  cause: MismatchCause,
+  offset: number,
+  raw: string,
+  message: string,
+  reserialized?: string,
+): MismatchFinding {
+  return reserialized === undefined
+    ? { path, cause, offset, raw, message }
+    : { path, cause, offset, raw, reserialized, message };
 }
 
 class Scanner {
@@ -149,8 +168,19 @@ class Scanner {
     if (this.i > start && !this.sawWhitespace) {
       this.sawWhitespace = true;
       // Whitespace around the value counts too: a trailing newline alone breaks a re-serialized check.
-      const where = edge ? 'whitespace before or after the JSON value (a trailing newline, say)' : 'whitespace between tokens (pretty-printed)';
-      this.add(finding('$', 'whitespace', start, this.s.slice(start, this.i), `The body has ${where}; JSON.stringify writes none. Verify the raw bytes, not a re-serialization.`, ''));
+      const where = edge
+        ? 'whitespace before or after the JSON value (a trailing newline, say)'
+        : 'whitespace between tokens (pretty-printed)';
+      this.add(
+        finding(
+          '$',
+          'whitespace',
+          start,
+          this.s.slice(start, this.i),
+          `The body has ${where}; JSON.stringify writes none. Verify the raw bytes, not a re-serialization.`,
+          '',
+        ),
+      );
     }
   }
 
@@ -196,11 +226,27 @@ class Scanner {
       const key = this.string(path, true);
       const keyPath = childPath(path, key);
       if (keys.has(key)) {
-        this.add(finding(keyPath, 'duplicate-key', keyAt, JSON.stringify(key), `Key ${JSON.stringify(key)} appears twice; JSON.parse keeps only the last value, so the re-serialized body is shorter.`));
+        this.add(
+          finding(
+            keyPath,
+            'duplicate-key',
+            keyAt,
+            JSON.stringify(key),
+            `Key ${JSON.stringify(key)} appears twice; JSON.parse keeps only the last value, so the re-serialized body is shorter.`,
+          ),
+        );
       } else if (INTEGER_KEY.test(key) && Number(key) < 2 ** 32 - 1) {
         if (!reported && (sawNonInteger || Number(key) < lastInteger)) {
           reported = true;
-          this.add(finding(keyPath, 'key-order', keyAt, JSON.stringify(key), `Integer-like key ${JSON.stringify(key)} is not first in its object; JavaScript moves such keys first and sorts them, so JSON.stringify reorders this object.`));
+          this.add(
+            finding(
+              keyPath,
+              'key-order',
+              keyAt,
+              JSON.stringify(key),
+              `Integer-like key ${JSON.stringify(key)} is not first in its object; JavaScript moves such keys first and sorts them, so JSON.stringify reorders this object.`,
+            ),
+          );
         }
         lastInteger = Number(key);
       } else sawNonInteger = true;
@@ -289,9 +335,27 @@ class Scanner {
     if (raw === again) return;
     const isInteger = /^-?\d+$/.test(raw);
     if (isInteger && !Number.isSafeInteger(Number(raw))) {
-      this.add(finding(path, 'big-integer', start, raw, `The integer ${raw} is beyond 2^53; JavaScript rounds it to ${again}. Verify the raw bytes, or send it as a string.`, again));
+      this.add(
+        finding(
+          path,
+          'big-integer',
+          start,
+          raw,
+          `The integer ${raw} is beyond 2^53; JavaScript rounds it to ${again}. Verify the raw bytes, or send it as a string.`,
+          again,
+        ),
+      );
     } else {
-      this.add(finding(path, 'number-format', start, raw, `The number ${raw} is written as ${again} by JSON.stringify. Verify the raw bytes, not a re-serialization.`, again));
+      this.add(
+        finding(
+          path,
+          'number-format',
+          start,
+          raw,
+          `The number ${raw} is written as ${again} by JSON.stringify. Verify the raw bytes, not a re-serialization.`,
+          again,
+        ),
+      );
     }
   }
 }

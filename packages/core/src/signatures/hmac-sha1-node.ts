@@ -53,13 +53,19 @@ export function hmacSha1Node(crypto: typeof NodeCrypto, secret: Secret, body: st
   const hash = (crypto as { hash?: unknown }).hash as OneShotHash | undefined;
   const Buffer = (globalThis as { Buffer?: BufferStatic }).Buffer;
   if (typeof hash === 'function' && Buffer !== undefined) {
-    const size = typeof body === 'string' ? (body.length * 3 <= MAX_ONE_SHOT_BODY ? body.length * 3 : Buffer.byteLength(body, 'utf8')) : body.byteLength;
+    const size =
+      typeof body === 'string'
+        ? body.length * 3 <= MAX_ONE_SHOT_BODY
+          ? body.length * 3
+          : Buffer.byteLength(body, 'utf8')
+        : body.byteLength;
     if (size <= MAX_ONE_SHOT_BODY) {
       const { inner, outer } = padsOf(hash, secret);
       scratch ??= Buffer.allocUnsafe(BLOCK + MAX_ONE_SHOT_BODY);
       outerScratch ??= Buffer.allocUnsafe(BLOCK + DIGEST);
       scratch.set(inner, 0);
-      const length = typeof body === 'string' ? scratch.write(body, BLOCK, 'utf8') : (scratch.set(body, BLOCK), body.byteLength);
+      const length =
+        typeof body === 'string' ? scratch.write(body, BLOCK, 'utf8') : (scratch.set(body, BLOCK), body.byteLength);
       const innerDigest = hash('sha1', scratch.subarray(0, BLOCK + length), 'buffer');
       outerScratch.set(outer, 0);
       outerScratch.set(innerDigest, BLOCK);

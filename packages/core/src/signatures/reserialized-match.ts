@@ -19,7 +19,13 @@ export function reserializedMatch(
   raw: string | Uint8Array,
 ): { form: Exclude<SignatureForm, 'raw'>; at: number } | undefined {
   if (nodeCrypto() === null) return undefined;
-  const { result, signed } = verifyDetailed({ signature, secret: secrets, rawBody: raw, forms: ['stringify', 'sorted'], allowReserialized: true });
+  const { result, signed } = verifyDetailed({
+    signature,
+    secret: secrets,
+    rawBody: raw,
+    forms: ['stringify', 'sorted'],
+    allowReserialized: true,
+  });
   if (!result.ok || signed === undefined || result.form === 'raw') return undefined;
   return { form: result.form, at: firstDifference(toBytes(raw), toBytes(signed)) };
 }

@@ -43,7 +43,9 @@ export function webCryptoKey(secret: Secret): Promise<CryptoKey> {
   const cacheKey = typeof secret === 'string' ? `s:${secret}` : undefined;
   const hit = cacheKey ? keyCache.get(cacheKey) : undefined;
   if (hit) return hit;
-  const key = crypto.subtle.importKey('raw', toBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
+  const key = crypto.subtle.importKey('raw', toBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-1' }, false, [
+    'sign',
+  ]);
   if (cacheKey) {
     if (keyCache.size > 64) keyCache.clear();
     keyCache.set(cacheKey, key);

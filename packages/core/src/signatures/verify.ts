@@ -52,8 +52,7 @@ export type VerifyFailureReason = 'missing' | 'malformed' | 'mismatch';
  * else console.warn(result.reason, result.message);
  */
 export type VerifyResult =
-  | { ok: true; form: SignatureForm; secretIndex: number }
-  | { ok: false; reason: VerifyFailureReason; message: string };
+  { ok: true; form: SignatureForm; secretIndex: number } | { ok: false; reason: VerifyFailureReason; message: string };
 
 /** A signature is 40 hex digits (20 bytes of SHA-1). Uppercase is accepted: hex case carries no secret. */
 const SIGNATURE_BYTES = 20;
@@ -94,7 +93,10 @@ function prepare(input: VerifyInput): Prepared {
   }
   const given = decodeHexHeader(signature, SIGNATURE_BYTES);
   if (given === undefined) {
-    return fail('malformed', `X-Signature must be 40 hex digits (HMAC-SHA1); got ${trimmedLength(signature)} characters.`);
+    return fail(
+      'malformed',
+      `X-Signature must be 40 hex digits (HMAC-SHA1); got ${trimmedLength(signature)} characters.`,
+    );
   }
   const secrets = (Array.isArray(input.secret) ? input.secret : [input.secret]) as readonly Secret[];
   if (!allUsable(secrets)) {
@@ -121,7 +123,11 @@ function prepare(input: VerifyInput): Prepared {
  * The forms to try. Raw bytes present: `raw` alone (bytes re-encoded after signing are not authentic),
  * unless re-serialized forms are allowed. Raw bytes gone: the re-serialized forms (`raw` has nothing to hash).
  */
-function formOrder(forms: readonly SignatureForm[] | undefined, hasRaw: boolean, allowReserialized: boolean): readonly SignatureForm[] {
+function formOrder(
+  forms: readonly SignatureForm[] | undefined,
+  hasRaw: boolean,
+  allowReserialized: boolean,
+): readonly SignatureForm[] {
   if (forms === undefined) return hasRaw ? (allowReserialized ? SIGNATURE_FORMS : RAW_ONLY) : RESERIALIZED;
   if (!hasRaw) return forms.filter((f) => f !== 'raw');
   return allowReserialized ? forms : forms.includes('raw') ? RAW_ONLY : [];
@@ -206,7 +212,8 @@ export function verifyDetailed(input: VerifyInput): DetailedVerifyResult {
     for (let i = 0; i < p.secrets.length; i++) {
       try {
         const digest = hmacSha1Node(crypto, p.secrets[i] as Secret, body);
-        if (constantTimeEqual(digest, given, timingSafeEqual)) return { result: { ok: true, form, secretIndex: i }, signed: body };
+        if (constantTimeEqual(digest, given, timingSafeEqual))
+          return { result: { ok: true, form, secretIndex: i }, signed: body };
       } catch {
         // A secret node:crypto refuses (wrong type from untyped callers) is simply not a match.
       }

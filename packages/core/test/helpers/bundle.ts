@@ -22,7 +22,16 @@ export function bundleCore(): CoreBundle {
   const file = join(dir, 'core.mjs');
   execFileSync(
     join(repoRoot, 'node_modules/.bin/esbuild'),
-    [join(coreSrc, 'index.ts'), '--bundle', '--format=esm', '--platform=neutral', '--main-fields=module,main', '--target=es2022', `--outfile=${file}`, '--log-level=error'],
+    [
+      join(coreSrc, 'index.ts'),
+      '--bundle',
+      '--format=esm',
+      '--platform=neutral',
+      '--main-fields=module,main',
+      '--target=es2022',
+      `--outfile=${file}`,
+      '--log-level=error',
+    ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -9,8 +9,24 @@ export function checkJsonSchema(schema: Schema, value: unknown, path = '$'): str
   if (schema === false) return [`${path}: no value is allowed here`];
   const errors: string[] = [];
   const known = new Set([
-    '$schema', '$id', 'title', 'description', 'type', 'const', 'enum', 'pattern', 'required', 'properties',
-    'patternProperties', 'additionalProperties', 'not', 'oneOf', 'anyOf', 'allOf', 'items', 'discriminator',
+    '$schema',
+    '$id',
+    'title',
+    'description',
+    'type',
+    'const',
+    'enum',
+    'pattern',
+    'required',
+    'properties',
+    'patternProperties',
+    'additionalProperties',
+    'not',
+    'oneOf',
+    'anyOf',
+    'allOf',
+    'items',
+    'discriminator',
   ]);
   for (const key of Object.keys(schema)) if (!known.has(key)) errors.push(`${path}: unsupported keyword ${key}`);
 
@@ -18,7 +34,8 @@ export function checkJsonSchema(schema: Schema, value: unknown, path = '$'): str
     const types = ([] as unknown[]).concat(schema.type);
     if (!types.some((t) => hasType(value, t as string))) errors.push(`${path}: expected ${types.join('|')}`);
   }
-  if ('const' in schema && !deepEqual(value, schema.const)) errors.push(`${path}: expected ${JSON.stringify(schema.const)}`);
+  if ('const' in schema && !deepEqual(value, schema.const))
+    errors.push(`${path}: expected ${JSON.stringify(schema.const)}`);
   if (Array.isArray(schema.enum) && !schema.enum.some((e) => deepEqual(e, value))) errors.push(`${path}: not in enum`);
   if (typeof schema.pattern === 'string' && typeof value === 'string' && !new RegExp(schema.pattern, 'u').test(value)) {
     errors.push(`${path}: does not match ${schema.pattern}`);
@@ -52,8 +69,12 @@ export function checkJsonSchema(schema: Schema, value: unknown, path = '$'): str
   if (schema.not !== undefined && checkJsonSchema(schema.not as Schema, value, path).length === 0) {
     errors.push(`${path}: must not match a forbidden schema`);
   }
-  if (Array.isArray(schema.allOf)) for (const s of schema.allOf) errors.push(...checkJsonSchema(s as Schema, value, path));
-  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((s) => checkJsonSchema(s as Schema, value, path).length === 0)) {
+  if (Array.isArray(schema.allOf))
+    for (const s of schema.allOf) errors.push(...checkJsonSchema(s as Schema, value, path));
+  if (
+    Array.isArray(schema.anyOf) &&
+    !schema.anyOf.some((s) => checkJsonSchema(s as Schema, value, path).length === 0)
+  ) {
     errors.push(`${path}: matches none of anyOf`);
   }
   if (Array.isArray(schema.oneOf)) {

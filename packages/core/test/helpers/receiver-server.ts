@@ -7,7 +7,8 @@ import { createReceiver, toNodeListener, type Receiver, type ReceiverOptions } f
 export const SECRET = 'whsec_receiver_test_4b1d';
 
 /** HMAC-SHA1 hex computed here, independently of core's `sign`. */
-export const hmac = (body: string | Uint8Array, secret: string = SECRET) => createHmac('sha1', secret).update(body).digest('hex');
+export const hmac = (body: string | Uint8Array, secret: string = SECRET) =>
+  createHmac('sha1', secret).update(body).digest('hex');
 
 export interface ServedReceiver extends RunningServer {
   receiver: Receiver;

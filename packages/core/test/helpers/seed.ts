@@ -15,11 +15,32 @@ export type SeedKind = 'string' | 'number' | 'object';
  */
 export const SEED_FIELDS: Record<SeedType, Record<string, SeedKind>> = {
   page: { version: 'number', type: 'string', userId: 'string', timestamp: 'string', properties: 'object' },
-  screen: { version: 'number', type: 'string', userId: 'string', timestamp: 'string', name: 'string', context: 'object' },
+  screen: {
+    version: 'number',
+    type: 'string',
+    userId: 'string',
+    timestamp: 'string',
+    name: 'string',
+    context: 'object',
+  },
   identify: { version: 'number', type: 'string', userId: 'string', timestamp: 'string', traits: 'object' },
-  track: { version: 'number', type: 'string', userId: 'string', timestamp: 'string', event: 'string', properties: 'object' },
+  track: {
+    version: 'number',
+    type: 'string',
+    userId: 'string',
+    timestamp: 'string',
+    event: 'string',
+    properties: 'object',
+  },
   alias: { version: 'number', type: 'string', timestamp: 'string', 'Previous ID': 'string', 'User ID': 'string' },
-  group: { version: 'number', type: 'string', userId: 'string', timestamp: 'string', groupId: 'string', traits: 'object' },
+  group: {
+    version: 'number',
+    type: 'string',
+    userId: 'string',
+    timestamp: 'string',
+    groupId: 'string',
+    traits: 'object',
+  },
   delete: { type: 'string', userId: 'string', timestamp: 'string' },
 };
 

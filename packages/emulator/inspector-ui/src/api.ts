@@ -18,7 +18,14 @@ export interface Summary {
   /** For a filtered delivery: why it was never sent, in words. */
   filteredBecause?: string;
   /** A Webhooks (Actions) delivery: method, subscription and how many events its request holds. */
-  actions?: { subscription: number; name?: string; subscribe: string; method: string; batchSize: number; batch: boolean };
+  actions?: {
+    subscription: number;
+    name?: string;
+    subscribe: string;
+    method: string;
+    batchSize: number;
+    batch: boolean;
+  };
 }
 
 export interface AttemptView {

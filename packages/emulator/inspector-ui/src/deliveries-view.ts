@@ -18,7 +18,11 @@ const PAGE = 100;
 const COLUMNS = ['Time · id', 'Source', 'Type', 'Event', 'State', 'Attempts', 'Last status'] as const;
 
 function placeholder(): HTMLElement {
-  return h('p', { class: 'muted placeholder' }, 'Select a delivery to see its attempts, headers and body (keys: j / k or arrows to move, Enter to open, Escape to close).');
+  return h(
+    'p',
+    { class: 'muted placeholder' },
+    'Select a delivery to see its attempts, headers and body (keys: j / k or arrows to move, Enter to open, Escape to close).',
+  );
 }
 
 export function deliveriesView(meta: Meta): View {
@@ -38,10 +42,31 @@ export function deliveriesView(meta: Meta): View {
     const v = initial.get(name) ?? '';
     return allowed.includes(v) ? v : '';
   };
-  const state = h('select', { id: 'f-state', name: 'state' }, h('option', { value: '' }, 'any state'), ...meta.states.map((s) => h('option', { value: s }, s)));
-  const type = h('select', { id: 'f-type', name: 'type' }, h('option', { value: '' }, 'any type'), ...meta.types.map((t) => h('option', { value: t }, t)));
-  const endpoint = h('select', { id: 'f-endpoint', name: 'endpoint' }, h('option', { value: '' }, 'any endpoint'), ...meta.endpoints.map((e) => h('option', { value: e }, e)));
-  const search = h('input', { id: 'f-q', name: 'q', type: 'search', placeholder: 'user id, event or id', autocomplete: 'off' });
+  const state = h(
+    'select',
+    { id: 'f-state', name: 'state' },
+    h('option', { value: '' }, 'any state'),
+    ...meta.states.map((s) => h('option', { value: s }, s)),
+  );
+  const type = h(
+    'select',
+    { id: 'f-type', name: 'type' },
+    h('option', { value: '' }, 'any type'),
+    ...meta.types.map((t) => h('option', { value: t }, t)),
+  );
+  const endpoint = h(
+    'select',
+    { id: 'f-endpoint', name: 'endpoint' },
+    h('option', { value: '' }, 'any endpoint'),
+    ...meta.endpoints.map((e) => h('option', { value: e }, e)),
+  );
+  const search = h('input', {
+    id: 'f-q',
+    name: 'q',
+    type: 'search',
+    placeholder: 'user id, event or id',
+    autocomplete: 'off',
+  });
   state.value = pick('state', meta.states);
   type.value = pick('type', meta.types);
   endpoint.value = pick('endpoint', meta.endpoints);
@@ -54,7 +79,11 @@ export function deliveriesView(meta: Meta): View {
     body,
   );
   const empty = h('div', { class: 'empty-slot', hidden: true });
-  const more = h('button', { type: 'button', class: 'more', hidden: true, onclick: () => void load(true) }, 'Load older');
+  const more = h(
+    'button',
+    { type: 'button', class: 'more', hidden: true, onclick: () => void load(true) },
+    'Load older',
+  );
   const count = h('p', { class: 'count', role: 'status', 'aria-live': 'polite' });
   const detail = h('aside', { id: 'detail', class: 'detail', 'aria-label': 'Details' }, placeholder());
 
@@ -85,16 +114,42 @@ export function deliveriesView(meta: Meta): View {
     tr.className = `row row-${s.state}${s.id === openId ? ' open' : ''}${isNew ? ' row-new' : ''}`;
     replaceChildren(
       tr,
-      cell('time', 'Time', h('time', { datetime: s.receivedAt, title: s.receivedAt }, shortTime(s.receivedAt)), h('code', { class: 'id' }, s.id)),
+      cell(
+        'time',
+        'Time',
+        h('time', { datetime: s.receivedAt, title: s.receivedAt }, shortTime(s.receivedAt)),
+        h('code', { class: 'id' }, s.id),
+      ),
       cell('source', 'Source', s.source),
-      cell('type', 'Type', s.type, s.actions ? h('span', { class: 'actions-tag', title: `Webhooks (Actions), subscription ${s.actions.subscription}: ${s.actions.subscribe}` }, ` ${s.actions.method} · sub ${s.actions.subscription}${s.actions.batch ? ` · batch ${s.actions.batchSize}` : ''}`) : null),
+      cell(
+        'type',
+        'Type',
+        s.type,
+        s.actions
+          ? h(
+              'span',
+              {
+                class: 'actions-tag',
+                title: `Webhooks (Actions), subscription ${s.actions.subscription}: ${s.actions.subscribe}`,
+              },
+              ` ${s.actions.method} · sub ${s.actions.subscription}${s.actions.batch ? ` · batch ${s.actions.batchSize}` : ''}`,
+            )
+          : null,
+      ),
       cell(
         'event',
         'Event',
         isNew ? h('span', { class: 'new-mark' }, 'new') : null,
         h('a', { href: `#/deliveries/${s.id}`, class: 'event-link' }, s.summary || '(no summary)'),
         s.userId ? h('span', { class: 'user' }, s.userId) : null,
-        s.replayOf ? h('span', { class: 'replay-of' }, 'replay of ', h('a', { href: `#/deliveries/${s.replayOf}`, class: 'replay-link' }, s.replayOf)) : null,
+        s.replayOf
+          ? h(
+              'span',
+              { class: 'replay-of' },
+              'replay of ',
+              h('a', { href: `#/deliveries/${s.replayOf}`, class: 'replay-link' }, s.replayOf),
+            )
+          : null,
         s.filteredBecause ? h('span', { class: 'filtered-because' }, breakable(s.filteredBecause)) : null,
       ),
       cell('state-cell', 'State', h('span', { class: `state state-${s.state}` }, s.state)),
@@ -135,7 +190,10 @@ export function deliveriesView(meta: Meta): View {
     }
     loading = true;
     try {
-      const page = await getJson<ListPage>('/_hookgate/ui/api/deliveries', older ? params(next ?? undefined) : params(undefined, Math.min(500, Math.max(PAGE, loaded))));
+      const page = await getJson<ListPage>(
+        '/_hookgate/ui/api/deliveries',
+        older ? params(next ?? undefined) : params(undefined, Math.min(500, Math.max(PAGE, loaded))),
+      );
       keepingFocus(body, () => {
         if (!older) {
           rows.clear();
@@ -220,7 +278,12 @@ export function deliveriesView(meta: Meta): View {
         section,
         h(
           'form',
-          { class: 'filters', role: 'search', 'aria-label': 'Filter deliveries', onsubmit: (e: Event) => e.preventDefault() },
+          {
+            class: 'filters',
+            role: 'search',
+            'aria-label': 'Filter deliveries',
+            onsubmit: (e: Event) => e.preventDefault(),
+          },
           h('span', { class: 'filter' }, h('label', { for: 'f-state' }, 'State'), state),
           h('span', { class: 'filter' }, h('label', { for: 'f-type' }, 'Type'), type),
           h('span', { class: 'filter filter-endpoint' }, h('label', { for: 'f-endpoint' }, 'Endpoint'), endpoint),

@@ -14,7 +14,10 @@ function deliveryLink(id: string | undefined): HTMLElement | undefined {
 
 function statusText(a: AttemptView): string {
   if (a.error?.code === 'http') return a.error.message;
-  if (a.error) return a.status !== undefined ? `${a.status} ${a.error.code}: ${a.error.message}` : `${a.error.code}: ${a.error.message}`;
+  if (a.error)
+    return a.status !== undefined
+      ? `${a.status} ${a.error.code}: ${a.error.message}`
+      : `${a.error.code}: ${a.error.message}`;
   return String(a.status ?? '');
 }
 
@@ -23,7 +26,11 @@ function timeline(d: Detail): HTMLElement {
   for (const a of d.attemptList) byEndpoint.set(a.endpoint, [...(byEndpoint.get(a.endpoint) ?? []), a]);
   for (const e of d.endpoints) if (!byEndpoint.has(e)) byEndpoint.set(e, []);
   const first = d.firstAttemptAt ? Date.parse(d.firstAttemptAt) : undefined;
-  const section = h('section', { class: 'timeline', 'aria-label': 'Attempts' }, h('h3', {}, `Attempts (${d.attemptList.length})`));
+  const section = h(
+    'section',
+    { class: 'timeline', 'aria-label': 'Attempts' },
+    h('h3', {}, `Attempts (${d.attemptList.length})`),
+  );
   for (const [endpoint, attempts] of byEndpoint) {
     const list = h('ol', { class: 'attempts' });
     for (const a of attempts) {
@@ -43,7 +50,14 @@ function timeline(d: Detail): HTMLElement {
         ),
       );
     }
-    if (attempts.length === 0) list.append(h('li', { class: 'attempt none' }, h('span', { class: 'status' }, d.state === 'pending' ? 'queued' : 'no attempt')));
+    if (attempts.length === 0)
+      list.append(
+        h(
+          'li',
+          { class: 'attempt none' },
+          h('span', { class: 'status' }, d.state === 'pending' ? 'queued' : 'no attempt'),
+        ),
+      );
     section.append(h('h4', { class: 'endpoint' }, breakable(endpoint)), list);
   }
   return section;
@@ -54,18 +68,34 @@ function schedule(d: Detail): HTMLElement | null {
   const now = Date.parse(d.now);
   const next = Date.parse(d.nextAttemptAt);
   const parts = [`Next retry at ${fullTime(d.nextAttemptAt)} (in ${duration(next - now)}).`];
-  if (d.windowEndsAt) parts.push(`The ${duration(d.windowMs)} retry window closes at ${fullTime(d.windowEndsAt)} (${duration(Date.parse(d.windowEndsAt) - now)} left).`);
+  if (d.windowEndsAt)
+    parts.push(
+      `The ${duration(d.windowMs)} retry window closes at ${fullTime(d.windowEndsAt)} (${duration(Date.parse(d.windowEndsAt) - now)} left).`,
+    );
   return h('p', { class: 'schedule' }, parts.join(' '));
 }
 
 /** The body: as sent (pretty, and its exact bytes); for a filtered delivery, what it would have sent. */
 function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
   const bytes = new TextEncoder().encode(d.body).length;
-  if (filtered && d.body === '') return [h('h3', {}, 'Message'), h('p', { class: 'muted no-message' }, 'No message could be built from this call, so there are no bytes to show.')];
+  if (filtered && d.body === '')
+    return [
+      h('h3', {}, 'Message'),
+      h('p', { class: 'muted no-message' }, 'No message could be built from this call, so there are no bytes to show.'),
+    ];
   return [
     h('h3', {}, filtered ? 'The message it would have sent (never sent)' : 'Body'),
     h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body)),
-    h('details', {}, h('summary', {}, filtered ? `Exact bytes it would have sent (${bytes} bytes)` : `Exact bytes sent (${bytes} bytes)`), h('pre', { class: 'raw' }, d.body)),
+    h(
+      'details',
+      {},
+      h(
+        'summary',
+        {},
+        filtered ? `Exact bytes it would have sent (${bytes} bytes)` : `Exact bytes sent (${bytes} bytes)`,
+      ),
+      h('pre', { class: 'raw' }, d.body),
+    ),
   ];
 }
 
@@ -73,15 +103,34 @@ function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
 function intakeNotes(d: Detail): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (d.notes && d.notes.length > 0) {
-    out.push(h('section', { class: 'intake-notes', 'aria-labelledby': 'intake-notes-title' }, h('h3', { id: 'intake-notes-title' }, 'Changed by JSON parsing'), h('ul', {}, ...d.notes.map((n) => h('li', {}, breakable(n))))));
+    out.push(
+      h(
+        'section',
+        { class: 'intake-notes', 'aria-labelledby': 'intake-notes-title' },
+        h('h3', { id: 'intake-notes-title' }, 'Changed by JSON parsing'),
+        h('ul', {}, ...d.notes.map((n) => h('li', {}, breakable(n)))),
+      ),
+    );
   }
   // Kept with notes, and for a call the intake refused (its text is what explains the refusal).
-  if (d.rawCall !== undefined) out.push(h('details', { class: 'raw-call', open: true }, h('summary', {}, 'The call as the client sent it'), h('pre', { class: 'raw' }, d.rawCall)));
+  if (d.rawCall !== undefined)
+    out.push(
+      h(
+        'details',
+        { class: 'raw-call', open: true },
+        h('summary', {}, 'The call as the client sent it'),
+        h('pre', { class: 'raw' }, d.rawCall),
+      ),
+    );
   return out;
 }
 
 /** Renders a delivery into `pane`, with its actions; `onChanged` is told of a new record (replay). */
-export async function showDelivery(pane: HTMLElement, id: string, onChanged: (summary?: Summary) => void): Promise<void> {
+export async function showDelivery(
+  pane: HTMLElement,
+  id: string,
+  onChanged: (summary?: Summary) => void,
+): Promise<void> {
   let d: Detail;
   try {
     d = await getJson<Detail>(`/_hookgate/ui/api/deliveries/${encodeURIComponent(id)}`);
@@ -114,9 +163,21 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
   const actions = h(
     'div',
     { class: 'actions' },
-    h('button', { type: 'button', disabled: d.body === '', onclick: () => void run('Replay', `/_hookgate/deliveries/${d.id}/replay`) }, 'Replay'),
+    h(
+      'button',
+      {
+        type: 'button',
+        disabled: d.body === '',
+        onclick: () => void run('Replay', `/_hookgate/deliveries/${d.id}/replay`),
+      },
+      'Replay',
+    ),
     d.state === 'pending' && d.nextAttemptAt
-      ? h('button', { type: 'button', onclick: () => void run('Retry now', `/_hookgate/deliveries/${d.id}/retry`) }, 'Retry now')
+      ? h(
+          'button',
+          { type: 'button', onclick: () => void run('Retry now', `/_hookgate/deliveries/${d.id}/retry`) },
+          'Retry now',
+        )
       : null,
     d.curl
       ? h(
@@ -133,7 +194,9 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
               }
               try {
                 await navigator.clipboard.writeText(d.curl);
-                message.textContent = d.signed ? 'Copied. Set HOOKGATE_SECRET in your shell: the command signs the body with it.' : 'Copied.';
+                message.textContent = d.signed
+                  ? 'Copied. Set HOOKGATE_SECRET in your shell: the command signs the body with it.'
+                  : 'Copied.';
               } catch {
                 const details = curl.parentElement;
                 if (details instanceof HTMLDetailsElement) details.open = true;
@@ -151,11 +214,18 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
   );
   const filtered = d.state === 'filtered';
   const headers = h('table', { class: 'headers' }, h('caption', {}, 'Headers sent'));
-  for (const [name, value] of Object.entries(d.headers)) headers.append(h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value)));
+  for (const [name, value] of Object.entries(d.headers))
+    headers.append(h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value)));
   replaceChildren(
     pane,
     h('h2', { id: 'detail-title', tabindex: '-1' }, `Delivery ${d.id}`),
-    h('p', { class: 'detail-summary' }, h('span', { class: `state state-${d.state}` }, d.state), ' ', h('strong', { class: 'event-name' }, d.summary)),
+    h(
+      'p',
+      { class: 'detail-summary' },
+      h('span', { class: `state state-${d.state}` }, d.state),
+      ' ',
+      h('strong', { class: 'event-name' }, d.summary),
+    ),
     h(
       'dl',
       { class: 'facts' },
@@ -163,8 +233,20 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
       ...field('Source', d.source),
       ...field('Origin', d.origin),
       ...field('Method', d.actions?.method),
-      ...field('Subscription', d.actions ? `${d.actions.subscription}${d.actions.name ? ` (${d.actions.name})` : ''}: ${d.actions.subscribe}` : undefined),
-      ...field('Batch size', d.actions ? (d.actions.batch ? `${d.actions.batchSize} events; X-Signature covers the first only` : '1 (not batched)') : undefined),
+      ...field(
+        'Subscription',
+        d.actions
+          ? `${d.actions.subscription}${d.actions.name ? ` (${d.actions.name})` : ''}: ${d.actions.subscribe}`
+          : undefined,
+      ),
+      ...field(
+        'Batch size',
+        d.actions
+          ? d.actions.batch
+            ? `${d.actions.batchSize} events; X-Signature covers the first only`
+            : '1 (not batched)'
+          : undefined,
+      ),
       ...field('User', d.userId),
       ...field('Received', fullTime(d.receivedAt)),
       ...field('First attempt', fullTime(d.firstAttemptAt)),
@@ -173,7 +255,14 @@ export async function showDelivery(pane: HTMLElement, id: string, onChanged: (su
       ...field('Duplicate of', deliveryLink(d.duplicateOf)),
       ...field('Reason', d.state === 'filtered' || d.reason === undefined ? undefined : breakable(d.reason)),
     ),
-    filtered ? h('section', { class: 'filtered-why', 'aria-labelledby': 'filtered-title' }, h('h3', { id: 'filtered-title' }, 'Why it was filtered'), h('p', {}, breakable(d.filteredBecause ?? 'Not sent.'))) : null,
+    filtered
+      ? h(
+          'section',
+          { class: 'filtered-why', 'aria-labelledby': 'filtered-title' },
+          h('h3', { id: 'filtered-title' }, 'Why it was filtered'),
+          h('p', {}, breakable(d.filteredBecause ?? 'Not sent.')),
+        )
+      : null,
     ...intakeNotes(d),
     actions,
     message,

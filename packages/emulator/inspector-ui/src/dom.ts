@@ -4,7 +4,11 @@ type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
 /** Creates an element; `on*` attributes given as functions become listeners; text children become text nodes. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
@@ -42,7 +46,13 @@ export function keepingFocus(scope: Element, rerender: () => void): void {
     return;
   }
   const id = active.closest<HTMLElement>('[data-id]')?.dataset.id;
-  const classes = active.className.trim() ? `.${active.className.trim().split(/\s+/).map((c) => CSS.escape(c)).join('.')}` : '';
+  const classes = active.className.trim()
+    ? `.${active.className
+        .trim()
+        .split(/\s+/)
+        .map((c) => CSS.escape(c))
+        .join('.')}`
+    : '';
   const selector = `${active.tagName.toLowerCase()}${classes}`;
   rerender();
   if (id === undefined || (active.isConnected && document.activeElement === active)) return;

@@ -43,14 +43,26 @@ export function emptyState(meta: Meta): HTMLElement {
     'section',
     { class: 'empty', 'aria-labelledby': 'empty-title' },
     h('h2', { id: 'empty-title' }, 'No delivery yet'),
-    h('p', {}, 'Send a call to this server\'s tracking API and its webhook deliveries appear here, live.'),
-    h('dl', { class: 'facts' }, h('dt', {}, 'Intake URL'), h('dd', {}, h('code', { class: 'intake-url' }, `${origin}/v1/`))),
+    h('p', {}, "Send a call to this server's tracking API and its webhook deliveries appear here, live."),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Intake URL'),
+      h('dd', {}, h('code', { class: 'intake-url' }, `${origin}/v1/`)),
+    ),
     sources.length > 0
       ? h(
           'ul',
           { class: 'sources' },
           ...sources.map((s) =>
-            h('li', {}, s.name ?? 'unnamed source', ' · write key ', h('code', { class: 'write-key' }, s.writeKey), s.webhooks ? null : h('span', { class: 'muted' }, ' · webhooks off')),
+            h(
+              'li',
+              {},
+              s.name ?? 'unnamed source',
+              ' · write key ',
+              h('code', { class: 'write-key' }, s.writeKey),
+              s.webhooks ? null : h('span', { class: 'muted' }, ' · webhooks off'),
+            ),
           ),
         )
       : null,

@@ -45,8 +45,18 @@ export interface InboundDetail {
   bodyTruncated: boolean;
   type?: string;
   summary?: string;
-  verdict: { ok: true; form: string; secretIndex: number; message: string } | { ok: false; reason: string; message: string; findings: Finding[]; matchesForm?: string };
-  forward?: { url: string; status?: number; error?: string; timedOut: boolean; durationMs: number; slow: boolean; bodyStart?: string };
+  verdict:
+    | { ok: true; form: string; secretIndex: number; message: string }
+    | { ok: false; reason: string; message: string; findings: Finding[]; matchesForm?: string };
+  forward?: {
+    url: string;
+    status?: number;
+    error?: string;
+    timedOut: boolean;
+    durationMs: number;
+    slow: boolean;
+    bodyStart?: string;
+  };
   answeredStatus: number;
   durationMs: number;
 }
@@ -70,7 +80,8 @@ function verdictText(v: InboundRow['verdict']): string {
 
 function forwardText(f: InboundRow['forward']): string {
   if (!f) return 'not forwarded';
-  const answer = f.status !== undefined ? String(f.status) : f.timedOut ? 'no answer (timed out)' : (f.error ?? 'no answer');
+  const answer =
+    f.status !== undefined ? String(f.status) : f.timedOut ? 'no answer (timed out)' : (f.error ?? 'no answer');
   return `${answer} in ${duration(f.durationMs)}`;
 }
 
@@ -84,8 +95,14 @@ function formName(form: string): string {
 
 function verdictSection(d: InboundDetail): HTMLElement {
   const v = d.verdict;
-  const section = h('section', { class: `verdict ${v.ok ? 'verdict-ok' : 'verdict-bad'}`, 'aria-labelledby': 'verdict-title' });
-  section.append(h('h3', { id: 'verdict-title' }, v.ok ? 'Verified' : notVerified(v) ? 'Not verified' : `Refused: ${v.reason}`), h('p', { class: 'verdict-message' }, v.message));
+  const section = h('section', {
+    class: `verdict ${v.ok ? 'verdict-ok' : 'verdict-bad'}`,
+    'aria-labelledby': 'verdict-title',
+  });
+  section.append(
+    h('h3', { id: 'verdict-title' }, v.ok ? 'Verified' : notVerified(v) ? 'Not verified' : `Refused: ${v.reason}`),
+    h('p', { class: 'verdict-message' }, v.message),
+  );
   if (v.ok || notVerified(v)) return section;
   if (v.matchesForm) {
     section.append(
@@ -108,7 +125,14 @@ function verdictSection(d: InboundDetail): HTMLElement {
           ' ',
           h('span', { class: 'finding-cause' }, f.cause),
           h('p', { class: 'finding-message' }, f.message),
-          f.raw !== undefined ? h('p', { class: 'finding-bytes muted' }, `received ${f.raw}`, f.reserialized !== undefined ? ` · JSON.stringify writes ${f.reserialized}` : '') : null,
+          f.raw !== undefined
+            ? h(
+                'p',
+                { class: 'finding-bytes muted' },
+                `received ${f.raw}`,
+                f.reserialized !== undefined ? ` · JSON.stringify writes ${f.reserialized}` : '',
+              )
+            : null,
         ),
       );
     }
@@ -119,9 +143,15 @@ function verdictSection(d: InboundDetail): HTMLElement {
 
 function forwardSection(d: InboundDetail): HTMLElement {
   const f = d.forward;
-  const section = h('section', { class: 'forward', 'aria-labelledby': 'forward-title' }, h('h3', { id: 'forward-title' }, 'Your receiver'));
+  const section = h(
+    'section',
+    { class: 'forward', 'aria-labelledby': 'forward-title' },
+    h('h3', { id: 'forward-title' }, 'Your receiver'),
+  );
   if (!f) {
-    section.append(h('p', { class: 'muted' }, `Not forwarded (no --forward-to): listen answered ${d.answeredStatus} itself.`));
+    section.append(
+      h('p', { class: 'muted' }, `Not forwarded (no --forward-to): listen answered ${d.answeredStatus} itself.`),
+    );
     return section;
   }
   section.append(
@@ -135,8 +165,19 @@ function forwardSection(d: InboundDetail): HTMLElement {
       ...field('Listen answered', String(d.answeredStatus)),
     ),
   );
-  if (f.slow) section.append(h('p', { class: 'slow' }, `Past the sender's ${SENDER_BUDGET_MS / 1000} s: the real sender would have timed out and retried this message.`));
-  if (f.bodyStart !== undefined) section.append(h('h4', {}, 'Start of its answer'), h('pre', { class: 'response', tabindex: '0', 'aria-label': 'Start of the receiver answer' }, f.bodyStart));
+  if (f.slow)
+    section.append(
+      h(
+        'p',
+        { class: 'slow' },
+        `Past the sender's ${SENDER_BUDGET_MS / 1000} s: the real sender would have timed out and retried this message.`,
+      ),
+    );
+  if (f.bodyStart !== undefined)
+    section.append(
+      h('h4', {}, 'Start of its answer'),
+      h('pre', { class: 'response', tabindex: '0', 'aria-label': 'Start of the receiver answer' }, f.bodyStart),
+    );
   return section;
 }
 
@@ -149,16 +190,27 @@ async function showInbound(pane: HTMLElement, id: string): Promise<void> {
     replaceChildren(pane, h('p', { class: 'error', role: 'alert' }, (error as Error).message));
     return;
   }
-  const headers = h('table', { class: 'headers' }, h('caption', {}, 'Headers received (signature shortened, credentials masked)'));
+  const headers = h(
+    'table',
+    { class: 'headers' },
+    h('caption', {}, 'Headers received (signature shortened, credentials masked)'),
+  );
   const bigIntegers = bigIntegerCount(d.body);
-  for (const [name, value] of d.headers) headers.append(h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value)));
+  for (const [name, value] of d.headers)
+    headers.append(h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value)));
   replaceChildren(
     pane,
     h('h2', { id: 'detail-title', tabindex: '-1' }, `Request ${d.id}`),
     h(
       'p',
       { class: 'detail-summary' },
-      h('span', { class: `state ${d.verdict.ok ? 'state-delivered' : notVerified(d.verdict) ? 'state-pending' : 'state-failed'}` }, d.verdict.ok ? 'verified' : notVerified(d.verdict) ? 'not verified' : 'refused'),
+      h(
+        'span',
+        {
+          class: `state ${d.verdict.ok ? 'state-delivered' : notVerified(d.verdict) ? 'state-pending' : 'state-failed'}`,
+        },
+        d.verdict.ok ? 'verified' : notVerified(d.verdict) ? 'not verified' : 'refused',
+      ),
       ' ',
       h('strong', { class: 'event-name' }, d.summary ?? d.type ?? 'not a message'),
     ),
@@ -177,11 +229,25 @@ async function showInbound(pane: HTMLElement, id: string): Promise<void> {
     h('h3', {}, 'Body'),
     d.bodyTruncated ? h('p', { class: 'muted' }, 'Cut for the view (the receiver got every byte).') : null,
     bigIntegers > 0
-      ? h('p', { class: 'big-integers', role: 'note' }, `${bigIntegers === 1 ? 'An integer' : `${bigIntegers} integers`} beyond 2^53 − 1: JSON parsing (the pretty view, and most receivers) changes ${bigIntegers === 1 ? 'it' : 'them'} to the nearest double. The exact text below shows the digits received.`)
+      ? h(
+          'p',
+          { class: 'big-integers', role: 'note' },
+          `${bigIntegers === 1 ? 'An integer' : `${bigIntegers} integers`} beyond 2^53 − 1: JSON parsing (the pretty view, and most receivers) changes ${bigIntegers === 1 ? 'it' : 'them'} to the nearest double. The exact text below shows the digits received.`,
+        )
       : null,
     // A refused request is explained by its exact bytes, which pretty-printing would re-serialize: open them (and when big integers would change).
-    h('details', { open: !d.verdict.ok || bigIntegers > 0 }, h('summary', {}, `Exact text received (${d.bodyBytes} bytes)`), h('pre', { class: 'raw', tabindex: '0', 'aria-label': 'Body, exact text' }, d.body)),
-    h('details', { open: d.verdict.ok }, h('summary', {}, 'Pretty (re-serialized for reading: 1.0 shows as 1)'), h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body))),
+    h(
+      'details',
+      { open: !d.verdict.ok || bigIntegers > 0 },
+      h('summary', {}, `Exact text received (${d.bodyBytes} bytes)`),
+      h('pre', { class: 'raw', tabindex: '0', 'aria-label': 'Body, exact text' }, d.body),
+    ),
+    h(
+      'details',
+      { open: d.verdict.ok },
+      h('summary', {}, 'Pretty (re-serialized for reading: 1.0 shows as 1)'),
+      h('pre', { class: 'body', tabindex: '0', 'aria-label': 'Body, pretty' }, prettyJson(d.body)),
+    ),
   );
 }
 
@@ -190,8 +256,17 @@ export function inboundView(): View {
   const rows = new Map<string, HTMLTableRowElement>();
   const body = h('tbody', {});
   const count = h('p', { class: 'count', role: 'status', 'aria-live': 'polite' });
-  const more = h('button', { type: 'button', class: 'more', hidden: true, onclick: () => void load(true) }, 'Load older');
-  const placeholder = () => h('p', { class: 'muted placeholder' }, 'Select a request to see its verdict, headers, body and the receiver’s answer (keys: j / k or arrows to move, Enter to open, Escape to close).');
+  const more = h(
+    'button',
+    { type: 'button', class: 'more', hidden: true, onclick: () => void load(true) },
+    'Load older',
+  );
+  const placeholder = () =>
+    h(
+      'p',
+      { class: 'muted placeholder' },
+      'Select a request to see its verdict, headers, body and the receiver’s answer (keys: j / k or arrows to move, Enter to open, Escape to close).',
+    );
   const detail = h('aside', { id: 'inbound-detail', class: 'detail', 'aria-label': 'Request details' }, placeholder());
   let section: HTMLElement | undefined;
   let next: number | null = null;
@@ -210,13 +285,37 @@ export function inboundView(): View {
       h('td', { class: 'time' }, h('time', { datetime: r.receivedAt, title: r.receivedAt }, shortTime(r.receivedAt))),
       h('td', { class: 'method' }, r.method),
       h('td', { class: 'path' }, breakable(r.path)),
-      h('td', { class: 'event' }, h('a', { href: `#/inbound/${r.id}`, class: 'event-link' }, r.type ? `${r.type}${r.summary ? ` · ${r.summary}` : ''}` : 'not a message')),
-      h('td', { class: 'verdict-cell' }, h('span', { class: `state ${r.verdict.ok ? 'state-delivered' : notVerified(r.verdict) ? 'state-pending' : 'state-failed'}` }, verdictText(r.verdict))),
+      h(
+        'td',
+        { class: 'event' },
+        h(
+          'a',
+          { href: `#/inbound/${r.id}`, class: 'event-link' },
+          r.type ? `${r.type}${r.summary ? ` · ${r.summary}` : ''}` : 'not a message',
+        ),
+      ),
+      h(
+        'td',
+        { class: 'verdict-cell' },
+        h(
+          'span',
+          {
+            class: `state ${r.verdict.ok ? 'state-delivered' : notVerified(r.verdict) ? 'state-pending' : 'state-failed'}`,
+          },
+          verdictText(r.verdict),
+        ),
+      ),
       h(
         'td',
         { class: 'receiver' },
         forwardText(f),
-        f?.slow ? h('span', { class: 'slow-flag', title: 'The real sender would have timed out and retried' }, ` ⚠ past ${SENDER_BUDGET_MS / 1000} s`) : null,
+        f?.slow
+          ? h(
+              'span',
+              { class: 'slow-flag', title: 'The real sender would have timed out and retried' },
+              ` ⚠ past ${SENDER_BUDGET_MS / 1000} s`,
+            )
+          : null,
       ),
     );
   }
@@ -316,7 +415,17 @@ export function inboundView(): View {
             h(
               'table',
               { class: 'deliveries inbound', 'aria-label': 'Inbound requests, newest first' },
-              h('thead', {}, h('tr', {}, ...['Time', 'Method', 'Path', 'Message', 'Verdict', 'Receiver'].map((t) => h('th', { scope: 'col' }, t)))),
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  ...['Time', 'Method', 'Path', 'Message', 'Verdict', 'Receiver'].map((t) =>
+                    h('th', { scope: 'col' }, t),
+                  ),
+                ),
+              ),
               body,
             ),
             more,

@@ -13,7 +13,9 @@ export interface ListKeys {
 }
 
 function typing(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName));
+  return (
+    target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))
+  );
 }
 
 function linkOf(row: Element | undefined | null): HTMLElement | null {
@@ -41,8 +43,11 @@ export function installListKeys(list: ListKeys): () => void {
     const inList = active instanceof Element && list.rows.contains(active);
     if (event.key.startsWith('Arrow') && !inList && active !== document.body && active !== null) return;
     if (rows.length === 0) return;
-    const current = inList ? rows.findIndex((r) => r.contains(active)) : rows.findIndex((r) => r.dataset.id === list.openId());
-    const next = current < 0 ? (down ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, current + (down ? 1 : -1)));
+    const current = inList
+      ? rows.findIndex((r) => r.contains(active))
+      : rows.findIndex((r) => r.dataset.id === list.openId());
+    const next =
+      current < 0 ? (down ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, current + (down ? 1 : -1)));
     event.preventDefault();
     const link = linkOf(rows[next]);
     link?.focus();

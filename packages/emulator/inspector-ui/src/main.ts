@@ -13,7 +13,10 @@ async function start(): Promise<void> {
   try {
     meta = await getJson<Meta>('/_hookgate/ui/api/meta');
   } catch (error) {
-    replaceChildren(app, h('p', { class: 'error', role: 'alert' }, `The inspector could not start: ${(error as Error).message}`));
+    replaceChildren(
+      app,
+      h('p', { class: 'error', role: 'alert' }, `The inspector could not start: ${(error as Error).message}`),
+    );
     return;
   }
   registerView(deliveriesView(meta));

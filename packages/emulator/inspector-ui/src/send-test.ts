@@ -8,7 +8,13 @@ import { h, replaceChildren } from './dom.js';
 export function showSendTest(pane: HTMLElement, meta: Meta, onSent: (records: Summary[]) => void): void {
   const types = Object.keys(meta.templates);
   const picker = h('select', { id: 'test-type', name: 'type' }, ...types.map((t) => h('option', { value: t }, t)));
-  const editor = h('textarea', { id: 'test-json', name: 'message', rows: '18', spellcheck: 'false', 'aria-describedby': 'test-issues' });
+  const editor = h('textarea', {
+    id: 'test-json',
+    name: 'message',
+    rows: '18',
+    spellcheck: 'false',
+    'aria-describedby': 'test-issues',
+  });
   const issues = h('ul', { id: 'test-issues', class: 'issues', 'aria-live': 'polite' });
   const result = h('p', { class: 'action-result', role: 'status', 'aria-live': 'polite' });
   const fill = () => {
@@ -20,7 +26,11 @@ export function showSendTest(pane: HTMLElement, meta: Meta, onSent: (records: Su
     'form',
     { class: 'send-test', 'aria-labelledby': 'send-test-title' },
     h('h2', { id: 'send-test-title', tabindex: '-1' }, 'Send test event'),
-    h('p', { class: 'muted' }, 'The message goes through the emulator like a received call: signed, to every endpoint, retried.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'The message goes through the emulator like a received call: signed, to every endpoint, retried.',
+    ),
     h('label', { for: 'test-type' }, 'Event type'),
     picker,
     h('label', { for: 'test-json' }, 'Message (JSON)'),
@@ -44,14 +54,18 @@ export function showSendTest(pane: HTMLElement, meta: Meta, onSent: (records: Su
       (r) => {
         if (r.records.length === 0) result.textContent = 'No record was created (no source has seen this user).';
         else {
-          const links = r.records.flatMap((x, i) => [i > 0 ? ', ' : '', h('a', { href: `#/deliveries/${x.id}`, class: 'record-link' }, x.id)]);
+          const links = r.records.flatMap((x, i) => [
+            i > 0 ? ', ' : '',
+            h('a', { href: `#/deliveries/${x.id}`, class: 'record-link' }, x.id),
+          ]);
           replaceChildren(result, 'Sent: ', ...links, '.');
         }
         onSent(r.records);
       },
       (error: unknown) => {
         if (error instanceof ApiError && error.issues.length > 0) {
-          for (const i of error.issues) issues.append(h('li', {}, h('code', { class: 'path' }, i.path), `: ${i.message}`));
+          for (const i of error.issues)
+            issues.append(h('li', {}, h('code', { class: 'path' }, i.path), `: ${i.message}`));
         } else result.textContent = `Not sent: ${(error as Error).message}`;
       },
     );

@@ -49,7 +49,15 @@ export class ActionsBatcher<Target> {
    * Adds one event's data to its batch (`key` names subscription and batch keys); sends the batch once
    * full. Returns the batch when it is still open (the event waits), `undefined` when this event filled it.
    */
-  add(key: string, subscription: ResolvedSubscription, windowMs: number, target: Target, data: Record<string, unknown>, type: MessageType, receivedMs: number): OpenBatch<Target> | undefined {
+  add(
+    key: string,
+    subscription: ResolvedSubscription,
+    windowMs: number,
+    target: Target,
+    data: Record<string, unknown>,
+    type: MessageType,
+    receivedMs: number,
+  ): OpenBatch<Target> | undefined {
     let batch = this.#open.get(key);
     if (batch === undefined) {
       batch = { subscription, target, data: [], type, firstReceivedMs: receivedMs, timer: undefined, waiting: [] };

@@ -31,10 +31,21 @@ export function actionsPolicyOf(base: Required<ResponsePolicy>): ResolvedActions
  * @example
  * classifyActionsStatus(501, 'Not Implemented', undefined, policy).outcome; // 'fail'
  */
-export function classifyActionsStatus(status: number, statusText: string | undefined, location: string | undefined, policy: ResolvedActionsPolicy): Verdict {
+export function classifyActionsStatus(
+  status: number,
+  statusText: string | undefined,
+  location: string | undefined,
+  policy: ResolvedActionsPolicy,
+): Verdict {
   if (policy.finalStatuses.has(status)) {
     const label = `${status}${statusText ? ` ${statusText}` : ''}`;
-    return { outcome: 'fail', error: { code: 'http', message: `${label}: Segment does not retry this status for Actions destinations (responsePolicy.actions.finalStatuses)` } };
+    return {
+      outcome: 'fail',
+      error: {
+        code: 'http',
+        message: `${label}: Segment does not retry this status for Actions destinations (responsePolicy.actions.finalStatuses)`,
+      },
+    };
   }
   return classifyStatus(status, statusText, location, policy.status);
 }

@@ -34,7 +34,10 @@ export const ACTIONS_FINAL_STATUSES: readonly number[] = Object.freeze([501, 505
 function statuses(value: unknown, path: string, fallback: readonly number[], low: number, high: number): number[] {
   if (value === undefined) return [...fallback];
   if (!Array.isArray(value) || value.some((s) => !Number.isInteger(s) || s < low || s > high))
-    throw new SettingsError(path, `must be a list of HTTP status codes from ${low} to ${high}, e.g. [${fallback.join(', ')}]`);
+    throw new SettingsError(
+      path,
+      `must be a list of HTTP status codes from ${low} to ${high}, e.g. [${fallback.join(', ')}]`,
+    );
   return [...(value as number[])];
 }
 
@@ -45,7 +48,8 @@ function statuses(value: unknown, path: string, fallback: readonly number[], low
  * resolveActionsResponsePolicy(undefined); // { retryStatuses: [408, 410, 429, 460], finalStatuses: [501, 505] }
  */
 export function resolveActionsResponsePolicy(value: unknown): Required<ActionsResponsePolicy> {
-  if (value === undefined) return { retryStatuses: [...ACTIONS_RETRY_STATUSES], finalStatuses: [...ACTIONS_FINAL_STATUSES] };
+  if (value === undefined)
+    return { retryStatuses: [...ACTIONS_RETRY_STATUSES], finalStatuses: [...ACTIONS_FINAL_STATUSES] };
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new SettingsError('responsePolicy.actions', 'must be an object { retryStatuses?, finalStatuses? }');
   const v = value as Record<string, unknown>;

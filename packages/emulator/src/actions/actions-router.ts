@@ -93,11 +93,16 @@ export class ActionsRouter {
   route(call: Call, source: SourceState, receivedMs: number): ActionsRouting {
     const actions = source.resolved.actions as ResolvedActions;
     const none = (reason: string): ActionsRouting => ({ records: [], batchedIn: [], openBatches: [], reason });
-    if (!actions.enabled) return none('the Webhooks (Actions) destination is disabled for this source (webhooksActions.enabled: false)');
+    if (!actions.enabled)
+      return none('the Webhooks (Actions) destination is disabled for this source (webhooksActions.enabled: false)');
     if (call.type === 'track' && source.resolved.blockedEvents.has(call.event))
-      return none(`blocked by the source's schema: track event ${JSON.stringify(call.event)} is in schema.blockedEvents`);
+      return none(
+        `blocked by the source's schema: track event ${JSON.stringify(call.event)} is in schema.blockedEvents`,
+      );
     if (!isDestinationEnabled(call.integrations, ACTIONS_DESTINATION))
-      return none(`integrations: "${ACTIONS_DESTINATION}" is false, or All is false and "${ACTIONS_DESTINATION}" is not true`);
+      return none(
+        `integrations: "${ACTIONS_DESTINATION}" is false, or All is false and "${ACTIONS_DESTINATION}" is not true`,
+      );
     const event = callToSpecEvent(call, receivedMs);
     const { validate } = segmentSubscriptions();
     const records: DeliveryRecord[] = [];
@@ -189,7 +194,8 @@ export class ActionsRouter {
       filteredReason: undefined,
     });
     this.#flushed?.push(record);
-    for (const waiting of batch.waiting) this.#sentIn(waiting as DeliveryRecord, record, subscription.number, data.length);
+    for (const waiting of batch.waiting)
+      this.#sentIn(waiting as DeliveryRecord, record, subscription.number, data.length);
   }
 
   /** Tells a waiting call's record which batch record carried its event (several, when several subscriptions batched it). */
@@ -202,15 +208,30 @@ export class ActionsRouter {
       `Webhooks (Actions): not sent on its own; its event was sent in the batch record ${list}: see that record for the delivery`;
   }
 
-  #target(source: SourceState, url: string, parsed: URL, method: ActionsEndpoint['method'], headers: Readonly<Record<string, string>>): BatchTarget {
+  #target(
+    source: SourceState,
+    url: string,
+    parsed: URL,
+    method: ActionsEndpoint['method'],
+    headers: Readonly<Record<string, string>>,
+  ): BatchTarget {
     const secret = source.resolved.actions?.sharedSecret;
     const key = `${source.resolved.writeKey}\n${secret ?? ''}\n${method}\n${url}\n${JSON.stringify(headers)}`;
     let target = this.#targets.get(key);
     // A source whose settings changed gets new targets (its state object stays, its resolved settings are replaced).
-    if (target !== undefined && target.source === source && target.recordSource.name === source.resolved.name) return target;
+    if (target !== undefined && target.source === source && target.recordSource.name === source.resolved.name)
+      return target;
     // Segment's request client sends Accept: */* unless the mapping sets Accept.
-    const sent = Object.keys(headers).some((h) => h.toLowerCase() === 'accept') ? headers : Object.freeze({ Accept: '*/*', ...headers });
-    const endpoint: ActionsEndpoint = Object.freeze({ url, parsed, headers: sent, method, userAgent: ACTIONS_USER_AGENT });
+    const sent = Object.keys(headers).some((h) => h.toLowerCase() === 'accept')
+      ? headers
+      : Object.freeze({ Accept: '*/*', ...headers });
+    const endpoint: ActionsEndpoint = Object.freeze({
+      url,
+      parsed,
+      headers: sent,
+      method,
+      userAgent: ACTIONS_USER_AGENT,
+    });
     target = { source, recordSource: this.#sourceOf(source, endpoint), endpoint };
     if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();
     this.#targets.set(key, target);
@@ -227,8 +248,20 @@ export class ActionsRouter {
   }
 }
 
-function infoOf(sub: ResolvedSubscription, method: ActionsRecordInfo['method'], batchSize: number, batch: boolean): ActionsRecordInfo {
-  return Object.freeze({ subscription: sub.number, ...(sub.name !== undefined ? { name: sub.name } : {}), subscribe: sub.subscribe, method, batchSize, batch });
+function infoOf(
+  sub: ResolvedSubscription,
+  method: ActionsRecordInfo['method'],
+  batchSize: number,
+  batch: boolean,
+): ActionsRecordInfo {
+  return Object.freeze({
+    subscription: sub.number,
+    ...(sub.name !== undefined ? { name: sub.name } : {}),
+    subscribe: sub.subscribe,
+    method,
+    batchSize,
+    batch,
+  });
 }
 
 function literalMethod(sub: ResolvedSubscription): ActionsRecordInfo['method'] {
@@ -236,7 +269,13 @@ function literalMethod(sub: ResolvedSubscription): ActionsRecordInfo['method'] {
   return m === 'PUT' || m === 'PATCH' ? m : 'POST';
 }
 
-function batchKey(writeKey: string, sub: ResolvedSubscription, url: string, method: string, headers: Readonly<Record<string, string>>): string {
+function batchKey(
+  writeKey: string,
+  sub: ResolvedSubscription,
+  url: string,
+  method: string,
+  headers: Readonly<Record<string, string>>,
+): string {
   const keys = sub.batchKeys;
   return [
     writeKey,

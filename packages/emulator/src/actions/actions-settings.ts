@@ -143,8 +143,13 @@ const isDirective = (v: unknown) => isObject(v) && Object.keys(v).some((k) => k.
 function rejectUnknown(value: Record<string, unknown>, allowed: readonly string[], path: string): void {
   for (const key of Object.keys(value)) {
     if (allowed.includes(key)) continue;
-    const near = allowed.find((a) => a.toLowerCase() === key.toLowerCase() || a.replace(/_/g, '').toLowerCase() === key.toLowerCase());
-    throw new SettingsError(`${path}.${key}`, `unknown setting${near ? `; did you mean "${near}"?` : ''} (known: ${allowed.join(', ')})`);
+    const near = allowed.find(
+      (a) => a.toLowerCase() === key.toLowerCase() || a.replace(/_/g, '').toLowerCase() === key.toLowerCase(),
+    );
+    throw new SettingsError(
+      `${path}.${key}`,
+      `unknown setting${near ? `; did you mean "${near}"?` : ''} (known: ${allowed.join(', ')})`,
+    );
   }
 }
 
@@ -163,20 +168,29 @@ export function checkActionsHeader(name: string, value: unknown, path: string): 
   const lower = name.toLowerCase();
   if (lower === 'content-type') {
     if (/^application\/json\s*(;.*)?$/i.test(value)) return undefined;
-    throw new SettingsError(path, `would replace Content-Type: application/json, which Segment always sends; remove it`);
+    throw new SettingsError(
+      path,
+      `would replace Content-Type: application/json, which Segment always sends; remove it`,
+    );
   }
-  if (SENDER_HEADERS.includes(lower)) throw new SettingsError(path, `would replace the ${name} header the sender sets itself; remove it`);
+  if (SENDER_HEADERS.includes(lower))
+    throw new SettingsError(path, `would replace the ${name} header the sender sets itself; remove it`);
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value) || /[^\x00-\x7f]/.test(value))
     throw new SettingsError(path, 'must be printable ASCII (Segment supports only ASCII header values)');
   return value;
 }
 
-function resolveMapping(value: unknown, path: string): { mapping: Record<string, unknown>; batching: boolean; batchSize: number; batchKeys: string[] } {
-  if (!isObject(value)) throw new SettingsError(path, 'must be an object { url, method, headers?, data?, enable_batching?, batch_size? }');
+function resolveMapping(
+  value: unknown,
+  path: string,
+): { mapping: Record<string, unknown>; batching: boolean; batchSize: number; batchKeys: string[] } {
+  if (!isObject(value))
+    throw new SettingsError(path, 'must be an object { url, method, headers?, data?, enable_batching?, batch_size? }');
   rejectUnknown(value, MAPPING_KEYS, path);
   const { url, method, headers, enable_batching, batch_size, batch_keys } = value;
-  if (url === undefined || url === '') throw new SettingsError(`${path}.url`, 'is required: a full URL including the http or https scheme');
+  if (url === undefined || url === '')
+    throw new SettingsError(`${path}.url`, 'is required: a full URL including the http or https scheme');
   if (typeof url === 'string') {
     let parsed: URL | undefined;
     try {
@@ -186,7 +200,11 @@ function resolveMapping(value: unknown, path: string): { mapping: Record<string,
     }
     if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !/^https?:\/\//i.test(url))
       throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} is not a full http:// or https:// URL`);
-  } else if (!isDirective(url)) throw new SettingsError(`${path}.url`, 'must be a URL string or a mapping directive such as { "@template": "https://…/{{userId}}" }');
+  } else if (!isDirective(url))
+    throw new SettingsError(
+      `${path}.url`,
+      'must be a URL string or a mapping directive such as { "@template": "https://…/{{userId}}" }',
+    );
   if (method !== undefined && !isDirective(method) && !(METHODS as readonly unknown[]).includes(method))
     throw new SettingsError(`${path}.method`, `must be "POST", "PUT" or "PATCH" (got ${JSON.stringify(method)})`);
   const literalHeaders: Record<string, unknown> = {};
@@ -208,11 +226,22 @@ function resolveMapping(value: unknown, path: string): { mapping: Record<string,
     }
   }
   if (enable_batching !== undefined && typeof enable_batching !== 'boolean')
-    throw new SettingsError(`${path}.enable_batching`, `must be true or false (got ${JSON.stringify(enable_batching)})`);
+    throw new SettingsError(
+      `${path}.enable_batching`,
+      `must be true or false (got ${JSON.stringify(enable_batching)})`,
+    );
   let batchSize = DEFAULT_BATCH_SIZE;
   if (batch_size !== undefined && batch_size !== 0) {
-    if (typeof batch_size !== 'number' || !Number.isInteger(batch_size) || batch_size < 1 || batch_size > MAX_BATCH_SIZE)
-      throw new SettingsError(`${path}.batch_size`, `must be a whole number from 1 to ${MAX_BATCH_SIZE} (got ${JSON.stringify(batch_size)}); leave it out for ${DEFAULT_BATCH_SIZE}`);
+    if (
+      typeof batch_size !== 'number' ||
+      !Number.isInteger(batch_size) ||
+      batch_size < 1 ||
+      batch_size > MAX_BATCH_SIZE
+    )
+      throw new SettingsError(
+        `${path}.batch_size`,
+        `must be a whole number from 1 to ${MAX_BATCH_SIZE} (got ${JSON.stringify(batch_size)}); leave it out for ${DEFAULT_BATCH_SIZE}`,
+      );
     batchSize = batch_size;
   }
   let batchKeys = ['url', 'method', 'headers'];
@@ -244,7 +273,8 @@ function misreadValue(node: unknown, text: string): string | undefined {
   if (typeof node !== 'object' || node === null) return undefined;
   const n = node as { value?: unknown; operator?: unknown; children?: unknown };
   const unary = n.operator === 'exists' || n.operator === 'not_exists';
-  if (!unary && typeof n.value === 'string' && NOT_VALUES.has(n.value) && !text.includes(JSON.stringify(n.value))) return n.value;
+  if (!unary && typeof n.value === 'string' && NOT_VALUES.has(n.value) && !text.includes(JSON.stringify(n.value)))
+    return n.value;
   if (Array.isArray(n.children))
     for (const child of n.children) {
       const found = misreadValue(child, text);
@@ -261,7 +291,7 @@ function fqlQuirk(text: string): string | undefined {
   // Quoted strings out, then the words and parentheses that matter.
   const bare = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
   if (/!\s*\(/.test(bare) || /(^|[\s(])not\b/i.test(bare))
-    return 'Segment\'s FQL code ignores a negated group (!(…) or not …) and would match the opposite; use != or !contains(…) / !match(…)';
+    return "Segment's FQL code ignores a negated group (!(…) or not …) and would match the opposite; use != or !contains(…) / !match(…)";
   const levels: Array<Set<string>> = [new Set()];
   for (const m of bare.matchAll(/\(|\)|\b(and|or)\b/gi)) {
     if (m[0] === '(') levels.push(new Set());
@@ -269,21 +299,29 @@ function fqlQuirk(text: string): string | undefined {
     else {
       const level = levels[levels.length - 1] as Set<string>;
       level.add(m[0].toLowerCase());
-      if (level.size > 1) return 'mixes and and or without parentheses, which Segment\'s FQL code reads as all or; group them, e.g. type = "track" and (event = "A" or event = "B")';
+      if (level.size > 1)
+        return 'mixes and and or without parentheses, which Segment\'s FQL code reads as all or; group them, e.g. type = "track" and (event = "A" or event = "B")';
     }
   }
   return undefined;
 }
 
 function resolveSubscription(value: unknown, path: string, number: number): ResolvedSubscription {
-  if (!isObject(value)) throw new SettingsError(path, "must be an object { subscribe, partnerAction: 'send', enabled?, mapping }");
+  if (!isObject(value))
+    throw new SettingsError(path, "must be an object { subscribe, partnerAction: 'send', enabled?, mapping }");
   rejectUnknown(value, SUBSCRIPTION_KEYS, path);
   const { subscribe, partnerAction, enabled, name } = value;
   if (typeof subscribe !== 'string' || subscribe.trim() === '')
-    throw new SettingsError(`${path}.subscribe`, 'is required: a condition in Segment\'s FQL, e.g. type = "track" and event = "Order Completed"');
+    throw new SettingsError(
+      `${path}.subscribe`,
+      'is required: a condition in Segment\'s FQL, e.g. type = "track" and event = "Order Completed"',
+    );
   const condition = segmentSubscriptions().parseFql(subscribe);
   if (condition.error)
-    throw new SettingsError(`${path}.subscribe`, `${JSON.stringify(subscribe)} is not valid FQL (Segment's parser stopped on it); e.g. type = "track" and event = "Order Completed"`);
+    throw new SettingsError(
+      `${path}.subscribe`,
+      `${JSON.stringify(subscribe)} is not valid FQL (Segment's parser stopped on it); e.g. type = "track" and event = "Order Completed"`,
+    );
   const quirk = fqlQuirk(subscribe);
   if (quirk !== undefined) throw new SettingsError(`${path}.subscribe`, `${JSON.stringify(subscribe)}: ${quirk}`);
   const misread = misreadValue(condition, subscribe);
@@ -293,8 +331,12 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
       `${JSON.stringify(subscribe)} is not valid FQL: a condition has no value (Segment's parser reads ${JSON.stringify(misread)} as its value, so it would never match); e.g. type = "track" and event = "Order Completed"`,
     );
   if (partnerAction !== 'send')
-    throw new SettingsError(`${path}.partnerAction`, `must be "send", the Webhooks (Actions) destination's only action (got ${JSON.stringify(partnerAction)})`);
-  if (enabled !== undefined && typeof enabled !== 'boolean') throw new SettingsError(`${path}.enabled`, `must be true or false (got ${JSON.stringify(enabled)})`);
+    throw new SettingsError(
+      `${path}.partnerAction`,
+      `must be "send", the Webhooks (Actions) destination's only action (got ${JSON.stringify(partnerAction)})`,
+    );
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    throw new SettingsError(`${path}.enabled`, `must be true or false (got ${JSON.stringify(enabled)})`);
   if (name !== undefined && typeof name !== 'string') throw new SettingsError(`${path}.name`, 'must be a string');
   const m = resolveMapping(value.mapping, `${path}.mapping`);
   return Object.freeze({
@@ -319,21 +361,41 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
  * resolveActions({ subscriptions: [{ subscribe: 'type = "track"', partnerAction: 'send', mapping: { url: 'http://127.0.0.1:3000/hook' } }] }, 'sources[0].webhooksActions');
  */
 export function resolveActions(value: unknown, path: string): ResolvedActions {
-  if (!isObject(value)) throw new SettingsError(path, 'must be an object { enabled?, sharedSecret?, subscriptions, batchWindowMs? }');
+  if (!isObject(value))
+    throw new SettingsError(path, 'must be an object { enabled?, sharedSecret?, subscriptions, batchWindowMs? }');
   rejectUnknown(value, ['enabled', 'sharedSecret', 'subscriptions', 'batchWindowMs'], path);
   const { enabled, sharedSecret, subscriptions, batchWindowMs } = value;
-  if (enabled !== undefined && typeof enabled !== 'boolean') throw new SettingsError(`${path}.enabled`, `must be true or false (got ${JSON.stringify(enabled)})`);
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    throw new SettingsError(`${path}.enabled`, `must be true or false (got ${JSON.stringify(enabled)})`);
   if (sharedSecret !== undefined && (typeof sharedSecret !== 'string' || sharedSecret.length === 0))
-    throw new SettingsError(`${path}.sharedSecret`, 'must be a non-empty string (leave it out to send unsigned requests)');
-  if (!Array.isArray(subscriptions)) throw new SettingsError(`${path}.subscriptions`, "is required: a list of up to 5 { subscribe, partnerAction: 'send', mapping }");
+    throw new SettingsError(
+      `${path}.sharedSecret`,
+      'must be a non-empty string (leave it out to send unsigned requests)',
+    );
+  if (!Array.isArray(subscriptions))
+    throw new SettingsError(
+      `${path}.subscriptions`,
+      "is required: a list of up to 5 { subscribe, partnerAction: 'send', mapping }",
+    );
   if (subscriptions.length > MAX_SUBSCRIPTIONS)
-    throw new SettingsError(`${path}.subscriptions`, `has ${subscriptions.length} subscriptions; the limit is ${MAX_SUBSCRIPTIONS}`);
-  if (batchWindowMs !== undefined && (typeof batchWindowMs !== 'number' || !Number.isFinite(batchWindowMs) || batchWindowMs < 0))
-    throw new SettingsError(`${path}.batchWindowMs`, `must be a number of milliseconds ≥ 0 (got ${JSON.stringify(batchWindowMs)})`);
+    throw new SettingsError(
+      `${path}.subscriptions`,
+      `has ${subscriptions.length} subscriptions; the limit is ${MAX_SUBSCRIPTIONS}`,
+    );
+  if (
+    batchWindowMs !== undefined &&
+    (typeof batchWindowMs !== 'number' || !Number.isFinite(batchWindowMs) || batchWindowMs < 0)
+  )
+    throw new SettingsError(
+      `${path}.batchWindowMs`,
+      `must be a number of milliseconds ≥ 0 (got ${JSON.stringify(batchWindowMs)})`,
+    );
   return Object.freeze({
     enabled: enabled !== false,
     sharedSecret: sharedSecret as string | undefined,
-    subscriptions: Object.freeze(subscriptions.map((s, i) => resolveSubscription(s, `${path}.subscriptions[${i}]`, i + 1))),
+    subscriptions: Object.freeze(
+      subscriptions.map((s, i) => resolveSubscription(s, `${path}.subscriptions[${i}]`, i + 1)),
+    ),
     batchWindowMs: (batchWindowMs as number | undefined) ?? DEFAULT_BATCH_WINDOW_MS,
   });
 }

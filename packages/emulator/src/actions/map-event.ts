@@ -11,11 +11,26 @@ import { segmentTransform } from './segment-code.js';
  * if (mapped.ok) console.log(mapped.method, mapped.url, JSON.stringify(mapped.data));
  */
 export type MappedEvent =
-  | { ok: true; url: string; parsed: URL; method: 'POST' | 'PUT' | 'PATCH'; headers: Readonly<Record<string, string>>; data: Record<string, unknown> }
+  | {
+      ok: true;
+      url: string;
+      parsed: URL;
+      method: 'POST' | 'PUT' | 'PATCH';
+      headers: Readonly<Record<string, string>>;
+      data: Record<string, unknown>;
+    }
   | { ok: false; reason: string };
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const SENDER_HEADERS = ['user-agent', 'x-signature', 'content-length', 'host', 'transfer-encoding', 'connection', 'content-type'];
+const SENDER_HEADERS = [
+  'user-agent',
+  'x-signature',
+  'content-length',
+  'host',
+  'transfer-encoding',
+  'connection',
+  'content-type',
+];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -35,33 +50,60 @@ export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): 
   try {
     payload = segmentTransform()(subscription.mapping as never, event as never) as Record<string, unknown>;
   } catch (e) {
-    return { ok: false, reason: `subscription ${subscription.number}: the mapping failed on this event: ${(e as Error).message}` };
+    return {
+      ok: false,
+      reason: `subscription ${subscription.number}: the mapping failed on this event: ${(e as Error).message}`,
+    };
   }
   const where = `subscription ${subscription.number}`;
   const url = payload.url;
-  if (typeof url !== 'string' || url === '') return { ok: false, reason: `${where}: the mapping's url resolved to ${JSON.stringify(url) ?? 'nothing'}; Segment needs a URL` };
+  if (typeof url !== 'string' || url === '')
+    return {
+      ok: false,
+      reason: `${where}: the mapping's url resolved to ${JSON.stringify(url) ?? 'nothing'}; Segment needs a URL`,
+    };
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return { ok: false, reason: `${where}: the mapping's url resolved to ${JSON.stringify(redactUrl(url))}, not a full URL` };
+    return {
+      ok: false,
+      reason: `${where}: the mapping's url resolved to ${JSON.stringify(redactUrl(url))}, not a full URL`,
+    };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    return { ok: false, reason: `${where}: the mapping's url ${JSON.stringify(redactUrl(url))} must use http or https` };
+    return {
+      ok: false,
+      reason: `${where}: the mapping's url ${JSON.stringify(redactUrl(url))} must use http or https`,
+    };
   const method = payload.method;
   if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH')
-    return { ok: false, reason: `${where}: the mapping's method resolved to ${JSON.stringify(method)}; it must be POST, PUT or PATCH` };
+    return {
+      ok: false,
+      reason: `${where}: the mapping's method resolved to ${JSON.stringify(method)}; it must be POST, PUT or PATCH`,
+    };
   const headers: Record<string, string> = {};
   if (payload.headers !== undefined && payload.headers !== null && payload.headers !== '') {
-    if (!isObject(payload.headers)) return { ok: false, reason: `${where}: the mapping's headers resolved to a ${typeof payload.headers}, not an object` };
+    if (!isObject(payload.headers))
+      return {
+        ok: false,
+        reason: `${where}: the mapping's headers resolved to a ${typeof payload.headers}, not an object`,
+      };
     for (const [name, raw] of Object.entries(payload.headers)) {
       if (raw === undefined) continue;
       const value = String(raw);
-      if (!TOKEN.test(name)) return { ok: false, reason: `${where}: the mapping's header ${JSON.stringify(name)} is not a valid header name` };
+      if (!TOKEN.test(name))
+        return {
+          ok: false,
+          reason: `${where}: the mapping's header ${JSON.stringify(name)} is not a valid header name`,
+        };
       // What HTTP clients (Segment's fetch among them) refuse before sending: CR, LF, NUL, other controls, DEL, characters past U+00FF.
       // eslint-disable-next-line no-control-regex
       if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
-        return { ok: false, reason: `${where}: the mapping's header ${JSON.stringify(name)} resolved to a value that is not a legal HTTP header value (control characters or characters past U+00FF); Segment's code sends nothing for this event` };
+        return {
+          ok: false,
+          reason: `${where}: the mapping's header ${JSON.stringify(name)} resolved to a value that is not a legal HTTP header value (control characters or characters past U+00FF); Segment's code sends nothing for this event`,
+        };
       if (SENDER_HEADERS.includes(name.toLowerCase())) continue;
       headers[name] = value;
     }
@@ -69,6 +111,10 @@ export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): 
   const data = payload.data;
   if (data === undefined || data === null || data === '')
     return { ok: false, reason: `${where}: the mapping's data resolved to nothing for this event; nothing is sent` };
-  if (!isObject(data)) return { ok: false, reason: `${where}: the mapping's data resolved to ${Array.isArray(data) ? 'an array' : `a ${typeof data}`}; Segment sends only an object` };
+  if (!isObject(data))
+    return {
+      ok: false,
+      reason: `${where}: the mapping's data resolved to ${Array.isArray(data) ? 'an array' : `a ${typeof data}`}; Segment sends only an object`,
+    };
   return { ok: true, url, parsed, method, headers: Object.freeze(headers), data };
 }

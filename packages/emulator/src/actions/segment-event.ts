@@ -11,7 +11,17 @@ import { normalizeTimestamp, type Call, type SpecEvent } from '@hookgate/core';
 export const ACTIONS_DESTINATION = 'Webhooks (Actions)';
 
 /** Fields the tracking API reads from the envelope or sets itself; a call's own copy of them is not kept as sent. */
-const SERVER_FIELDS = new Set(['type', 'messageId', 'timestamp', 'originalTimestamp', 'sentAt', 'receivedAt', 'context', 'integrations', 'writeKey']);
+const SERVER_FIELDS = new Set([
+  'type',
+  'messageId',
+  'timestamp',
+  'originalTimestamp',
+  'sentAt',
+  'receivedAt',
+  'context',
+  'integrations',
+  'writeKey',
+]);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -18,13 +18,19 @@ export function readActionsFile(path: string, secret: string | undefined): Webho
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError('serve', `--actions ${path}: cannot read the file (${code ?? (error as Error).message}); give the path of a JSON file of subscriptions.`);
+    throw new UsageError(
+      'serve',
+      `--actions ${path}: cannot read the file (${code ?? (error as Error).message}); give the path of a JSON file of subscriptions.`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError('serve', `--actions ${path}: not JSON (${(error as Error).message}); the file holds a list of subscriptions as Segment exports them.`);
+    throw new UsageError(
+      'serve',
+      `--actions ${path}: not JSON (${(error as Error).message}); the file holds a list of subscriptions as Segment exports them.`,
+    );
   }
   const settings: Record<string, unknown> = Array.isArray(value)
     ? { subscriptions: value }

@@ -78,15 +78,24 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length !== 1) {
-    throw new UsageError('conformance', positionals.length === 0 ? 'give the receiver URL, e.g. http://127.0.0.1:3000/webhooks.' : `takes one URL (got ${positionals.join(' ')}).`);
+    throw new UsageError(
+      'conformance',
+      positionals.length === 0
+        ? 'give the receiver URL, e.g. http://127.0.0.1:3000/webhooks.'
+        : `takes one URL (got ${positionals.join(' ')}).`,
+    );
   }
   const url = positionals[0] as string;
-  if (!/^https?:\/\/./i.test(url)) throw new UsageError('conformance', `URL must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
+  if (!/^https?:\/\/./i.test(url))
+    throw new UsageError('conformance', `URL must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
   const secret = secretFlag(values.secret);
   if (secret === undefined) throw new UsageError('conformance', '--secret is required (or set HOOKGATE_SECRET).');
   const destination = values.destination ?? 'classic';
   if (destination !== 'classic' && destination !== 'actions')
-    throw new UsageError('conformance', `--destination must be classic or actions (got ${JSON.stringify(destination)}).`);
+    throw new UsageError(
+      'conformance',
+      `--destination must be classic or actions (got ${JSON.stringify(destination)}).`,
+    );
   const json = values.json === true;
   const progress = !json && (values.progress === true || process.stderr.isTTY === true);
   let report;
@@ -106,11 +115,27 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     });
   } catch (error) {
     if (!(error instanceof ConformanceUnreachableError)) throw error;
-    if (json) writeJsonLine(process.stdout, { event: 'error', code: 'unreachable', url: error.url, cause: error.code ?? null, message: error.message });
+    if (json)
+      writeJsonLine(process.stdout, {
+        event: 'error',
+        code: 'unreachable',
+        url: error.url,
+        cause: error.code ?? null,
+        message: error.message,
+      });
     process.stderr.write(`hookgate conformance: ${error.message}\n`);
     return EXIT.usage;
   }
-  if (json) writeJsonLine(process.stdout, { event: 'report', ...report, wrongSecret: looksLikeWrongSecret(report), classicReceiver: looksLikeClassicReceiver(report) });
-  else process.stdout.write(`${formatConformanceReport(report, { color: wantsColor(process.stdout), secretName: '--secret' })}\n`);
+  if (json)
+    writeJsonLine(process.stdout, {
+      event: 'report',
+      ...report,
+      wrongSecret: looksLikeWrongSecret(report),
+      classicReceiver: looksLikeClassicReceiver(report),
+    });
+  else
+    process.stdout.write(
+      `${formatConformanceReport(report, { color: wantsColor(process.stdout), secretName: '--secret' })}\n`,
+    );
   return report.ok ? EXIT.ok : EXIT.failure;
 }

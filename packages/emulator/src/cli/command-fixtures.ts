@@ -32,10 +32,14 @@ export async function runFixtures(argv: string[]): Promise<number> {
     process.stdout.write(FIXTURES_HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 1) throw new UsageError('fixtures', `takes at most one type (got ${positionals.join(' ')}).`);
+  if (positionals.length > 1)
+    throw new UsageError('fixtures', `takes at most one type (got ${positionals.join(' ')}).`);
   const type = positionals[0];
   if (type !== undefined && !(MESSAGE_TYPES as readonly string[]).includes(type)) {
-    throw new UsageError('fixtures', `unknown type ${JSON.stringify(type)}${didYouMean(type, MESSAGE_TYPES) || '.'} Types: ${MESSAGE_TYPES.join(', ')}.`);
+    throw new UsageError(
+      'fixtures',
+      `unknown type ${JSON.stringify(type)}${didYouMean(type, MESSAGE_TYPES) || '.'} Types: ${MESSAGE_TYPES.join(', ')}.`,
+    );
   }
   const value = type === undefined ? fixtures : fixtures[type as MessageType];
   process.stdout.write(`${values.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);

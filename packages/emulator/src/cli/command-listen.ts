@@ -58,15 +58,21 @@ function line(record: InboundRecord, paint: (style: Style, text: string) => stri
   let out = `${time} ${record.id} ${record.method} ${record.path} ${what} ${record.bodyBytes} B ${verdict}`;
   const f = record.forward;
   if (f) {
-    const answer = f.status !== undefined ? paint(statusStyle(f.status), String(f.status)) : paint('red', f.error ?? 'no answer');
+    const answer =
+      f.status !== undefined ? paint(statusStyle(f.status), String(f.status)) : paint('red', f.error ?? 'no answer');
     out += ` → receiver ${answer} in ${f.durationMs} ms`;
-    if (f.slow) out += paint('yellow', ` ⚠ past the sender's ${SENDER_BUDGET_MS / 1000} s: the real sender would time out and retry`);
+    if (f.slow)
+      out += paint(
+        'yellow',
+        ` ⚠ past the sender's ${SENDER_BUDGET_MS / 1000} s: the real sender would time out and retry`,
+      );
   } else {
     out += ` → answered ${record.answeredStatus}`;
   }
   if (!record.verdict.ok && record.verdict.reason !== 'not_verified') {
     out += `\n    ${record.verdict.message}`;
-    for (const finding of record.verdict.findings.slice(0, 3)) out += `\n    ${finding.path} [${finding.cause}] ${finding.message}`;
+    for (const finding of record.verdict.findings.slice(0, 3))
+      out += `\n    ${finding.path} [${finding.cause}] ${finding.message}`;
   }
   return out;
 }
@@ -109,7 +115,10 @@ export async function runListen(argv: string[]): Promise<number> {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new UsageError('listen', `--forward-to must be a full http(s) URL, e.g. http://127.0.0.1:3000/webhooks (got ${JSON.stringify(forwardTo)}).`);
+      throw new UsageError(
+        'listen',
+        `--forward-to must be a full http(s) URL, e.g. http://127.0.0.1:3000/webhooks (got ${JSON.stringify(forwardTo)}).`,
+      );
     }
   }
   const host = values.host ?? '127.0.0.1';
@@ -127,7 +136,8 @@ export async function runListen(argv: string[]): Promise<number> {
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse('listen', intFlag('listen', '--port', values.port, 0, 65535) ?? 9000, host);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw portInUse('listen', intFlag('listen', '--port', values.port, 0, 65535) ?? 9000, host);
     throw new UsageError('listen', (error as Error).message.replace(/^listen: /, ''));
   }
   const json = values.json === true;
@@ -142,7 +152,14 @@ export async function runListen(argv: string[]): Promise<number> {
   );
   // For a script: where it listens comes first on stdout (with --port 0 nothing else tells the port).
   if (json) {
-    const listening = { kind: 'listening', url: listener.url, inspector: listener.inspectorUrl, views: `${listener.url}/_hookgate/inbound`, verifying: secrets.length > 0, forwardTo: forwardTo ? redactUrl(new URL(forwardTo)) : null };
+    const listening = {
+      kind: 'listening',
+      url: listener.url,
+      inspector: listener.inspectorUrl,
+      views: `${listener.url}/_hookgate/inbound`,
+      verifying: secrets.length > 0,
+      forwardTo: forwardTo ? redactUrl(new URL(forwardTo)) : null,
+    };
     process.stdout.write(`${JSON.stringify(listening)}\n`);
   }
   const counts = { requests: 0, verified: 0, refused: 0, notVerified: 0, forwarded: 0, slow: 0, unreachable: 0 };
@@ -166,8 +183,12 @@ export async function runListen(argv: string[]): Promise<number> {
   else {
     process.stdout.write(
       `\n${signal}: ${counts.requests} request${counts.requests === 1 ? '' : 's'}: ` +
-        (secrets.length === 0 ? `${counts.notVerified} not verified (no --secret)` : `${counts.verified} verified, ${counts.refused} refused`) +
-        (forwardTo ? `; ${counts.forwarded} answered by the receiver, ${counts.unreachable} not answered, ${counts.slow} past 5 s` : '') +
+        (secrets.length === 0
+          ? `${counts.notVerified} not verified (no --secret)`
+          : `${counts.verified} verified, ${counts.refused} refused`) +
+        (forwardTo
+          ? `; ${counts.forwarded} answered by the receiver, ${counts.unreachable} not answered, ${counts.slow} past 5 s`
+          : '') +
         '\n',
     );
   }

@@ -31,20 +31,35 @@ Examples:
  * process.exitCode = await runReplay(['dlv_3', '--url', 'http://127.0.0.1:8080']);
  */
 export async function runReplay(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('replay', argv, { url: { type: 'string' }, 'ui-token': { type: 'string' }, json: { type: 'boolean' } }, true);
+  const { values, positionals } = parseCommandArgs(
+    'replay',
+    argv,
+    { url: { type: 'string' }, 'ui-token': { type: 'string' }, json: { type: 'boolean' } },
+    true,
+  );
   if (values.help) {
     process.stdout.write(REPLAY_HELP);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('replay', positionals.length === 0 ? 'give the delivery id to replay, e.g. dlv_42.' : `takes one id (got ${positionals.join(' ')}).`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'replay',
+      positionals.length === 0
+        ? 'give the delivery id to replay, e.g. dlv_42.'
+        : `takes one id (got ${positionals.join(' ')}).`,
+    );
   const id = positionals[0] as string;
-  if (!/^dlv_\d+$/.test(id)) throw new UsageError('replay', `a delivery id looks like dlv_42 (got ${JSON.stringify(id)}).`);
+  if (!/^dlv_\d+$/.test(id))
+    throw new UsageError('replay', `a delivery id looks like dlv_42 (got ${JSON.stringify(id)}).`);
   let base: URL;
   try {
     base = new URL(values.url ?? REPLAY_DEFAULT_URL);
     if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('not http');
   } catch {
-    throw new UsageError('replay', `--url must be the serve's http URL, e.g. ${REPLAY_DEFAULT_URL} (got ${JSON.stringify(values.url)}).`);
+    throw new UsageError(
+      'replay',
+      `--url must be the serve's http URL, e.g. ${REPLAY_DEFAULT_URL} (got ${JSON.stringify(values.url)}).`,
+    );
   }
   const token = values['ui-token'] || process.env.HOOKGATE_UI_TOKEN || undefined;
   const target = new URL(`/_hookgate/deliveries/${id}/replay`, base);
@@ -52,13 +67,19 @@ export async function runReplay(argv: string[]): Promise<number> {
   try {
     res = await fetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [CSRF_HEADER]: '1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        [CSRF_HEADER]: '1',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: '{}',
       redirect: 'manual',
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    process.stderr.write(`hookgate replay: no serve answers at ${base.origin} (${cause ?? (error as Error).message}); start one with "hookgate serve", or pass its --url.\n`);
+    process.stderr.write(
+      `hookgate replay: no serve answers at ${base.origin} (${cause ?? (error as Error).message}); start one with "hookgate serve", or pass its --url.\n`,
+    );
     return EXIT.unreachable;
   }
   const text = await res.text();
@@ -70,7 +91,10 @@ export async function runReplay(argv: string[]): Promise<number> {
   }
   if (values.json) process.stdout.write(`${text}\n`);
   if (!res.ok || !body.record?.id) {
-    if (!values.json) process.stderr.write(`hookgate replay: ${res.status} ${body.error ?? (text.slice(0, 200) || 'no answer body')}\n`);
+    if (!values.json)
+      process.stderr.write(
+        `hookgate replay: ${res.status} ${body.error ?? (text.slice(0, 200) || 'no answer body')}\n`,
+      );
     return EXIT.failure;
   }
   if (!values.json) process.stdout.write(`${id} replayed as ${body.record.id}\n`);

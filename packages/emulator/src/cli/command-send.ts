@@ -63,11 +63,19 @@ export async function runSend(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length !== 1) {
-    throw new UsageError('send', positionals.length === 0 ? `give the message type: one of ${MESSAGE_TYPES.join(', ')}.` : `takes one type (got ${positionals.join(' ')}).`);
+    throw new UsageError(
+      'send',
+      positionals.length === 0
+        ? `give the message type: one of ${MESSAGE_TYPES.join(', ')}.`
+        : `takes one type (got ${positionals.join(' ')}).`,
+    );
   }
   const type = positionals[0] as string;
   if (!(MESSAGE_TYPES as readonly string[]).includes(type)) {
-    throw new UsageError('send', `unknown type ${JSON.stringify(type)}${didYouMean(type, MESSAGE_TYPES) || '.'} Types: ${MESSAGE_TYPES.join(', ')}.`);
+    throw new UsageError(
+      'send',
+      `unknown type ${JSON.stringify(type)}${didYouMean(type, MESSAGE_TYPES) || '.'} Types: ${MESSAGE_TYPES.join(', ')}.`,
+    );
   }
   if (values.to === undefined) throw new UsageError('send', '--to is required: the receiver URL to deliver to.');
   let url: URL;
@@ -76,7 +84,8 @@ export async function runSend(argv: string[]): Promise<number> {
   } catch {
     throw new UsageError('send', `--to must be a full http(s) URL (got ${JSON.stringify(redactUrl(values.to))}).`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('send', `--to must use http or https (got ${JSON.stringify(url.protocol)}).`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError('send', `--to must use http or https (got ${JSON.stringify(url.protocol)}).`);
   const shownUrl = redactUrl(url);
   const headers = headerFlags('send', values.header);
   const timeoutMs = intFlag('send', '--timeout-ms', values['timeout-ms'], 1, 600_000) ?? 5000;
@@ -104,14 +113,21 @@ export async function runSend(argv: string[]): Promise<number> {
       throw new UsageError('send', `--data holds a ${JSON.stringify(given)} message, not ${type}; make them agree.`);
     }
     if (issues.length > 0) {
-      throw new UsageError('send', `--data is not a valid ${type} message:\n${issues.map((i) => `  ${i.path} ${i.message}`).join('\n')}`);
+      throw new UsageError(
+        'send',
+        `--data is not a valid ${type} message:\n${issues.map((i) => `  ${i.path} ${i.message}`).join('\n')}`,
+      );
     }
   } else {
     message = fixture(type as MessageType, { timestamp: new Date().toISOString() });
   }
 
   const body = JSON.stringify(message);
-  const requestHeaders: Record<string, string> = { ...headers, 'user-agent': CONFORMANCE_USER_AGENT, 'content-type': 'application/json' };
+  const requestHeaders: Record<string, string> = {
+    ...headers,
+    'user-agent': CONFORMANCE_USER_AGENT,
+    'content-type': 'application/json',
+  };
   if (secret !== undefined) requestHeaders['x-signature'] = sign(body, secret);
   const bytes = Buffer.byteLength(body);
   const signed = secret !== undefined;
@@ -129,10 +145,14 @@ export async function runSend(argv: string[]): Promise<number> {
     return ok ? EXIT.ok : EXIT.failure;
   }
   const paint = painter(wantsColor(process.stdout));
-  process.stdout.write(`→ POST ${shownUrl}  ${type}, ${bytes} bytes, ${signed ? 'signed' : 'unsigned (no --secret)'}\n`);
+  process.stdout.write(
+    `→ POST ${shownUrl}  ${type}, ${bytes} bytes, ${signed ? 'signed' : 'unsigned (no --secret)'}\n`,
+  );
   const result = await probe({ url, headers: requestHeaders, body, timeoutMs });
   if (result.kind === 'failure') {
-    process.stdout.write(`${paint('red', result.timedOut ? '← timed out' : '← no answer')} after ${result.durationMs} ms: ${redactText(result.error, [secret])}\n`);
+    process.stdout.write(
+      `${paint('red', result.timedOut ? '← timed out' : '← no answer')} after ${result.durationMs} ms: ${redactText(result.error, [secret])}\n`,
+    );
     return result.timedOut ? EXIT.failure : EXIT.unreachable;
   }
   process.stdout.write(`${paint(statusStyle(result.status), `← ${result.status}`)} in ${result.durationMs} ms\n`);

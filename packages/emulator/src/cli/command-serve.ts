@@ -10,7 +10,17 @@ import { SERVER_TIMEOUTS_HELP } from '../server-timeouts.js';
 import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-command-args.js';
 import { portInUse } from './port-in-use.js';
 import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, flagHint, serveOptionsFromFlags } from './serve-options.js';
-import { attemptJson, clockTime, formatAttemptLine, formatCancelledLine, formatCloseReport, formatFilteredLine, formatSummary, shown, summaryJson } from './serve-summary.js';
+import {
+  attemptJson,
+  clockTime,
+  formatAttemptLine,
+  formatCancelledLine,
+  formatCloseReport,
+  formatFilteredLine,
+  formatSummary,
+  shown,
+  summaryJson,
+} from './serve-summary.js';
 import { painter, wantsColor } from './terminal-style.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -96,13 +106,25 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   const endpoints = values.endpoint ?? [];
   if (endpoints.length === 0 && values.actions === undefined)
-    throw new UsageError('serve', '--endpoint is required: the webhook URL to deliver to (repeat it for up to 5), or --actions FILE.json for Webhooks (Actions) subscriptions.');
-  if (endpoints.length > 5) throw new UsageError('serve', `at most 5 --endpoint (a source's Webhooks destination has up to 5 endpoints); got ${endpoints.length}.`);
+    throw new UsageError(
+      'serve',
+      '--endpoint is required: the webhook URL to deliver to (repeat it for up to 5), or --actions FILE.json for Webhooks (Actions) subscriptions.',
+    );
+  if (endpoints.length > 5)
+    throw new UsageError(
+      'serve',
+      `at most 5 --endpoint (a source's Webhooks destination has up to 5 endpoints); got ${endpoints.length}.`,
+    );
   for (const url of endpoints) {
-    if (!/^https?:\/\/./i.test(url)) throw new UsageError('serve', `--endpoint must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
+    if (!/^https?:\/\/./i.test(url))
+      throw new UsageError('serve', `--endpoint must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
   }
   const headers = headerFlags('serve', values.header);
-  if (Object.keys(headers).length > 5) throw new UsageError('serve', `at most 5 --header (an endpoint has up to 5 static headers); got ${Object.keys(headers).length}.`);
+  if (Object.keys(headers).length > 5)
+    throw new UsageError(
+      'serve',
+      `at most 5 --header (an endpoint has up to 5 static headers); got ${Object.keys(headers).length}.`,
+    );
   const port = intFlag('serve', '--port', values.port, 0, 65535) ?? SERVE_DEFAULTS.port;
   const host = values.host ?? SERVE_DEFAULTS.host;
   const writeKey = values['write-key'] ?? SERVE_DEFAULTS.writeKey;
@@ -150,12 +172,20 @@ export async function runServe(argv: string[]): Promise<number> {
       ...options,
     });
   } catch (error) {
-    const message = (error as Error).message.replace(/sources\[0\]\.webhooksActions\./g, `--actions ${values.actions ?? 'file'}: `);
+    const message = (error as Error).message.replace(
+      /sources\[0\]\.webhooksActions\./g,
+      `--actions ${values.actions ?? 'file'}: `,
+    );
     throw new UsageError('serve', shown(redactText(message, [secret, webhooksActions?.sharedSecret])));
   }
   let intake;
   try {
-    intake = await listenIntake(emulator, { port, host, inspector: { token: uiToken, reasonWording: flagHint }, allowOrigins });
+    intake = await listenIntake(emulator, {
+      port,
+      host,
+      inspector: { token: uiToken, reasonWording: flagHint },
+      allowOrigins,
+    });
   } catch (error) {
     await emulator.close();
     const e = error as NodeJS.ErrnoException;
@@ -176,7 +206,15 @@ export async function runServe(argv: string[]): Promise<number> {
   // Another endpoint accepted the message: this endpoint's queued retry will not start.
   emulator.on('cancelled', (cancelled, record) => {
     const now = Date.now();
-    if (json) writeJsonLine(process.stdout, { event: 'cancelled', at: new Date(now).toISOString(), recordId: cancelled.recordId, type: record.type, endpoint: shown(cancelled.endpoint), reason: shown(cancelled.reason) });
+    if (json)
+      writeJsonLine(process.stdout, {
+        event: 'cancelled',
+        at: new Date(now).toISOString(),
+        recordId: cancelled.recordId,
+        type: record.type,
+        endpoint: shown(cancelled.endpoint),
+        reason: shown(cancelled.reason),
+      });
     else out(formatCancelledLine(cancelled, record, color, now));
   });
   // A delivery gave up while running (not the records closed at exit: the close report lists those).
@@ -185,22 +223,45 @@ export async function runServe(argv: string[]): Promise<number> {
     if (closing) return;
     const now = Date.now();
     const reason = shown(record.reason ?? 'no reason recorded');
-    if (json) writeJsonLine(process.stdout, { event: 'gave_up', at: new Date(now).toISOString(), recordId: record.id, type: record.type, attempts: record.attempts.length, reason });
-    else out([paint('dim', clockTime(now)), record.id, record.type.padEnd(8), paint('red', 'failed'), reason].join('  '));
+    if (json)
+      writeJsonLine(process.stdout, {
+        event: 'gave_up',
+        at: new Date(now).toISOString(),
+        recordId: record.id,
+        type: record.type,
+        attempts: record.attempts.length,
+        reason,
+      });
+    else
+      out([paint('dim', clockTime(now)), record.id, record.type.padEnd(8), paint('red', 'failed'), reason].join('  '));
   });
   emulator.on('filtered', (record) => {
     const now = Date.now();
     if (json) {
-      const line: Record<string, unknown> = { event: 'filtered', at: new Date(now).toISOString(), recordId: record.id, type: record.type, reason: shown(record.reason ?? '') };
+      const line: Record<string, unknown> = {
+        event: 'filtered',
+        at: new Date(now).toISOString(),
+        recordId: record.id,
+        type: record.type,
+        reason: shown(record.reason ?? ''),
+      };
       if (record.duplicateOf !== undefined) line.duplicateOf = record.duplicateOf;
       // A Webhooks (Actions) event waiting in an open batch: not dropped, sent with the batch.
       if (isBatchStandIn(record)) line.batched = true;
       writeJsonLine(process.stdout, line);
-    }
-    else out(formatFilteredLine(record, color, now));
+    } else out(formatFilteredLine(record, color, now));
   });
   if (json) {
-    writeJsonLine(process.stdout, { event: 'listening', url: intake.url, writeKey, endpoints: shownEndpoints, ...(webhooksActions ? { actionsSubscriptions: webhooksActions.subscriptions.length } : {}), signed: secret !== undefined, deliveries: `${intake.url}/_hookgate/deliveries`, inspector: `${intake.url}/` });
+    writeJsonLine(process.stdout, {
+      event: 'listening',
+      url: intake.url,
+      writeKey,
+      endpoints: shownEndpoints,
+      ...(webhooksActions ? { actionsSubscriptions: webhooksActions.subscriptions.length } : {}),
+      signed: secret !== undefined,
+      deliveries: `${intake.url}/_hookgate/deliveries`,
+      inspector: `${intake.url}/`,
+    });
   } else {
     out(
       [
@@ -208,7 +269,9 @@ export async function runServe(argv: string[]): Promise<number> {
         `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body; the only key accepted)`,
         `  endpoints   ${shownEndpoints.join(', ') || 'none (Webhooks (Actions) only)'}`,
         ...(webhooksActions !== undefined
-          ? [`  actions     ${webhooksActions.subscriptions.length} subscription(s) from ${values.actions}: ${webhooksActions.subscriptions.map((s, i) => `${i + 1}. ${s.subscribe}`).join('; ')}`]
+          ? [
+              `  actions     ${webhooksActions.subscriptions.length} subscription(s) from ${values.actions}: ${webhooksActions.subscriptions.map((s, i) => `${i + 1}. ${s.subscribe}`).join('; ')}`,
+            ]
           : []),
         `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
         `  inspector   ${intake.url}/${uiToken ? '?token=…  (the token you gave)' : ''}`,
@@ -231,7 +294,10 @@ export async function runServe(argv: string[]): Promise<number> {
   process.once('SIGTERM', force);
   const inFlight = emulator.deliveries.filter((r) => r.state === 'pending').length;
   if (json) writeJsonLine(process.stdout, { event: 'stopping', signal, pending: inFlight, drainMs });
-  else out(`\n${signal}: no more calls taken; ${inFlight > 0 ? `waiting up to ${drainMs} ms for ${inFlight} pending deliver${inFlight === 1 ? 'y' : 'ies'}` : 'nothing pending'}.`);
+  else
+    out(
+      `\n${signal}: no more calls taken; ${inFlight > 0 ? `waiting up to ${drainMs} ms for ${inFlight} pending deliver${inFlight === 1 ? 'y' : 'ies'}` : 'nothing pending'}.`,
+    );
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, drainMs);
@@ -242,9 +308,17 @@ export async function runServe(argv: string[]): Promise<number> {
   closing = true;
   const { pending: closed } = await emulator.close();
   // Webhooks (Actions) requests go to their mapped URLs: those get a summary row too.
-  const summaryEndpoints = [...new Set([...shownEndpoints, ...emulator.deliveries.flatMap((r) => (r.actions ? r.attempts.map((a) => a.endpoint) : []))])];
+  const summaryEndpoints = [
+    ...new Set([
+      ...shownEndpoints,
+      ...emulator.deliveries.flatMap((r) => (r.actions ? r.attempts.map((a) => a.endpoint) : [])),
+    ]),
+  ];
   if (json) {
-    writeJsonLine(process.stdout, { event: 'closed', recordedFailed: closed.map((r) => ({ id: r.id, type: r.type, attempts: r.attempts.length, reason: r.reason })) });
+    writeJsonLine(process.stdout, {
+      event: 'closed',
+      recordedFailed: closed.map((r) => ({ id: r.id, type: r.type, attempts: r.attempts.length, reason: r.reason })),
+    });
     writeJsonLine(process.stdout, summaryJson(emulator.deliveries, summaryEndpoints, closed));
   } else {
     out(formatCloseReport(closed, color));

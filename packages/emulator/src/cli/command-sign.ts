@@ -33,12 +33,17 @@ export async function runSign(argv: string[]): Promise<number> {
   }
   const secret = secretFlag(values.secret);
   if (secret === undefined) throw new UsageError('sign', '--secret is required (or set HOOKGATE_SECRET).');
-  if (process.stdin.isTTY) throw new UsageError('sign', 'pipe the body into stdin, e.g. hookgate sign --secret S < body.json.');
+  if (process.stdin.isTTY)
+    throw new UsageError('sign', 'pipe the body into stdin, e.g. hookgate sign --secret S < body.json.');
   const body = await readStdin();
   if (body.length === 0) {
-    process.stderr.write('note: stdin was empty, so this is the signature of zero bytes; pipe the body in, e.g. hookgate sign --secret S < body.json.\n');
+    process.stderr.write(
+      'note: stdin was empty, so this is the signature of zero bytes; pipe the body in, e.g. hookgate sign --secret S < body.json.\n',
+    );
   } else if (body[body.length - 1] === 0x0a) {
-    process.stderr.write('note: the body ends with a newline, which is signed too; the sender\'s bodies never end with one.\n');
+    process.stderr.write(
+      "note: the body ends with a newline, which is signed too; the sender's bodies never end with one.\n",
+    );
   }
   process.stdout.write(`${sign(body, secret)}\n`);
   return EXIT.ok;

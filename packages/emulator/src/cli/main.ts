@@ -12,13 +12,25 @@ import { EXIT, UsageError } from './usage-error.js';
 
 /** The commands of the `hookgate` CLI, each with its runner and usage. */
 export const COMMANDS = {
-  serve: { run: runServe, help: SERVE_HELP, summary: 'run the intake and deliver every call to your endpoints, with a live log' },
+  serve: {
+    run: runServe,
+    help: SERVE_HELP,
+    summary: 'run the intake and deliver every call to your endpoints, with a live log',
+  },
   send: { run: runSend, help: SEND_HELP, summary: 'deliver one signed message to a receiver and print its answer' },
   fixtures: { run: runFixtures, help: FIXTURES_HELP, summary: 'print the fixture of one message type, or of all' },
   sign: { run: runSign, help: SIGN_HELP, summary: 'print the X-Signature of the body on stdin' },
   replay: { run: runReplay, help: REPLAY_HELP, summary: 'deliver a recorded message again, through a running serve' },
-  listen: { run: runListen, help: LISTEN_HELP, summary: 'receive webhooks from any sender: record, verify, explain, forward to your receiver' },
-  conformance: { run: runConformanceCommand, help: CONFORMANCE_HELP, summary: 'check a receiver against the sender\'s contract' },
+  listen: {
+    run: runListen,
+    help: LISTEN_HELP,
+    summary: 'receive webhooks from any sender: record, verify, explain, forward to your receiver',
+  },
+  conformance: {
+    run: runConformanceCommand,
+    help: CONFORMANCE_HELP,
+    summary: "check a receiver against the sender's contract",
+  },
 } as const;
 
 /** Usage of `hookgate` itself. */
@@ -64,7 +76,9 @@ export async function main(argv: string[]): Promise<number> {
       const problem = name.startsWith('-')
         ? `unknown option ${name}${didYouMean(name.replace(/^-+/, ''), ['version', 'help'], '--')}`
         : `unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(COMMANDS))}`;
-      process.stderr.write(`hookgate: ${problem}${problem.endsWith('?') ? '' : '.'} Commands: ${Object.keys(COMMANDS).join(', ')}.\nRun "hookgate --help" for the usage.\n`);
+      process.stderr.write(
+        `hookgate: ${problem}${problem.endsWith('?') ? '' : '.'} Commands: ${Object.keys(COMMANDS).join(', ')}.\nRun "hookgate --help" for the usage.\n`,
+      );
       return EXIT.usage;
     }
     return await command.run(rest);
@@ -73,7 +87,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${redactText(error.message, [process.env.HOOKGATE_SECRET])}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`hookgate ${name}: ${redactText(error instanceof Error ? error.message : String(error), [process.env.HOOKGATE_SECRET])}\n`);
+    process.stderr.write(
+      `hookgate ${name}: ${redactText(error instanceof Error ? error.message : String(error), [process.env.HOOKGATE_SECRET])}\n`,
+    );
     return EXIT.failure;
   }
 }

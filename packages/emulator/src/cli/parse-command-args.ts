@@ -28,25 +28,38 @@ export function parseCommandArgs<O extends Record<string, FlagSpec>>(
   allowPositionals: boolean,
 ): { values: FlagValues<O>; positionals: string[] } {
   try {
-    const parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals });
+    const parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals,
+    });
     return { values: parsed.values as FlagValues<O>, positionals: parsed.positionals };
   } catch (error) {
     const e = error as Error & { code?: string };
     const flag = /'(-[^' ]+)/.exec(e.message)?.[1];
     switch (e.code) {
       case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
-        const near = flag?.startsWith('--') ? didYouMean(flag.slice(2).split('=')[0]!, [...Object.keys(options), 'help'], '--') : '';
+        const near = flag?.startsWith('--')
+          ? didYouMean(flag.slice(2).split('=')[0]!, [...Object.keys(options), 'help'], '--')
+          : '';
         throw new UsageError(command, near ? `unknown option ${flag}${near}` : `unknown option ${flag ?? e.message}.`);
       }
       case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
         if (!flag) throw new UsageError(command, e.message);
         if (/argument missing/.test(e.message)) throw new UsageError(command, `option ${flag} needs a value.`);
         if (/ambiguous/.test(e.message)) {
-          throw new UsageError(command, `option ${flag} needs a value; to give one that starts with a dash, write ${flag}=<value>.`);
+          throw new UsageError(
+            command,
+            `option ${flag} needs a value; to give one that starts with a dash, write ${flag}=<value>.`,
+          );
         }
         throw new UsageError(command, `option ${flag} does not take a value.`);
       case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-        throw new UsageError(command, `unexpected argument ${/'([^']*)'/.exec(e.message)?.[1] ?? ''}.`.replace(' .', '.'));
+        throw new UsageError(
+          command,
+          `unexpected argument ${/'([^']*)'/.exec(e.message)?.[1] ?? ''}.`.replace(' .', '.'),
+        );
       default:
         throw new UsageError(command, e.message);
     }
@@ -59,10 +72,19 @@ export function parseCommandArgs<O extends Record<string, FlagSpec>>(
  * @example
  * const port = intFlag('serve', '--port', values.port, 0, 65535) ?? 8080;
  */
-export function intFlag(command: string, flag: string, value: string | undefined, min: number, max: number): number | undefined {
+export function intFlag(
+  command: string,
+  flag: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(command, `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)}).`);
+    throw new UsageError(
+      command,
+      `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)}).`,
+    );
   }
   return Number(value);
 }

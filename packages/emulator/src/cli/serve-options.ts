@@ -45,7 +45,9 @@ export const SERVE_OPTION_HELP = `Delivery options (each sets the emulator optio
                             (default ${DEFAULT_DEDUPE.windowMs}, 24 h; 0 delivers every repeat) [dedupe.windowMs]
 `;
 
-type Values = { [K in keyof typeof SERVE_OPTION_FLAGS]?: (typeof SERVE_OPTION_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = {
+  [K in keyof typeof SERVE_OPTION_FLAGS]?: (typeof SERVE_OPTION_FLAGS)[K]['type'] extends 'boolean' ? boolean : string;
+};
 
 function choice<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
@@ -63,14 +65,23 @@ function choice<T extends string>(flag: string, value: string | undefined, allow
  * serveOptionsFromFlags({ 'on-4xx': 'retry', 'retry-window-ms': '60000' });
  * // { responsePolicy: { clientErrors: 'retry' }, retry: { windowMs: 60000 } }
  */
-export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'anonymousCalls' | 'includeIds' | 'retry' | 'responsePolicy' | 'concurrency' | 'maxRecords' | 'userAgent' | 'dedupe'> {
+export function serveOptionsFromFlags(
+  values: Values,
+): Pick<
+  EmulatorOptions,
+  'anonymousCalls' | 'includeIds' | 'retry' | 'responsePolicy' | 'concurrency' | 'maxRecords' | 'userAgent' | 'dedupe'
+> {
   const out: ReturnType<typeof serveOptionsFromFlags> = {};
-  const anonymousCalls = choice('anonymous-calls', values['anonymous-calls'], ['filter', 'anonymousId-as-userId'] as const);
+  const anonymousCalls = choice('anonymous-calls', values['anonymous-calls'], [
+    'filter',
+    'anonymousId-as-userId',
+  ] as const);
   if (anonymousCalls) out.anonymousCalls = anonymousCalls;
   if (values['include-ids']) out.includeIds = true;
 
   const retry: RetryOptions = {};
-  const ms = (flag: keyof Values, min: number) => intFlag('serve', `--${flag}`, values[flag] as string | undefined, min, 365 * 24 * 3600 * 1000);
+  const ms = (flag: keyof Values, min: number) =>
+    intFlag('serve', `--${flag}`, values[flag] as string | undefined, min, 365 * 24 * 3600 * 1000);
   const windowMs = ms('retry-window-ms', 0);
   if (windowMs !== undefined) retry.windowMs = windowMs;
   const initialDelayMs = ms('retry-initial-delay-ms', 0);
@@ -80,7 +91,10 @@ export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'an
   const factor = values['retry-factor'];
   if (factor !== undefined) {
     if (!/^\d+(\.\d+)?$/.test(factor) || Number(factor) < 1 || Number(factor) > 100) {
-      throw new UsageError('serve', `--retry-factor must be a number from 1 to 100, e.g. 2 or 1.5 (got ${JSON.stringify(factor)}).`);
+      throw new UsageError(
+        'serve',
+        `--retry-factor must be a number from 1 to 100, e.g. 2 or 1.5 (got ${JSON.stringify(factor)}).`,
+      );
     }
     retry.factor = Number(factor);
   }
@@ -93,7 +107,10 @@ export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'an
   if (statuses !== undefined) {
     const list = statuses === 'none' ? [] : statuses.split(',').map((s) => s.trim());
     if (list.some((s) => !/^\d{3}$/.test(s) || Number(s) < 400 || Number(s) > 499)) {
-      throw new UsageError('serve', `--retry-statuses must be 4xx statuses separated by commas, e.g. 408,429, or none (got ${JSON.stringify(statuses)}).`);
+      throw new UsageError(
+        'serve',
+        `--retry-statuses must be 4xx statuses separated by commas, e.g. 408,429, or none (got ${JSON.stringify(statuses)}).`,
+      );
     }
     policy.retryStatuses = list.map(Number);
   }
@@ -110,7 +127,8 @@ export function serveOptionsFromFlags(values: Values): Pick<EmulatorOptions, 'an
   if (concurrency !== undefined) out.concurrency = concurrency;
   const userAgent = values['user-agent'];
   if (userAgent !== undefined) {
-    if (userAgent.length === 0 || /[\r\n]/.test(userAgent)) throw new UsageError('serve', '--user-agent must be a non-empty one-line value, e.g. Segment.io/1.0.');
+    if (userAgent.length === 0 || /[\r\n]/.test(userAgent))
+      throw new UsageError('serve', '--user-agent must be a non-empty one-line value, e.g. Segment.io/1.0.');
     out.userAgent = userAgent;
   }
   const maxRecords = intFlag('serve', '--max-records', values['max-records'], 1, 100_000_000);
@@ -126,7 +144,10 @@ export const HINTS: ReadonlyArray<[RegExp, string | ((match: string, ...groups: 
   [/sources\[0\]\.webhooks\.endpoints\[(\d+)\]\.headers/g, '--header'],
   [/sources\[0\]\.webhooks\.sharedSecret/g, '--secret'],
   [/sources\[0\]\.writeKey/g, '--write-key'],
-  [/ \(inspector: \{ token \}, or hookgate serve --ui-token \/ HOOKGATE_UI_TOKEN\)/g, ' (--ui-token or HOOKGATE_UI_TOKEN)'],
+  [
+    / \(inspector: \{ token \}, or hookgate serve --ui-token \/ HOOKGATE_UI_TOKEN\)/g,
+    ' (--ui-token or HOOKGATE_UI_TOKEN)',
+  ],
   [/, turn it off \(inspector: false\), or bind 127\.0\.0\.1\./g, ', or bind 127.0.0.1 (--host 127.0.0.1).'],
   [/set anonymousCalls: 'anonymousId-as-userId'/g, 'pass --anonymous-calls anonymousId-as-userId'],
   [/responsePolicy\.clientErrors/g, '--on-4xx'],
@@ -152,6 +173,7 @@ export const HINTS: ReadonlyArray<[RegExp, string | ((match: string, ...groups: 
  */
 export function flagHint(text: string): string {
   let out = text;
-  for (const [pattern, flag] of HINTS) out = typeof flag === 'string' ? out.replace(pattern, flag) : out.replace(pattern, flag);
+  for (const [pattern, flag] of HINTS)
+    out = typeof flag === 'string' ? out.replace(pattern, flag) : out.replace(pattern, flag);
   return out;
 }

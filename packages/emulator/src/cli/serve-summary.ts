@@ -40,12 +40,22 @@ function endOf(attempt: Attempt): number {
  * @example
  * emulator.on('attempt', (a, r) => console.log(formatAttemptLine(a, r, true, Date.now())));
  */
-export function formatAttemptLine(attempt: Attempt, record: Pick<DeliveryRecord, 'type'>, color: boolean, endedAt: number = endOf(attempt)): string {
+export function formatAttemptLine(
+  attempt: Attempt,
+  record: Pick<DeliveryRecord, 'type'>,
+  color: boolean,
+  endedAt: number = endOf(attempt),
+): string {
   const paint = painter(color);
   const status = attempt.status !== undefined ? String(attempt.status) : (attempt.error?.code ?? 'error');
-  const outcome = attempt.outcome === 'delivered' ? 'delivered' : attempt.outcome === 'retry' ? 'will retry' : 'gave up';
-  const outcomeStyle: Style = attempt.outcome === 'delivered' ? 'green' : attempt.outcome === 'retry' ? 'yellow' : 'red';
-  const error = attempt.error && (attempt.status === undefined || attempt.outcome === 'fail') ? `  ${shown(attempt.error.message)}` : '';
+  const outcome =
+    attempt.outcome === 'delivered' ? 'delivered' : attempt.outcome === 'retry' ? 'will retry' : 'gave up';
+  const outcomeStyle: Style =
+    attempt.outcome === 'delivered' ? 'green' : attempt.outcome === 'retry' ? 'yellow' : 'red';
+  const error =
+    attempt.error && (attempt.status === undefined || attempt.outcome === 'fail')
+      ? `  ${shown(attempt.error.message)}`
+      : '';
   return [
     paint('dim', clockTime(endedAt)),
     attempt.recordId,
@@ -64,7 +74,11 @@ export function formatAttemptLine(attempt: Attempt, record: Pick<DeliveryRecord,
  * @example
  * emulator.on('attempt', (a, r) => writeJsonLine(process.stdout, attemptJson(a, r, Date.now())));
  */
-export function attemptJson(attempt: Attempt, record: Pick<DeliveryRecord, 'type'>, endedAt: number = endOf(attempt)): Record<string, unknown> {
+export function attemptJson(
+  attempt: Attempt,
+  record: Pick<DeliveryRecord, 'type'>,
+  endedAt: number = endOf(attempt),
+): Record<string, unknown> {
   return {
     event: 'attempt',
     startedAt: attempt.at,
@@ -89,7 +103,13 @@ export function attemptJson(attempt: Attempt, record: Pick<DeliveryRecord, 'type
 export function formatFilteredLine(record: DeliveryRecord, color: boolean, at: number): string {
   const paint = painter(color);
   const label = record.duplicateOf !== undefined ? 'duplicate' : isBatchStandIn(record) ? 'batched' : 'filtered';
-  return [paint('dim', clockTime(at)), record.id, record.type.padEnd(8), paint('yellow', label), shown(record.reason ?? 'no reason recorded')].join('  ');
+  return [
+    paint('dim', clockTime(at)),
+    record.id,
+    record.type.padEnd(8),
+    paint('yellow', label),
+    shown(record.reason ?? 'no reason recorded'),
+  ].join('  ');
 }
 
 /**
@@ -99,9 +119,20 @@ export function formatFilteredLine(record: DeliveryRecord, color: boolean, at: n
  * @example
  * emulator.on('cancelled', (c, r) => console.log(formatCancelledLine(c, r, false, Date.now())));
  */
-export function formatCancelledLine(cancelled: CancelledRetry, record: Pick<DeliveryRecord, 'type'>, color: boolean, at: number): string {
+export function formatCancelledLine(
+  cancelled: CancelledRetry,
+  record: Pick<DeliveryRecord, 'type'>,
+  color: boolean,
+  at: number,
+): string {
   const paint = painter(color);
-  return [paint('dim', clockTime(at)), cancelled.recordId, record.type.padEnd(8), shown(cancelled.endpoint), paint('dim', `retry cancelled: ${shown(cancelled.reason)}`)].join('  ');
+  return [
+    paint('dim', clockTime(at)),
+    cancelled.recordId,
+    record.type.padEnd(8),
+    shown(cancelled.endpoint),
+    paint('dim', `retry cancelled: ${shown(cancelled.reason)}`),
+  ].join('  ');
 }
 
 /**
@@ -114,7 +145,10 @@ export function formatCancelledLine(cancelled: CancelledRetry, record: Pick<Deli
  * @example
  * summarizeEndpoints(emulator.deliveries, ['http://127.0.0.1:3000/webhooks']);
  */
-export function summarizeEndpoints(records: readonly DeliveryRecord[], endpoints: readonly string[]): EndpointSummary[] {
+export function summarizeEndpoints(
+  records: readonly DeliveryRecord[],
+  endpoints: readonly string[],
+): EndpointSummary[] {
   return [...new Set(endpoints)].map((endpoint) => {
     const row: EndpointSummary = { endpoint, attempts: 0, delivered: 0, failed: 0, pending: 0 };
     for (const r of records) {
@@ -131,7 +165,9 @@ export function summarizeEndpoints(records: readonly DeliveryRecord[], endpoints
 
 function lastAttemptText(r: DeliveryRecord): string {
   const last = r.attempts.at(-1);
-  const lastText = last ? `last attempt ${last.status ?? last.error?.code ?? '?'} at ${last.endpoint}` : 'never attempted';
+  const lastText = last
+    ? `last attempt ${last.status ?? last.error?.code ?? '?'} at ${last.endpoint}`
+    : 'never attempted';
   return `${r.attempts.length} attempt${r.attempts.length === 1 ? '' : 's'}, ${lastText}`;
 }
 
@@ -146,7 +182,9 @@ function lastAttemptText(r: DeliveryRecord): string {
 export function formatCloseReport(closed: readonly DeliveryRecord[], color: boolean): string {
   const paint = painter(color);
   if (closed.length === 0) return 'Every message was delivered, failed or filtered before exit: nothing left pending.';
-  const out = [paint('yellow', `${closed.length} not delivered at exit, now recorded failed (emulator closed before delivery):`)];
+  const out = [
+    paint('yellow', `${closed.length} not delivered at exit, now recorded failed (emulator closed before delivery):`),
+  ];
   for (const r of closed) out.push(`  ${r.id}  ${r.type}  ${lastAttemptText(r)}`);
   return out.join('\n');
 }
@@ -154,7 +192,14 @@ export function formatCloseReport(closed: readonly DeliveryRecord[], color: bool
 function counts(records: readonly DeliveryRecord[]) {
   const count = (state: string) => records.filter((r) => r.state === state).length;
   const batched = records.filter((r) => r.state === 'filtered' && isBatchStandIn(r)).length;
-  return { received: records.length, delivered: count('delivered'), failed: count('failed'), pending: count('pending'), filtered: count('filtered'), batched };
+  return {
+    received: records.length,
+    delivered: count('delivered'),
+    failed: count('failed'),
+    pending: count('pending'),
+    filtered: count('filtered'),
+    batched,
+  };
 }
 
 /**
@@ -175,9 +220,16 @@ export function formatSummary(
   const paint = painter(color);
   const rows = summarizeEndpoints(records, endpoints);
   const header = ['endpoint', 'attempts', 'delivered', 'failed', 'pending'];
-  const cells = rows.map((r) => [r.endpoint, String(r.attempts), String(r.delivered), String(r.failed), String(r.pending)]);
+  const cells = rows.map((r) => [
+    r.endpoint,
+    String(r.attempts),
+    String(r.delivered),
+    String(r.failed),
+    String(r.pending),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
-  const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i] as number) : v.padStart(widths[i] as number))).join('  ');
+  const line = (c: string[]) =>
+    c.map((v, i) => (i === 0 ? v.padEnd(widths[i] as number) : v.padStart(widths[i] as number))).join('  ');
   const c = counts(records);
   const atExit = closedAtExit.length > 0 ? ` (${closedAtExit.length} closed at exit)` : '';
   const out = [
@@ -190,7 +242,8 @@ export function formatSummary(
   ];
   const closedIds = new Set(closedAtExit.map((r) => r.id));
   for (const r of records) {
-    if (r.state === 'failed' && !closedIds.has(r.id)) out.push(paint('red', `  failed ${r.id} ${r.type}: ${shown(r.reason ?? 'no reason recorded')}`));
+    if (r.state === 'failed' && !closedIds.has(r.id))
+      out.push(paint('red', `  failed ${r.id} ${r.type}: ${shown(r.reason ?? 'no reason recorded')}`));
   }
   return out.join('\n');
 }
@@ -201,7 +254,11 @@ export function formatSummary(
  * @example
  * writeJsonLine(process.stdout, summaryJson(emulator.deliveries, endpoints, pending));
  */
-export function summaryJson(records: readonly DeliveryRecord[], endpoints: readonly string[], closedAtExit: readonly DeliveryRecord[]): Record<string, unknown> {
+export function summaryJson(
+  records: readonly DeliveryRecord[],
+  endpoints: readonly string[],
+  closedAtExit: readonly DeliveryRecord[],
+): Record<string, unknown> {
   const closedIds = new Set(closedAtExit.map((r) => r.id));
   return {
     event: 'summary',
@@ -210,6 +267,12 @@ export function summaryJson(records: readonly DeliveryRecord[], endpoints: reado
     endpoints: summarizeEndpoints(records, endpoints),
     failures: records
       .filter((r) => r.state === 'failed')
-      .map((r) => ({ id: r.id, type: r.type, attempts: r.attempts.length, closedAtExit: closedIds.has(r.id), reason: shown(r.reason ?? 'no reason recorded') })),
+      .map((r) => ({
+        id: r.id,
+        type: r.type,
+        attempts: r.attempts.length,
+        closedAtExit: closedIds.has(r.id),
+        reason: shown(r.reason ?? 'no reason recorded'),
+      })),
   };
 }

@@ -23,7 +23,8 @@ export const ACTIONS_CONFORMANCE_CASE_COUNT = 7;
 
 const is2xx = (r: ProbeResult) => r.kind === 'answer' && r.status >= 200 && r.status < 300;
 const is4xx = (r: ProbeResult) => r.kind === 'answer' && r.status >= 400 && r.status < 500;
-const observed = (r: ProbeResult) => (r.kind === 'answer' ? `answered ${r.status} in ${r.durationMs} ms` : r.timedOut ? r.error : `no answer: ${r.error}`);
+const observed = (r: ProbeResult) =>
+  r.kind === 'answer' ? `answered ${r.status} in ${r.durationMs} ms` : r.timedOut ? r.error : `no answer: ${r.error}`;
 
 /**
  * The conformance cases of a Webhooks (Actions) receiver, sent as Segment's Actions destination sends
@@ -40,21 +41,49 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
   const startedAt = new Date().toISOString();
   const runId = randomBytes(4).toString('hex');
   const shownUrl = redactUrl(s.url);
-  const agent = s.url.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 1 }) : new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const agent =
+    s.url.protocol === 'https:'
+      ? new https.Agent({ keepAlive: true, maxSockets: 1 })
+      : new http.Agent({ keepAlive: true, maxSockets: 1 });
   const cases: ConformanceCaseResult[] = [];
   let requests = 0;
   let n = 0;
   const event = (call: Record<string, unknown>) =>
-    callToSpecEvent({ ...call, userId: `conformance-${runId}`, messageId: `conformance-${runId}-${++n}` } as unknown as Call, Date.now());
+    callToSpecEvent(
+      { ...call, userId: `conformance-${runId}`, messageId: `conformance-${runId}-${++n}` } as unknown as Call,
+      Date.now(),
+    );
   const send = async (method: 'POST' | 'PUT' | 'PATCH', body: string, signature: string | null) => {
-    const headers: Record<string, string> = { ...s.headers, 'user-agent': ACTIONS_USER_AGENT, 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      ...s.headers,
+      'user-agent': ACTIONS_USER_AGENT,
+      'content-type': 'application/json',
+    };
     if (signature !== null) headers['x-signature'] = signature;
     const r = await probe({ url: s.url, method, headers, body, timeoutMs: s.timeoutMs, agent });
-    if (++requests === 1 && r.kind === 'failure' && !r.timedOut) throw new ConformanceUnreachableError(shownUrl, r.code, r.error);
+    if (++requests === 1 && r.kind === 'failure' && !r.timedOut)
+      throw new ConformanceUnreachableError(shownUrl, r.code, r.error);
     return r;
   };
-  const record = (id: string, level: ConformanceLevel, title: string, expected: string, passed: boolean, r: ProbeResult, detail: string) => {
-    const result: ConformanceCaseResult = { id, level, title, expected, passed, status: r.kind === 'answer' ? r.status : null, durationMs: r.durationMs, detail };
+  const record = (
+    id: string,
+    level: ConformanceLevel,
+    title: string,
+    expected: string,
+    passed: boolean,
+    r: ProbeResult,
+    detail: string,
+  ) => {
+    const result: ConformanceCaseResult = {
+      id,
+      level,
+      title,
+      expected,
+      passed,
+      status: r.kind === 'answer' ? r.status : null,
+      durationMs: r.durationMs,
+      detail,
+    };
     cases.push(result);
     s.onCase?.(result, cases.length, ACTIONS_CONFORMANCE_CASE_COUNT);
   };
@@ -69,22 +98,47 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
       const body = JSON.stringify(event(call));
       const r = await send(method, body, sign(body, s.secret));
       const passed = is2xx(r) && r.durationMs <= s.timeoutMs;
-      record(`actions-${method.toLowerCase()}`, 'MUST', `${method} of a whole ${String(call.type)} event, signed`, `2xx within ${s.timeoutMs} ms`, passed, r,
-        passed ? observed(r) : `${observed(r)}; Webhooks (Actions) sends ${method} when the mapping says so: accept POST, PUT and PATCH`);
+      record(
+        `actions-${method.toLowerCase()}`,
+        'MUST',
+        `${method} of a whole ${String(call.type)} event, signed`,
+        `2xx within ${s.timeoutMs} ms`,
+        passed,
+        r,
+        passed
+          ? observed(r)
+          : `${observed(r)}; Webhooks (Actions) sends ${method} when the mapping says so: accept POST, PUT and PATCH`,
+      );
     }
     // MUST: a mapped payload is any JSON object, not a Segment event.
     {
       const body = JSON.stringify({ order_id: `o-${runId}`, total: 42.5, customer: { email: 'ada@example.com' } });
       const r = await send('POST', body, sign(body, s.secret));
-      record('actions-mapped-payload', 'MUST', 'a mapped payload (no Segment event fields), signed', '2xx', is2xx(r), r,
-        is2xx(r) ? observed(r) : `${observed(r)}; a mapping's data is any JSON object: do not require type, messageId or a classic message shape`);
+      record(
+        'actions-mapped-payload',
+        'MUST',
+        'a mapped payload (no Segment event fields), signed',
+        '2xx',
+        is2xx(r),
+        r,
+        is2xx(r)
+          ? observed(r)
+          : `${observed(r)}; a mapping's data is any JSON object: do not require type, messageId or a classic message shape`,
+      );
     }
     // MUST: a wrong signature is refused.
     {
       const body = JSON.stringify(event({ type: 'track', event: 'Forged' }));
       const r = await send('PUT', body, randomBytes(20).toString('hex'));
-      record('actions-wrong-signature', 'MUST', 'X-Signature of 40 random hex digits', '4xx', is4xx(r), r,
-        is4xx(r) ? observed(r) : `${observed(r)} instead of a 4xx: the receiver accepts a forged request`);
+      record(
+        'actions-wrong-signature',
+        'MUST',
+        'X-Signature of 40 random hex digits',
+        '4xx',
+        is4xx(r),
+        r,
+        is4xx(r) ? observed(r) : `${observed(r)} instead of a 4xx: the receiver accepts a forged request`,
+      );
     }
     // MUST: a retry of a handled event is acknowledged.
     {
@@ -92,17 +146,34 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
       const first = await send('PUT', body, sign(body, s.secret));
       const second = await send('PUT', body, sign(body, s.secret));
       const passed = is2xx(first) && is2xx(second);
-      record('actions-duplicate', 'MUST', 'the same signed delivery twice (a retry)', '2xx both times', passed, second,
-        `first ${observed(first)}, second ${observed(second)}${passed ? '' : '; a retry of a handled event must be acknowledged'}`);
+      record(
+        'actions-duplicate',
+        'MUST',
+        'the same signed delivery twice (a retry)',
+        '2xx both times',
+        passed,
+        second,
+        `first ${observed(first)}, second ${observed(second)}${passed ? '' : '; a retry of a handled event must be acknowledged'}`,
+      );
     }
     // MUST: a batch is refused by default: its X-Signature (3.387.0) covers only the first element.
     {
-      const elements = [{ order_id: `b1-${runId}`, total: 1 }, { order_id: `b2-${runId}`, total: 2 }];
+      const elements = [
+        { order_id: `b1-${runId}`, total: 1 },
+        { order_id: `b2-${runId}`, total: 2 },
+      ];
       const r = await send('POST', JSON.stringify(elements), sign(JSON.stringify(elements[0]), s.secret));
-      record('actions-batch-refused', 'MUST', 'a batch (JSON array) signed over its first element only, as Segment signs it', '4xx', is4xx(r), r,
+      record(
+        'actions-batch-refused',
+        'MUST',
+        'a batch (JSON array) signed over its first element only, as Segment signs it',
+        '4xx',
+        is4xx(r),
+        r,
         is4xx(r)
           ? observed(r)
-          : `${observed(r)} instead of a 4xx: a batch's X-Signature covers only its first element, so anyone holding one signed event can append forged ones; refuse batches (turn enable_batching off in the mapping), or accept them only by opting in by name`);
+          : `${observed(r)} instead of a 4xx: a batch's X-Signature covers only its first element, so anyone holding one signed event can append forged ones; refuse batches (turn enable_batching off in the mapping), or accept them only by opting in by name`,
+      );
     }
   } finally {
     agent.destroy();
@@ -113,7 +184,12 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
     url: shownUrl,
     ok: mustFailed === 0,
     cases,
-    counts: { passed: cases.length - mustFailed - shouldFailed, mustFailed, shouldFailed, notRun: ACTIONS_CONFORMANCE_CASE_COUNT - cases.length },
+    counts: {
+      passed: cases.length - mustFailed - shouldFailed,
+      mustFailed,
+      shouldFailed,
+      notRun: ACTIONS_CONFORMANCE_CASE_COUNT - cases.length,
+    },
     startedAt,
     durationMs: Math.round(performance.now() - started),
   };

@@ -22,7 +22,8 @@ function pad(text: string, width: number): string {
  * console.log(formatConformanceReport(await runConformance({ url, secret }), { color: process.stdout.isTTY }));
  */
 export function formatConformanceReport(report: ConformanceReport, options: FormatReportOptions = {}): string {
-  const paint = (format: Parameters<typeof styleText>[0], text: string) => (options.color ? styleText(format, text, { validateStream: false }) : text);
+  const paint = (format: Parameters<typeof styleText>[0], text: string) =>
+    options.color ? styleText(format, text, { validateStream: false }) : text;
   const header = ['result', 'level', 'case', 'expected', 'status', 'time'];
   const rows = report.cases.map((c) => [
     c.passed ? 'PASS' : 'FAIL',
@@ -33,8 +34,17 @@ export function formatConformanceReport(report: ConformanceReport, options: Form
     `${Math.round(c.durationMs)} ms`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i] as number)).join('  ').trimEnd();
-  const out: string[] = [`Receiver conformance: ${report.url}`, '', line(header), line(widths.map((w) => '-'.repeat(w)))];
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => pad(cell, widths[i] as number))
+      .join('  ')
+      .trimEnd();
+  const out: string[] = [
+    `Receiver conformance: ${report.url}`,
+    '',
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+  ];
   // One cause behind most failures: say it first, then the details.
   if (looksLikeWrongSecret(report)) {
     out.unshift(
@@ -62,7 +72,14 @@ export function formatConformanceReport(report: ConformanceReport, options: Form
     out.push('', 'Failures:');
     for (const c of failures) out.push(`  ${c.level} ${c.id}: ${c.detail}`);
   }
-  if (report.stoppedEarly !== undefined) out.push('', paint('red', `${report.stoppedEarly} (${report.counts.notRun} case${report.counts.notRun === 1 ? '' : 's'} not run).`));
+  if (report.stoppedEarly !== undefined)
+    out.push(
+      '',
+      paint(
+        'red',
+        `${report.stoppedEarly} (${report.counts.notRun} case${report.counts.notRun === 1 ? '' : 's'} not run).`,
+      ),
+    );
   const { passed, mustFailed, shouldFailed } = report.counts;
   const verdict = report.ok
     ? `${passed}/${report.cases.length} passed; no MUST failure${shouldFailed > 0 ? `, ${shouldFailed} SHOULD failure${shouldFailed === 1 ? '' : 's'}` : ''}.`

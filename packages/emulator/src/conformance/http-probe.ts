@@ -51,7 +51,12 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
       agent: request.agent ?? false,
     });
     const timer = setTimeout(() => {
-      finish({ kind: 'failure', error: `timed out: no answer within ${request.timeoutMs} ms`, timedOut: true, durationMs: elapsed() });
+      finish({
+        kind: 'failure',
+        error: `timed out: no answer within ${request.timeoutMs} ms`,
+        timedOut: true,
+        durationMs: elapsed(),
+      });
       req.destroy();
     }, request.timeoutMs);
     let responded = false;
@@ -67,7 +72,12 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
         }
       });
       const done = () =>
-        finish({ kind: 'answer', status, body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT), durationMs: elapsed() });
+        finish({
+          kind: 'answer',
+          status,
+          body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT),
+          durationMs: elapsed(),
+        });
       res.on('end', done);
       res.on('error', done);
       res.on('close', done);

@@ -3,7 +3,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { MESSAGE_TYPES, sign } from '@hookgate/core';
 import { caseMessage, RAW_BODY_VARIANTS, type CaseIds } from './case-messages.js';
-import type { ConformanceCaseResult, ConformanceLevel, ConformanceOptions, ConformanceReport } from './conformance-types.js';
+import type {
+  ConformanceCaseResult,
+  ConformanceLevel,
+  ConformanceOptions,
+  ConformanceReport,
+} from './conformance-types.js';
 import { redactUrl } from '../redact.js';
 import { probe, type ProbeResult } from './http-probe.js';
 import { runActionsConformance } from './actions-conformance.js';
@@ -36,24 +41,29 @@ function wholeNumber(options: ConformanceOptions, name: 'timeoutMs' | 'quickMs' 
   const value = options[name];
   if (value === undefined) return CONFORMANCE_DEFAULTS[name];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new RangeError(`runConformance option ${name} must be a whole number above 0 (got ${JSON.stringify(value)}); default ${CONFORMANCE_DEFAULTS[name]}.`);
+    throw new RangeError(
+      `runConformance option ${name} must be a whole number above 0 (got ${JSON.stringify(value)}); default ${CONFORMANCE_DEFAULTS[name]}.`,
+    );
   }
   return value;
 }
 
 function settings(options: ConformanceOptions): Settings {
-  if (typeof options !== 'object' || options === null) throw new TypeError('runConformance takes an options object: { url, secret }.');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('runConformance takes an options object: { url, secret }.');
   let url: URL;
   try {
     url = new URL(String(options.url));
   } catch {
-    throw new TypeError(`runConformance option url must be the receiver's full http(s) URL, e.g. http://127.0.0.1:3000/webhooks (got ${JSON.stringify(options.url)}).`);
+    throw new TypeError(
+      `runConformance option url must be the receiver's full http(s) URL, e.g. http://127.0.0.1:3000/webhooks (got ${JSON.stringify(options.url)}).`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`runConformance option url must use http or https (got ${JSON.stringify(url.protocol)}).`);
   }
   if (typeof options.secret !== 'string' || options.secret.length === 0) {
-    throw new TypeError('runConformance option secret must be the receiver\'s shared secret, a non-empty string.');
+    throw new TypeError("runConformance option secret must be the receiver's shared secret, a non-empty string.");
   }
   const headers = options.headers ?? {};
   if (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string')) {
@@ -90,8 +100,10 @@ function notRefused(r: ProbeResult): string {
       ? `${r.error} instead of a 4xx: refuse a bad signature at once, before any slow work`
       : `${observed(r)} instead of a 4xx`;
   }
-  if (r.status >= 200 && r.status < 300) return `${observed(r)} instead of a 4xx: the receiver accepts a forged request`;
-  if (r.status >= 500) return `${observed(r)} instead of a 4xx: the sender retries a 5xx for hours, and the request can never succeed`;
+  if (r.status >= 200 && r.status < 300)
+    return `${observed(r)} instead of a 4xx: the receiver accepts a forged request`;
+  if (r.status >= 500)
+    return `${observed(r)} instead of a 4xx: the sender retries a 5xx for hours, and the request can never succeed`;
   return `${observed(r)} instead of a 4xx`;
 }
 
@@ -130,8 +142,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const s = settings(options);
   const destination = options.destination ?? 'classic';
   if (destination !== 'classic' && destination !== 'actions')
-    throw new TypeError(`runConformance option destination must be "classic" or "actions" (got ${JSON.stringify(destination)}).`);
-  if (destination === 'actions') return runActionsConformance({ url: s.url, secret: s.secret, headers: s.headers, timeoutMs: s.timeoutMs, onCase: s.onCase });
+    throw new TypeError(
+      `runConformance option destination must be "classic" or "actions" (got ${JSON.stringify(destination)}).`,
+    );
+  if (destination === 'actions')
+    return runActionsConformance({
+      url: s.url,
+      secret: s.secret,
+      headers: s.headers,
+      timeoutMs: s.timeoutMs,
+      onCase: s.onCase,
+    });
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const runId = randomBytes(4).toString('hex');
@@ -143,7 +164,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     timestamp: new Date().toISOString(),
   });
   const shownUrl = redactUrl(s.url);
-  const agent = s.url.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 1 }) : new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const agent =
+    s.url.protocol === 'https:'
+      ? new https.Agent({ keepAlive: true, maxSockets: 1 })
+      : new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
     return await runCases();
   } finally {
@@ -164,7 +188,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       url: shownUrl,
       ok: mustFailed === 0 && stopped === undefined,
       cases,
-      counts: { passed: cases.length - mustFailed - shouldFailed, mustFailed, shouldFailed, notRun: CONFORMANCE_CASE_COUNT - cases.length },
+      counts: {
+        passed: cases.length - mustFailed - shouldFailed,
+        mustFailed,
+        shouldFailed,
+        notRun: CONFORMANCE_CASE_COUNT - cases.length,
+      },
       ...(stopped !== undefined ? { stoppedEarly: stopped } : {}),
       startedAt,
       durationMs: Math.round(performance.now() - started),
@@ -185,7 +214,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (signature !== null) headers['x-signature'] = signature;
       const r = await probe({ url: s.url, headers, body, timeoutMs: s.timeoutMs, agent });
       // A receiver that cannot be reached at all: one clear error instead of 20 failed cases.
-      if (++requests === 1 && r.kind === 'failure' && !r.timedOut) throw new ConformanceUnreachableError(shownUrl, r.code, r.error);
+      if (++requests === 1 && r.kind === 'failure' && !r.timedOut)
+        throw new ConformanceUnreachableError(shownUrl, r.code, r.error);
       timeoutsInARow = r.kind === 'failure' && r.timedOut ? timeoutsInARow + 1 : 0;
       if (timeoutsInARow >= CONSECUTIVE_TIMEOUTS_TO_STOP && stoppedEarly === undefined) {
         stoppedEarly = `stopped early: ${timeoutsInARow} requests in a row got no answer within ${s.timeoutMs} ms; the sender gives up on each after 5 s and retries it for hours, so fix the receiver's speed first`;
@@ -206,7 +236,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       r: ProbeResult | null,
       detail: string,
     ) => {
-      push({ id, level, title, expected, passed, status: r ? statusOf(r) : null, durationMs: r ? r.durationMs : 0, detail });
+      push({
+        id,
+        level,
+        title,
+        expected,
+        passed,
+        status: r ? statusOf(r) : null,
+        durationMs: r ? r.durationMs : 0,
+        detail,
+      });
     };
 
     // MUST: every type, signed correctly → 2xx within the sender's budget.
@@ -216,8 +255,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const r = await post(JSON.stringify(caseMessage(type, ids(id))));
       const passed = is2xx(r) && r.durationMs <= s.timeoutMs;
       signedTimes.push(r.kind === 'answer' ? r.durationMs : Number.POSITIVE_INFINITY);
-      record(id, 'MUST', `${type} message, signed correctly`, `2xx within ${s.timeoutMs} ms`, passed, r,
-        passed ? observed(r) : `${observed(r)}; a correctly signed ${type} must be accepted, or the sender retries it for hours`);
+      record(
+        id,
+        'MUST',
+        `${type} message, signed correctly`,
+        `2xx within ${s.timeoutMs} ms`,
+        passed,
+        r,
+        passed
+          ? observed(r)
+          : `${observed(r)}; a correctly signed ${type} must be accepted, or the sender retries it for hours`,
+      );
     }
 
     // MUST: refused requests → 4xx, and not counted as delivered.
@@ -227,8 +275,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
     const refusals: Array<{ id: string; title: string; send: (genuine: string) => Promise<ProbeResult> }> = [
       { id: 'missing-signature', title: 'no X-Signature header', send: (body) => post(body, { signature: null }) },
-      { id: 'wrong-signature', title: 'X-Signature of 40 random hex digits', send: (body) => post(body, { signature: randomBytes(20).toString('hex') }) },
-      { id: 'wrong-secret', title: 'signed with another secret', send: (body) => post(body, { signature: sign(body, `${s.secret}-not-the-secret`) }) },
+      {
+        id: 'wrong-signature',
+        title: 'X-Signature of 40 random hex digits',
+        send: (body) => post(body, { signature: randomBytes(20).toString('hex') }),
+      },
+      {
+        id: 'wrong-secret',
+        title: 'signed with another secret',
+        send: (body) => post(body, { signature: sign(body, `${s.secret}-not-the-secret`) }),
+      },
       {
         id: 'tampered-body',
         title: 'body changed after signing',
@@ -248,9 +304,21 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }
       const follow = await post(genuine);
       if (!is2xx(follow)) problems.push(`the genuine message sent next was ${observed(follow)}, not 2xx`);
-      else if (isDuplicateAnswer(follow)) problems.push('the genuine message sent next was answered as a duplicate: the refused one was counted as delivered');
-      record(refusal.id, 'MUST', refusal.title, '4xx, not counted as delivered', problems.length === 0, r,
-        problems.length === 0 ? `${observed(r)}; the genuine message sent next was ${observed(follow)}` : problems.join('; '));
+      else if (isDuplicateAnswer(follow))
+        problems.push(
+          'the genuine message sent next was answered as a duplicate: the refused one was counted as delivered',
+        );
+      record(
+        refusal.id,
+        'MUST',
+        refusal.title,
+        '4xx, not counted as delivered',
+        problems.length === 0,
+        r,
+        problems.length === 0
+          ? `${observed(r)}; the genuine message sent next was ${observed(follow)}`
+          : problems.join('; '),
+      );
     }
 
     // MUST: the same delivery twice (a retry) → 2xx both times.
@@ -259,8 +327,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const first = await post(body);
       const second = await post(body);
       const passed = is2xx(first) && is2xx(second);
-      record('duplicate-delivery', 'MUST', 'the same signed delivery twice (a retry)', '2xx both times', passed, second,
-        passed ? `first ${observed(first)}, second ${observed(second)}` : `first ${observed(first)}, second ${observed(second)}; a retry of a handled message must be acknowledged, or the sender keeps retrying it`);
+      record(
+        'duplicate-delivery',
+        'MUST',
+        'the same signed delivery twice (a retry)',
+        '2xx both times',
+        passed,
+        second,
+        passed
+          ? `first ${observed(first)}, second ${observed(second)}`
+          : `first ${observed(first)}, second ${observed(second)}; a retry of a handled message must be acknowledged, or the sender keeps retrying it`,
+      );
     }
 
     // SHOULD: precise refusals.
@@ -268,15 +345,31 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const body = JSON.stringify(caseMessage('track', ids('malformed-json'))).slice(0, -7);
       const r = await post(body);
       const passed = statusOf(r) === 400;
-      record('malformed-json', 'SHOULD', 'signed body that is not JSON', '400', passed, r,
-        passed ? observed(r) : `${observed(r)}; a body that is not JSON should get 400 (a 5xx makes the sender retry a request that can never succeed)`);
+      record(
+        'malformed-json',
+        'SHOULD',
+        'signed body that is not JSON',
+        '400',
+        passed,
+        r,
+        passed
+          ? observed(r)
+          : `${observed(r)}; a body that is not JSON should get 400 (a 5xx makes the sender retry a request that can never succeed)`,
+      );
     }
     {
       const body = JSON.stringify(caseMessage('track', ids('wrong-content-type')));
       const r = await post(body, { contentType: 'text/plain; charset=utf-8' });
       const passed = statusOf(r) === 415;
-      record('wrong-content-type', 'SHOULD', 'Content-Type text/plain', '415', passed, r,
-        passed ? observed(r) : `${observed(r)}; a body that is not declared JSON should get 415`);
+      record(
+        'wrong-content-type',
+        'SHOULD',
+        'Content-Type text/plain',
+        '415',
+        passed,
+        r,
+        passed ? observed(r) : `${observed(r)}; a body that is not declared JSON should get 415`,
+      );
     }
     {
       const message = caseMessage('track', ids('oversize')) as Record<string, unknown>;
@@ -285,8 +378,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const body = JSON.stringify({ ...message, properties: { padding } });
       const r = await post(body);
       const passed = statusOf(r) === 413;
-      record('oversize-body', 'SHOULD', `body of ${Buffer.byteLength(body)} bytes`, '413', passed, r,
-        passed ? observed(r) : `${observed(r)}; cap the body size (the sender's calls are at most 32 KB) and answer 413 above it`);
+      record(
+        'oversize-body',
+        'SHOULD',
+        `body of ${Buffer.byteLength(body)} bytes`,
+        '413',
+        passed,
+        r,
+        passed
+          ? observed(r)
+          : `${observed(r)}; cap the body size (the sender's calls are at most 32 KB) and answer 413 above it`,
+      );
     }
 
     // SHOULD: raw-body verification.
@@ -294,8 +396,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const body = variant.build(ids(variant.id));
       const r = await post(body);
       const passed = is2xx(r);
-      record(variant.id, 'SHOULD', `signed over raw bytes: ${variant.title}`, '2xx', passed, r,
-        passed ? observed(r) : `${observed(r)}; verify the HMAC over the raw body bytes, before any JSON parser re-serializes them`);
+      record(
+        variant.id,
+        'SHOULD',
+        `signed over raw bytes: ${variant.title}`,
+        '2xx',
+        passed,
+        r,
+        passed
+          ? observed(r)
+          : `${observed(r)}; verify the HMAC over the raw body bytes, before any JSON parser re-serializes them`,
+      );
     }
 
     // SHOULD: answers well under the 5 s budget.
@@ -315,6 +426,5 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           : `a signed delivery got no answer within ${s.timeoutMs} ms (timed out)`,
       });
     }
-
   }
 }

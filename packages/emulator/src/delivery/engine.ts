@@ -1,6 +1,14 @@
 import type { ClockTimer } from '../clock.js';
 import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
-import type { AttemptAnswer, AttemptEndpoint, AttemptError, AttemptInit, CancelledRetry, LoggedAttempt, LoggedDelivery } from '../log/delivery-record.js';
+import type {
+  AttemptAnswer,
+  AttemptEndpoint,
+  AttemptError,
+  AttemptInit,
+  CancelledRetry,
+  LoggedAttempt,
+  LoggedDelivery,
+} from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
 import { Http1ConnectionPool } from './http1-connection-pool.js';
@@ -36,8 +44,10 @@ const retryableOf = (r: LoggedDelivery) => r.engineBits & FIVE_BITS;
 const queuedOf = (r: LoggedDelivery) => (r.engineBits >> QUEUED_SHIFT) & FIVE_BITS;
 const inRoundOf = (r: LoggedDelivery) => r.engineBits >> IN_ROUND_SHIFT;
 const setRetryable = (r: LoggedDelivery, bits: number) => (r.engineBits = (r.engineBits & ~FIVE_BITS) | bits);
-const setQueued = (r: LoggedDelivery, bits: number) => (r.engineBits = (r.engineBits & ~(FIVE_BITS << QUEUED_SHIFT)) | (bits << QUEUED_SHIFT));
-const setInRound = (r: LoggedDelivery, n: number) => (r.engineBits = (r.engineBits & ((1 << IN_ROUND_SHIFT) - 1)) | (n << IN_ROUND_SHIFT));
+const setQueued = (r: LoggedDelivery, bits: number) =>
+  (r.engineBits = (r.engineBits & ~(FIVE_BITS << QUEUED_SHIFT)) | (bits << QUEUED_SHIFT));
+const setInRound = (r: LoggedDelivery, n: number) =>
+  (r.engineBits = (r.engineBits & ((1 << IN_ROUND_SHIFT) - 1)) | (n << IN_ROUND_SHIFT));
 
 /**
  * One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order.
@@ -122,7 +132,11 @@ export class DeliveryEngine {
     this.#events = events;
     this.#log = log;
     this.#pool = new Http1ConnectionPool(options.tls, options.userAgent);
-    this.#waiting = new RetryQueue(options.clock, (record) => record.nextAttemptMs as number, (record) => this.#startRound(record));
+    this.#waiting = new RetryQueue(
+      options.clock,
+      (record) => record.nextAttemptMs as number,
+      (record) => this.#startRound(record),
+    );
   }
 
   /** Records not yet delivered, failed or filtered. */
@@ -171,7 +185,9 @@ export class DeliveryEngine {
    * `runUntil`); on the system clock it just waits.
    */
   async drain(): Promise<void> {
-    const clock = this.#options.clock as ResolvedOptions['clock'] & { runUntil?: (done: () => boolean) => Promise<boolean> };
+    const clock = this.#options.clock as ResolvedOptions['clock'] & {
+      runUntil?: (done: () => boolean) => Promise<boolean>;
+    };
     while (!this.idle) {
       if (typeof clock.runUntil === 'function') {
         if (await clock.runUntil(() => this.idle)) return;
@@ -193,7 +209,8 @@ export class DeliveryEngine {
     this.#closed = true;
     const { clock } = this.#options;
     this.#waiting.clear();
-    for (const a of this.#inFlight.toArray()) a.handle?.abort({ code: 'aborted', message: 'close() ended the request' });
+    for (const a of this.#inFlight.toArray())
+      a.handle?.abort({ code: 'aborted', message: 'close() ended the request' });
     if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
     for (const lane of this.#lanes.values())
@@ -304,8 +321,13 @@ export class DeliveryEngine {
    * The answer as attempts keep it: one shared object per distinct short answer (error, body, no
    * headers kept), so thousands of identical failures cost one; at most `ANSWERS_KEPT` distinct ones.
    */
-  #answer(error: AttemptError | undefined, responseBody: string | undefined, responseHeaders: Readonly<Record<string, string>> | undefined): AttemptAnswer {
-    if (responseHeaders !== undefined || (responseBody !== undefined && responseBody.length > 256)) return { error, responseBody, responseHeaders };
+  #answer(
+    error: AttemptError | undefined,
+    responseBody: string | undefined,
+    responseHeaders: Readonly<Record<string, string>> | undefined,
+  ): AttemptAnswer {
+    if (responseHeaders !== undefined || (responseBody !== undefined && responseBody.length > 256))
+      return { error, responseBody, responseHeaders };
     let byBody = this.#answers.get(error);
     if (byBody === undefined) {
       if (this.#answers.size >= ANSWERS_KEPT) return { error, responseBody, responseHeaders };
@@ -323,7 +345,10 @@ export class DeliveryEngine {
   #attemptEndpoint(endpoint: ResolvedEndpoint): AttemptEndpoint {
     let to = this.#attemptEndpoints.get(endpoint);
     if (to === undefined) {
-      to = Object.freeze({ endpoint, userAgent: (endpoint as Partial<ActionsEndpoint>).userAgent ?? this.#options.userAgent });
+      to = Object.freeze({
+        endpoint,
+        userAgent: (endpoint as Partial<ActionsEndpoint>).userAgent ?? this.#options.userAgent,
+      });
       this.#attemptEndpoints.set(endpoint, to);
     }
     return to;
@@ -345,7 +370,10 @@ export class DeliveryEngine {
   /** Times out every request whose deadline passed, then watches the next one. */
   #expireDeadlines(): void {
     const now = this.#options.clock.now();
-    const timeout: AttemptError = Object.freeze({ code: 'timeout', message: `no answer within ${this.#options.timeoutMs} ms (timeoutMs)` });
+    const timeout: AttemptError = Object.freeze({
+      code: 'timeout',
+      message: `no answer within ${this.#options.timeoutMs} ms (timeoutMs)`,
+    });
     // Oldest first; each abort removes its entry (and may start the next queued request, at the end).
     for (let entry = this.#inFlight.first; entry !== undefined; entry = this.#inFlight.first) {
       if (entry.deadlineMs > now) {
@@ -419,9 +447,17 @@ export class DeliveryEngine {
       setInRound(record, inRoundOf(record) - 1);
       this.#outstanding--;
       const endpoint = endpoints[i] as ResolvedEndpoint;
-      const cancelled: CancelledRetry = Object.freeze({ recordId: record.id, endpoint: endpoint.url, round: record.round, at: iso(now), reason });
+      const cancelled: CancelledRetry = Object.freeze({
+        recordId: record.id,
+        endpoint: endpoint.url,
+        round: record.round,
+        at: iso(now),
+        reason,
+      });
       record.addCancelled(cancelled);
-      this.#log?.(`${cancelled.at} ${record.id} ${record.type} round ${record.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`);
+      this.#log?.(
+        `${cancelled.at} ${record.id} ${record.type} round ${record.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`,
+      );
       this.#events.emit('cancelled', cancelled, record);
     }
   }
@@ -498,6 +534,8 @@ export class DeliveryEngine {
     const signature = record.signature;
     const sig = signature ? ` sig=${redactSignature(signature)}` : '';
     const method = record instanceof ActionsDelivery ? record.actions.method : 'POST';
-    this.#log(`${a.at} ${record.id} ${record.type} round ${a.round} ${method} ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`);
+    this.#log(
+      `${a.at} ${record.id} ${record.type} round ${a.round} ${method} ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`,
+    );
   }
 }

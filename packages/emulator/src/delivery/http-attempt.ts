@@ -45,7 +45,10 @@ const TLS_CODES = new Set([
 export function classifyNodeError(e: Error & { code?: string }): AttemptError {
   const cause = typeof e.code === 'string' ? e.code : undefined;
   const text = cause && !e.message.includes(cause) ? `${cause}: ${e.message}` : e.message;
-  if (cause && (TLS_CODES.has(cause) || cause.startsWith('ERR_TLS') || cause.startsWith('ERR_SSL') || cause.startsWith('CERT_'))) {
+  if (
+    cause &&
+    (TLS_CODES.has(cause) || cause.startsWith('ERR_TLS') || cause.startsWith('ERR_SSL') || cause.startsWith('CERT_'))
+  ) {
     return { code: 'tls', message: `TLS handshake failed, no request sent: ${text}`, cause };
   }
   if (cause?.startsWith('HPE_')) return { code: 'protocol', message: `malformed answer: ${text}`, cause };
@@ -117,7 +120,13 @@ class InFlightRequest implements AttemptHandle, Http1Exchange {
   }
 
   malformed(reason: string): void {
-    this.finish({ code: 'protocol', message: `malformed answer: ${reason}` }, undefined, undefined, undefined, undefined);
+    this.finish(
+      { code: 'protocol', message: `malformed answer: ${reason}` },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    );
   }
 
   broken(error: (Error & { code?: string }) | undefined, parser: Http1ResponseParser): void {

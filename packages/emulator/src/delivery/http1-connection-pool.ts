@@ -300,7 +300,12 @@ export class Http1ConnectionPool {
   ) {}
 
   /** The target of an endpoint (its URL and static headers; a Webhooks (Actions) endpoint also its method and User-Agent), computed on first use. */
-  target(endpoint: { readonly parsed: URL; readonly headers: Readonly<Record<string, string>>; readonly method?: string; readonly userAgent?: string }): Http1Target {
+  target(endpoint: {
+    readonly parsed: URL;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly method?: string;
+    readonly userAgent?: string;
+  }): Http1Target {
     let target = this.#targets.get(endpoint);
     if (!target) {
       const url = endpoint.parsed;
@@ -310,7 +315,11 @@ export class Http1ConnectionPool {
         origin = new Http1Origin(this, url);
         this.#origins.set(key, origin);
       }
-      target = new Http1Target(url, origin, new Http1RequestHead(url, endpoint.userAgent ?? this.userAgent, endpoint.headers, endpoint.method));
+      target = new Http1Target(
+        url,
+        origin,
+        new Http1RequestHead(url, endpoint.userAgent ?? this.userAgent, endpoint.headers, endpoint.method),
+      );
       this.#targets.set(endpoint, target);
     }
     return target;

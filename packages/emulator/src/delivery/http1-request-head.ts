@@ -48,7 +48,9 @@ export class Http1RequestHead {
       const value = headers[name] as string;
       if (name.toLowerCase() === 'authorization') hasAuthorization = true;
       if (invalid === undefined && INVALID_HEADER_CHAR.test(value)) {
-        invalid = Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' });
+        invalid = Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), {
+          code: 'ERR_INVALID_CHAR',
+        });
       }
       if (name === 'Content-Length') {
         beforeLength = `${part}Content-Length: `;

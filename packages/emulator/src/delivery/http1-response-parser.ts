@@ -73,7 +73,8 @@ function responseText(bytes: Buffer, length: number): string {
 
 /** Token characters of header names (RFC 9110 tchar), by byte. */
 const TCHAR = new Uint8Array(256);
-for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TCHAR[c.charCodeAt(0)] = 1;
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+  TCHAR[c.charCodeAt(0)] = 1;
 
 /** Whether `buf[from, to)` equals `lower` (lowercase ASCII), ignoring the case of letters. */
 function equalsIgnoringCase(buf: Buffer, from: number, to: number, lower: string): boolean {
@@ -336,7 +337,8 @@ export class Http1ResponseParser {
     let size = 0;
     for (; i < line.length; i++) {
       const c = line.charCodeAt(i);
-      const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      const digit =
+        c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
       if (digit < 0) break;
       if (i >= 12) return this.#fail('a chunk size is too large') && -1;
       size = size * 16 + digit;
@@ -391,7 +393,11 @@ export class Http1ResponseParser {
     // does not start as one (another protocol's greeting), or a line ended by a bare LF (node:http's
     // parser refuses both at once, and the emulator used to classify them as malformed answers).
     const scanEnd = at < 0 || at + 4 > bufEnd ? bufEnd : at + 4;
-    if (!this.#startsAsAnswer(buf, start, scanEnd) || !this.#crlfOnly(buf, start, this.#pending ? this.#pending.length : start, scanEnd)) return -2;
+    if (
+      !this.#startsAsAnswer(buf, start, scanEnd) ||
+      !this.#crlfOnly(buf, start, this.#pending ? this.#pending.length : start, scanEnd)
+    )
+      return -2;
     if (at < 0 || at + 4 > bufEnd) {
       if (this.#headBytes + bufEnd - start > MAX_HEAD_BYTES) {
         this.#fail(`the status line and headers exceed ${MAX_HEAD_BYTES} bytes`);
@@ -417,7 +423,9 @@ export class Http1ResponseParser {
     const n = Math.min(HTTP1_PREFIX.length, end - start);
     for (let i = 0; i < n; i++) {
       if (buf[start + i] !== HTTP1_PREFIX[i]) {
-        this.#fail(`the answer does not start with HTTP/1.x: ${JSON.stringify(buf.toString('latin1', start, Math.min(end, start + 40)))}`);
+        this.#fail(
+          `the answer does not start with HTTP/1.x: ${JSON.stringify(buf.toString('latin1', start, Math.min(end, start + 40)))}`,
+        );
         return false;
       }
     }
@@ -442,7 +450,9 @@ export class Http1ResponseParser {
     // Status line: HTTP/1.x SP 3DIGIT [SP reason]
     const status = this.#statusOf(buf, from, lineEnd);
     if (status < 0) {
-      this.#fail(`the status line is malformed: ${JSON.stringify(buf.toString('latin1', from, Math.min(lineEnd, from + 40)))}`);
+      this.#fail(
+        `the status line is malformed: ${JSON.stringify(buf.toString('latin1', from, Math.min(lineEnd, from + 40)))}`,
+      );
       return false;
     }
     const http11 = buf[from + 7] === 0x31;
@@ -467,7 +477,9 @@ export class Http1ResponseParser {
       let colon = line;
       while (colon < next && TCHAR[buf[colon] as number] === 1) colon++;
       if (colon === line || colon === next || buf[colon] !== 0x3a) {
-        this.#fail(`a header line is malformed: ${JSON.stringify(buf.toString('latin1', line, Math.min(next, line + 40)))}`);
+        this.#fail(
+          `a header line is malformed: ${JSON.stringify(buf.toString('latin1', line, Math.min(next, line + 40)))}`,
+        );
         return false;
       }
       for (let i = colon + 1; i < next; i++) {
@@ -483,7 +495,8 @@ export class Http1ResponseParser {
       while (ve > vs && (buf[ve - 1] === 0x20 || buf[ve - 1] === 0x09)) ve--;
       switch (colon - line) {
         case 8:
-          if (location === undefined && equalsIgnoringCase(buf, line, colon, 'location')) location = buf.toString('latin1', vs, ve);
+          if (location === undefined && equalsIgnoringCase(buf, line, colon, 'location'))
+            location = buf.toString('latin1', vs, ve);
           break;
         case 10:
           if (equalsIgnoringCase(buf, line, colon, 'connection')) {
@@ -494,13 +507,16 @@ export class Http1ResponseParser {
           }
           break;
         case 11:
-          if (retryAfter === undefined && equalsIgnoringCase(buf, line, colon, 'retry-after')) retryAfter = buf.toString('latin1', vs, ve);
+          if (retryAfter === undefined && equalsIgnoringCase(buf, line, colon, 'retry-after'))
+            retryAfter = buf.toString('latin1', vs, ve);
           break;
         case 14:
           if (equalsIgnoringCase(buf, line, colon, 'content-length')) {
             const n = decimal(buf, vs, ve);
             if (n < 0 || (contentLength >= 0 && contentLength !== n)) {
-              this.#fail(`the Content-Length header is invalid: ${JSON.stringify(buf.toString('latin1', vs, Math.min(ve, vs + 40)))}`);
+              this.#fail(
+                `the Content-Length header is invalid: ${JSON.stringify(buf.toString('latin1', vs, Math.min(ve, vs + 40)))}`,
+              );
               return false;
             }
             contentLength = n;

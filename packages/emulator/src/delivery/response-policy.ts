@@ -62,7 +62,10 @@ function statusVerdict(
   if (policy.clientErrors === 'retry') return { outcome: 'retry', error };
   return {
     outcome: 'fail',
-    error: { ...error, message: `${label}: the receiver rejected the message (a 4xx is not retried; see responsePolicy.clientErrors)` },
+    error: {
+      ...error,
+      message: `${label}: the receiver rejected the message (a 4xx is not retried; see responsePolicy.clientErrors)`,
+    },
   };
 }
 

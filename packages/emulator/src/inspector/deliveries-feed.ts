@@ -22,11 +22,19 @@ export function deliveriesFeed(engine: InspectorEngine, masks: ViewMasks, window
       } catch (error) {
         return problem(400, `Query: ${(error as Error).message}.`);
       }
-      return { status: 200, body: { ...listDeliveries(engine.deliveries, masks, query), order: 'newest first', endpoints: masks.allEndpoints() } };
+      return {
+        status: 200,
+        body: {
+          ...listDeliveries(engine.deliveries, masks, query),
+          order: 'newest first',
+          endpoints: masks.allEndpoints(),
+        },
+      };
     },
     detail(id) {
       const record = engine.get(id);
-      if (!record) return problem(404, `No delivery ${JSON.stringify(id)} in the log (unknown, or evicted by maxRecords).`);
+      if (!record)
+        return problem(404, `No delivery ${JSON.stringify(id)} in the log (unknown, or evicted by maxRecords).`);
       return { status: 200, body: describeDelivery(record, masks, engine.clock.now(), windowMs) };
     },
     watch(onChange) {

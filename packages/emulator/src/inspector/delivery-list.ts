@@ -46,11 +46,13 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
     if (value === '') continue;
     switch (name) {
       case 'state':
-        if (!(STATES as readonly string[]).includes(value)) throw new RangeError(`state must be one of ${STATES.join(', ')} (got ${JSON.stringify(value)})`);
+        if (!(STATES as readonly string[]).includes(value))
+          throw new RangeError(`state must be one of ${STATES.join(', ')} (got ${JSON.stringify(value)})`);
         query.state = value as ListQuery['state'];
         break;
       case 'type':
-        if (!(MESSAGE_TYPES as readonly string[]).includes(value)) throw new RangeError(`type must be one of ${MESSAGE_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
+        if (!(MESSAGE_TYPES as readonly string[]).includes(value))
+          throw new RangeError(`type must be one of ${MESSAGE_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
         query.type = value as ListQuery['type'];
         break;
       case 'endpoint':
@@ -63,12 +65,15 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
       case 'limit': {
         const n = Number(value);
         const max = name === 'limit' ? PAGE_SIZE.max : Number.MAX_SAFE_INTEGER;
-        if (!/^\d+$/.test(value) || n < 1 || n > max) throw new RangeError(`${name} must be a whole number from 1 to ${max} (got ${JSON.stringify(value)})`);
+        if (!/^\d+$/.test(value) || n < 1 || n > max)
+          throw new RangeError(`${name} must be a whole number from 1 to ${max} (got ${JSON.stringify(value)})`);
         query[name] = n;
         break;
       }
       default:
-        throw new RangeError(`unknown parameter ${JSON.stringify(name)}: filter with state, type, endpoint, q, before and limit`);
+        throw new RangeError(
+          `unknown parameter ${JSON.stringify(name)}: filter with state, type, endpoint, q, before and limit`,
+        );
     }
   }
   return query;

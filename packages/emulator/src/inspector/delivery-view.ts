@@ -106,7 +106,11 @@ export class ViewMasks {
     this.#readAt = now;
     const sources = this.#engine.sources;
     this.#bySource = new Map();
-    for (const s of sources) this.#bySource.set(s.writeKey, (s.webhooks?.endpoints ?? []).map((e) => e.url));
+    for (const s of sources)
+      this.#bySource.set(
+        s.writeKey,
+        (s.webhooks?.endpoints ?? []).map((e) => e.url),
+      );
   }
 
   /** Whether a source has a classic shared secret now (read fresh: a detail must not trust a second-old view). */
@@ -153,7 +157,8 @@ export class ViewMasks {
   scrub(text: string): string {
     this.#refresh();
     let out = text;
-    for (const urls of this.#bySource.values()) for (const u of urls) if (out.includes(u)) out = out.split(u).join(this.url(u));
+    for (const urls of this.#bySource.values())
+      for (const u of urls) if (out.includes(u)) out = out.split(u).join(this.url(u));
     return out;
   }
 }
@@ -228,7 +233,11 @@ function seqOf(id: string): number {
  * @example
  * summarizeDelivery(emulator.get('dlv_1')!, new ViewMasks(emulator)).summary; // 'Signed Up'
  */
-export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, message = parseBody(record)): DeliverySummary {
+export function summarizeDelivery(
+  record: DeliveryRecord,
+  masks: ViewMasks,
+  message = parseBody(record),
+): DeliverySummary {
   const last = record.attempts[record.attempts.length - 1];
   const userId = message ? (message.userId ?? message['User ID']) : undefined;
   return {
@@ -238,7 +247,11 @@ export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, mess
     source: record.sourceName ?? `source ${redactWriteKey(record.writeKey)}`,
     origin: record.origin,
     type: record.type,
-    summary: record.actions ? actionsSummary(record, message) : isBatchStandIn(record) ? 'batched (Webhooks (Actions))' : summaryOf(record.type, message ?? calledAs(record)),
+    summary: record.actions
+      ? actionsSummary(record, message)
+      : isBatchStandIn(record)
+        ? 'batched (Webhooks (Actions))'
+        : summaryOf(record.type, message ?? calledAs(record)),
     userId: typeof userId === 'string' ? userId : undefined,
     state: record.state,
     attempts: record.attempts.length,
@@ -259,7 +272,8 @@ export function summarizeDelivery(record: DeliveryRecord, masks: ViewMasks, mess
 function actionsSummary(record: DeliveryRecord, m: Record<string, unknown> | undefined): string {
   const a = record.actions as NonNullable<DeliveryRecord['actions']>;
   if (a.batch) return `${a.method} batch of ${a.batchSize} (subscription ${a.subscription})`;
-  if (m && typeof m.type === 'string' && typeof m.messageId === 'string') return `${a.method} ${summaryOf(record.type, m)}`;
+  if (m && typeof m.type === 'string' && typeof m.messageId === 'string')
+    return `${a.method} ${summaryOf(record.type, m)}`;
   return oneLine(`${a.method} mapped payload: ${m ? Object.keys(m).join(', ') || '(empty)' : '(none)'}`);
 }
 
@@ -289,7 +303,9 @@ function shellQuote(text: string): string {
 export function curlCommand(body: string, url: string, headers: Record<string, string>, signed: boolean): string {
   // Without the secret, openssl would sign with an empty key and the receiver would answer 401 for a
   // reason the user cannot see: the command stops first, saying what to set.
-  const lines = signed ? [`: "\${HOOKGATE_SECRET:?set HOOKGATE_SECRET to the shared secret of the source first (nothing was sent)}"`] : [];
+  const lines = signed
+    ? [`: "\${HOOKGATE_SECRET:?set HOOKGATE_SECRET to the shared secret of the source first (nothing was sent)}"`]
+    : [];
   lines.push(`BODY=${shellQuote(body)}`);
   const parts = [`curl -sS -X POST ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(headers)) {
@@ -298,7 +314,9 @@ export function curlCommand(body: string, url: string, headers: Record<string, s
     parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
   if (signed) {
-    parts.push(`-H "X-Signature: $(printf '%s' "$BODY" | openssl dgst -sha1 -hmac "$HOOKGATE_SECRET" | sed 's/^.*= //')"`);
+    parts.push(
+      `-H "X-Signature: $(printf '%s' "$BODY" | openssl dgst -sha1 -hmac "$HOOKGATE_SECRET" | sed 's/^.*= //')"`,
+    );
   }
   parts.push(`--data-binary "$BODY"`);
   lines.push(parts.join(' \\\n  '));
@@ -323,7 +341,12 @@ function headerView(record: DeliveryRecord): Record<string, string> {
  * @example
  * describeDelivery(record, masks, emulator.clock.now(), 4 * 3600_000).attemptList.length;
  */
-export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs: number, windowMs: number): DeliveryDetail {
+export function describeDelivery(
+  record: DeliveryRecord,
+  masks: ViewMasks,
+  nowMs: number,
+  windowMs: number,
+): DeliveryDetail {
   const message = parseBody(record);
   const headers = headerView(record);
   const rawEndpoints = masks.endpointsOf(record.writeKey);
@@ -347,7 +370,8 @@ export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs
     })),
     firstAttemptAt: record.firstAttemptAt,
     nextAttemptAt: record.nextAttemptAt,
-    windowEndsAt: record.state === 'pending' && firstMs !== undefined ? new Date(firstMs + windowMs).toISOString() : undefined,
+    windowEndsAt:
+      record.state === 'pending' && firstMs !== undefined ? new Date(firstMs + windowMs).toISOString() : undefined,
     windowMs,
     now: new Date(nowMs).toISOString(),
     reason: record.reason === undefined ? undefined : masks.reason(record.reason),
@@ -357,7 +381,12 @@ export function describeDelivery(record: DeliveryRecord, masks: ViewMasks, nowMs
         ? ''
         : record.actions
           ? // A Webhooks (Actions) request: its own method and mapped URL; a batch's signature covers its first element only, which openssl over $BODY would not reproduce.
-            curlCommand(record.body, record.attempts[0] ? masks.url(record.attempts[0].endpoint) : curlUrl, headers, record.signature !== undefined && !record.actions.batch).replace('curl -sS -X POST', `curl -sS -X ${record.actions.method}`)
+            curlCommand(
+              record.body,
+              record.attempts[0] ? masks.url(record.attempts[0].endpoint) : curlUrl,
+              headers,
+              record.signature !== undefined && !record.actions.batch,
+            ).replace('curl -sS -X POST', `curl -sS -X ${record.actions.method}`)
           : curlCommand(record.body, curlUrl, headers, record.signature !== undefined),
     signed: record.signature !== undefined,
     secretKnown: record.signature === undefined || record.actions !== undefined || masks.hasSecretNow(record.writeKey),

@@ -35,7 +35,12 @@ export class EventStream {
 
   /** Takes a request over as an event stream until the page goes away. */
   attach(req: http.IncomingMessage, res: http.ServerResponse, headers: Record<string, string>): void {
-    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
     res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ feeds: this.#feeds.map((f) => f.name) })}\n\n`);
     this.#clients.add(res);
     if (this.#clients.size === 1) this.#start();

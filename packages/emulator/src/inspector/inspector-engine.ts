@@ -9,11 +9,27 @@ import type { Emulator } from '../emulator-api.js';
  */
 export type InspectorEngine = Pick<
   Emulator,
-  'deliveries' | 'get' | 'replay' | 'retryNow' | 'on' | 'off' | 'clock' | 'sources' | 'ingest' | 'deleteUser' | 'hasSource'
+  | 'deliveries'
+  | 'get'
+  | 'replay'
+  | 'retryNow'
+  | 'on'
+  | 'off'
+  | 'clock'
+  | 'sources'
+  | 'ingest'
+  | 'deleteUser'
+  | 'hasSource'
 >;
 
 /** Whether an intake engine can back the inspector (an `Emulator` can; a bare `IntakeEngine` cannot). */
 export function isInspectorEngine(engine: object): engine is InspectorEngine {
   const e = engine as Partial<Record<keyof InspectorEngine, unknown>>;
-  return typeof e.on === 'function' && typeof e.off === 'function' && typeof e.get === 'function' && typeof e.replay === 'function' && typeof e.retryNow === 'function';
+  return (
+    typeof e.on === 'function' &&
+    typeof e.off === 'function' &&
+    typeof e.get === 'function' &&
+    typeof e.replay === 'function' &&
+    typeof e.retryNow === 'function'
+  );
 }

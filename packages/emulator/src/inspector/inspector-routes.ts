@@ -34,7 +34,11 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'cache-control': 'no-store',
 });
 
-const CONTENT_TYPES = { 'index.html': 'text/html; charset=utf-8', 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' } as const;
+const CONTENT_TYPES = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+} as const;
 /** The page's icon (a hook on a dark square), served so a browser's icon request is not a 404. */
 const FAVICON = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d1d1b"/><path d="M9 3v6.5a2.5 2.5 0 0 1-5 0V8" fill="none" stroke="#4cc46a" stroke-width="2" stroke-linecap="round"/></svg>',
@@ -59,7 +63,12 @@ export interface Inspector {
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...SECURITY_HEADERS, ...extra, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    ...extra,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }
 
@@ -67,7 +76,9 @@ function refuse(res: http.ServerResponse, refusal: Refusal): void {
   sendJson(res, refusal.status, { error: refusal.message });
 }
 
-function readJson(req: http.IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
+function readJson(
+  req: http.IncomingMessage,
+): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -79,7 +90,8 @@ function readJson(req: http.IncomingMessage): Promise<{ ok: true; value: unknown
     });
     req.on('error', () => resolve({ ok: false, status: 400, message: 'The request body could not be read.' }));
     req.on('end', () => {
-      if (over) return resolve({ ok: false, status: 413, message: `The request body is over ${MAX_ACTION_BODY} bytes.` });
+      if (over)
+        return resolve({ ok: false, status: 413, message: `The request body is over ${MAX_ACTION_BODY} bytes.` });
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.length === 0) return resolve({ ok: true, value: undefined });
       try {
@@ -103,7 +115,11 @@ function readJson(req: http.IncomingMessage): Promise<{ ok: true; value: unknown
  * Every request passes `guard` first (the server's one `LocalServerGuard`; by default one for loopback
  * with `options.token`).
  */
-export function createInspector(engine: InspectorEngine | undefined, options: InspectorOptions = {}, guard = new LocalServerGuard({ token: options.token })): Inspector {
+export function createInspector(
+  engine: InspectorEngine | undefined,
+  options: InspectorOptions = {},
+  guard = new LocalServerGuard({ token: options.token }),
+): Inspector {
   const token = guard.token;
   const windowMs = options.retryWindowMs ?? 4 * 3_600_000;
   const masks = engine ? new ViewMasks(engine, options.reasonWording) : undefined;
@@ -122,20 +138,34 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
     try {
       const assets = await loadUiAssets();
       const body = assets.files[file];
-      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': CONTENT_TYPES[file], 'content-length': String(body.length) });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': CONTENT_TYPES[file],
+        'content-length': String(body.length),
+      });
       res.end(body);
     } catch (error) {
       sendJson(res, 500, { error: (error as Error).message });
     }
   }
 
-  async function act(engine: InspectorEngine, masks: ViewMasks, req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> {
+  async function act(
+    engine: InspectorEngine,
+    masks: ViewMasks,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    path: string,
+  ): Promise<void> {
     const body = await readJson(req);
     if (!body.ok) return sendJson(res, body.status, { error: body.message });
     try {
       if (path === INSPECTOR_ROUTES.sendTest) {
         const result = sendTestEvent(engine, body.value);
-        if (!result.ok) return sendJson(res, 400, { error: `The message is not valid: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues: result.issues });
+        if (!result.ok)
+          return sendJson(res, 400, {
+            error: `The message is not valid: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+            issues: result.issues,
+          });
         return sendJson(res, 202, { records: result.records.map((r) => summarizeDelivery(r, masks)) });
       }
       const [, id, action] = ACTION.exec(path) as RegExpExecArray;
@@ -147,7 +177,10 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
       if (!record) return sendJson(res, 404, { error: `No delivery ${id} in the log.` });
       if (!engine.retryNow(id as string)) {
         return sendJson(res, 409, {
-          error: record.state === 'pending' ? `${id} has no retry waiting (its attempts are in flight); try again when they end.` : `${id} is ${record.state}: only a pending delivery waiting for a retry can be retried now; use Replay to send it again.`,
+          error:
+            record.state === 'pending'
+              ? `${id} has no retry waiting (its attempts are in flight); try again when they end.`
+              : `${id} is ${record.state}: only a pending delivery waiting for a retry can be retried now; use Replay to send it again.`,
         });
       }
       return sendJson(res, 202, { record: summarizeDelivery(record, masks) });
@@ -158,7 +191,13 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
     }
   }
 
-  function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, method: string, url: URL): boolean {
+  function handle(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    path: string,
+    method: string,
+    url: URL,
+  ): boolean {
     const isPage = path === INSPECTOR_ROUTES.page || path === '/index.html';
     // Without an emulator (`hookgate listen`) there is nothing to replay or send: those paths are not ours.
     const isAction = engine !== undefined && (path === INSPECTOR_ROUTES.sendTest || ACTION.test(path));
@@ -171,7 +210,11 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
     }
     if (isPage && method === 'GET' && tokenInQuery(url, token)) {
       // The token moves from the URL (history, screenshots) into an HttpOnly cookie.
-      res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token as string)}; HttpOnly; SameSite=Strict; Path=/` });
+      res.writeHead(303, {
+        ...SECURITY_HEADERS,
+        location: '/',
+        'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token as string)}; HttpOnly; SameSite=Strict; Path=/`,
+      });
       res.end();
       return true;
     }
@@ -185,7 +228,9 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
         refuse(res, csrf);
         return true;
       }
-      act(engine as InspectorEngine, masks as ViewMasks, req, res, path).catch((error: unknown) => sendJson(res, 500, { error: String((error as Error)?.message ?? error) }));
+      act(engine as InspectorEngine, masks as ViewMasks, req, res, path).catch((error: unknown) =>
+        sendJson(res, 500, { error: String((error as Error)?.message ?? error) }),
+      );
       return true;
     }
     if (method !== 'GET' && method !== 'HEAD') {
@@ -196,10 +241,13 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
     else if (path === '/_hookgate/ui/app.js') void page(res, 'app.js');
     else if (path === '/_hookgate/ui/app.css') void page(res, 'app.css');
     else if (path === '/_hookgate/ui/favicon.svg') {
-      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'image/svg+xml', 'content-length': String(FAVICON.length) });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': 'image/svg+xml',
+        'content-length': String(FAVICON.length),
+      });
       res.end(FAVICON);
-    }
-    else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS as Record<string, string>);
+    } else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS as Record<string, string>);
     else if (path === `${INSPECTOR_ROUTES.api}meta`) {
       const now = engine ? engine.clock.now() : Date.now();
       sendJson(res, 200, {
@@ -209,14 +257,21 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
         types: MESSAGE_TYPES,
         endpoints: masks ? masks.allEndpoints() : [],
         // For the empty list's "send a first call" help: each source's name and write key, masked.
-        sources: engine ? engine.sources.map((s) => ({ name: s.name ?? null, writeKey: redactWriteKey(s.writeKey), webhooks: s.webhooks?.enabled ?? false })) : [],
+        sources: engine
+          ? engine.sources.map((s) => ({
+              name: s.name ?? null,
+              writeKey: redactWriteKey(s.writeKey),
+              webhooks: s.webhooks?.enabled ?? false,
+            }))
+          : [],
         templates: engine ? testEventTemplates(now) : {},
         now: new Date(now).toISOString(),
       });
     } else if (path.startsWith(INSPECTOR_ROUTES.api)) {
       const [name, id, ...more] = path.slice(INSPECTOR_ROUTES.api.length).split('/');
       const feed = feeds.get(name ?? '');
-      if (!feed || more.length > 0) sendJson(res, 404, { error: `No inspector API ${path}; feeds: ${[...feeds.keys()].join(', ')}.` });
+      if (!feed || more.length > 0)
+        sendJson(res, 404, { error: `No inspector API ${path}; feeds: ${[...feeds.keys()].join(', ')}.` });
       else if (id === undefined || id === '') answer(res, feed.list(url.searchParams));
       else {
         let decoded: string;
@@ -235,7 +290,8 @@ export function createInspector(engine: InspectorEngine | undefined, options: In
   return {
     handle,
     addFeed(feed) {
-      if (!/^[a-z]+$/.test(feed.name) || feeds.has(feed.name)) throw new TypeError(`Inspector feed name ${JSON.stringify(feed.name)} must be [a-z]+ and unique.`);
+      if (!/^[a-z]+$/.test(feed.name) || feeds.has(feed.name))
+        throw new TypeError(`Inspector feed name ${JSON.stringify(feed.name)} must be [a-z]+ and unique.`);
       feeds.set(feed.name, feed);
       stream.close();
       stream = new EventStream([...feeds.values()]);

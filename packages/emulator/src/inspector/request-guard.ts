@@ -82,12 +82,19 @@ export class LocalServerGuard {
     if (this.token === undefined) {
       const local = req.socket.localAddress;
       if (local !== undefined && !isLoopbackHost(local)) {
-        return { status: 403, message: 'This server answers only on the loopback interface unless a token is set (--ui-token or HOOKGATE_UI_TOKEN).' };
+        return {
+          status: 403,
+          message:
+            'This server answers only on the loopback interface unless a token is set (--ui-token or HOOKGATE_UI_TOKEN).',
+        };
       }
     }
     const name = hostName(req.headers.host);
     const bare = name.replace(/^\[|\]$/g, '');
-    const hostOk = isLoopbackHost(bare) || (this.#boundHost !== undefined && bare === this.#boundHost) || (this.token !== undefined && isIP(bare) !== 0);
+    const hostOk =
+      isLoopbackHost(bare) ||
+      (this.#boundHost !== undefined && bare === this.#boundHost) ||
+      (this.token !== undefined && isIP(bare) !== 0);
     if (!hostOk) {
       return {
         status: 403,
@@ -99,7 +106,8 @@ export class LocalServerGuard {
     if (this.#givenTokens(req, url).some((given) => sameToken(given, token))) return undefined;
     return {
       status: 401,
-      message: 'This server needs its token: open /?token=YOUR_TOKEN once in the browser (it sets a cookie), or send Authorization: Bearer YOUR_TOKEN (or X-Hookgate-Token).',
+      message:
+        'This server needs its token: open /?token=YOUR_TOKEN once in the browser (it sets a cookie), or send Authorization: Bearer YOUR_TOKEN (or X-Hookgate-Token).',
     };
   }
 
@@ -159,7 +167,10 @@ export function tokenInQuery(url: URL, token: string | undefined): boolean {
  */
 export function checkCsrf(req: http.IncomingMessage): Refusal | undefined {
   if (req.headers[CSRF_HEADER] !== '1') {
-    return { status: 403, message: `Inspector actions need the header ${CSRF_HEADER}: 1 (it proves the request does not come from another site).` };
+    return {
+      status: 403,
+      message: `Inspector actions need the header ${CSRF_HEADER}: 1 (it proves the request does not come from another site).`,
+    };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null') {
@@ -169,7 +180,11 @@ export function checkCsrf(req: http.IncomingMessage): Refusal | undefined {
     } catch {
       return { status: 403, message: `Origin ${JSON.stringify(origin)} is not a URL.` };
     }
-    if (host !== req.headers.host) return { status: 403, message: `Origin ${origin} is not this inspector (${req.headers.host ?? 'no Host'}): cross-site actions are refused.` };
+    if (host !== req.headers.host)
+      return {
+        status: 403,
+        message: `Origin ${origin} is not this inspector (${req.headers.host ?? 'no Host'}): cross-site actions are refused.`,
+      };
   } else if (origin === 'null') {
     return { status: 403, message: 'Origin null (a sandboxed or file page) may not act on the inspector.' };
   }

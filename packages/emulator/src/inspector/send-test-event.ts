@@ -3,7 +3,8 @@ import type { DeliveryRecord } from '../log/delivery-record.js';
 import type { InspectorEngine } from './inspector-engine.js';
 
 /** What "Send test event" did: the records it created, or the issues (each with its JSON path). */
-export type SendTestResult = { ok: true; records: DeliveryRecord[] } | { ok: false; status: 400; issues: ValidationIssue[] };
+export type SendTestResult =
+  { ok: true; records: DeliveryRecord[] } | { ok: false; status: 400; issues: ValidationIssue[] };
 
 /**
  * The fixture of every message type, with the current time on the emulator's clock: what the page's
@@ -33,13 +34,22 @@ function callOf(m: Record<string, unknown>): Call {
  * const r = sendTestEvent(emulator, { type: 'track', message: { ...fixtures.track } });
  */
 export function sendTestEvent(engine: InspectorEngine, input: unknown): SendTestResult {
-  const bad = (path: string, message: string): SendTestResult => ({ ok: false, status: 400, issues: [{ path, message }] });
-  if (typeof input !== 'object' || input === null) return bad('$', 'the request body must be {"message": {...}, "writeKey"?: "..."}');
+  const bad = (path: string, message: string): SendTestResult => ({
+    ok: false,
+    status: 400,
+    issues: [{ path, message }],
+  });
+  if (typeof input !== 'object' || input === null)
+    return bad('$', 'the request body must be {"message": {...}, "writeKey"?: "..."}');
   const { message, writeKey: given } = input as { message?: unknown; writeKey?: unknown };
   const issues = messageIssues(message);
   if (issues.length > 0) return { ok: false, status: 400, issues };
-  const source = typeof given === 'string' ? engine.sources.find((s) => s.writeKey === given) : engine.sources.find((s) => s.webhooks !== undefined) ?? engine.sources[0];
-  if (!source) return bad('writeKey', typeof given === 'string' ? 'no source has this write key' : 'the emulator has no source');
+  const source =
+    typeof given === 'string'
+      ? engine.sources.find((s) => s.writeKey === given)
+      : (engine.sources.find((s) => s.webhooks !== undefined) ?? engine.sources[0]);
+  if (!source)
+    return bad('writeKey', typeof given === 'string' ? 'no source has this write key' : 'the emulator has no source');
   const m = message as Record<string, unknown>;
   if (m.type === 'delete') {
     return { ok: true, records: engine.deleteUser(m.userId as string, { sources: [source.writeKey] }) };

@@ -41,7 +41,9 @@ export async function buildUiFromSources(uiDir: string): Promise<UiAssets['files
   try {
     esbuild = await import('esbuild');
   } catch {
-    throw new Error(`The inspector's page is not built, and esbuild (a development tool) is not installed to build it from ${uiDir}: run the package's build.`);
+    throw new Error(
+      `The inspector's page is not built, and esbuild (a development tool) is not installed to build it from ${uiDir}: run the package's build.`,
+    );
   }
   const result = await esbuild.build({
     entryPoints: [path.join(uiDir, 'src', 'main.ts')],
@@ -82,8 +84,11 @@ export function loadUiAssets(): Promise<UiAssets> {
     const built = path.join(here, 'inspector');
     if (existsSync(path.join(built, 'app.js'))) return { origin: 'dist', dir: built, files: readDir(built) };
     const uiDir = path.resolve(here, '..', '..', 'inspector-ui');
-    if (existsSync(path.join(uiDir, 'src', 'main.ts'))) return { origin: 'sources', dir: uiDir, files: await buildUiFromSources(uiDir) };
-    throw new Error(`The inspector's page is missing: no ${built}/app.js. Build the package (pnpm build runs scripts/build-inspector.mjs).`);
+    if (existsSync(path.join(uiDir, 'src', 'main.ts')))
+      return { origin: 'sources', dir: uiDir, files: await buildUiFromSources(uiDir) };
+    throw new Error(
+      `The inspector's page is missing: no ${built}/app.js. Build the package (pnpm build runs scripts/build-inspector.mjs).`,
+    );
   })();
   cached.catch(() => {
     cached = undefined;

@@ -28,7 +28,12 @@ const MAX_NAMED = 10;
  * const notes = bigNumberNotes(text, route, parsed.calls, parsed.indexes);
  * notes?.[0]?.notes; // ['$.batch[0].properties.orderId is an integer beyond 2^53 …']
  */
-export function bigNumberNotes(text: string, route: IntakeRoute, calls: readonly Call[], indexes: readonly number[]): Array<IntakeNote | undefined> | undefined {
+export function bigNumberNotes(
+  text: string,
+  route: IntakeRoute,
+  calls: readonly Call[],
+  indexes: readonly number[],
+): Array<IntakeNote | undefined> | undefined {
   if (!hasDigitRun(text, 16)) return undefined; // 2^53 has 16 digits: a smaller integer is kept exactly
   let out: Array<IntakeNote | undefined> | undefined;
   for (let i = 0; i < calls.length; i++) {
@@ -36,12 +41,17 @@ export function bigNumberNotes(text: string, route: IntakeRoute, calls: readonly
     const base = route.kind === 'batch' ? `$.batch[${index}]` : '$';
     const found = unsafeIntegers(calls[i], base);
     if (found.length === 0) continue;
-    const shown = found.slice(0, MAX_NAMED).map(
-      ({ path, value }) =>
-        `${path} is an integer beyond 2^53 − 1: JSON parsing changed it (it is now ${String(value)}; the raw call shows the digits sent). Send it as a string to keep it exact.`,
-    );
+    const shown = found
+      .slice(0, MAX_NAMED)
+      .map(
+        ({ path, value }) =>
+          `${path} is an integer beyond 2^53 − 1: JSON parsing changed it (it is now ${String(value)}; the raw call shows the digits sent). Send it as a string to keep it exact.`,
+      );
     if (found.length > MAX_NAMED) shown.push(`… and ${found.length - MAX_NAMED} more such numbers`);
-    (out ??= new Array<IntakeNote | undefined>(calls.length))[i] = { notes: shown, rawCall: rawCallText(text, route, index) };
+    (out ??= new Array<IntakeNote | undefined>(calls.length))[i] = {
+      notes: shown,
+      rawCall: rawCallText(text, route, index),
+    };
   }
   return out;
 }
@@ -82,7 +92,10 @@ function unsafeIntegers(value: unknown, base: string): Array<{ path: string; val
       const keys = Object.keys(v);
       for (let k = keys.length - 1; k >= 0; k--) {
         const key = keys[k] as string;
-        stack.push([(v as Record<string, unknown>)[key], /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`]);
+        stack.push([
+          (v as Record<string, unknown>)[key],
+          /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`,
+        ]);
       }
     }
   }

@@ -24,9 +24,10 @@ export interface DeliveryQuery {
  * shown exactly as sent: they are the message, not a credential.
  */
 function viewOf(record: DeliveryRecord): Record<string, unknown> {
-  const json = typeof (record as { toJSON?: unknown }).toJSON === 'function'
-    ? ((record as unknown as { toJSON(): Record<string, unknown> }).toJSON())
-    : { ...record };
+  const json =
+    typeof (record as { toJSON?: unknown }).toJSON === 'function'
+      ? (record as unknown as { toJSON(): Record<string, unknown> }).toJSON()
+      : { ...record };
   const text = (v: unknown) => (typeof v === 'string' ? redactText(v) : v);
   const attempts = (json.attempts as Array<Record<string, unknown>> | undefined) ?? [];
   return {
@@ -43,7 +44,9 @@ function viewOf(record: DeliveryRecord): Record<string, unknown> {
         endpoint: typeof a.endpoint === 'string' ? redactUrl(a.endpoint) : a.endpoint,
         requestHeaders: a.requestHeaders ? redactHeaders(a.requestHeaders as Record<string, string>) : a.requestHeaders,
         ...(error ? { error: { ...error, message: text(error.message) } } : {}),
-        ...(responseHeaders?.location !== undefined ? { responseHeaders: { ...responseHeaders, location: redactUrl(responseHeaders.location) } } : {}),
+        ...(responseHeaders?.location !== undefined
+          ? { responseHeaders: { ...responseHeaders, location: redactUrl(responseHeaders.location) } }
+          : {}),
       };
     }),
   };
@@ -55,7 +58,9 @@ function viewOf(record: DeliveryRecord): Record<string, unknown> {
  * @example
  * parseDeliveryQuery(new URLSearchParams('state=failed&type=track')); // { ok: true, query: { state: 'failed', type: 'track', limit: 100 } }
  */
-export function parseDeliveryQuery(params: URLSearchParams): { ok: true; query: DeliveryQuery } | { ok: false; response: IntakeResponse } {
+export function parseDeliveryQuery(
+  params: URLSearchParams,
+): { ok: true; query: DeliveryQuery } | { ok: false; response: IntakeResponse } {
   const bad = (name: string, message: string) => ({
     ok: false as const,
     response: intakeError('invalid_query', `Query parameter ${name} ${message}.`, [{ path: name, message }]),
@@ -97,7 +102,10 @@ export function parseDeliveryQuery(params: URLSearchParams): { ok: true; query: 
  * @example
  * selectDeliveries(emulator.deliveries, { state: 'failed', limit: 10 });
  */
-export function selectDeliveries(records: readonly DeliveryRecord[], query: DeliveryQuery): { total: number; deliveries: DeliveryRecord[] } {
+export function selectDeliveries(
+  records: readonly DeliveryRecord[],
+  query: DeliveryQuery,
+): { total: number; deliveries: DeliveryRecord[] } {
   const out: DeliveryRecord[] = [];
   let total = 0;
   for (let i = records.length - 1; i >= 0; i--) {
@@ -122,7 +130,12 @@ export function deliveriesResponse(engine: IntakeEngine, params: URLSearchParams
   if (!parsed.ok) return parsed.response;
   const { total, deliveries } = selectDeliveries(engine.deliveries, parsed.query);
   const response = jsonResponse(200, null);
-  response.body = JSON.stringify({ total, count: deliveries.length, order: 'newest first', deliveries: deliveries.map(viewOf) });
+  response.body = JSON.stringify({
+    total,
+    count: deliveries.length,
+    order: 'newest first',
+    deliveries: deliveries.map(viewOf),
+  });
   return response;
 }
 

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { endUnreadBody, ValidationError } from '@hookgate/core';
 import { EmulatorClosedError } from '../errors.js';
 import { BodyArena } from '../log/body-arena.js';
-import { canRecordRefusals, hasTrustedIngest, INGEST_VALIDATED, RECORD_REFUSED, type RefusalRecorder } from '../trusted-ingest.js';
+import {
+  canRecordRefusals,
+  hasTrustedIngest,
+  INGEST_VALIDATED,
+  RECORD_REFUSED,
+  type RefusalRecorder,
+} from '../trusted-ingest.js';
 import { bigNumberNotes } from './big-number-notes.js';
 import { rawCallText } from './raw-call-text.js';
 import { KeptIntakeBody } from './kept-intake-body.js';
@@ -36,7 +42,9 @@ function positiveInteger(options: IntakeOptions, name: 'maxCallBytes' | 'maxBatc
   const value = options[name];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new RangeError(`Intake option ${name} must be a whole number of bytes above 0 (got ${JSON.stringify(value)}); leave it out for the default of ${fallback}.`);
+    throw new RangeError(
+      `Intake option ${name} must be a whole number of bytes above 0 (got ${JSON.stringify(value)}); leave it out for the default of ${fallback}.`,
+    );
   }
   return value;
 }
@@ -56,7 +64,8 @@ function resolveOptions(options: IntakeOptions): Resolved {
     maxBatchBytes: positiveInteger(options, 'maxBatchBytes', MAX_BATCH_BYTES),
     onError:
       options.onError ??
-      ((error) => console.error(`[hookgate intake] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
+      ((error) =>
+        console.error(`[hookgate intake] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)),
     origins: new OriginPolicy(options.allowOrigins ?? []),
   };
 }
@@ -65,9 +74,9 @@ const CALL_ROUTE_MAP: ReadonlyMap<string, IntakeRoute> = new Map(
   Object.entries(CALL_ROUTES).map(([path, type]) => [path, { kind: 'call', type }] as const),
 );
 const BATCH_ROUTE: IntakeRoute = { kind: 'batch' };
-const ROUTE_LIST = [...Object.keys(CALL_ROUTES), ...BATCH_ROUTES].map((p) => `POST ${p}`).concat(
-  Object.values(INSPECTION_ROUTES).map((p) => `GET ${p}`),
-);
+const ROUTE_LIST = [...Object.keys(CALL_ROUTES), ...BATCH_ROUTES]
+  .map((p) => `POST ${p}`)
+  .concat(Object.values(INSPECTION_ROUTES).map((p) => `GET ${p}`));
 
 function routeOf(path: string): IntakeRoute | undefined {
   return CALL_ROUTE_MAP.get(path) ?? ((BATCH_ROUTES as readonly string[]).includes(path) ? BATCH_ROUTE : undefined);
@@ -75,7 +84,11 @@ function routeOf(path: string): IntakeRoute | undefined {
 
 function send(res: http.ServerResponse, response: IntakeResponse, closeConnection = false): void {
   if (res.headersSent) return;
-  const headers: Record<string, string> = { ...response.headers, ...CORS.get(res), 'content-length': String(Buffer.byteLength(response.body)) };
+  const headers: Record<string, string> = {
+    ...response.headers,
+    ...CORS.get(res),
+    'content-length': String(Buffer.byteLength(response.body)),
+  };
   if (closeConnection) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(response.body);
@@ -104,13 +117,23 @@ const CORS = new WeakMap<http.ServerResponse, Record<string, string>>();
  */
 function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost: string | undefined): IntakeListener {
   const opts = resolveOptions(options);
-  const guard = new LocalServerGuard({ token: options.inspector === false ? undefined : options.inspector?.token, host: boundHost });
+  const guard = new LocalServerGuard({
+    token: options.inspector === false ? undefined : options.inspector?.token,
+    host: boundHost,
+  });
   const startedAt = Date.now();
   const limits = { maxCallBytes: opts.maxCallBytes };
   const keptBodies = new BodyArena();
-  const inspector = options.inspector === false || !isInspectorEngine(engine) ? undefined : createInspector(engine, options.inspector, guard);
+  const inspector =
+    options.inspector === false || !isInspectorEngine(engine)
+      ? undefined
+      : createInspector(engine, options.inspector, guard);
 
-  async function handleTracking(req: http.IncomingMessage, res: http.ServerResponse, route: IntakeRoute): Promise<void> {
+  async function handleTracking(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    route: IntakeRoute,
+  ): Promise<void> {
     const auth = writeKeyFromAuthorization(req.headers.authorization);
     if (auth.kind === 'invalid') return send(res, intakeError('invalid_authorization', auth.message), true);
     if (auth.kind === 'key' && !engine.hasSource(auth.writeKey)) {
@@ -154,12 +177,16 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     const notes = trusted ? bigNumberNotes(text, route, calls, indexes) : undefined;
     const views: RefusedCallView[] = [];
     // A refused call's text is kept only up to the size of a call (one refused for its depth can be a whole 500 KB body).
-    const refuse = (call: RefusedCall) => recordRefused(recorder, call, writeKey, receivedAt, () => boundedText(rawCallText(text, route, call.index), opts.maxCallBytes));
+    const refuse = (call: RefusedCall) =>
+      recordRefused(recorder, call, writeKey, receivedAt, () =>
+        boundedText(rawCallText(text, route, call.index), opts.maxCallBytes),
+      );
     // In body order, so the log lists the request's calls as they came, refused ones in their place.
     let r = 0;
     for (let i = 0; i < calls.length; i++) {
       const at = indexes[i] as number;
-      while (r < refused.length && (refused[r] as RefusedCall).index < at) views.push(refuse(refused[r++] as RefusedCall));
+      while (r < refused.length && (refused[r] as RefusedCall).index < at)
+        views.push(refuse(refused[r++] as RefusedCall));
       try {
         const call = calls[i] as (typeof calls)[number];
         if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i, notes?.[i]);
@@ -167,10 +194,19 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
       } catch (error) {
         const where = route.kind === 'batch' ? `$.batch[${at}]` : '$';
         if (i === 0 && error instanceof ValidationError) {
-          return send(res, intakeError('invalid_call', `The delivery engine refused ${where}: ${error.message}`, error.issues));
+          return send(
+            res,
+            intakeError('invalid_call', `The delivery engine refused ${where}: ${error.message}`, error.issues),
+          );
         }
         if (i === 0 && error instanceof EmulatorClosedError) {
-          return send(res, intakeError('emulator_closed', 'The emulator is shutting down and takes no more calls; nothing of this request was accepted. Retry later.'));
+          return send(
+            res,
+            intakeError(
+              'emulator_closed',
+              'The emulator is shutting down and takes no more calls; nothing of this request was accepted. Retry later.',
+            ),
+          );
         }
         opts.onError(error);
         return send(
@@ -191,13 +227,25 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
    * Records a refused call in the delivery log (`filtered`, with the intake's reason), when the
    * engine can and the call names a known type; returns what the answer lists of it.
    */
-  function recordRefused(recorder: RefusalRecorder | undefined, refused: RefusedCall, writeKey: string, receivedAt: number, rawCall: () => string | undefined): RefusedCallView {
+  function recordRefused(
+    recorder: RefusalRecorder | undefined,
+    refused: RefusedCall,
+    writeKey: string,
+    receivedAt: number,
+    rawCall: () => string | undefined,
+  ): RefusedCallView {
     const view: RefusedCallView = { index: refused.index, issues: refused.issues };
     if (recorder === undefined || refused.type === undefined) return view;
     const reason = `refused by the intake: ${refused.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
     try {
       // The call as sent (a refused call is rare, and its text is what explains it); not one over the size limit.
-      view.recordId = recorder[RECORD_REFUSED](refused.type, writeKey, receivedAt, reason, refused.tooLarge ? undefined : rawCall()).id;
+      view.recordId = recorder[RECORD_REFUSED](
+        refused.type,
+        writeKey,
+        receivedAt,
+        reason,
+        refused.tooLarge ? undefined : rawCall(),
+      ).id;
     } catch (error) {
       // Closed meanwhile: the answer still names the call; anything else is unexpected.
       if (!(error instanceof EmulatorClosedError)) opts.onError(error);
@@ -218,8 +266,15 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
         return send(res, intakeError('forbidden_origin', verdict.message));
       }
       if (verdict.origin !== undefined) CORS.set(res, corsHeaders(verdict.origin));
-      if (method === 'OPTIONS' && verdict.origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
-        res.writeHead(204, { ...preflightHeaders(verdict.origin, req.headers['access-control-request-headers']), 'content-length': '0' });
+      if (
+        method === 'OPTIONS' &&
+        verdict.origin !== undefined &&
+        req.headers['access-control-request-method'] !== undefined
+      ) {
+        res.writeHead(204, {
+          ...preflightHeaders(verdict.origin, req.headers['access-control-request-headers']),
+          'content-length': '0',
+        });
         res.end();
         return;
       }
@@ -230,7 +285,11 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
       }
       handleTracking(req, res, route).catch((error: unknown) => {
         opts.onError(error);
-        send(res, intakeError('internal_error', `The intake failed: ${(error as Error)?.message ?? String(error)}`), true);
+        send(
+          res,
+          intakeError('internal_error', `The intake failed: ${(error as Error)?.message ?? String(error)}`),
+          true,
+        );
       });
       return;
     }
@@ -248,7 +307,12 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
         return send(res, r);
       }
       try {
-        return send(res, path === INSPECTION_ROUTES.health ? healthResponse(engine, startedAt) : deliveriesResponse(engine, url.searchParams));
+        return send(
+          res,
+          path === INSPECTION_ROUTES.health
+            ? healthResponse(engine, startedAt)
+            : deliveriesResponse(engine, url.searchParams),
+        );
       } catch (error) {
         opts.onError(error);
         return send(res, intakeError('internal_error', `The inspection failed: ${(error as Error).message}`));
@@ -289,10 +353,14 @@ function unknownKey(writeKey: string) {
 export async function listenIntake(engine: IntakeEngine, options: IntakeListenOptions = {}): Promise<IntakeServer> {
   const { port = 0, host = '127.0.0.1', ...intakeOptions } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new RangeError(`listen option port must be a whole number from 0 to 65535 (got ${JSON.stringify(port)}); 0 picks a free port.`);
+    throw new RangeError(
+      `listen option port must be a whole number from 0 to 65535 (got ${JSON.stringify(port)}); 0 picks a free port.`,
+    );
   }
   if (typeof host !== 'string' || host.length === 0) {
-    throw new TypeError(`listen option host must be a hostname or IP address such as "127.0.0.1" (got ${JSON.stringify(host)}).`);
+    throw new TypeError(
+      `listen option host must be a hostname or IP address such as "127.0.0.1" (got ${JSON.stringify(host)}).`,
+    );
   }
   assertInspectorExposure(host, intakeOptions.inspector);
   const { timeouts, ...rest } = intakeOptions;

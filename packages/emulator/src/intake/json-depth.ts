@@ -17,7 +17,8 @@ export function tooDeepAt(value: unknown, maxDepth: number, path: string): strin
   const count = keys === undefined ? (top as unknown[]).length : keys.length;
   for (let i = 0; i < count; i++) {
     const child = keys === undefined ? (top as unknown[])[i] : (top as Record<string, unknown>)[keys[i] as string];
-    if (nestsDeeper(child, maxDepth - 1)) return keys === undefined ? `${path}[${i}]` : `${path}${fieldPath(keys[i] as string)}`;
+    if (nestsDeeper(child, maxDepth - 1))
+      return keys === undefined ? `${path}[${i}]` : `${path}${fieldPath(keys[i] as string)}`;
   }
   return undefined;
 }

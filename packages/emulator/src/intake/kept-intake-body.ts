@@ -60,4 +60,3 @@ export class KeptIntakeBody implements CallSource {
     return calls[index] as Call;
   }
 }
-

@@ -32,7 +32,11 @@ export class OriginPolicy {
     const origin = req.headers.origin;
     if (origin === undefined) {
       if (req.headers['sec-fetch-site'] === 'cross-site') {
-        return { ok: false, message: 'A cross-site web page may not call the tracking API (Sec-Fetch-Site: cross-site and no Origin). Call it from a server, or from a page on a loopback origin.' };
+        return {
+          ok: false,
+          message:
+            'A cross-site web page may not call the tracking API (Sec-Fetch-Site: cross-site and no Origin). Call it from a server, or from a page on a loopback origin.',
+        };
       }
       return { ok: true, origin: undefined };
     }
@@ -46,7 +50,8 @@ export class OriginPolicy {
     } catch {
       host = undefined;
     }
-    if (host !== undefined && (protocol === 'http:' || protocol === 'https:') && isLoopbackHost(host)) return { ok: true, origin };
+    if (host !== undefined && (protocol === 'http:' || protocol === 'https:') && isLoopbackHost(host))
+      return { ok: true, origin };
     return {
       ok: false,
       message: `Web pages from ${JSON.stringify(origin)} may not call the tracking API: only pages served from this machine (http://localhost, 127.0.0.1, [::1]) may. To allow this origin, start hookgate serve with --allow-origin ${origin === 'null' ? 'ORIGIN' : origin} (or the intake option allowOrigins).`,
@@ -68,8 +73,18 @@ export function normalizeOrigin(value: unknown, field: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new TypeError(`${field} must be a web origin such as https://app.example.com or http://localhost:3000 (scheme, host and port only; got ${JSON.stringify(value)}).`);
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '')
+  ) {
+    throw new TypeError(
+      `${field} must be a web origin such as https://app.example.com or http://localhost:3000 (scheme, host and port only; got ${JSON.stringify(value)}).`,
+    );
   }
   return url.origin;
 }

@@ -57,13 +57,20 @@ function kindOf(v: unknown): string {
  * is bounded without serializing it (and is then known to be shallow: the bound gives up past 64
  * levels); any other is checked for depth with an explicit stack before it is serialized to be measured.
  */
-function formIssue(call: unknown, limit: number, path: string): { tooLarge: boolean; issue: ValidationIssue } | undefined {
+function formIssue(
+  call: unknown,
+  limit: number,
+  path: string,
+): { tooLarge: boolean; issue: ValidationIssue } | undefined {
   if (jsonSizeBound(call, limit) <= limit) return undefined;
   const deep = tooDeepAt(call, MAX_CALL_DEPTH, path);
   if (deep !== undefined) {
     return {
       tooLarge: false,
-      issue: { path: deep, message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call); flatten it or send it as a string` },
+      issue: {
+        path: deep,
+        message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call); flatten it or send it as a string`,
+      },
     };
   }
   const size = Buffer.byteLength(JSON.stringify(call) ?? '', 'utf8');
@@ -84,7 +91,8 @@ function mergeUnder(batchLevel: Record<string, unknown>, own: unknown): Record<s
 
 function copyInto(out: Record<string, unknown>, from: Record<string, unknown>): void {
   for (const key of Object.keys(from)) {
-    if (key === '__proto__') Object.defineProperty(out, key, { value: from[key], enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: from[key], enumerable: true, writable: true, configurable: true });
     else out[key] = from[key];
   }
 }
@@ -135,7 +143,10 @@ export function refusedAll(refused: RefusedCall[], route: IntakeRoute, views?: R
     return intakeError('call_too_large', `Call ${first.path} ${first.message}${more}.${nothing}`, issues, views);
   }
   const list = issues.map((i) => `${i.path} ${i.message}`).join('; ');
-  const head = what === 'batch' ? `${refused.length} of ${refused.length} call${refused.length === 1 ? '' : 's'} invalid` : 'The call is invalid';
+  const head =
+    what === 'batch'
+      ? `${refused.length} of ${refused.length} call${refused.length === 1 ? '' : 's'} invalid`
+      : 'The call is invalid';
   return intakeError('invalid_call', `${head}: ${list}.${nothing}`, issues, views);
 }
 
@@ -184,17 +195,40 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
         path: '$.type',
         message: `must be ${JSON.stringify(route.type)} on /v1/${route.type}, or absent (got ${JSON.stringify(value.type)}); post other types to their own path or to /v1/batch`,
       };
-      return { ok: true, calls: [], indexes: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues: [issue] }], bodyWriteKey };
+      return {
+        ok: true,
+        calls: [],
+        indexes: [],
+        refused: [{ index: 0, type: route.type, tooLarge: false, issues: [issue] }],
+        bodyWriteKey,
+      };
     }
     const issues = readClientCall(value, { type: route.type });
-    if (issues.length > 0) return { ok: true, calls: [], indexes: [], refused: [{ index: 0, type: route.type, tooLarge: false, issues }], bodyWriteKey };
-    return { ok: true, calls: [toCall(value, route.type, undefined, undefined, undefined)], indexes: [0], refused: [], bodyWriteKey };
+    if (issues.length > 0)
+      return {
+        ok: true,
+        calls: [],
+        indexes: [],
+        refused: [{ index: 0, type: route.type, tooLarge: false, issues }],
+        bodyWriteKey,
+      };
+    return {
+      ok: true,
+      calls: [toCall(value, route.type, undefined, undefined, undefined)],
+      indexes: [0],
+      refused: [],
+      bodyWriteKey,
+    };
   }
 
   const batch = value.batch;
   const shape: ValidationIssue[] = [];
   if (!Array.isArray(batch)) {
-    shape.push({ path: '$.batch', message: batch === undefined ? 'is required: an array of calls' : `must be an array of calls (got ${kindOf(batch)})` });
+    shape.push({
+      path: '$.batch',
+      message:
+        batch === undefined ? 'is required: an array of calls' : `must be an array of calls (got ${kindOf(batch)})`,
+    });
   }
   for (const key of ['context', 'integrations'] as const) {
     if (value[key] !== undefined && value[key] !== null && !isObject(value[key])) {
@@ -204,7 +238,11 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
   if (shape.length > 0) {
     return {
       ok: false,
-      response: intakeError('invalid_batch', `The batch is malformed: ${shape.map((i) => `${i.path} ${i.message}`).join('; ')}.`, shape),
+      response: intakeError(
+        'invalid_batch',
+        `The batch is malformed: ${shape.map((i) => `${i.path} ${i.message}`).join('; ')}.`,
+        shape,
+      ),
     };
   }
 
@@ -220,7 +258,12 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
     const path = `$.batch[${i}]`;
     const form = formIssue(item, limits.maxCallBytes, path);
     if (form !== undefined) {
-      refused.push({ index: i, type: knownType((item as { type?: unknown } | null)?.type), tooLarge: form.tooLarge, issues: [form.issue] });
+      refused.push({
+        index: i,
+        type: knownType((item as { type?: unknown } | null)?.type),
+        tooLarge: form.tooLarge,
+        issues: [form.issue],
+      });
       continue;
     }
     const issues = readClientCall(item, { path });

@@ -26,7 +26,9 @@ const tooLarge = (limit: number, what: string): IntakeResponse =>
  * if (!body.ok) return send(res, body.response);
  */
 export async function readIntakeBody(req: IncomingMessage, limit: number): Promise<IntakeBody> {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'deflate') {
     return {
       ok: false,

@@ -3,9 +3,7 @@ export type WriteKeySource = 'authorization' | 'body';
 
 /** The outcome of reading the write key from the `Authorization` header. */
 export type AuthorizationKey =
-  | { kind: 'absent' }
-  | { kind: 'key'; writeKey: string }
-  | { kind: 'invalid'; message: string };
+  { kind: 'absent' } | { kind: 'key'; writeKey: string } | { kind: 'invalid'; message: string };
 
 /**
  * Reads the write key from an `Authorization: Basic base64(writeKey:)` header, as the tracking API

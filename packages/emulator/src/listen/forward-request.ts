@@ -115,7 +115,12 @@ export function forwardRequest(input: ForwardInput): Promise<ForwardResult> {
         size += chunk.length;
       });
       response.on('end', () => {
-        finish({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).subarray(0, maxAnswer), timedOut: false });
+        finish({
+          status: response.statusCode,
+          headers: response.headers,
+          body: Buffer.concat(chunks).subarray(0, maxAnswer),
+          timedOut: false,
+        });
       });
       response.on('error', (error) => finish({ status: response.statusCode, timedOut: false, error: error.message }));
     });

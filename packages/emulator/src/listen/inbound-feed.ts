@@ -45,7 +45,9 @@ export function inboundRow(record: InboundRecord): InboundRow {
     summary: record.summary,
     bodyBytes: record.bodyBytes,
     verdict: v.ok ? { ok: true, message: v.message } : { ok: false, reason: v.reason, message: v.message },
-    forward: f ? { status: f.status, error: f.error, timedOut: f.timedOut, durationMs: f.durationMs, slow: f.slow } : undefined,
+    forward: f
+      ? { status: f.status, error: f.error, timedOut: f.timedOut, durationMs: f.durationMs, slow: f.slow }
+      : undefined,
     answeredStatus: record.answeredStatus,
   };
 }
@@ -66,9 +68,14 @@ export function inboundFeed(log: InboundLog): InspectorFeed {
       const limitText = params.get('limit');
       const beforeText = params.get('before');
       const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return problem(400, `Query: limit must be a whole number from 1 to ${MAX_LIMIT} (got ${JSON.stringify(limitText)}).`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+        return problem(
+          400,
+          `Query: limit must be a whole number from 1 to ${MAX_LIMIT} (got ${JSON.stringify(limitText)}).`,
+        );
       const before = beforeText === null ? Infinity : Number(beforeText);
-      if (beforeText !== null && (!Number.isInteger(before) || before < 1)) return problem(400, `Query: before must be a request number ≥ 1 (got ${JSON.stringify(beforeText)}).`);
+      if (beforeText !== null && (!Number.isInteger(before) || before < 1))
+        return problem(400, `Query: before must be a request number ≥ 1 (got ${JSON.stringify(beforeText)}).`);
       const records = log.records;
       const items: InboundRow[] = [];
       let i = records.length - 1;
@@ -82,7 +89,8 @@ export function inboundFeed(log: InboundLog): InspectorFeed {
     },
     detail(id) {
       const record = log.get(id);
-      if (!record) return problem(404, `No request ${JSON.stringify(id)} in the log (unknown, or dropped past maxRecords).`);
+      if (!record)
+        return problem(404, `No request ${JSON.stringify(id)} in the log (unknown, or dropped past maxRecords).`);
       return { status: 200, body: record };
     },
     watch(onChange) {

@@ -17,7 +17,12 @@ export const MAX_VIEW_BODY_CHARS = 64 * 1024;
 export function judgeSignature(signature: unknown, secrets: readonly Secret[], body: Buffer): InboundVerdict {
   const raw = verify({ signature, secret: secrets, rawBody: body, forms: ['raw'] });
   if (raw.ok) {
-    return { ok: true, form: 'raw', secretIndex: raw.secretIndex, message: `verified over the bytes received with secret #${raw.secretIndex}` };
+    return {
+      ok: true,
+      form: 'raw',
+      secretIndex: raw.secretIndex,
+      message: `verified over the bytes received with secret #${raw.secretIndex}`,
+    };
   }
   let parsed: unknown;
   try {
@@ -32,7 +37,10 @@ export function judgeSignature(signature: unknown, secrets: readonly Secret[], b
   if (raw.reason !== 'mismatch') return { ok: false, reason: raw.reason, message: raw.message, findings: [] };
   const findings = explainMismatch(body);
   // Would the signature match a re-serialized form of the same value? (Diagnosis only: never accepted.)
-  const other = parsed === undefined ? raw : verify({ signature, secret: secrets, parsedBody: parsed, forms: ['stringify', 'sorted'] });
+  const other =
+    parsed === undefined
+      ? raw
+      : verify({ signature, secret: secrets, parsedBody: parsed, forms: ['stringify', 'sorted'] });
   if (other.ok && other.form !== 'raw') {
     return {
       ok: false,
@@ -61,7 +69,7 @@ export function judgeSignature(signature: unknown, secrets: readonly Secret[], b
 }
 
 const BATCH_WAYS_OUT =
-  'hookgate receivers refuse batches by default (422 batch_refused); either turn enable_batching off in the subscription\'s mapping, ' +
+  "hookgate receivers refuse batches by default (422 batch_refused); either turn enable_batching off in the subscription's mapping, " +
   'or accept batches by name (insecureAcceptBatches: true) and treat every element after the first as unauthenticated.';
 
 /**
@@ -72,7 +80,12 @@ const BATCH_WAYS_OUT =
  * @example
  * explainActionsBatch(req.headers['x-signature'], ['s3cret'], JSON.parse(body))?.message;
  */
-export function explainActionsBatch(signature: unknown, secrets: readonly Secret[], elements: unknown[], unsignedMessage?: string): InboundVerdict | undefined {
+export function explainActionsBatch(
+  signature: unknown,
+  secrets: readonly Secret[],
+  elements: unknown[],
+  unsignedMessage?: string,
+): InboundVerdict | undefined {
   const n = elements.length;
   if (signature === undefined || signature === null || signature === '') {
     return {
@@ -83,7 +96,8 @@ export function explainActionsBatch(signature: unknown, secrets: readonly Secret
     };
   }
   if (unsignedMessage === undefined) return undefined;
-  const first = n > 0 ? verify({ signature, secret: secrets, rawBody: JSON.stringify(elements[0]), forms: ['raw'] }) : undefined;
+  const first =
+    n > 0 ? verify({ signature, secret: secrets, rawBody: JSON.stringify(elements[0]), forms: ['raw'] }) : undefined;
   if (first?.ok) {
     return {
       ok: false,
@@ -99,7 +113,8 @@ export function explainActionsBatch(signature: unknown, secrets: readonly Secret
 
 /** What no signature covers in a batch of `n` whose signature matches its first element. */
 function uncovered(n: number): string {
-  if (n === 1) return 'its one element is covered, but the same signature stays valid with elements appended after it (a forger holding it could append more).';
+  if (n === 1)
+    return 'its one element is covered, but the same signature stays valid with elements appended after it (a forger holding it could append more).';
   const which = n === 2 ? 'element 2 is' : `elements 2–${n} are`;
   return `${which} not covered by any signature (a forger holding one signed event could append more).`;
 }
@@ -112,7 +127,9 @@ function uncovered(n: number): string {
  * isActionsRequest('PUT', 'Segment (Actions)', '{"orderId":"o-1"}'); // true
  */
 export function isActionsRequest(method: string | undefined, userAgent: string | undefined, text: string): boolean {
-  return userAgent === 'Segment (Actions)' || method === 'PUT' || method === 'PATCH' || text.trimStart().startsWith('[');
+  return (
+    userAgent === 'Segment (Actions)' || method === 'PUT' || method === 'PATCH' || text.trimStart().startsWith('[')
+  );
 }
 
 /**
@@ -152,7 +169,10 @@ export function maskHeaders(rawHeaders: readonly string[]): Array<[string, strin
  * @example
  * summarize('{"type":"track","event":"Signed Up","userId":"u1"}'); // { type: 'track', summary: 'Signed Up · u1' }
  */
-export function summarize(text: string, request?: { method?: string; userAgent?: string; signed?: boolean }): Pick<InboundRecord, 'type' | 'summary'> {
+export function summarize(
+  text: string,
+  request?: { method?: string; userAgent?: string; signed?: boolean },
+): Pick<InboundRecord, 'type' | 'summary'> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -162,16 +182,30 @@ export function summarize(text: string, request?: { method?: string; userAgent?:
   if (request && isActionsRequest(request.method, request.userAgent, text)) {
     const method = request.method ?? 'POST';
     if (Array.isArray(value))
-      return { type: 'actions', summary: `Webhooks (Actions) ${method}: a batch of ${value.length}, ${request.signed === false ? 'unsigned' : 'signed over its first element only'}` };
+      return {
+        type: 'actions',
+        summary: `Webhooks (Actions) ${method}: a batch of ${value.length}, ${request.signed === false ? 'unsigned' : 'signed over its first element only'}`,
+      };
     const inner = typeof value === 'object' && value !== null ? summarize(text) : {};
-    return { type: inner.type ?? 'actions', summary: [`Webhooks (Actions) ${method}`, inner.summary ?? (inner.type ? undefined : 'a mapped payload')].filter(Boolean).join(' · ') };
+    return {
+      type: inner.type ?? 'actions',
+      summary: [`Webhooks (Actions) ${method}`, inner.summary ?? (inner.type ? undefined : 'a mapped payload')]
+        .filter(Boolean)
+        .join(' · '),
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   const m = value as Record<string, unknown>;
   if (typeof m.type !== 'string') return {};
   const who = typeof m.userId === 'string' ? m.userId : typeof m['User ID'] === 'string' ? m['User ID'] : undefined;
   const what =
-    typeof m.event === 'string' ? m.event : typeof m.name === 'string' ? m.name : typeof m.groupId === 'string' ? `group ${m.groupId}` : undefined;
+    typeof m.event === 'string'
+      ? m.event
+      : typeof m.name === 'string'
+        ? m.name
+        : typeof m.groupId === 'string'
+          ? `group ${m.groupId}`
+          : undefined;
   const summary = [what, who].filter((s): s is string => s !== undefined).join(' · ');
   return summary ? { type: m.type, summary: summary.slice(0, 200) } : { type: m.type };
 }

@@ -74,15 +74,29 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-function checkOptions(options: ListenOptions): { forwardTo?: URL; host: string; maxBodyBytes: number; forwardTimeoutMs: number; maxRecords: number; secrets: readonly Secret[] } {
-  if (typeof options !== 'object' || options === null) throw new TypeError('startListener(options): pass { secret, forwardTo?, port?, host? }.');
-  const secrets = (options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret]) as readonly Secret[];
+function checkOptions(options: ListenOptions): {
+  forwardTo?: URL;
+  host: string;
+  maxBodyBytes: number;
+  forwardTimeoutMs: number;
+  maxRecords: number;
+  secrets: readonly Secret[];
+} {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('startListener(options): pass { secret, forwardTo?, port?, host? }.');
+  const secrets = (
+    options.secret === undefined ? [] : Array.isArray(options.secret) ? options.secret : [options.secret]
+  ) as readonly Secret[];
   if (secrets.some((s) => !(typeof s === 'string' || s instanceof Uint8Array) || s.length === 0)) {
-    throw new TypeError('listen: secret must be a non-empty string (or several, for a rotation; or none, to record without verifying); it is what the sender signs with.');
+    throw new TypeError(
+      'listen: secret must be a non-empty string (or several, for a rotation; or none, to record without verifying); it is what the sender signs with.',
+    );
   }
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && (options.uiToken === undefined || options.uiToken.length < 16)) {
-    throw new Error(`listen: host ${JSON.stringify(host)} is reachable from other machines; set a token of at least 16 characters for the views (--ui-token or HOOKGATE_UI_TOKEN), or bind 127.0.0.1.`);
+    throw new Error(
+      `listen: host ${JSON.stringify(host)} is reachable from other machines; set a token of at least 16 characters for the views (--ui-token or HOOKGATE_UI_TOKEN), or bind 127.0.0.1.`,
+    );
   }
   let forwardTo: URL | undefined;
   if (options.forwardTo !== undefined) {
@@ -97,7 +111,8 @@ function checkOptions(options: ListenOptions): { forwardTo?: URL; host: string; 
   }
   const positive = (name: string, value: number | undefined, fallback: number) => {
     const v = value ?? fallback;
-    if (!Number.isInteger(v) || v < 1) throw new RangeError(`listen: ${name} must be a whole number ≥ 1 (got ${String(value)}).`);
+    if (!Number.isInteger(v) || v < 1)
+      throw new RangeError(`listen: ${name} must be a whole number ≥ 1 (got ${String(value)}).`);
     return v;
   };
   return {
@@ -112,7 +127,12 @@ function checkOptions(options: ListenOptions): { forwardTo?: URL; host: string; 
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...extra });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    ...extra,
+  });
   res.end(body);
 }
 
@@ -159,13 +179,18 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
       return;
     }
     const path = url.pathname;
-    if (path === '/_hookgate/health') return sendJson(res, 200, { ok: true, mode: 'listen', requests: log.records.length });
+    if (path === '/_hookgate/health')
+      return sendJson(res, 200, { ok: true, mode: 'listen', requests: log.records.length });
     if (path === '/_hookgate/inbound') {
       const requests = [...log.records].reverse();
       return sendJson(res, 200, { total: requests.length, dropped: log.dropped, order: 'newest first', requests });
     }
     if (path === '/_hookgate/inbound/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(': hookgate listen\n\n');
       streams.add(res);
       const stop = log.subscribe((record) => res.write(`event: request\ndata: ${JSON.stringify(record)}\n\n`));
@@ -187,11 +212,30 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     const started = performance.now();
     const receivedAt = new Date().toISOString();
     const id = `in_${++sequence}`;
-    const base = { id, receivedAt, method: req.method ?? 'GET', path: maskPath(req.url ?? '/'), headers: maskHeaders(req.rawHeaders) };
+    const base = {
+      id,
+      receivedAt,
+      method: req.method ?? 'GET',
+      path: maskPath(req.url ?? '/'),
+      headers: maskHeaders(req.rawHeaders),
+    };
     const declared = Number(req.headers['content-length']);
     const tooLarge = (size: number) => {
-      const verdict: InboundVerdict = { ok: false, reason: 'too_large', message: `The body is over ${o.maxBodyBytes} bytes (--max-body-bytes); answered 413 and not forwarded.`, findings: [] };
-      log.add({ ...base, bodyBytes: size, body: '', bodyTruncated: true, verdict, answeredStatus: 413, durationMs: Math.round(performance.now() - started) });
+      const verdict: InboundVerdict = {
+        ok: false,
+        reason: 'too_large',
+        message: `The body is over ${o.maxBodyBytes} bytes (--max-body-bytes); answered 413 and not forwarded.`,
+        findings: [],
+      };
+      log.add({
+        ...base,
+        bodyBytes: size,
+        body: '',
+        bodyTruncated: true,
+        verdict,
+        answeredStatus: 413,
+        durationMs: Math.round(performance.now() - started),
+      });
       // The rest of the upload is read and dropped (core's drain), so a client still writing reads the 413, not a reset.
       endUnreadBody(req, res);
       sendJson(res, 413, { error: 'payload_too_large', limit: o.maxBodyBytes });
@@ -214,7 +258,9 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
         });
         req.on('end', resolve);
         req.on('error', reject);
-        req.on('close', () => (req.complete ? resolve() : reject(new Error('the request closed before its body ended'))));
+        req.on('close', () =>
+          req.complete ? resolve() : reject(new Error('the request closed before its body ended')),
+        );
       });
     } catch {
       return; // the sender went away mid-body: nothing to answer
@@ -224,7 +270,12 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     const text = body.toString('utf8');
     const verdict: InboundVerdict =
       o.secrets.length === 0
-        ? { ok: false, reason: 'not_verified', message: 'not verified: listen runs without a secret (give --secret to check signatures)', findings: [] }
+        ? {
+            ok: false,
+            reason: 'not_verified',
+            message: 'not verified: listen runs without a secret (give --secret to check signatures)',
+            findings: [],
+          }
         : hopByHopHeaders(req.rawHeaders).has('x-signature')
           ? // Named in Connection, the signature belongs to this hop, not to the message: it is neither checked
             // nor forwarded, so the verdict is what the receiver behind listen will see (no signature).
@@ -233,7 +284,13 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     let forward: InboundForward | undefined;
     let status: number;
     if (o.forwardTo) {
-      const answer = await forwardRequest({ url: o.forwardTo, method: req.method ?? 'POST', rawHeaders: req.rawHeaders, body, timeoutMs: o.forwardTimeoutMs });
+      const answer = await forwardRequest({
+        url: o.forwardTo,
+        method: req.method ?? 'POST',
+        rawHeaders: req.rawHeaders,
+        body,
+        timeoutMs: o.forwardTimeoutMs,
+      });
       forward = {
         url: redactUrl(o.forwardTo),
         status: answer.status,
@@ -252,19 +309,29 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
         res.end(answer.body);
       } else {
         status = answer.timedOut ? 504 : 502;
-        sendJson(res, status, { error: answer.timedOut ? 'the local receiver did not answer in time' : 'the local receiver is unreachable' });
+        sendJson(res, status, {
+          error: answer.timedOut ? 'the local receiver did not answer in time' : 'the local receiver is unreachable',
+        });
       }
     } else {
       // Without a secret, listen is a catch-all: every request is accepted, none is verified.
       status = verdict.ok || verdict.reason === 'not_verified' ? 200 : 401;
-      sendJson(res, status, verdict.ok ? { verified: true } : { verified: false, reason: verdict.reason, message: verdict.message });
+      sendJson(
+        res,
+        status,
+        verdict.ok ? { verified: true } : { verified: false, reason: verdict.reason, message: verdict.message },
+      );
     }
     log.add({
       ...base,
       bodyBytes: body.length,
       body: text.length > MAX_VIEW_BODY_CHARS ? text.slice(0, MAX_VIEW_BODY_CHARS) : text,
       bodyTruncated: text.length > MAX_VIEW_BODY_CHARS,
-      ...summarize(text, { method: req.method, userAgent: req.headers['user-agent'], signed: req.headers['x-signature'] !== undefined }),
+      ...summarize(text, {
+        method: req.method,
+        userAgent: req.headers['user-agent'],
+        signed: req.headers['x-signature'] !== undefined,
+      }),
       verdict,
       forward,
       answeredStatus: status,
@@ -278,7 +345,8 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
     // GET / is the page; a webhook POSTed to / (or anywhere else) is recorded.
     if (isInspectorPath(url.pathname, method) && inspector.handle(req, res, url.pathname, method, url)) return;
     // The browser showing the page asks for an icon; no sender does: not a webhook, not recorded.
-    if (url.pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) return sendJson(res, 404, { error: 'no icon' });
+    if (url.pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD'))
+      return sendJson(res, 404, { error: 'no icon' });
     if (url.pathname.startsWith('/_hookgate/')) return views(req, res, url);
     record(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: `listen failed: ${(error as Error).message}` });

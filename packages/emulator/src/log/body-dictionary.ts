@@ -39,7 +39,11 @@ export class BodyDictionary {
   deflate(body: Uint8Array): Buffer {
     // Output room for the body plus deflate's worst-case overhead, in one buffer (zlib's default is a
     // 16 KB chunk per call: garbage outside the heap that piles up between collections).
-    return deflateRawSync(body, { ...DEFLATE, dictionary: this.#bytes, chunkSize: Math.max(64, body.length + (body.length >> 3) + 64) });
+    return deflateRawSync(body, {
+      ...DEFLATE,
+      dictionary: this.#bytes,
+      chunkSize: Math.max(64, body.length + (body.length >> 3) + 64),
+    });
   }
 
   /**
@@ -51,7 +55,10 @@ export class BodyDictionary {
   inflate(packed: Uint8Array, length: number): Buffer {
     const out = Buffer.allocUnsafe(length);
     const inflated = inflateSync(packed, { dictionary: this.#bytes, out });
-    if (inflated.length !== length) throw new Error(`a packed body inflated to ${inflated.length} bytes instead of ${length}: the body store is damaged`);
+    if (inflated.length !== length)
+      throw new Error(
+        `a packed body inflated to ${inflated.length} bytes instead of ${length}: the body store is damaged`,
+      );
     return out;
   }
 

@@ -79,7 +79,14 @@ export class DeliveryLog implements DeliveryLogView {
 
   deliveryCounts(): DeliveryCounts {
     const e = this.#evicted;
-    const counts: DeliveryCounts = { total: 0, pending: 0, delivered: e.delivered, failed: e.failed, filtered: e.filtered, evicted: 0 };
+    const counts: DeliveryCounts = {
+      total: 0,
+      pending: 0,
+      delivered: e.delivered,
+      failed: e.failed,
+      filtered: e.filtered,
+      evicted: 0,
+    };
     counts.evicted = e.delivered + e.failed + e.filtered;
     for (const r of this.#records) counts[r.state]++;
     counts.total = counts.evicted + this.#records.length;

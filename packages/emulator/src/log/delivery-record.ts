@@ -286,7 +286,10 @@ export class LoggedDelivery implements DeliveryRecord {
 
   constructor(init: RecordInit) {
     this.#seq = init.seq;
-    this.#kind = STATES.indexOf(init.state) | (ORIGINS.indexOf(init.origin) << ORIGIN_SHIFT) | (init.signed && init.source.sharedSecret !== undefined ? SIGNED : 0);
+    this.#kind =
+      STATES.indexOf(init.state) |
+      (ORIGINS.indexOf(init.origin) << ORIGIN_SHIFT) |
+      (init.signed && init.source.sharedSecret !== undefined ? SIGNED : 0);
     this.type = init.type;
     this.#source = init.source;
     this.#slab = init.body.slab;
@@ -437,7 +440,14 @@ export class LoggedDelivery implements DeliveryRecord {
   get attempts(): readonly LoggedAttempt[] {
     const more = this.#moreAttempts;
     if (this.#firstBits < 0) return more ?? NO_ATTEMPTS;
-    const first = new LoggedAttempt(this, this.#firstTo as AttemptEndpoint, this.#firstBits, this.#firstAt, this.#firstDuration, this.#firstAnswer as AttemptAnswer);
+    const first = new LoggedAttempt(
+      this,
+      this.#firstTo as AttemptEndpoint,
+      this.#firstBits,
+      this.#firstAt,
+      this.#firstDuration,
+      this.#firstAnswer as AttemptAnswer,
+    );
     return more === undefined ? [first] : [first, ...more];
   }
 
@@ -446,9 +456,23 @@ export class LoggedDelivery implements DeliveryRecord {
     const bits = packAttempt(init.round, init.status, init.outcome);
     const at = toCompactMs(init.atMs);
     const duration = smallInteger(Math.round(init.durationMs * 100));
-    const attempt = new LoggedAttempt(this, init.to, bits, at, duration, init.answer, bits < 0 ? { round: init.round, status: init.status, outcome: init.outcome } : undefined);
+    const attempt = new LoggedAttempt(
+      this,
+      init.to,
+      bits,
+      at,
+      duration,
+      init.answer,
+      bits < 0 ? { round: init.round, status: init.status, outcome: init.outcome } : undefined,
+    );
     // Inline only small integers: one fractional or far-off value would make V8 box that field in every record.
-    if (this.#firstBits < 0 && this.#moreAttempts === undefined && bits >= 0 && (at | 0) === at && (duration | 0) === duration) {
+    if (
+      this.#firstBits < 0 &&
+      this.#moreAttempts === undefined &&
+      bits >= 0 &&
+      (at | 0) === at &&
+      (duration | 0) === duration
+    ) {
       this.#firstBits = bits;
       this.#firstTo = init.to;
       this.#firstAt = at;
@@ -475,7 +499,9 @@ export class LoggedDelivery implements DeliveryRecord {
   get stored(): StoredBody {
     this.materialize();
     const packed = this.#packed;
-    return packed === undefined ? { slab: this.#slab, start: this.#start, length: this.#length } : { slab: this.#slab, start: this.#start, length: this.#length, packed };
+    return packed === undefined
+      ? { slab: this.#slab, start: this.#start, length: this.#length }
+      : { slab: this.#slab, start: this.#start, length: this.#length, packed };
   }
 
   /** Points the record at its body's packed copy: `offset` bytes into what `group` inflates to (used by `BodyPacker`). */
@@ -501,7 +527,11 @@ export class LoggedDelivery implements DeliveryRecord {
 
   get body(): string {
     this.materialize();
-    return (this.#packed === undefined ? this.#slab : this.#packed.inflate()).toString('utf8', this.#start, this.#start + this.#length);
+    return (this.#packed === undefined ? this.#slab : this.#packed.inflate()).toString(
+      'utf8',
+      this.#start,
+      this.#start + this.#length,
+    );
   }
 
   get message(): WebhookMessage | undefined {
@@ -603,7 +633,8 @@ const PACKED_ROUNDS = 1 << 16;
  */
 function packAttempt(round: number, status: number | undefined, outcome: Attempt['outcome']): number {
   const s = status ?? 0;
-  if (!(round >= 0 && round < PACKED_ROUNDS && Number.isInteger(round) && s >= 0 && s <= 999 && Number.isInteger(s))) return -1;
+  if (!(round >= 0 && round < PACKED_ROUNDS && Number.isInteger(round) && s >= 0 && s <= 999 && Number.isInteger(s)))
+    return -1;
   return (round * 1024 + s) * 4 + OUTCOMES.indexOf(outcome);
 }
 
@@ -625,7 +656,15 @@ export class LoggedAttempt implements Attempt {
   readonly #unpacked: { round: number; status: number | undefined; outcome: Attempt['outcome'] } | undefined;
 
   /** Made by `LoggedDelivery.addAttempt` and when a record's attempts are read. */
-  constructor(record: LoggedDelivery, to: AttemptEndpoint, bits: number, at: number, duration: number, answer: AttemptAnswer, unpacked?: { round: number; status: number | undefined; outcome: Attempt['outcome'] }) {
+  constructor(
+    record: LoggedDelivery,
+    to: AttemptEndpoint,
+    bits: number,
+    at: number,
+    duration: number,
+    answer: AttemptAnswer,
+    unpacked?: { round: number; status: number | undefined; outcome: Attempt['outcome'] },
+  ) {
     this.#record = record;
     this.#to = to;
     this.#bits = bits;
@@ -714,7 +753,9 @@ export class LoggedAttempt implements Attempt {
       body: this.body,
       status: this.status,
       responseHeaders:
-        this.responseHeaders?.location === undefined ? this.responseHeaders : { ...this.responseHeaders, location: redactLocation(this.responseHeaders.location) },
+        this.responseHeaders?.location === undefined
+          ? this.responseHeaders
+          : { ...this.responseHeaders, location: redactLocation(this.responseHeaders.location) },
       responseBody: this.responseBody,
       durationMs: this.durationMs,
       error: this.error,

@@ -50,7 +50,10 @@ export class EventHub {
   /** Adds a listener. */
   on<K extends EmulatorEventName>(event: K, fn: EmulatorEvents[K]): void {
     const list = this.#listeners[event];
-    if (!list) throw new TypeError(`Unknown event ${JSON.stringify(event)}: use one of ${Object.keys(this.#listeners).join(', ')}`);
+    if (!list)
+      throw new TypeError(
+        `Unknown event ${JSON.stringify(event)}: use one of ${Object.keys(this.#listeners).join(', ')}`,
+      );
     if (typeof fn !== 'function') throw new TypeError(`on(${JSON.stringify(event)}, fn): fn must be a function`);
     list.push(fn);
   }

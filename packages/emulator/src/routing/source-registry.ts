@@ -101,7 +101,10 @@ export class SourceRegistry {
   add(raw: SourceSettings, path: string): SourceState {
     const resolved = resolveSource(raw, path);
     if (this.#sources.has(resolved.writeKey))
-      throw new SettingsError(`${path}.writeKey`, 'another source has this write key; write keys must be unique (use updateSource to change a source)');
+      throw new SettingsError(
+        `${path}.writeKey`,
+        'another source has this write key; write keys must be unique (use updateSource to change a source)',
+      );
     const state: SourceState = { raw: { ...raw }, resolved, usage: 0, seenUsers: new Set(), packer: new BodyPacker() };
     this.#sources.set(resolved.writeKey, state);
     return state;
@@ -110,7 +113,8 @@ export class SourceRegistry {
   /** Changes a source's name, webhooks or schema. */
   update(writeKey: string, patch: SourcePatch): SourceState {
     const state = this.get(writeKey);
-    if (typeof patch !== 'object' || patch === null) throw new SettingsError('patch', 'must be an object { name?, webhooks?, schema? }');
+    if (typeof patch !== 'object' || patch === null)
+      throw new SettingsError('patch', 'must be an object { name?, webhooks?, schema? }');
     if ('writeKey' in patch) throw new SettingsError('patch.writeKey', 'cannot change; add a new source instead');
     const raw = { ...state.raw, ...patch, writeKey } as SourceSettings;
     state.resolved = resolveSource(raw, 'patch');
@@ -133,7 +137,11 @@ export function viewSource(s: ResolvedSource): SourceView {
       ? {
           webhooks: Object.freeze({
             enabled: s.enabled,
-            endpoints: Object.freeze(s.endpoints.map((e) => Object.freeze({ url: redactUrl(e.url), headerNames: Object.freeze(Object.keys(e.headers)) }))),
+            endpoints: Object.freeze(
+              s.endpoints.map((e) =>
+                Object.freeze({ url: redactUrl(e.url), headerNames: Object.freeze(Object.keys(e.headers)) }),
+              ),
+            ),
             signed: s.sharedSecret !== undefined,
           }),
         }

@@ -153,10 +153,16 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
   try {
     parsed = new URL(url);
   } catch {
-    throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} is not a full URL: include the http:// or https:// scheme`);
+    throw new SettingsError(
+      `${path}.url`,
+      `${JSON.stringify(redactUrl(url))} is not a full URL: include the http:// or https:// scheme`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} must use the http or https scheme (got "${parsed.protocol.slice(0, -1)}")`);
+    throw new SettingsError(
+      `${path}.url`,
+      `${JSON.stringify(redactUrl(url))} must use the http or https scheme (got "${parsed.protocol.slice(0, -1)}")`,
+    );
   if (!/^https?:\/\//i.test(url))
     throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} must start with http:// or https://`);
   // The user name and password become the request's Basic credentials, %-decoded: refuse now what
@@ -172,10 +178,14 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
   }
   const headers: Record<string, string> = {};
   if (value.headers !== undefined) {
-    if (!isObject(value.headers)) throw new SettingsError(`${path}.headers`, 'must be an object of header name → value');
+    if (!isObject(value.headers))
+      throw new SettingsError(`${path}.headers`, 'must be an object of header name → value');
     const entries = Object.entries(value.headers);
     if (entries.length > MAX_HEADERS)
-      throw new SettingsError(`${path}.headers`, `has ${entries.length} headers; an endpoint has at most ${MAX_HEADERS} static headers`);
+      throw new SettingsError(
+        `${path}.headers`,
+        `has ${entries.length} headers; an endpoint has at most ${MAX_HEADERS} static headers`,
+      );
     const seen = new Set<string>();
     for (const [name, v] of entries) {
       const hp = `${path}.headers[${JSON.stringify(name)}]`;
@@ -184,10 +194,12 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
       if (!TOKEN.test(name)) throw new SettingsError(hp, `${JSON.stringify(name)} is not a valid header name`);
       const lower = name.toLowerCase();
       if (RESERVED_HEADERS.includes(lower)) {
-        const fix = lower === 'user-agent' ? 'set the emulator option userAgent instead' : 'the sender sets it itself; remove it';
+        const fix =
+          lower === 'user-agent' ? 'set the emulator option userAgent instead' : 'the sender sets it itself; remove it';
         throw new SettingsError(hp, `would replace the ${name} header the sender sends; ${fix}`);
       }
-      if (seen.has(lower)) throw new SettingsError(hp, `duplicates another header of this endpoint (names are case-insensitive)`);
+      if (seen.has(lower))
+        throw new SettingsError(hp, `duplicates another header of this endpoint (names are case-insensitive)`);
       seen.add(lower);
       if (typeof v !== 'string') throw new SettingsError(hp, `must be a string (got ${typeof v})`);
       if (CTL.test(v)) throw new SettingsError(hp, 'contains a control character');
@@ -234,12 +246,16 @@ export function resolveSource(value: unknown, path: string): ResolvedSource {
     endpoints = webhooks.endpoints.map((e, i) => resolveEndpoint(e, `${wp}.endpoints[${i}]`));
     const urls = new Set<string>();
     endpoints.forEach((e, i) => {
-      if (urls.has(e.url)) throw new SettingsError(`${wp}.endpoints[${i}].url`, `${JSON.stringify(e.url)} is listed twice`);
+      if (urls.has(e.url))
+        throw new SettingsError(`${wp}.endpoints[${i}].url`, `${JSON.stringify(e.url)} is listed twice`);
       urls.add(e.url);
     });
     if (webhooks.sharedSecret !== undefined) {
       if (typeof webhooks.sharedSecret !== 'string' || webhooks.sharedSecret.length === 0)
-        throw new SettingsError(`${wp}.sharedSecret`, 'must be a non-empty string (leave it out to send unsigned requests)');
+        throw new SettingsError(
+          `${wp}.sharedSecret`,
+          'must be a non-empty string (leave it out to send unsigned requests)',
+        );
       sharedSecret = webhooks.sharedSecret;
     }
   }

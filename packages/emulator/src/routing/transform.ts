@@ -66,7 +66,11 @@ function isNonEmpty(v: unknown): v is string {
 export function callToMessage(call: Call, receivedAtMs: number, options: TransformOptions): TransformResult {
   const ts = call.timestamp;
   const timestamp =
-    (typeof ts === 'string' && CANONICAL_TIMESTAMP.test(ts) ? ts : ts !== undefined ? normalizeTimestamp(ts) : undefined) ?? iso(receivedAtMs);
+    (typeof ts === 'string' && CANONICAL_TIMESTAMP.test(ts)
+      ? ts
+      : ts !== undefined
+        ? normalizeTimestamp(ts)
+        : undefined) ?? iso(receivedAtMs);
   const c = call as Call & Record<string, unknown>;
   let userId = c.userId;
   if (!isNonEmpty(userId) && call.type !== 'alias') {
@@ -82,7 +86,15 @@ export function callToMessage(call: Call, receivedAtMs: number, options: Transfo
   let message: Record<string, unknown>;
   switch (call.type) {
     case 'page':
-      message = { version: 1, type: 'page', userId, ...ids, timestamp, ...opt('properties', call.properties), ...context };
+      message = {
+        version: 1,
+        type: 'page',
+        userId,
+        ...ids,
+        timestamp,
+        ...opt('properties', call.properties),
+        ...context,
+      };
       break;
     case 'screen':
       if (!isNonEmpty(call.name))
@@ -150,7 +162,9 @@ function needsShapeCheck(message: Record<string, unknown>): boolean {
   const context = message.context as Record<string, unknown> | undefined;
   if (context && TYPED_CONTEXT_KEYS.some((k) => context[k] !== undefined)) return true;
   const properties = message.properties as Record<string, unknown> | undefined;
-  return message.type === 'page' && properties !== undefined && PAGE_PROPERTY_KEYS.some((k) => properties[k] !== undefined);
+  return (
+    message.type === 'page' && properties !== undefined && PAGE_PROPERTY_KEYS.some((k) => properties[k] !== undefined)
+  );
 }
 
 function opt(key: string, value: unknown): Record<string, unknown> {

@@ -37,10 +37,12 @@ export class SyncRecords {
   deleteUser(userId: string, options: DeleteUserOptions = {}): DeliveryRecord[] {
     const p = this.#pipeline;
     p.assertOpen('deleteUser');
-    if (typeof userId !== 'string' || userId.length === 0) throw new TypeError('deleteUser(userId): userId must be a non-empty string');
+    if (typeof userId !== 'string' || userId.length === 0)
+      throw new TypeError('deleteUser(userId): userId must be a non-empty string');
     let affected: SourceState[];
     if (options.sources !== undefined) {
-      if (!Array.isArray(options.sources)) throw new TypeError('deleteUser(userId, { sources }): sources must be a list of write keys');
+      if (!Array.isArray(options.sources))
+        throw new TypeError('deleteUser(userId, { sources }): sources must be a list of write keys');
       affected = options.sources.map((k) => p.sources.get(k));
     } else {
       affected = [...p.sources.all()].filter((s) => s.seenUsers.has(userId));
@@ -62,20 +64,40 @@ export class SyncRecords {
   /** An audience sync: `true` for new members, `false` for users who left. */
   audience(name: string, memberUserIds: Iterable<string>, writeKey: string | undefined): DeliveryRecord[] {
     const trait = this.#traitName(name, 'syncAudience');
-    if (memberUserIds === null || typeof (memberUserIds as Iterable<string>)?.[Symbol.iterator] !== 'function' || typeof memberUserIds === 'string')
+    if (
+      memberUserIds === null ||
+      typeof (memberUserIds as Iterable<string>)?.[Symbol.iterator] !== 'function' ||
+      typeof memberUserIds === 'string'
+    )
       throw new TypeError('syncAudience(name, memberUserIds): memberUserIds must be a list (or Set) of userIds');
     const source = this.#source(writeKey);
-    return this.#traitRecords(source, trait, this.#syncs.audience(source.resolved.writeKey, trait, memberUserIds), 'audience');
+    return this.#traitRecords(
+      source,
+      trait,
+      this.#syncs.audience(source.resolved.writeKey, trait, memberUserIds),
+      'audience',
+    );
   }
 
   /** A computed-trait sync: the new value of every user whose value changed. */
-  computedTrait(name: string, valuesByUserId: Record<string, unknown> | Map<string, unknown>, writeKey: string | undefined): DeliveryRecord[] {
+  computedTrait(
+    name: string,
+    valuesByUserId: Record<string, unknown> | Map<string, unknown>,
+    writeKey: string | undefined,
+  ): DeliveryRecord[] {
     const trait = this.#traitName(name, 'syncComputedTrait');
     if (typeof valuesByUserId !== 'object' || valuesByUserId === null || Array.isArray(valuesByUserId))
-      throw new TypeError('syncComputedTrait(name, valuesByUserId): valuesByUserId must be an object or Map of userId → value');
+      throw new TypeError(
+        'syncComputedTrait(name, valuesByUserId): valuesByUserId must be an object or Map of userId → value',
+      );
     const entries = valuesByUserId instanceof Map ? valuesByUserId.entries() : Object.entries(valuesByUserId);
     const source = this.#source(writeKey);
-    return this.#traitRecords(source, trait, this.#syncs.computed(source.resolved.writeKey, trait, entries), 'computed-trait');
+    return this.#traitRecords(
+      source,
+      trait,
+      this.#syncs.computed(source.resolved.writeKey, trait, entries),
+      'computed-trait',
+    );
   }
 
   #source(writeKey: string | undefined): SourceState {
@@ -86,16 +108,29 @@ export class SyncRecords {
   #traitName(name: string, method: string): string {
     this.#pipeline.assertOpen(method);
     const trait = typeof name === 'string' ? snakeCase(name) : '';
-    if (!trait) throw new TypeError(`${method}(name, ...): name must contain letters or digits (got ${JSON.stringify(name)})`);
+    if (!trait)
+      throw new TypeError(`${method}(name, ...): name must contain letters or digits (got ${JSON.stringify(name)})`);
     return trait;
   }
 
-  #traitRecords(source: SourceState, trait: string, changes: TraitChange[], origin: 'audience' | 'computed-trait'): DeliveryRecord[] {
+  #traitRecords(
+    source: SourceState,
+    trait: string,
+    changes: TraitChange[],
+    origin: 'audience' | 'computed-trait',
+  ): DeliveryRecord[] {
     const p = this.#pipeline;
     const now = p.options.clock.now();
     const blocked = destinationBlock(source.resolved);
     return changes.map(({ userId, value }) =>
-      p.record({ type: 'identify', source, origin, message: traitIdentify(userId, { [trait]: value }, now), receivedMs: now, filteredReason: blocked }),
+      p.record({
+        type: 'identify',
+        source,
+        origin,
+        message: traitIdentify(userId, { [trait]: value }, now),
+        receivedMs: now,
+        filteredReason: blocked,
+      }),
     );
   }
 }

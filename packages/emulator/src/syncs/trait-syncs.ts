@@ -45,17 +45,24 @@ export class TraitSyncs {
     const raw = new Map<string, unknown>();
     for (const [userId, value] of values) {
       if (typeof userId !== 'string' || userId.length === 0)
-        throw new TypeError(`syncComputedTrait: every key must be a non-empty userId string (got ${JSON.stringify(userId)})`);
-      if (value === undefined) throw new TypeError(`syncComputedTrait: the value of ${JSON.stringify(userId)} is undefined; use null to clear it`);
+        throw new TypeError(
+          `syncComputedTrait: every key must be a non-empty userId string (got ${JSON.stringify(userId)})`,
+        );
+      if (value === undefined)
+        throw new TypeError(
+          `syncComputedTrait: the value of ${JSON.stringify(userId)} is undefined; use null to clear it`,
+        );
       next.set(userId, sortedJson(value));
       raw.set(userId, value);
     }
     const previous = this.#computed.get(key);
     this.#computed.set(key, next);
     const changes: TraitChange[] = [];
-    for (const [userId, json] of next) if (previous?.get(userId) !== json) changes.push({ userId, value: raw.get(userId) });
+    for (const [userId, json] of next)
+      if (previous?.get(userId) !== json) changes.push({ userId, value: raw.get(userId) });
     if (previous)
-      for (const [userId, json] of previous) if (!next.has(userId) && json !== 'null') changes.push({ userId, value: null });
+      for (const [userId, json] of previous)
+        if (!next.has(userId) && json !== 'null') changes.push({ userId, value: null });
     return changes;
   }
 }

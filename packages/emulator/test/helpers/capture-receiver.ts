@@ -14,7 +14,8 @@ export interface Received {
 }
 
 /** How to answer: a status (with optional headers), or hang (never answer), or reset the socket. */
-export type Answer = number | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang' | 'reset';
+export type Answer =
+  number | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang' | 'reset';
 
 export interface CaptureReceiver extends RunningServer {
   received: Received[];
@@ -23,7 +24,9 @@ export interface CaptureReceiver extends RunningServer {
 }
 
 /** Starts a recording receiver; answers 200 until told otherwise. */
-export async function startCaptureReceiver(answer: (req: Received, index: number) => Answer = () => 200): Promise<CaptureReceiver> {
+export async function startCaptureReceiver(
+  answer: (req: Received, index: number) => Answer = () => 200,
+): Promise<CaptureReceiver> {
   let respond = answer;
   const received: Received[] = [];
   const server = await startHttpServer(async (req, res) => {

@@ -8,7 +8,10 @@ export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** Throws when the bin was not built. */
 export function requireBuiltCli(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (cd packages/core && npx tsup; cd packages/emulator && npx tsup), as pnpm test does.`);
+  if (!existsSync(CLI))
+    throw new Error(
+      `${CLI} is missing: build first (cd packages/core && npx tsup; cd packages/emulator && npx tsup), as pnpm test does.`,
+    );
 }
 
 export interface CliRun {
@@ -19,10 +22,16 @@ export interface CliRun {
 }
 
 /** Runs `hookgate ...args` to its end (killed after `timeoutMs`), with stdin `input`. */
-export function runCli(args: string[], options: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '', DEBUG: '', ...options.env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: '', DEBUG: '', ...options.env },
+      stdio: 'pipe',
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
@@ -47,7 +56,10 @@ export interface ServeProcess {
 
 /** Starts `hookgate serve --port 0 ...args`; `waitFor` polls its stdout. */
 export function startServe(args: string[], env: Record<string, string> = {}): ServeProcess {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, NO_COLOR: '', DEBUG: '', ...env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, NO_COLOR: '', DEBUG: '', ...env },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));
@@ -68,7 +80,10 @@ export function startServe(args: string[], env: Record<string, string> = {}): Se
 export function postCall(intakeUrl: string, path: string, writeKey: string, body: unknown): Promise<Response> {
   return fetch(`${intakeUrl}${path}`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify(body),
   });
 }

@@ -22,19 +22,23 @@ export interface RawRequest {
 /** Sends one request with exactly these headers (Host included, when given) and reads its answer. */
 export function rawRequest(url: string, options: RawRequest = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
-      res.on('end', done);
-      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
-        setTimeout(() => {
-          done();
-          req.destroy();
-        }, options.streamMs ?? 300);
-      }
-    });
+    const req = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        res.on('end', done);
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+          setTimeout(() => {
+            done();
+            req.destroy();
+          }, options.streamMs ?? 300);
+        }
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -51,7 +55,10 @@ export function externalIPv4(): string | undefined {
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The `hookgate` CLI run from its sources (tsx) as a child process; `waitFor` polls stdout + stderr. */
-export function startCliFromSources(args: string[], env: Record<string, string> = {}): {
+export function startCliFromSources(
+  args: string[],
+  env: Record<string, string> = {},
+): {
   child: ChildProcess;
   out(): string;
   err(): string;

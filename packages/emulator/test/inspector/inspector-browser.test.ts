@@ -23,7 +23,10 @@ let focusFailures = 0;
 async function track(body: Record<string, unknown>, type = 'track'): Promise<void> {
   const res = await fetch(`${intake.url}/v1/${type}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`,
+    },
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(200);
@@ -62,7 +65,13 @@ beforeAll(async () => {
   });
   const endpoint = `http://hook:${PASSWORD}@127.0.0.1:${receiver.port}/hook?token=${QUERY_TOKEN}`;
   emulator = createEmulator({
-    sources: [{ writeKey: WRITE_KEY, name: 'web app', webhooks: { enabled: true, endpoints: [{ url: endpoint }], sharedSecret: SECRET } }],
+    sources: [
+      {
+        writeKey: WRITE_KEY,
+        name: 'web app',
+        webhooks: { enabled: true, endpoints: [{ url: endpoint }], sharedSecret: SECRET },
+      },
+    ],
     retry: { initialDelayMs: 200, jitter: 'none' },
   });
   intake = await emulator.listen();
@@ -165,7 +174,10 @@ describe('inspector in chromium', () => {
     await page.locator('#test-issues li', { hasText: '$.userId' }).waitFor();
     await editor.fill(JSON.stringify({ ...template, userId: 'u-test-event' }));
     await page.getByRole('button', { name: 'Send' }).click();
-    await until(() => receivedWith((j) => j.userId === 'u-test-event' && j.type === 'identify') === 1, 'the test event');
+    await until(
+      () => receivedWith((j) => j.userId === 'u-test-event' && j.type === 'identify') === 1,
+      'the test event',
+    );
     const got = receiver.received.find((r) => r.json.userId === 'u-test-event');
     expect(got?.json.traits).toEqual(template.traits);
   });
@@ -183,7 +195,8 @@ describe('inspector in chromium', () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toContain(`BODY='${record?.body}'`);
     expect(copied).toContain('openssl dgst -sha1 -hmac "$HOOKGATE_SECRET"');
-    for (const secret of [SECRET, PASSWORD, QUERY_TOKEN, record?.signature as string]) expect(copied).not.toContain(secret);
+    for (const secret of [SECRET, PASSWORD, QUERY_TOKEN, record?.signature as string])
+      expect(copied).not.toContain(secret);
   });
 
   it('shows a hostile event name as text and runs nothing', async () => {
@@ -193,7 +206,9 @@ describe('inspector in chromium', () => {
     // A payload parsed as HTML would try to run; the CSP would block it and report a violation.
     await page.addInitScript(() => {
       (window as { __violations?: string[] }).__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __violations: string[] }).__violations.push(e.violatedDirective));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { __violations: string[] }).__violations.push(e.violatedDirective),
+      );
     });
     await openInspector();
     for (const event of hostile) {
@@ -201,7 +216,10 @@ describe('inspector in chromium', () => {
       await link.first().waitFor();
       expect(await link.first().textContent()).toBe(event);
     }
-    await page.locator('a.event-link', { hasText: hostile[0] as string }).first().click();
+    await page
+      .locator('a.event-link', { hasText: hostile[0] as string })
+      .first()
+      .click();
     await page.locator('#detail strong.event-name').waitFor();
     expect(await page.locator('#detail strong.event-name').textContent()).toBe(hostile[0]);
     await page.waitForTimeout(300);
@@ -222,7 +240,9 @@ describe('inspector in chromium', () => {
     await expect.poll(() => rows.count()).toBeGreaterThan(3);
     const all = await rows.count();
     await page.getByLabel('Type').selectOption('identify');
-    await expect.poll(async () => (await rows.locator('td.type').allTextContents()).every((t) => t === 'identify')).toBe(true);
+    await expect
+      .poll(async () => (await rows.locator('td.type').allTextContents()).every((t) => t === 'identify'))
+      .toBe(true);
     expect(await rows.count()).toBeLessThan(all);
     await page.getByLabel('Type').selectOption('');
     await page.getByLabel('Search').fill('u-filter-3');
@@ -240,10 +260,11 @@ describe('inspector in chromium', () => {
     const link = page.locator('a.event-link', { hasText: 'Focus Kept' });
     await link.waitFor();
     await link.focus();
-    const focused = () => page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      return { text: el?.textContent ?? '', row: el?.closest('tr')?.getAttribute('data-state') ?? '' };
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return { text: el?.textContent ?? '', row: el?.closest('tr')?.getAttribute('data-state') ?? '' };
+      });
     // Two failed attempts, then 200: the row is re-filled in place at each answer.
     await expect.poll(async () => (await focused()).row, { timeout: 10_000 }).toBe('delivered');
     expect(focusFailures).toBe(2);
@@ -302,7 +323,12 @@ describe('Retry now, in chromium', () => {
     let calls = 0;
     const slow = await startCaptureReceiver(() => (calls++ === 0 ? 503 : 200));
     const em = createEmulator({
-      sources: [{ writeKey: 'wk_retry', webhooks: { enabled: true, endpoints: [{ url: `${slow.url}/hook` }], sharedSecret: SECRET } }],
+      sources: [
+        {
+          writeKey: 'wk_retry',
+          webhooks: { enabled: true, endpoints: [{ url: `${slow.url}/hook` }], sharedSecret: SECRET },
+        },
+      ],
       retry: { initialDelayMs: 3_600_000, jitter: 'none' },
     });
     const server = await em.listen();
@@ -314,7 +340,9 @@ describe('Retry now, in chromium', () => {
       await p.goto(`${server.url}/#/deliveries/${record.id}`);
       const schedule = p.locator('#detail p.schedule');
       await schedule.waitFor();
-      expect(await schedule.textContent()).toMatch(/^Next retry at 2\d{3}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC \(in (1 h|59 min \d+ s)\)\. The 4 h retry window closes at .* UTC \((4 h|3 h 59 min \d+ s) left\)\.$/);
+      expect(await schedule.textContent()).toMatch(
+        /^Next retry at 2\d{3}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC \(in (1 h|59 min \d+ s)\)\. The 4 h retry window closes at .* UTC \((4 h|3 h 59 min \d+ s) left\)\.$/,
+      );
       await p.getByRole('button', { name: 'Retry now' }).click();
       await until(() => slow.received.length === 2, 'the retry now');
       await until(() => record.state === 'delivered', 'the delivery');

@@ -15,7 +15,10 @@ let receiver: CaptureReceiver;
 
 beforeAll(async () => {
   for (const f of [CLI, `${BUNDLE}app.js`, `${BUNDLE}index.html`, `${BUNDLE}app.css`]) {
-    if (!existsSync(f)) throw new Error(`${f} is missing: build the emulator first (pnpm build runs tsup, then scripts/build-inspector.mjs).`);
+    if (!existsSync(f))
+      throw new Error(
+        `${f} is missing: build the emulator first (pnpm build runs tsup, then scripts/build-inspector.mjs).`,
+      );
   }
   receiver = await startCaptureReceiver();
 });
@@ -26,18 +29,27 @@ afterAll(async () => {
 
 describe('the built inspector', () => {
   it('hookgate serve (dist/cli.js) serves dist/inspector/ byte for byte, and replays through hookgate replay', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--endpoint', `${receiver.url}/hook`, '--secret', 'built-secret-123'], {
-      env: { ...process.env, NO_COLOR: '1', HOOKGATE_UI_TOKEN: '' },
-      stdio: 'pipe',
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'serve', '--port', '0', '--endpoint', `${receiver.url}/hook`, '--secret', 'built-secret-123'],
+      {
+        env: { ...process.env, NO_COLOR: '1', HOOKGATE_UI_TOKEN: '' },
+        stdio: 'pipe',
+      },
+    );
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     try {
       const deadline = Date.now() + 15_000;
-      while (!/intake listening on (http:\/\/127\.0\.0\.1:\d+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (!/intake listening on (http:\/\/127\.0\.0\.1:\d+)/.test(out) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       const url = /intake listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] as string;
       expect(out).toContain(`inspector   ${url}/`);
-      for (const [path, file] of [['/', 'index.html'], ['/_hookgate/ui/app.js', 'app.js'], ['/_hookgate/ui/app.css', 'app.css']] as const) {
+      for (const [path, file] of [
+        ['/', 'index.html'],
+        ['/_hookgate/ui/app.js', 'app.js'],
+        ['/_hookgate/ui/app.css', 'app.css'],
+      ] as const) {
         const res = await fetch(`${url}${path}`);
         expect(res.status, path).toBe(200);
         const body = Buffer.from(await res.arrayBuffer());
@@ -46,7 +58,10 @@ describe('the built inspector', () => {
       }
       const track = await fetch(`${url}/v1/track`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('hookgate-dev:').toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from('hookgate-dev:').toString('base64')}`,
+        },
         body: JSON.stringify({ userId: 'u-built', event: 'Built Path' }),
       });
       expect(track.status).toBe(200);
@@ -80,10 +95,14 @@ describe('the built inspector', () => {
   });
 
   it('hookgate serve refuses a non-loopback --host without a token', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--host', '0.0.0.0', '--port', '0', '--endpoint', `${receiver.url}/hook`], {
-      env: { ...process.env, HOOKGATE_UI_TOKEN: '' },
-      stdio: 'pipe',
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'serve', '--host', '0.0.0.0', '--port', '0', '--endpoint', `${receiver.url}/hook`],
+      {
+        env: { ...process.env, HOOKGATE_UI_TOKEN: '' },
+        stdio: 'pipe',
+      },
+    );
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     expect(await new Promise((r) => child.on('close', r))).toBe(2);

@@ -26,7 +26,10 @@ let intake: IntakeServer;
 async function post(url: string, type: string, body: Record<string, unknown>, writeKey = WRITE_KEY): Promise<Response> {
   return fetch(`${url}/v1/${type}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`,
+    },
     body: JSON.stringify(body),
   });
 }
@@ -66,7 +69,8 @@ interface Geometry {
 function measure(page: Page): Promise<Geometry> {
   return page.evaluate(() => {
     const vw = document.documentElement.clientWidth;
-    const name = (el: Element) => `${el.tagName.toLowerCase()}.${Array.from(el.classList).join('.')} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}.${Array.from(el.classList).join('.')} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
     const shown = (el: Element) => {
       const r = el.getBoundingClientRect();
       return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
@@ -79,17 +83,23 @@ function measure(page: Page): Promise<Geometry> {
       return sorted.filter((t, i) => i === 0 || t - (sorted[i - 1] as number) > 6).length;
     };
     const outside: string[] = [];
-    for (const el of Array.from(document.querySelectorAll('header *, .filters *, td, th, tr.row, .detail, .detail *, .empty *, .banner'))) {
+    for (const el of Array.from(
+      document.querySelectorAll('header *, .filters *, td, th, tr.row, .detail, .detail *, .empty *, .banner'),
+    )) {
       if (!shown(el) || el.closest('pre, details:not([open]) > :not(summary)')) continue;
       const r = el.getBoundingClientRect();
-      if (r.left < -0.5 || r.right > vw + 0.5) outside.push(`${name(el)} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+      if (r.left < -0.5 || r.right > vw + 0.5)
+        outside.push(`${name(el)} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
     }
     // A box whose content spills out of it (past its border) is as bad as one off screen.
     for (const el of Array.from(document.querySelectorAll('tr.row, .list, .detail, .empty, .filters, header'))) {
-      if (shown(el) && el.scrollWidth > el.clientWidth + 1) outside.push(`${name(el)} holds content ${el.scrollWidth - el.clientWidth} px wider than itself`);
+      if (shown(el) && el.scrollWidth > el.clientWidth + 1)
+        outside.push(`${name(el)} holds content ${el.scrollWidth - el.clientWidth} px wider than itself`);
     }
     const broken: string[] = [];
-    const scope = document.querySelectorAll('td, th, .detail h2, .detail h3, .detail h4, .detail dd, .detail dt, .detail li, .detail p, .detail caption, .detail table.headers td, .empty p, .empty li, .empty dd');
+    const scope = document.querySelectorAll(
+      'td, th, .detail h2, .detail h3, .detail h4, .detail dd, .detail dt, .detail li, .detail p, .detail caption, .detail table.headers td, .empty p, .empty li, .empty dd',
+    );
     for (const el of Array.from(scope)) {
       if (!shown(el)) continue;
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -104,7 +114,8 @@ function measure(page: Page): Promise<Geometry> {
       }
     }
     const wrapped: string[] = [];
-    const short = '.state, td.type, td.source, td.attempts, td.last, td.time time, td.time .id, li.attempt .round, li.attempt time, li.attempt .took, li.attempt.none .status, .filters label, .new-mark, nav .tab, .live';
+    const short =
+      '.state, td.type, td.source, td.attempts, td.last, td.time time, td.time .id, li.attempt .round, li.attempt time, li.attempt .took, li.attempt.none .status, .filters label, .new-mark, nav .tab, .live';
     for (const el of Array.from(document.querySelectorAll(short))) {
       if (!shown(el)) continue;
       const range = document.createRange();
@@ -112,13 +123,23 @@ function measure(page: Page): Promise<Geometry> {
       if (lines(range) > 1) wrapped.push(name(el));
     }
     // Badges and buttons as wide as their text (and padding), not stretched across their cell or card.
-    for (const el of Array.from(document.querySelectorAll('.state, .new-mark, .actions button, .filters .button, .empty .copy'))) {
+    for (const el of Array.from(
+      document.querySelectorAll('.state, .new-mark, .actions button, .filters .button, .empty .copy'),
+    )) {
       if (!shown(el)) continue;
       const range = document.createRange();
       range.selectNodeContents(el);
       const style = getComputedStyle(el);
-      const needs = range.getBoundingClientRect().width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + parseFloat(style.borderLeftWidth) + parseFloat(style.borderRightWidth);
-      if (el.getBoundingClientRect().width > needs + 2) wrapped.push(`${name(el)} is ${Math.round(el.getBoundingClientRect().width - needs)} px wider than its text needs`);
+      const needs =
+        range.getBoundingClientRect().width +
+        parseFloat(style.paddingLeft) +
+        parseFloat(style.paddingRight) +
+        parseFloat(style.borderLeftWidth) +
+        parseFloat(style.borderRightWidth);
+      if (el.getBoundingClientRect().width > needs + 2)
+        wrapped.push(
+          `${name(el)} is ${Math.round(el.getBoundingClientRect().width - needs)} px wider than its text needs`,
+        );
     }
     return { viewport: vw, scrollWidth: document.documentElement.scrollWidth, outside, broken, wrapped };
   });
@@ -158,7 +179,9 @@ beforeAll(async () => {
         name: 'web app',
         webhooks: {
           enabled: true,
-          endpoints: [{ url: `${receiver.url}/webhooks/segment/destination-events/production-eu-west-1?token=hidden-token-4411` }],
+          endpoints: [
+            { url: `${receiver.url}/webhooks/segment/destination-events/production-eu-west-1?token=hidden-token-4411` },
+          ],
           sharedSecret: SECRET,
         },
       },
@@ -170,10 +193,15 @@ beforeAll(async () => {
           sharedSecret: SECRET,
           subscriptions: [
             {
-              subscribe: 'type = "track" and event = "Subscription Renewal Payment Authorization Requested By The Billing Service"',
+              subscribe:
+                'type = "track" and event = "Subscription Renewal Payment Authorization Requested By The Billing Service"',
               partnerAction: 'send',
               name: 'Renewals to the billing service',
-              mapping: { url: `${receiver.url}/billing/renewals/authorization-requests`, method: 'PATCH', data: { id: { '@path': '$.userId' } } },
+              mapping: {
+                url: `${receiver.url}/billing/renewals/authorization-requests`,
+                method: 'PATCH',
+                data: { id: { '@path': '$.userId' } },
+              },
             },
           ],
         },
@@ -182,12 +210,22 @@ beforeAll(async () => {
     retry: { initialDelayMs: 150, jitter: 'none' },
   });
   intake = await emulator.listen();
-  expect((await post(intake.url, 'identify', { userId: 'user_1001', traits: { email: 'ada@example.com', plan: 'pro' } })).status).toBe(200);
-  expect((await post(intake.url, 'track', { userId: 'user_1001', event: 'Checkout Started', properties: { total: 129.9 } })).status).toBe(200);
+  expect(
+    (await post(intake.url, 'identify', { userId: 'user_1001', traits: { email: 'ada@example.com', plan: 'pro' } }))
+      .status,
+  ).toBe(200);
+  expect(
+    (await post(intake.url, 'track', { userId: 'user_1001', event: 'Checkout Started', properties: { total: 129.9 } }))
+      .status,
+  ).toBe(200);
   expect((await post(intake.url, 'track', { userId: 'user_1002', event: 'Invalid Coupon' })).status).toBe(200);
   expect((await post(intake.url, 'track', { userId: 'user_1003', event: LONG_EVENT })).status).toBe(200);
-  expect((await post(intake.url, 'track', { userId: 'user_2001', event: 'Screen Viewed' }, 'wk_layout_ios_77b0e3d1')).status).toBe(200);
-  expect((await post(intake.url, 'track', { userId: 'user_3001', event: LONG_EVENT }, 'wk_layout_actions_0a9d3c5e')).status).toBe(200);
+  expect(
+    (await post(intake.url, 'track', { userId: 'user_2001', event: 'Screen Viewed' }, 'wk_layout_ios_77b0e3d1')).status,
+  ).toBe(200);
+  expect(
+    (await post(intake.url, 'track', { userId: 'user_3001', event: LONG_EVENT }, 'wk_layout_actions_0a9d3c5e')).status,
+  ).toBe(200);
   // Neither userId nor anonymousId: the intake refuses the call, and the log records it filtered, with no message.
   expect((await post(intake.url, 'track', { event: 'Anonymous Tap' })).status).toBe(400);
   await emulator.drain();
@@ -256,11 +294,14 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
     try {
       const refused = emulator.deliveries.find((r) => r.state === 'filtered' && r.body === '');
       const disabled = emulator.deliveries.find((r) => r.state === 'filtered' && r.body.includes('Screen Viewed'));
-      for (const r of emulator.deliveries) expect(await page.locator(`tr.row[data-id="${r.id}"] td.time .id`).textContent()).toBe(r.id);
+      for (const r of emulator.deliveries)
+        expect(await page.locator(`tr.row[data-id="${r.id}"] td.time .id`).textContent()).toBe(r.id);
       const row = page.locator(`tr.row[data-id="${refused?.id}"]`);
       // No message was built, so the row is named by the call as the client sent it, not by the reason.
       expect(await row.locator('a.event-link').textContent()).toBe('Anonymous Tap');
-      expect(await row.locator('.filtered-because').textContent()).toMatch(/^Not sent, and no message could be built from the call: refused by the intake: .*userId/);
+      expect(await row.locator('.filtered-because').textContent()).toMatch(
+        /^Not sent, and no message could be built from the call: refused by the intake: .*userId/,
+      );
       await row.locator('a.event-link').click();
       await page.locator('#filtered-title').waitFor();
       expect(await page.locator('#detail .filtered-why p').textContent()).toContain('refused by the intake');
@@ -268,15 +309,23 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
       expect(await page.locator('#detail').textContent()).not.toContain('Exact bytes sent');
       expect(await page.locator('#detail .no-message').textContent()).toContain('No message could be built');
       // The call as the client sent it, exactly (the intake refused it, so it is what explains the refusal).
-      expect(await page.locator('#detail details.raw-call summary').textContent()).toBe('The call as the client sent it');
+      expect(await page.locator('#detail details.raw-call summary').textContent()).toBe(
+        'The call as the client sent it',
+      );
       expect(await page.locator('#detail details.raw-call pre').textContent()).toBe('{"event":"Anonymous Tap"}');
       await shot(page, 'detail-refused-1280.png');
       await page.locator(`tr.row[data-id="${disabled?.id}"] a.event-link`).click();
       await page.locator('#detail .filtered-why p', { hasText: 'disabled' }).waitFor();
-      expect(await page.locator('#detail .filtered-why p').textContent()).toBe('Not sent: the Webhooks destination is disabled for this source (webhooks.enabled: false).');
-      expect(await page.locator('#detail h3', { hasText: 'would have sent' }).textContent()).toBe('The message it would have sent (never sent)');
+      expect(await page.locator('#detail .filtered-why p').textContent()).toBe(
+        'Not sent: the Webhooks destination is disabled for this source (webhooks.enabled: false).',
+      );
+      expect(await page.locator('#detail h3', { hasText: 'would have sent' }).textContent()).toBe(
+        'The message it would have sent (never sent)',
+      );
       expect(await page.locator('#detail pre.body').textContent()).toContain('"event": "Screen Viewed"');
-      expect(await page.locator('#detail details.raw-call pre').textContent()).toBe('{"userId":"user_2001","event":"Screen Viewed"}');
+      expect(await page.locator('#detail details.raw-call pre').textContent()).toBe(
+        '{"userId":"user_2001","event":"Screen Viewed"}',
+      );
       await expectFits(page, 'filtered detail at 1280');
       await page.setViewportSize({ width: 400, height: 900 });
       await expectFits(page, 'filtered detail at 400');
@@ -289,7 +338,15 @@ describe('the inspector fits the screen, from 400 px to 1280 px', () => {
 
 describe('the empty log and the test-event form fit a phone', () => {
   it('at 360 and 400 px: the empty log help and Send test event stay inside the screen', async () => {
-    const empty = createEmulator({ sources: [{ writeKey: 'wk_layout_empty_6d2a90b1', name: 'a source with a rather long name for a phone', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }] } }] });
+    const empty = createEmulator({
+      sources: [
+        {
+          writeKey: 'wk_layout_empty_6d2a90b1',
+          name: 'a source with a rather long name for a phone',
+          webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }] },
+        },
+      ],
+    });
     const server = await empty.listen();
     try {
       for (const width of [360, 400]) {
@@ -321,7 +378,10 @@ describe('calls the intake did not deliver: their text as sent', () => {
     const body = `{"batch":[{"type":"track","userId":"batch-1","event":"Batch Good"},${refusedText}]}`;
     const res = await fetch(`${intake.url}/v1/batch`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`,
+      },
       body,
     });
     expect(res.status).toBe(200);
@@ -344,13 +404,19 @@ describe('calls the intake did not deliver: their text as sent', () => {
   it('a filtered call shows its text as sent, read again from the kept request, with the write key in it masked', async () => {
     const iosKey = 'wk_layout_ios_77b0e3d1';
     const text = `{"writeKey":"${iosKey}","userId":"user_2002","event":"Tab Opened","properties":{"price":1.0}}`;
-    const res = await fetch(`${intake.url}/v1/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    const res = await fetch(`${intake.url}/v1/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    });
     expect(res.status).toBe(200);
     const record = emulator.deliveries.find((r) => r.state === 'filtered' && r.body.includes('Tab Opened'));
     expect(record?.rawCall).toBe(text.replace(iosKey, 'wk_l…(22 chars)'));
     // Not in the JSON listing (which would scan every filtered call's request again).
     expect(JSON.parse(JSON.stringify(record)).rawCall).toBeUndefined();
-    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${record?.id}`)).json()) as { rawCall?: string };
+    const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${record?.id}`)).json()) as {
+      rawCall?: string;
+    };
     expect(detail.rawCall).toContain('"price":1.0');
     expect(detail.rawCall).not.toContain(iosKey);
   });
@@ -363,12 +429,28 @@ describe("hookgate listen's Inbound tab fits the screen too", () => {
       const { page, bad, errors } = await openAt(width, listener.inspectorUrl);
       try {
         const send = async (path: string, body: string, signature: string) => {
-          const res = await fetch(`${listener.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': signature } });
+          const res = await fetch(`${listener.url}${path}`, {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': signature },
+          });
           await res.arrayBuffer();
         };
-        const good = JSON.stringify({ version: 1, type: 'track', userId: 'user_1003', event: LONG_EVENT, timestamp: '2026-11-25T10:00:00.000Z' });
+        const good = JSON.stringify({
+          version: 1,
+          type: 'track',
+          userId: 'user_1003',
+          event: LONG_EVENT,
+          timestamp: '2026-11-25T10:00:00.000Z',
+        });
         await send('/webhooks/segment/destination-events/production-eu-west-1', good, sign(good, SECRET));
-        const forged = JSON.stringify({ version: 1, type: 'track', userId: 'user_1001', event: 'Refund Issued', timestamp: '2026-11-25T10:00:01.000Z' });
+        const forged = JSON.stringify({
+          version: 1,
+          type: 'track',
+          userId: 'user_1001',
+          event: 'Refund Issued',
+          timestamp: '2026-11-25T10:00:01.000Z',
+        });
         await send('/webhooks', forged, sign(forged, 'not-the-secret'));
         await page.locator('tr.inbound-row').nth(1).waitFor();
         await expectFits(page, `inbound list at ${width}`);

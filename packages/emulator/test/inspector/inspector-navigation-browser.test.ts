@@ -17,10 +17,17 @@ const WRITE_KEY = 'wk_navigation_3b8e7f21c4';
 let chrome: RunningBrowser;
 let receiver: CaptureReceiver;
 
-function bash(script: string, env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
+function bash(
+  script: string,
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv, timeout: 15_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'bash',
+      ['-c', script],
+      { env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv, timeout: 15_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -36,7 +43,13 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 
 async function start(): Promise<{ emulator: Emulator; intake: IntakeServer }> {
   const emulator = createEmulator({
-    sources: [{ writeKey: WRITE_KEY, name: 'web app', webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: SECRET } }],
+    sources: [
+      {
+        writeKey: WRITE_KEY,
+        name: 'web app',
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: SECRET },
+      },
+    ],
     retry: { initialDelayMs: 100, jitter: 'none' },
   });
   return { emulator, intake: await emulator.listen() };
@@ -51,7 +64,8 @@ async function open(url: string, width = 1280): Promise<Page> {
   return page;
 }
 
-const focusedRow = (page: Page) => page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-id') ?? null);
+const focusedRow = (page: Page) =>
+  page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-id') ?? null);
 
 beforeAll(async () => {
   chrome = await launchChromium();
@@ -69,7 +83,8 @@ describe('the deliveries list in chromium', () => {
   beforeAll(async () => {
     ({ emulator, intake } = await start());
     emulator.identify({ userId: 'nav-1', traits: { plan: 'pro' } }, { writeKey: WRITE_KEY });
-    for (const event of ['First Event', 'Second Event', 'Third Event']) emulator.track({ userId: 'nav-1', event }, { writeKey: WRITE_KEY });
+    for (const event of ['First Event', 'Second Event', 'Third Event'])
+      emulator.track({ userId: 'nav-1', event }, { writeKey: WRITE_KEY });
     await emulator.drain();
   });
   afterAll(async () => {
@@ -123,7 +138,9 @@ describe('the deliveries list in chromium', () => {
       await page.goto(`${intake.url}/?type=track#/deliveries/${third?.id}`);
       await page.locator('#detail-title', { hasText: `Delivery ${third?.id}` }).waitFor();
       expect(await page.getByLabel('Type').inputValue()).toBe('track');
-      await expect.poll(async () => (await page.locator('tr.row td.type').allTextContents()).every((t) => t === 'track')).toBe(true);
+      await expect
+        .poll(async () => (await page.locator('tr.row td.type').allTextContents()).every((t) => t === 'track'))
+        .toBe(true);
       // Clearing a filter takes it out of the address, the open delivery stays.
       await page.getByLabel('Type').selectOption('');
       await expect.poll(() => page.url()).toBe(`${intake.url}/#/deliveries/${third?.id}`);
@@ -222,9 +239,13 @@ describe('a stopped server in chromium', () => {
       expect(await page.evaluate(() => document.body.classList.contains('stale'))).toBe(true);
       const bannerBox = await banner.boundingBox();
       expect(bannerBox && bannerBox.x >= 0 && bannerBox.x + bannerBox.width <= 400).toBe(true);
-      await page.screenshot({ path: `${process.env.HOOKGATE_SCREENSHOTS_DIR ?? '/tmp/hookgate-inspector-layout'}/server-gone-400.png` });
+      await page.screenshot({
+        path: `${process.env.HOOKGATE_SCREENSHOTS_DIR ?? '/tmp/hookgate-inspector-layout'}/server-gone-400.png`,
+      });
       // Back on the same port: the page reconnects by itself and reloads the (new) log.
-      const emulator = createEmulator({ sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }] } }] });
+      const emulator = createEmulator({
+        sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }] } }],
+      });
       second = { emulator, intake: await emulator.listen({ port }) };
       await banner.waitFor({ state: 'hidden', timeout: 15_000 });
       expect(await page.locator('#live').textContent()).toBe('live');
@@ -251,7 +272,9 @@ describe('the curl command of a signed delivery, run in bash', () => {
       const before = receiver.received.length;
       const without = await bash(curl, {});
       expect(without.code).not.toBe(0);
-      expect(without.stderr).toContain('set HOOKGATE_SECRET to the shared secret of the source first (nothing was sent)');
+      expect(without.stderr).toContain(
+        'set HOOKGATE_SECRET to the shared secret of the source first (nothing was sent)',
+      );
       const empty = await bash(curl, { HOOKGATE_SECRET: '' });
       expect(empty.code).not.toBe(0);
       await new Promise((r) => setTimeout(r, 200));
@@ -292,15 +315,27 @@ describe('Copy as curl in chromium, when the secret is unknown', () => {
       expect(await alert.isVisible()).toBe(true);
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('clipboard before');
       // A live re-render of the pane (here a burst of 250 changes: the stream says reset) keeps the message.
-      await page.evaluate(() => ((window as unknown as { oldTitle: Element | null }).oldTitle = document.querySelector('#detail-title')));
+      await page.evaluate(
+        () => ((window as unknown as { oldTitle: Element | null }).oldTitle = document.querySelector('#detail-title')),
+      );
       for (let i = 0; i < 250; i++) emulator.track({ userId: 'burst', event: `Burst ${i}` }, { writeKey: WRITE_KEY });
       await expect
-        .poll(() => page.evaluate(() => document.querySelector('#detail-title') !== (window as unknown as { oldTitle: Element | null }).oldTitle), { timeout: 15_000 })
+        .poll(
+          () =>
+            page.evaluate(
+              () =>
+                document.querySelector('#detail-title') !==
+                (window as unknown as { oldTitle: Element | null }).oldTitle,
+            ),
+          { timeout: 15_000 },
+        )
         .toBe(true);
       expect(await alert.textContent()).toContain(`Not copied: ${record.id} was signed`);
       await emulator.drain();
       // With a secret again, the same button copies.
-      emulator.updateSource(WRITE_KEY, { webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: SECRET } });
+      emulator.updateSource(WRITE_KEY, {
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/hook` }], sharedSecret: SECRET },
+      });
       await page.reload();
       await page.locator('#detail-title', { hasText: `Delivery ${record.id}` }).waitFor({ timeout: 10_000 });
       await page.getByRole('button', { name: 'Copy as curl' }).click({ timeout: 10_000 });
@@ -320,12 +355,24 @@ describe("hookgate listen's Inbound tab in chromium", () => {
     const page = await open(listener.inspectorUrl);
     try {
       for (const event of ['Inbound One', 'Inbound Two']) {
-        const body = JSON.stringify({ version: 1, type: 'track', userId: 'in-1', event, timestamp: '2026-11-25T10:00:00.000Z' });
-        const res = await fetch(`${listener.url}/webhooks`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } });
+        const body = JSON.stringify({
+          version: 1,
+          type: 'track',
+          userId: 'in-1',
+          event,
+          timestamp: '2026-11-25T10:00:00.000Z',
+        });
+        const res = await fetch(`${listener.url}/webhooks`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) },
+        });
         await res.arrayBuffer();
       }
       await page.locator('tr.inbound-row').nth(1).waitFor();
-      const ids = await page.locator('tr.inbound-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+      const ids = await page
+        .locator('tr.inbound-row')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
       await page.keyboard.press('j');
       await page.keyboard.press('ArrowDown');
       expect(await focusedRow(page)).toBe(ids[1]);

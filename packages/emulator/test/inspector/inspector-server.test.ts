@@ -21,12 +21,17 @@ let emulator: Emulator;
 let intake: IntakeServer;
 
 /** A raw request (node:http), so the test controls every header, Host and Origin included. */
-function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function request(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end(init.body);
@@ -34,7 +39,8 @@ function request(url: string, init: { method?: string; headers?: Record<string, 
 }
 
 function expectNoSecret(text: string, signatures: string[]): void {
-  for (const s of [SECRET, PASSWORD, QUERY_TOKEN, 'header-cred-9911', API_KEY, WRITE_KEY, ...signatures]) expect(text).not.toContain(s);
+  for (const s of [SECRET, PASSWORD, QUERY_TOKEN, 'header-cred-9911', API_KEY, WRITE_KEY, ...signatures])
+    expect(text).not.toContain(s);
 }
 
 beforeAll(async () => {
@@ -46,7 +52,12 @@ beforeAll(async () => {
         name: 'server tests',
         webhooks: {
           enabled: true,
-          endpoints: [{ url: `http://hook:${PASSWORD}@127.0.0.1:${receiver.port}/in?token=${QUERY_TOKEN}`, headers: { Authorization: HEADER_TOKEN, 'X-Api-Key': API_KEY, 'X-Env': 'test' } }],
+          endpoints: [
+            {
+              url: `http://hook:${PASSWORD}@127.0.0.1:${receiver.port}/in?token=${QUERY_TOKEN}`,
+              headers: { Authorization: HEADER_TOKEN, 'X-Api-Key': API_KEY, 'X-Env': 'test' },
+            },
+          ],
           sharedSecret: SECRET,
         },
       },
@@ -66,7 +77,9 @@ describe('masking', () => {
   it('never sends the shared secret, URL password, query token, credential headers or a full signature to the page, its JSON or its stream', async () => {
     // A stream open while the deliveries happen, to capture what SSE sends.
     const streamed: string[] = [];
-    const sse = http.get(`${intake.url}/_hookgate/events`, (res) => res.on('data', (c: Buffer) => streamed.push(c.toString('utf8'))));
+    const sse = http.get(`${intake.url}/_hookgate/events`, (res) =>
+      res.on('data', (c: Buffer) => streamed.push(c.toString('utf8'))),
+    );
     await new Promise((r) => setTimeout(r, 100));
     const ok = emulator.track({ userId: 'u-mask', event: 'Masked Event' });
     const failing = emulator.track({ userId: 'u-mask', event: 'Always Fails' });
@@ -80,9 +93,15 @@ describe('masking', () => {
     expect(receiver.received[0]?.headers.authorization).toBe(HEADER_TOKEN);
     expect(receiver.received[0]?.headers['x-api-key']).toBe(API_KEY);
     const pages = await Promise.all(
-      ['/', '/_hookgate/ui/app.js', '/_hookgate/ui/api/meta', '/_hookgate/ui/api/deliveries', `/_hookgate/ui/api/deliveries/${ok.id}`, `/_hookgate/ui/api/deliveries/${failing.id}`, '/_hookgate/deliveries'].map((p) =>
-        request(`${intake.url}${p}`),
-      ),
+      [
+        '/',
+        '/_hookgate/ui/app.js',
+        '/_hookgate/ui/api/meta',
+        '/_hookgate/ui/api/deliveries',
+        `/_hookgate/ui/api/deliveries/${ok.id}`,
+        `/_hookgate/ui/api/deliveries/${failing.id}`,
+        '/_hookgate/deliveries',
+      ].map((p) => request(`${intake.url}${p}`)),
     );
     for (const p of pages) {
       expect(p.status).toBe(200);
@@ -91,7 +110,12 @@ describe('masking', () => {
     const stream = streamed.join('');
     expect(stream).toContain('Masked Event');
     expectNoSecret(stream, signatures);
-    const detail = JSON.parse(pages[4]?.text ?? '{}') as { headers: Record<string, string>; endpoints: string[]; curl: string; attemptList: unknown[] };
+    const detail = JSON.parse(pages[4]?.text ?? '{}') as {
+      headers: Record<string, string>;
+      endpoints: string[];
+      curl: string;
+      attemptList: unknown[];
+    };
     expect(detail.headers['X-Signature']).toBe(`${ok.signature?.slice(0, 6)}…(40 chars)`);
     // One masking rule for every view (redactHeaders): each endpoint header's value is hidden whole.
     expect(detail.headers.Authorization).toBe('***');
@@ -100,7 +124,11 @@ describe('masking', () => {
     expect(detail.headers['X-Env']).toBe('***');
     expect(detail.headers['User-Agent']).toBe('Segment.io/1.0');
     expect(detail.endpoints).toEqual([`http://hook:***@127.0.0.1:${receiver.port}/in?token=***`]);
-    const failed = JSON.parse(pages[5]?.text ?? '{}') as { nextAttemptAt: string; windowEndsAt: string; attemptList: Array<{ status: number; responseStart: string }> };
+    const failed = JSON.parse(pages[5]?.text ?? '{}') as {
+      nextAttemptAt: string;
+      windowEndsAt: string;
+      attemptList: Array<{ status: number; responseStart: string }>;
+    };
     expect(failed.attemptList[0]?.status).toBe(500);
     expect(Date.parse(failed.windowEndsAt) - Date.parse(failing.firstAttemptAt as string)).toBe(4 * 3_600_000);
   });
@@ -108,7 +136,9 @@ describe('masking', () => {
   it('Copy as curl resends the exact body with a signature the shell computes from $HOOKGATE_SECRET', async () => {
     const record = emulator.track({ userId: "u-curl-'quote'", event: 'Curl $HOME `date` "x"' });
     while (record.state === 'pending') await new Promise((r) => setTimeout(r, 10));
-    const detail = JSON.parse((await request(`${intake.url}/_hookgate/ui/api/deliveries/${record.id}`)).text) as { curl: string };
+    const detail = JSON.parse((await request(`${intake.url}/_hookgate/ui/api/deliveries/${record.id}`)).text) as {
+      curl: string;
+    };
     expectNoSecret(detail.curl, [record.signature as string]);
     // The masked URL is the only thing to change: point it at a verifying receiver.
     let verdict: unknown;
@@ -120,7 +150,9 @@ describe('masking', () => {
     });
     const command = detail.curl.replace(/'http:\/\/hook:\*\*\*@[^']*'/, `'${check.url}/verify'`);
     await new Promise<void>((resolve, reject) =>
-      execFile('bash', ['-c', command], { env: { ...process.env, HOOKGATE_SECRET: SECRET } }, (error) => (error ? reject(error) : resolve())),
+      execFile('bash', ['-c', command], { env: { ...process.env, HOOKGATE_SECRET: SECRET } }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
     );
     await check.close();
     expect(body).toBe(record.body);
@@ -156,10 +188,16 @@ describe('page security', () => {
     const record = emulator.track({ userId: 'u-csrf', event: 'Csrf Target' });
     const url = `${intake.url}/_hookgate/deliveries/${record.id}/replay`;
     const before = emulator.deliveries.length;
-    expect((await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(403);
-    expect((await request(url, { method: 'POST', headers: { ...ACT, origin: 'http://evil.example' }, body: '{}' })).status).toBe(403);
+    expect(
+      (await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    ).toBe(403);
+    expect(
+      (await request(url, { method: 'POST', headers: { ...ACT, origin: 'http://evil.example' }, body: '{}' })).status,
+    ).toBe(403);
     expect((await request(url, { method: 'POST', headers: { ...ACT, origin: 'null' }, body: '{}' })).status).toBe(403);
-    expect((await request(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(403);
+    expect((await request(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(
+      403,
+    );
     expect((await request(url)).status).toBe(405);
     expect(emulator.deliveries.length).toBe(before);
     const ok = await request(url, { method: 'POST', headers: { ...ACT, origin: intake.url }, body: '{}' });
@@ -170,13 +208,21 @@ describe('page security', () => {
 
   it('needs a token off loopback: refuses to start without one, then asks for it', async () => {
     await expect(listenIntake(emulator, { host: '0.0.0.0' })).rejects.toThrow(/exposes the web inspector.*token/);
-    await expect(listenIntake(emulator, { host: '0.0.0.0', inspector: { token: 'short' } })).rejects.toThrow(/at least 16/);
+    await expect(listenIntake(emulator, { host: '0.0.0.0', inspector: { token: 'short' } })).rejects.toThrow(
+      /at least 16/,
+    );
     const token = 'tok-0123456789abcdef';
     const open = await listenIntake(emulator, { host: '0.0.0.0', inspector: { token } });
     try {
       const base = `http://127.0.0.1:${open.port}`;
       expect((await request(`${base}/`)).status).toBe(401);
-      expect((await request(`${base}/_hookgate/ui/api/deliveries`, { headers: { authorization: 'Bearer tok-0123456789abcdeX' } })).status).toBe(401);
+      expect(
+        (
+          await request(`${base}/_hookgate/ui/api/deliveries`, {
+            headers: { authorization: 'Bearer tok-0123456789abcdeX' },
+          })
+        ).status,
+      ).toBe(401);
       const login = await request(`${base}/?token=${token}`);
       expect(login.status).toBe(303);
       const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
@@ -186,9 +232,16 @@ describe('page security', () => {
       // A name other than loopback or the bound host is refused even with the token (DNS rebinding).
       expect((await request(`${base}/`, { headers: { cookie, host: 'my-laptop.lan' } })).status).toBe(403);
       expect(page.text).not.toContain(token);
-      expect((await request(`${base}/_hookgate/ui/api/deliveries`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect(
+        (await request(`${base}/_hookgate/ui/api/deliveries`, { headers: { authorization: `Bearer ${token}` } }))
+          .status,
+      ).toBe(200);
       // The intake's tracking API is not the inspector: it keeps its write-key rule.
-      const intakeAnswer = await request(`${base}/v1/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const intakeAnswer = await request(`${base}/v1/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(intakeAnswer.status).toBe(401);
       expect(intakeAnswer.text).toContain('missing_write_key');
     } finally {
@@ -202,25 +255,51 @@ describe('page security', () => {
 
 describe('list API', () => {
   it('pages newest first with a cursor, without gaps or repeats, and filters', async () => {
-    const em = createEmulator({ sources: [{ writeKey: 'wk_list', name: 'list', webhooks: { enabled: false, endpoints: [] } }] });
-    for (let i = 0; i < 250; i++) em.ingest(i % 5 === 0 ? { type: 'identify', userId: `list-user-${i}` } : { type: 'track', userId: `list-user-${i}`, event: `Event ${i}` }, { writeKey: 'wk_list' });
+    const em = createEmulator({
+      sources: [{ writeKey: 'wk_list', name: 'list', webhooks: { enabled: false, endpoints: [] } }],
+    });
+    for (let i = 0; i < 250; i++)
+      em.ingest(
+        i % 5 === 0
+          ? { type: 'identify', userId: `list-user-${i}` }
+          : { type: 'track', userId: `list-user-${i}`, event: `Event ${i}` },
+        { writeKey: 'wk_list' },
+      );
     const server = await em.listen();
     try {
       const seen: string[] = [];
       let next: number | null | undefined;
       do {
-        const r = JSON.parse((await request(`${server.url}/_hookgate/ui/api/deliveries${next ? `?before=${next}` : ''}`)).text) as { items: Array<{ id: string; seq: number }>; next: number | null };
+        const r = JSON.parse(
+          (await request(`${server.url}/_hookgate/ui/api/deliveries${next ? `?before=${next}` : ''}`)).text,
+        ) as { items: Array<{ id: string; seq: number }>; next: number | null };
         seen.push(...r.items.map((x) => x.id));
         next = r.next;
       } while (next);
       expect(seen).toEqual(em.deliveries.map((r) => r.id).reverse());
-      const identify = JSON.parse((await request(`${server.url}/_hookgate/ui/api/deliveries?type=identify&limit=500`)).text) as { items: Array<{ type: string }> };
+      const identify = JSON.parse(
+        (await request(`${server.url}/_hookgate/ui/api/deliveries?type=identify&limit=500`)).text,
+      ) as { items: Array<{ type: string }> };
       expect(identify.items).toHaveLength(50);
       expect(identify.items.every((x) => x.type === 'identify')).toBe(true);
-      const search = JSON.parse((await request(`${server.url}/_hookgate/ui/api/deliveries?q=LIST-USER-123`)).text) as { items: Array<{ userId: string }> };
+      const search = JSON.parse((await request(`${server.url}/_hookgate/ui/api/deliveries?q=LIST-USER-123`)).text) as {
+        items: Array<{ userId: string }>;
+      };
       expect(search.items.map((x) => x.userId)).toEqual(['list-user-123']);
-      const event = JSON.parse((await request(`${server.url}/_hookgate/ui/api/deliveries?q=event%2024`)).text) as { items: Array<{ summary: string }> };
-      expect(event.items.map((x) => x.summary)).toEqual(['Event 249', 'Event 248', 'Event 247', 'Event 246', 'Event 244', 'Event 243', 'Event 242', 'Event 241', 'Event 24']);
+      const event = JSON.parse((await request(`${server.url}/_hookgate/ui/api/deliveries?q=event%2024`)).text) as {
+        items: Array<{ summary: string }>;
+      };
+      expect(event.items.map((x) => x.summary)).toEqual([
+        'Event 249',
+        'Event 248',
+        'Event 247',
+        'Event 246',
+        'Event 244',
+        'Event 243',
+        'Event 242',
+        'Event 241',
+        'Event 24',
+      ]);
       const bad = await request(`${server.url}/_hookgate/ui/api/deliveries?state=lost`);
       expect(bad.status).toBe(400);
       expect(bad.text).toContain('state must be one of');
@@ -246,7 +325,13 @@ describe('list API', () => {
     try {
       const meta = JSON.parse((await request(`${server.url}/_hookgate/ui/api/meta`)).text) as { endpoints: string[] };
       expect(meta.endpoints).toEqual([`${a.url}/a?key=***`, `${a.url}/b`]);
-      const onlyA = JSON.parse((await request(`${server.url}/_hookgate/ui/api/deliveries?endpoint=${encodeURIComponent(`${a.url}/a?key=***`)}`)).text) as { items: Array<{ summary: string }> };
+      const onlyA = JSON.parse(
+        (
+          await request(
+            `${server.url}/_hookgate/ui/api/deliveries?endpoint=${encodeURIComponent(`${a.url}/a?key=***`)}`,
+          )
+        ).text,
+      ) as { items: Array<{ summary: string }> };
       expect(onlyA.items.map((x) => x.summary)).toEqual(['To A']);
     } finally {
       await server.close();
@@ -260,12 +345,20 @@ describe('actions', () => {
   it('Retry now starts a waiting retry, and answers 409 when none waits', async () => {
     const record = emulator.track({ userId: 'u-retry', event: 'Always Fails' });
     while (!record.nextAttemptAt) await new Promise((r) => setTimeout(r, 10));
-    const res = await request(`${intake.url}/_hookgate/deliveries/${record.id}/retry`, { method: 'POST', headers: ACT, body: '{}' });
+    const res = await request(`${intake.url}/_hookgate/deliveries/${record.id}/retry`, {
+      method: 'POST',
+      headers: ACT,
+      body: '{}',
+    });
     expect(res.status).toBe(202);
     while (record.attempts.length < 2) await new Promise((r) => setTimeout(r, 10));
     expect(record.attempts[1]?.round).toBe(2);
     const done = emulator.deliveries.find((r) => r.state === 'delivered') as { id: string };
-    const again = await request(`${intake.url}/_hookgate/deliveries/${done.id}/retry`, { method: 'POST', headers: ACT, body: '{}' });
+    const again = await request(`${intake.url}/_hookgate/deliveries/${done.id}/retry`, {
+      method: 'POST',
+      headers: ACT,
+      body: '{}',
+    });
     expect(again.status).toBe(409);
     expect(again.text).toContain('use Replay');
   });
@@ -274,7 +367,9 @@ describe('actions', () => {
     const bad = await request(`${intake.url}/_hookgate/send-test`, {
       method: 'POST',
       headers: ACT,
-      body: JSON.stringify({ message: { version: 1, type: 'track', userId: 'u', timestamp: '2026-01-01T00:00:00.000Z' } }),
+      body: JSON.stringify({
+        message: { version: 1, type: 'track', userId: 'u', timestamp: '2026-01-01T00:00:00.000Z' },
+      }),
     });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text).issues).toContainEqual({ path: '$.event', message: 'is required' });
@@ -282,11 +377,24 @@ describe('actions', () => {
     const alias = await request(`${intake.url}/_hookgate/send-test`, {
       method: 'POST',
       headers: ACT,
-      body: JSON.stringify({ message: { version: 1, type: 'alias', 'Previous ID': 'anon-1', 'User ID': 'u-alias', timestamp: '2026-01-01T00:00:00.000Z' } }),
+      body: JSON.stringify({
+        message: {
+          version: 1,
+          type: 'alias',
+          'Previous ID': 'anon-1',
+          'User ID': 'u-alias',
+          timestamp: '2026-01-01T00:00:00.000Z',
+        },
+      }),
     });
     expect(alias.status).toBe(202);
     while (receiver.received.length === before) await new Promise((r) => setTimeout(r, 10));
-    expect(receiver.received.at(-1)?.json).toMatchObject({ type: 'alias', 'Previous ID': 'anon-1', 'User ID': 'u-alias', timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(receiver.received.at(-1)?.json).toMatchObject({
+      type: 'alias',
+      'Previous ID': 'anon-1',
+      'User ID': 'u-alias',
+      timestamp: '2026-01-01T00:00:00.000Z',
+    });
   });
 
   it('hookgate replay <id> replays through the running serve; an unknown id fails with the reason', async () => {
@@ -326,14 +434,26 @@ describe('hostile requests', () => {
     expect((await request(`${intake.url}/_hookgate/ui/api/deliveries/dlv_1/extra`)).status).toBe(404);
     expect((await request(`${intake.url}/_hookgate/ui/other.js`)).status).toBe(404);
     expect((await request(`${intake.url}/`, { method: 'DELETE' })).status).toBe(405);
-    const huge = await request(`${intake.url}/_hookgate/send-test`, { method: 'POST', headers: ACT, body: 'x'.repeat(70_000) });
+    const huge = await request(`${intake.url}/_hookgate/send-test`, {
+      method: 'POST',
+      headers: ACT,
+      body: 'x'.repeat(70_000),
+    });
     expect(huge.status).toBe(413);
-    const notJson = await request(`${intake.url}/_hookgate/send-test`, { method: 'POST', headers: ACT, body: '{"message":' });
+    const notJson = await request(`${intake.url}/_hookgate/send-test`, {
+      method: 'POST',
+      headers: ACT,
+      body: '{"message":',
+    });
     expect(notJson.status).toBe(400);
     // Fifty actions at once: each answered, each replay recorded once.
     const target = emulator.deliveries.find((r) => r.state === 'delivered') as { id: string };
     const before = emulator.deliveries.filter((r) => r.replayOf === target.id).length;
-    const answers = await Promise.all(Array.from({ length: 50 }, () => request(`${intake.url}/_hookgate/deliveries/${target.id}/replay`, { method: 'POST', headers: ACT, body: '{}' })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        request(`${intake.url}/_hookgate/deliveries/${target.id}/replay`, { method: 'POST', headers: ACT, body: '{}' }),
+      ),
+    );
     expect(answers.every((a) => a.status === 202)).toBe(true);
     expect(emulator.deliveries.filter((r) => r.replayOf === target.id).length - before).toBe(50);
     expect((await request(`${intake.url}/_hookgate/health`)).status).toBe(200);
@@ -345,7 +465,9 @@ describe('live stream', () => {
     const em = createEmulator({ sources: [{ writeKey: 'wk_burst', webhooks: { enabled: false, endpoints: [] } }] });
     const server = await em.listen();
     const chunks: string[] = [];
-    const sse = http.get(`${server.url}/_hookgate/events`, (res) => res.on('data', (c: Buffer) => chunks.push(c.toString('utf8'))));
+    const sse = http.get(`${server.url}/_hookgate/events`, (res) =>
+      res.on('data', (c: Buffer) => chunks.push(c.toString('utf8'))),
+    );
     try {
       while (!chunks.join('').includes('event: hello')) await new Promise((r) => setTimeout(r, 10));
       em.track({ userId: 'u-one', event: 'One' });
@@ -356,7 +478,10 @@ describe('live stream', () => {
       for (let i = 0; i < 500; i++) em.track({ userId: `u${i}`, event: 'Burst' });
       while (!chunks.join('').includes('event: deliveries')) await new Promise((r) => setTimeout(r, 10));
       await new Promise((r) => setTimeout(r, 300));
-      const events = chunks.join('').split('\n\n').filter((e) => e.startsWith('event: deliveries'));
+      const events = chunks
+        .join('')
+        .split('\n\n')
+        .filter((e) => e.startsWith('event: deliveries'));
       expect(events).toEqual(['event: deliveries\ndata: {"reset":true}']);
     } finally {
       sse.destroy();

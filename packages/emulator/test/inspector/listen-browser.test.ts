@@ -21,7 +21,11 @@ const handled: Array<{ type: string; event?: string }> = [];
 const errors: string[] = [];
 
 async function post(body: string, signature: string, path = '/webhooks'): Promise<number> {
-  const res = await fetch(`${listener.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': signature } });
+  const res = await fetch(`${listener.url}${path}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'user-agent': 'Segment.io/1.0', 'x-signature': signature },
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -124,7 +128,9 @@ describe('hookgate listen: the inbound view in chromium', () => {
     // The wrong-secret one: no re-serialized form matches; the message says so.
     await page.goto(`${listener.inspectorUrl}#/inbound/in_1`);
     await page.locator('#detail-title', { hasText: 'Request in_1' }).waitFor();
-    expect(await detail.locator('.verdict-message').textContent()).toContain('does not match these bytes under any configured secret');
+    expect(await detail.locator('.verdict-message').textContent()).toContain(
+      'does not match these bytes under any configured secret',
+    );
     expect(await detail.locator('.matches-form').count()).toBe(0);
 
     // The good one: verified, the receiver's 200 and the start of its answer; the signature shortened.
@@ -142,7 +148,7 @@ describe('hookgate listen: the inbound view in chromium', () => {
     expect(listener.log.records).toHaveLength(3); // the page's own requests were not recorded
   });
 
-  it('is keyboard reachable: Tab reaches a row\'s link, Enter opens it and moves the focus to its heading', async () => {
+  it("is keyboard reachable: Tab reaches a row's link, Enter opens it and moves the focus to its heading", async () => {
     await page.goto(listener.inspectorUrl);
     await page.locator('tr.inbound-row').nth(2).waitFor();
     expect(await page.getByRole('table', { name: 'Inbound requests, newest first' }).count()).toBe(1);
@@ -161,10 +167,18 @@ describe('hookgate listen: the inbound view in chromium', () => {
 
   it('the page and its API keep the inspector guard: a foreign Host is refused, a POST to / is a webhook', async () => {
     const foreign = await new Promise<number>((resolve, reject) => {
-      const req = http.get({ host: '127.0.0.1', port: listener.port, path: '/_hookgate/ui/api/inbound', headers: { host: 'evil.example:80' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.get(
+        {
+          host: '127.0.0.1',
+          port: listener.port,
+          path: '/_hookgate/ui/api/inbound',
+          headers: { host: 'evil.example:80' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
     });
     expect(foreign).toBe(403);
@@ -183,7 +197,10 @@ describe('hookgate listen: the receiver column', () => {
       setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late but fine'), 5200);
     });
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
-    const slowListener = await startListener({ secret: SECRET, forwardTo: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/` });
+    const slowListener = await startListener({
+      secret: SECRET,
+      forwardTo: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`,
+    });
     const plain = await startListener({ secret: SECRET });
     const ctx = await chrome.browser.newContext();
     try {
@@ -191,7 +208,11 @@ describe('hookgate listen: the receiver column', () => {
       await p.goto(slowListener.inspectorUrl);
       await p.locator('#live[data-state="open"]').waitFor();
       const body = track('Slow Receiver Order');
-      const res = await fetch(`${slowListener.url}/hook`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) } });
+      const res = await fetch(`${slowListener.url}/hook`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) },
+      });
       expect(res.status).toBe(200);
       const cell = p.locator('tr.inbound-row[data-id="in_1"] td.receiver');
       await cell.waitFor({ timeout: 5000 });
@@ -203,7 +224,11 @@ describe('hookgate listen: the receiver column', () => {
       await p.goto(plain.inspectorUrl);
       await p.locator('#live[data-state="open"]').waitFor();
       const other = track('Not Forwarded Order');
-      const direct = await fetch(`${plain.url}/hook`, { method: 'POST', body: other, headers: { 'content-type': 'application/json', 'x-signature': sign(other, SECRET) } });
+      const direct = await fetch(`${plain.url}/hook`, {
+        method: 'POST',
+        body: other,
+        headers: { 'content-type': 'application/json', 'x-signature': sign(other, SECRET) },
+      });
       expect(direct.status).toBe(200);
       const plainCell = p.locator('tr.inbound-row[data-id="in_1"] td.receiver');
       await plainCell.waitFor({ timeout: 5000 });

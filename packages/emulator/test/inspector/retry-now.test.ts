@@ -31,7 +31,10 @@ describe('emulator.retryNow', () => {
       expect(record.nextAttemptAt).toBe('2026-11-24T00:21:00.000Z');
       // The inspector's detail tells time on the emulator's clock (virtual here), not the wall clock.
       const intake = await emulator.listen();
-      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${record.id}`)).json()) as Record<string, unknown>;
+      const detail = (await (await fetch(`${intake.url}/_hookgate/ui/api/deliveries/${record.id}`)).json()) as Record<
+        string,
+        unknown
+      >;
       await intake.close();
       expect(detail).toMatchObject({
         now: '2026-11-24T00:01:00.000Z',
@@ -40,7 +43,10 @@ describe('emulator.retryNow', () => {
         windowMs: 3_600_000,
         receivedAt: '2026-11-24T00:00:00.000Z',
       });
-      expect((detail.attemptList as Array<{ at: string }>).map((a) => a.at)).toEqual(['2026-11-24T00:00:00.000Z', '2026-11-24T00:01:00.000Z']);
+      expect((detail.attemptList as Array<{ at: string }>).map((a) => a.at)).toEqual([
+        '2026-11-24T00:00:00.000Z',
+        '2026-11-24T00:01:00.000Z',
+      ]);
       expect(emulator.retryNow(record.id)).toBe(true);
       while (record.state === 'pending') await new Promise((r) => setTimeout(r, 5));
       expect(record.state).toBe('delivered');

@@ -1,6 +1,14 @@
 // Receiver instances for the tests: core's receiver + a RedisIdempotencyStore, on a real node:http server.
 import { randomUUID } from 'node:crypto';
-import { createReceiver, extraFields, fixture, sign, toNodeListener, type ReceiverErrorInfo, type TrackMessage } from '@hookgate/core';
+import {
+  createReceiver,
+  extraFields,
+  fixture,
+  sign,
+  toNodeListener,
+  type ReceiverErrorInfo,
+  type TrackMessage,
+} from '@hookgate/core';
 import type { Redis } from 'ioredis';
 import { RedisIdempotencyStore } from '../../src/index.js';
 import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
