@@ -1,5 +1,6 @@
 // Versions and release notes (.changeset/, CONTRIBUTING.md "Changesets"): every published package is in the one
 // fixed group, so the eight always share a version, and each has a CHANGELOG.md whose newest entry is that version.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,5 +36,15 @@ describe('changesets', () => {
       expect(changelog.startsWith(`# ${name}\n`), `${dir}/CHANGELOG.md starts with # ${name}`).toBe(true);
       expect(/^## (\S+)$/m.exec(changelog)?.[1], `${dir}/CHANGELOG.md's newest entry`).toBe(version);
     }
+  });
+
+  it('keeps the LIBRARY constant of @hookgate/client in step (pnpm version-packages runs this after changeset version)', () => {
+    // Same version as package.json: the script must find the constant (a reformatted version.ts would break the
+    // version PR) and leave the file as it is.
+    const file = `${root}packages/client/src/version.ts`;
+    const before = readFileSync(file, 'utf8');
+    execFileSync(process.execPath, [`${root}scripts/sync-library-version.mjs`], { cwd: root, stdio: 'pipe' });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(before).toContain(`version: '${packages.find((p) => p.dir === 'client')?.version}'`);
   });
 });
