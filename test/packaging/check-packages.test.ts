@@ -1,6 +1,7 @@
-// `pnpm check:packages` (scripts/check-packages.mjs) on two small packages made here, each with a subpath export
-// beside its root: one that TypeScript's node10 resolution cannot follow (no typesVersions), which the check must
-// refuse and name, and the same package with typesVersions, which it must pass. The workspace's own packages are
+// `pnpm check:packages` (scripts/check-packages.mjs) on small packages made here, each with a subpath export beside
+// its root: one that TypeScript's node10 resolution cannot follow (no typesVersions), which the check must refuse
+// and name; the same package with typesVersions, which it must pass; one whose package.json names a file the
+// tarball lacks (publint); one that ignores an attw rule without saying why. The workspace's own packages are
 // checked by `pnpm test` itself (after the build); this pins that the check sees every subpath, not only ".".
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,6 +82,17 @@ describe('pnpm check:packages', () => {
     expect(output).toContain('ok @scratch/typed-subpath@1.0.0: publint --strict, attw');
     expect(output).toContain('on ., ./adapter');
     expect(code).toBe(0);
+  });
+
+  it('refuses a package.json that names a file the tarball lacks (publint)', async () => {
+    const tarball = makeTarball('missing-file', {
+      typesVersions: { '*': { adapter: ['./dist/adapter.d.ts'] } },
+      module: './dist/index.mjs',
+    });
+    const { code, output } = await check(tarball);
+    expect(code).toBe(1);
+    expect(output).toContain('FAIL @scratch/missing-file@1.0.0');
+    expect(output).toMatch(/publint run .*missing-file-1\.0\.0\.tgz --strict[\s\S]*dist\/index\.mjs/);
   });
 
   it('refuses an attw rule ignored without a reason', async () => {
