@@ -5,6 +5,7 @@ import {
   writeNodeResponse,
   type ActionsPayload,
   type Receiver,
+  type ReceiverDestination,
   type ReceiverOptions,
   type StandardSchemaV1,
 } from '@hookgate/core';
@@ -45,8 +46,8 @@ export type HookgateMiddleware = RequestHandler & {
  * });
  * app.use(hookgateErrorHandler());
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
-  given: HookgateExpressOptions<S>,
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined, D extends ReceiverDestination = 'classic'>(
+  given: HookgateExpressOptions<S, D>,
 ): HookgateMiddleware {
   const options = checkExpressOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.

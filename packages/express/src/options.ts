@@ -1,7 +1,7 @@
 import {
   checkReceiverOptions,
-  type ActionsReceiverOptions,
-  type ReceiverOptions,
+  type ReceiverDestination,
+  type ReceiverOptionsFor,
   type StandardSchemaV1,
 } from '@hookgate/core';
 import type { Request, Response } from 'express';
@@ -21,13 +21,16 @@ export interface ExpressExtra {
  * Options of `hookgate()` for Express: core's `ReceiverOptions` (secret, on/onMessage, mode,
  * deadlineMs, maxBodyBytes, dedupe, …), or with `destination: 'actions'` core's
  * `ActionsReceiverOptions` (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ req, res }`.
+ * `D` is the destination (`hookgate()` infers it from `destination`, so a classic mistake names classic types).
  *
  * @example
  * const options: HookgateExpressOptions = { secret: [current, previous], deadlineMs: 3000 };
  * const actions: HookgateExpressOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateExpressOptions<S extends StandardSchemaV1 | undefined = undefined> =
-  ReceiverOptions<ExpressExtra> | ActionsReceiverOptions<ExpressExtra, S>;
+export type HookgateExpressOptions<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = ReceiverDestination,
+> = ReceiverOptionsFor<D, ExpressExtra, S>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

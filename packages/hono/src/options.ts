@@ -1,9 +1,9 @@
 import {
   checkReceiverOptions,
   type ActionsPayload,
-  type ActionsReceiverOptions,
+  type ReceiverDestination,
   type HandlerContext,
-  type ReceiverOptions,
+  type ReceiverOptionsFor,
   type StandardSchemaV1,
   type WebhookMessage,
 } from '@hookgate/core';
@@ -23,14 +23,17 @@ export interface HonoExtra {
 /**
  * Options of `hookgate()` for Hono: core's `ReceiverOptions` (secret, on/onMessage, mode, deadlineMs,
  * maxBodyBytes, dedupe, crypto, …) or, with `destination: 'actions'`, its `ActionsReceiverOptions`
- * (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ c }`.
+ * (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ c }`. `D` is the destination
+ * (`hookgate()` infers it from `destination`, so a classic mistake names classic types).
  *
  * @example
  * const options: HookgateHonoOptions = { secret: [current, previous], deadlineMs: 3000 };
  * const actions: HookgateHonoOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateHonoOptions<S extends StandardSchemaV1 | undefined = undefined> =
-  ReceiverOptions<HonoExtra> | ActionsReceiverOptions<HonoExtra, S>;
+export type HookgateHonoOptions<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = ReceiverDestination,
+> = ReceiverOptionsFor<D, HonoExtra, S>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

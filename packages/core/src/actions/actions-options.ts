@@ -127,3 +127,30 @@ export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyReceiverOptions<TExtra = {}> = ReceiverOptions<TExtra> | ActionsReceiverOptions<TExtra, any>;
+
+/**
+ * What `destination` names: `'classic'` or left out (the Webhooks destination), or `'actions'`.
+ *
+ * @example
+ * const destination: ReceiverDestination = process.env.SEGMENT_ACTIONS ? 'actions' : 'classic';
+ */
+export type ReceiverDestination = 'classic' | 'actions' | undefined;
+
+/**
+ * The options of the destination `D` names: `ActionsReceiverOptions` for `'actions'`, else the
+ * classic `ReceiverOptions`. `createReceiver` and the adapters take one parameter of this type, `D`
+ * inferred from the `destination` given, instead of a union or overloads of both: so a mistake in a
+ * classic receiver's options is reported against the classic types (`MessageHandler`), not Actions'
+ * (`SpecEventHandler`), and an Actions mistake against Actions'.
+ *
+ * @example
+ * function myReceiver<D extends ReceiverDestination = 'classic'>(options: ReceiverOptionsFor<D>) {
+ *   return createReceiver(options as AnyReceiverOptions);
+ * }
+ * myReceiver({ secret, on: { track: (msg) => console.log(msg.event) } }); // msg: TrackMessage
+ */
+export type ReceiverOptionsFor<
+  D extends ReceiverDestination,
+  TExtra = {},
+  S extends StandardSchemaV1 | undefined = undefined,
+> = (D extends 'actions' ? ActionsReceiverOptions<TExtra, S> : ReceiverOptions<TExtra>) & { destination?: D };

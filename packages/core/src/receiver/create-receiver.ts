@@ -1,4 +1,9 @@
-import type { ActionsReceiverOptions, AnyReceiverOptions } from '../actions/actions-options.js';
+import type {
+  ActionsReceiverOptions,
+  AnyReceiverOptions,
+  ReceiverDestination,
+  ReceiverOptionsFor,
+} from '../actions/actions-options.js';
 import { actionsRules } from '../actions/actions-rules.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
@@ -274,6 +279,10 @@ function checkDedupe(dedupe: unknown): void {
 
 /**
  * Creates a receiver for the Webhooks destination: one status table for every framework and runtime.
+ * With `destination: 'actions'`, a receiver for Segment's Webhooks (Actions) destination: POST, PUT and
+ * PATCH; whole Segment events to `on`, any mapped payload to `onPayload` (checked by `schema`); batches
+ * refused unless `insecureAcceptBatches`. One signature typed by the `destination` given (see
+ * `ReceiverOptionsFor`), so a classic receiver's type errors name the classic types.
  *
  * @example
  * import { createReceiver } from '@hookgate/core';
@@ -285,24 +294,19 @@ function checkDedupe(dedupe: unknown): void {
  *   },
  * });
  * Bun.serve({ port: 3000, fetch: receiver.fetch });
- */
-export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra>;
-/**
- * Creates a receiver for Segment's Webhooks (Actions) destination: POST, PUT and PATCH; whole Segment
- * events to `on`, any mapped payload to `onPayload` (checked by `schema`); batches refused unless
- * `insecureAcceptBatches`.
  *
- * @example
- * const receiver = createReceiver({
+ * const actions = createReceiver({
  *   destination: 'actions',
  *   secret: process.env.WEBHOOK_SECRET!,
  *   on: { track: (event) => console.log(event.event, event.messageId) },
  *   onPayload: (payload) => console.log(payload),
  * });
  */
-export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>(
-  options: ActionsReceiverOptions<TExtra, S>,
-): Receiver<TExtra>;
+export function createReceiver<
+  TExtra = {},
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = 'classic',
+>(options: ReceiverOptionsFor<D, TExtra, S>): Receiver<TExtra>;
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
   const checkedOptions = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
   // The classic options' view: the receiver's shared settings read the same in both destinations.
