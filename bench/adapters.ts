@@ -255,7 +255,7 @@ async function startServers(): Promise<Servers> {
   let out = '';
   const urls = await new Promise<Record<Framework, string>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bench servers did not start:\n${out}`)), 30_000);
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /BENCH_URLS=(\{.*\})/.exec(out);
       if (m) {
@@ -266,7 +266,7 @@ async function startServers(): Promise<Servers> {
     child.once('exit', (code) => reject(new Error(`bench servers exited (${code}):\n${out}`)));
   });
   let cpuWaiter: ((us: number) => void) | undefined;
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     const m = /CPU=(\d+)/.exec(c.toString());
     if (m && cpuWaiter) cpuWaiter(Number(m[1]));
   });
@@ -275,10 +275,10 @@ async function startServers(): Promise<Servers> {
     cpu: () =>
       new Promise<number>((resolve) => {
         cpuWaiter = resolve;
-        child.stdin!.write('cpu\n');
+        child.stdin.write('cpu\n');
       }),
     stop: async () => {
-      child.stdin!.end();
+      child.stdin.end();
       child.kill('SIGTERM');
       await once(child, 'exit');
     },

@@ -120,7 +120,7 @@ export function actionsJobRunner(
     }
     if (onPayload == null) return;
     if (schema === undefined) {
-      await onPayload(payload as never, context);
+      await onPayload(payload, context);
       return;
     }
     const result = await validateStandard(schema, payload);
@@ -129,6 +129,6 @@ export function actionsJobRunner(
         `Job ${id}: the payload does not match the worker's schema: ${result.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
       );
     }
-    await onPayload(result.value as never, context);
+    await onPayload(result.value, context);
   };
 }

@@ -21,9 +21,7 @@ function newQueue(options: Partial<QueueOptions> = {}): Queue<HandoffJobData> {
 }
 async function serve(queue: Queue, includeSignedBody = false) {
   const server = await startHttpServer(
-    toNodeListener(
-      createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { includeSignedBody }) }),
-    ) as http.RequestListener,
+    toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { includeSignedBody }) })),
   );
   closers.push(() => server.close());
   return server;
@@ -186,7 +184,7 @@ describe('job options', () => {
     const server = await startHttpServer(
       toNodeListener(
         createReceiver({ secret: SECRET, enqueue: enqueueTo(queue, { jobOptions: { attempts: 5, removeOnFail: 7 } }) }),
-      ) as http.RequestListener,
+      ),
     );
     closers.push(() => server.close());
     for (const id of ['o1', 'o2']) expect((await post(server.url, JSON.stringify(trackMessage(id)))).status).toBe(200);

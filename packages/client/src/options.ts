@@ -1,4 +1,4 @@
-import { DeliveryError, OptionError } from './errors.js';
+import { type DeliveryError, OptionError } from './errors.js';
 import type { FlushReport } from './types.js';
 
 /**

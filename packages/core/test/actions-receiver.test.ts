@@ -1,7 +1,6 @@
 // destination: 'actions' on core's receiver, driven by Segment's own Webhooks (Actions) code
 // (@segment/action-destinations 3.387.0 through @segment/actions-core) over real HTTP, plus
 // hand-made requests for what Segment's code would never send (forgeries, bad payloads).
-import http from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,7 +30,7 @@ afterEach(async () => {
 async function serve(options: AnyReceiverOptions): Promise<RunningServer & { receiver: Receiver }> {
   // Either destination's options, as adapters pass them on.
   const receiver = createReceiver(options as ReceiverOptions);
-  const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  const server = await startHttpServer(toNodeListener(receiver));
   served = { ...server, receiver };
   return served;
 }

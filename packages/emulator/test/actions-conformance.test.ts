@@ -41,9 +41,7 @@ function batchTrusting(methods: string[]): http.RequestListener {
 let hookgateUrl: string;
 beforeAll(async () => {
   hookgateUrl = await serve(
-    toNodeListener(
-      createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {} }),
-    ) as http.RequestListener,
+    toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {} })),
   );
 });
 afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));

@@ -49,9 +49,9 @@ beforeAll(async () => {
     onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form }),
     logger: { warn: () => {} },
   });
-  receiver = await startHttpServer(toNodeListener(rx) as never);
+  receiver = await startHttpServer(toNodeListener(rx));
   const open = createReceiver({ insecureSkipVerification: true, onMessage: () => {}, logger: { warn: () => {} } });
-  insecure = await startHttpServer(toNodeListener(open) as never);
+  insecure = await startHttpServer(toNodeListener(open));
 });
 
 afterAll(async () => {

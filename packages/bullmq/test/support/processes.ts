@@ -63,7 +63,7 @@ function start(file: string, env: Record<string, string>): Child {
       clearTimeout(timer);
     },
   };
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     let nl;
     while ((nl = buffered.indexOf('\n')) >= 0) {
@@ -77,7 +77,7 @@ function start(file: string, env: Record<string, string>): Child {
     }
     for (const w of [...waiters]) w();
   });
-  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (child.stderr += chunk));
+  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (child.stderr += chunk));
   return child;
 }
 

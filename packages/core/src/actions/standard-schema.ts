@@ -62,8 +62,7 @@ function pathOf(path: StandardSchemaV1.Issue['path']): string {
   if (!path || path.length === 0) return '/';
   return path
     .map((segment) => {
-      const key =
-        typeof segment === 'object' && segment !== null ? (segment as StandardSchemaV1.PathSegment).key : segment;
+      const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
       return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
     })
     .join('');

@@ -341,7 +341,7 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
   const m = resolveMapping(value.mapping, `${path}.mapping`);
   return Object.freeze({
     number,
-    name: name as string | undefined,
+    name: name,
     subscribe,
     condition,
     enabled: enabled !== false,
@@ -392,10 +392,10 @@ export function resolveActions(value: unknown, path: string): ResolvedActions {
     );
   return Object.freeze({
     enabled: enabled !== false,
-    sharedSecret: sharedSecret as string | undefined,
+    sharedSecret: sharedSecret,
     subscriptions: Object.freeze(
       subscriptions.map((s, i) => resolveSubscription(s, `${path}.subscriptions[${i}]`, i + 1)),
     ),
-    batchWindowMs: (batchWindowMs as number | undefined) ?? DEFAULT_BATCH_WINDOW_MS,
+    batchWindowMs: batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
   });
 }

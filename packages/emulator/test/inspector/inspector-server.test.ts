@@ -404,8 +404,8 @@ describe('actions', () => {
     const err: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
     const writeErr = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((c: string) => (out.push(String(c)), true)) as typeof process.stdout.write;
-    process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
+    process.stdout.write = (c: string) => (out.push(String(c)), true);
+    process.stderr.write = (c: string) => (err.push(String(c)), true);
     let code: number;
     let missing: number;
     let usage: number;
