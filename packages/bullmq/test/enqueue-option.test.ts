@@ -271,10 +271,12 @@ describe('createWorker', () => {
         events.on(what, check);
       });
     const flakyDone = finished('id:flaky', 'completed');
-    const brokenFailed = new Promise<void>((resolve) => {
-      events.on('failed', async ({ jobId }) => {
+    const brokenFailed = new Promise<void>((resolve, reject) => {
+      events.on('failed', ({ jobId }) => {
         if (jobId !== jobIdOf('id:broken')) return;
-        if ((await queue.getJob(jobId))?.finishedOn) resolve();
+        queue.getJob(jobId).then((job) => {
+          if (job?.finishedOn) resolve();
+        }, reject);
       });
     });
     expect((await post(server.url, JSON.stringify(trackMessage('flaky')))).status).toBe(200);

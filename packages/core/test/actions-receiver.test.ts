@@ -90,7 +90,7 @@ describe("destination: 'actions' — single events from Segment's own code", () 
         type: 'track',
         event: 'Order Completed',
         messageId: events[0]!.messageId,
-        key: `id:${events[0]!.messageId}`,
+        key: `id:${String(events[0]!.messageId)}`,
         batch: undefined,
         ua: 'Segment (Actions)',
       },
@@ -259,8 +259,8 @@ describe('batches', () => {
       { index: 2, size: 3, signed: false, uncovered: [1, 2] },
     ]);
     // An element no signature covered has a dedupe key of its own namespace (it cannot mark a signed delivery handled).
-    expect(seen[0]!.key).toBe(`id:${events[0]!.messageId}`);
-    expect(seen[1]!.key).toBe(`uncovered:id:${events[1]!.messageId}`);
+    expect(seen[0]!.key).toBe(`id:${String(events[0]!.messageId)}`);
+    expect(seen[1]!.key).toBe(`uncovered:id:${String(events[1]!.messageId)}`);
     // The retry of the batch, plus one new event: only the new one runs.
     const more = [...events, track()];
     expect((await segmentSendBatch(more, { url: srv.url }, SECRET)).ok).toBe(true);

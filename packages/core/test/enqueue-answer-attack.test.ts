@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
-import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
+import { listenOnLoopback, startHttpServer, type TestListener } from '../../../test/helpers/servers.js';
 import {
   createReceiver,
   fixture,
@@ -26,7 +26,7 @@ const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-async function serve(listener: http.RequestListener) {
+async function serve(listener: TestListener) {
   const server = await startHttpServer(listener);
   closers.push(() => server.close());
   return server;

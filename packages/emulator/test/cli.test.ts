@@ -10,6 +10,7 @@ import { wantsColor } from '../src/cli/terminal-style.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const SECRET = 'cli-secret';
+// eslint-disable-next-line no-control-regex -- ESC [ starts an ANSI colour code, which is what is looked for
 const ANSI = /\x1b\[/;
 
 interface Run {

@@ -126,7 +126,7 @@ describe('no credential in any output', { timeout: 180000 }, () => {
     const signatures: string[] = [];
     const good = await startHttpServer((req, res) => {
       if (typeof req.headers['x-signature'] === 'string') signatures.push(req.headers['x-signature']);
-      listener(req, res);
+      return listener(req, res);
     });
     servers.push(good);
     const url = `http://user:${PASSWORD}@127.0.0.1:${good.port}/hook?token=${TOKEN}`;

@@ -94,7 +94,7 @@ export async function startReceiver(env: {
     DEADLINE_MS: String(env.deadlineMs ?? 4000),
   });
   const { port } = await child.waitFor((l) => 'port' in l);
-  return Object.assign(child, { url: `http://127.0.0.1:${port}/` });
+  return Object.assign(child, { url: `http://127.0.0.1:${String(port)}/` });
 }
 
 /** A worker process; resolves once BullMQ's worker is connected. */

@@ -151,6 +151,7 @@ describe('masking', () => {
     const command = detail.curl.replace(/'http:\/\/hook:\*\*\*@[^']*'/, `'${check.url}/verify'`);
     await new Promise<void>((resolve, reject) =>
       execFile('bash', ['-c', command], { env: { ...process.env, HOOKGATE_SECRET: SECRET } }, (error) =>
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- execFile's error is an ExecFileException, an Error
         error ? reject(error) : resolve(),
       ),
     );
