@@ -111,7 +111,7 @@ export function actionsJobRunner(
       const issues = specEventIssues(record);
       if (issues.length > 0) {
         throw new UnrecoverableError(
-          `Job ${id}: on.${type} gets whole Segment ${type} events (the mapping's default data), and this payload is not one: ` +
+          `Job ${String(id)}: on.${String(type)} gets whole Segment ${String(type)} events (the mapping's default data), and this payload is not one: ` +
             `${issues.map((i) => `${i.path} ${i.message}`).join('; ')}. For a mapped payload, use onPayload.`,
         );
       }

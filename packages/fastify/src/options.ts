@@ -41,6 +41,7 @@ export type HookgatePluginOptions = ReceiverOptions<FastifyExtra> & PluginPath;
 // annotate its parameter (or use createReceiver for an inferred one).
 
 export type HookgateActionsPluginOptions = Omit<
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload type cannot follow a schema through register (above)
   ActionsReceiverOptions<FastifyExtra, StandardSchemaV1<unknown, any> | undefined>,
   'destination'
 > & {

@@ -115,7 +115,8 @@ export function keepRawJsonBodies(
       read(request, payload, done, (body) => {
         // webhookRoute()'s routes parse after verifying the signature (an unsigned body is a 401).
         if (parseDeferred(request)) return done(null, undefined);
-        parseJson(request, body.toString('utf8'), done);
+        // Fastify's default JSON parser answers through `done`; its type also allows an async parser.
+        void parseJson(request, body.toString('utf8'), done);
       }),
     );
   }

@@ -17,6 +17,7 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
  * @example
  * type Order = StandardSchemaV1.InferOutput<typeof orderSchema>;
  */
+// eslint-disable-next-line @typescript-eslint/no-namespace -- the Standard Schema spec's own type, copied as published (its namespace is its API)
 export declare namespace StandardSchemaV1 {
   export interface Props<Input = unknown, Output = Input> {
     readonly version: 1;

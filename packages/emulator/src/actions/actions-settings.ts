@@ -295,8 +295,9 @@ function fqlQuirk(text: string): string | undefined {
   const levels: Array<Set<string>> = [new Set()];
   for (const m of bare.matchAll(/\(|\)|\b(and|or)\b/gi)) {
     if (m[0] === '(') levels.push(new Set());
-    else if (m[0] === ')') levels.length > 1 && levels.pop();
-    else {
+    else if (m[0] === ')') {
+      if (levels.length > 1) levels.pop();
+    } else {
       const level = levels[levels.length - 1] as Set<string>;
       level.add(m[0].toLowerCase());
       if (level.size > 1)

@@ -91,6 +91,7 @@ export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): 
       };
     for (const [name, raw] of Object.entries(payload.headers)) {
       if (raw === undefined) continue;
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a mapped header value is sent as its string form, the conversion fetch's Headers applies too
       const value = String(raw);
       if (!TOKEN.test(name))
         return {
