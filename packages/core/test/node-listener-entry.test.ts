@@ -2,7 +2,6 @@
 // synchronous answer when nothing is awaited, "Handled." and "Stored in the queue." written with
 // headers made once). These pin what that must not change: the same answers as `handle`, a receiver
 // wrapped with its own `handle` still goes through it, and `handle`/`run` still answer objects of their own.
-import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { createReceiver, fixture, fixtures, toNodeListener, type Receiver, type ReceiverInput } from '../src/index.js';
@@ -15,7 +14,7 @@ afterEach(async () => {
 });
 
 async function serve(receiver: Receiver): Promise<RunningServer> {
-  server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  server = await startHttpServer(toNodeListener(receiver));
   return server;
 }
 

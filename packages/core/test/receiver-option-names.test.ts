@@ -204,7 +204,7 @@ describe('handlers written as a class', () => {
         seen.push('track');
       }
     }
-    srv = await serveReceiver({ secret: SECRET, on: new Handlers() } as unknown as ReceiverOptions);
+    srv = await serveReceiver({ secret: SECRET, on: new Handlers() });
     expect((await send(srv.url, fixtures.track)).json).toMatchObject({ code: 'ok' });
     expect(seen).toEqual(['track']);
     class Misspelled {
@@ -295,10 +295,10 @@ describe('null means "not given" in optional fields', () => {
 describe('allowReserializedWithRawBody is checked like the other switches', () => {
   it('takes true or false, and names the field for anything else', () => {
     expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: true })).not.toThrow();
-    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: 'yes' } as never)).toThrow(
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: 'yes' })).toThrow(
       /allowReserializedWithRawBody must be true or false; got "yes"/,
     );
-    expect(() => checkReceiverOptions({ secret: SECRET, allowReserialisedWithRawBody: true } as never)).toThrow(
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserialisedWithRawBody: true })).toThrow(
       /did you mean "allowReserializedWithRawBody"/,
     );
   });

@@ -3,7 +3,6 @@ import {
   isPassThrough,
   receiverResponse,
   writeNodeResponse,
-  type ActionsPayload,
   type Receiver,
   type ReceiverDestination,
   type ReceiverOptions,
@@ -69,7 +68,7 @@ export function hookgate<S extends StandardSchemaV1 | undefined = undefined, D e
     const accepted = await receiver.accept(input);
     if (accepted.kind === 'response') return writeNodeResponse(res, accepted.response);
     req.webhook = accepted.message;
-    if (actions) req.webhookPayload = accepted.message as unknown as ActionsPayload;
+    if (actions) req.webhookPayload = accepted.message;
     req.webhookContext = accepted.context;
     const answer = await receiver.run(accepted, () => routeOutcome(req, res, next, accepted.context.signal));
     // The route's own answer stands; the receiver answers when it has not: at the deadline, or

@@ -1,7 +1,6 @@
 import {
   createReceiver,
   isPassThrough,
-  type ActionsPayload,
   type Receiver,
   type ReceiverOptions,
   type ReceiverResponse,
@@ -96,7 +95,7 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
       if (accepted.kind === 'response') return sendAnswer(reply, accepted.response);
       if (deferred) request.body = accepted.message;
       request.webhook = accepted.message;
-      if (actions) request.webhookPayload = accepted.message as unknown as ActionsPayload;
+      if (actions) request.webhookPayload = accepted.message;
       request.webhookContext = accepted.context;
       const answer = receiver.run(accepted, () => routeOutcome(request, reply, accepted.context.signal));
       answers.set(request, answer);

@@ -27,6 +27,7 @@ export interface BatchElementInfo {
  * @example
  * const onTrack = (e: SpecTrackEvent, ctx: ActionsHandlerContext) => console.log(e.event, ctx.header('user-agent'), ctx.batch?.index);
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export type ActionsHandlerContext<TExtra = {}> = HandlerContext<TExtra> & {
   /** `undefined` for a single event; the element's place and coverage for an element of a batch. */
   batch: BatchElementInfo | undefined;
@@ -38,6 +39,7 @@ export type ActionsHandlerContext<TExtra = {}> = HandlerContext<TExtra> & {
  * @example
  * const onTrack: SpecEventHandler<'track'> = (e) => console.log(e.event, e.messageId);
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (
   event: SpecEventOf<T>,
   context: ActionsHandlerContext<TExtra>,
@@ -49,6 +51,7 @@ export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (
  * @example
  * const on: SpecEventHandlers = { track: (e) => console.log(e.event), alias: (e) => console.log(e.previousId, '→', e.userId) };
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export type SpecEventHandlers<TExtra = {}> = { [T in SpecEventType]?: SpecEventHandler<T, TExtra> };
 
 /**
@@ -96,6 +99,7 @@ export interface ActionsErrorInfo extends Omit<ReceiverErrorInfo, 'message'> {
  *   onPayload: (order) => console.log(order.orderId, order.total),
  * });
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined> extends Omit<
   ReceiverOptions<TExtra>,
   'on' | 'onMessage' | 'strictTimestamps' | 'destination' | 'onError'
@@ -125,7 +129,7 @@ export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 
  * @example
  * const options: AnyReceiverOptions = process.env.SEGMENT_ACTIONS ? { destination: 'actions', secret, onPayload } : { secret, onMessage };
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type -- any schema; `{}` is the identity of `&` (no extra context fields)
 export type AnyReceiverOptions<TExtra = {}> = ReceiverOptions<TExtra> | ActionsReceiverOptions<TExtra, any>;
 
 /**

@@ -104,6 +104,7 @@ export class ActionsRouter {
         `integrations: "${ACTIONS_DESTINATION}" is false, or All is false and "${ACTIONS_DESTINATION}" is not true`,
       );
     const event = callToSpecEvent(call, receivedMs);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- validate is a CommonJS module's exported function, not a method that uses `this`
     const { validate } = segmentSubscriptions();
     const records: DeliveryRecord[] = [];
     const batchedIn: number[] = [];

@@ -295,8 +295,9 @@ function fqlQuirk(text: string): string | undefined {
   const levels: Array<Set<string>> = [new Set()];
   for (const m of bare.matchAll(/\(|\)|\b(and|or)\b/gi)) {
     if (m[0] === '(') levels.push(new Set());
-    else if (m[0] === ')') levels.length > 1 && levels.pop();
-    else {
+    else if (m[0] === ')') {
+      if (levels.length > 1) levels.pop();
+    } else {
       const level = levels[levels.length - 1] as Set<string>;
       level.add(m[0].toLowerCase());
       if (level.size > 1)
@@ -341,7 +342,7 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
   const m = resolveMapping(value.mapping, `${path}.mapping`);
   return Object.freeze({
     number,
-    name: name as string | undefined,
+    name: name,
     subscribe,
     condition,
     enabled: enabled !== false,
@@ -392,10 +393,10 @@ export function resolveActions(value: unknown, path: string): ResolvedActions {
     );
   return Object.freeze({
     enabled: enabled !== false,
-    sharedSecret: sharedSecret as string | undefined,
+    sharedSecret: sharedSecret,
     subscriptions: Object.freeze(
       subscriptions.map((s, i) => resolveSubscription(s, `${path}.subscriptions[${i}]`, i + 1)),
     ),
-    batchWindowMs: (batchWindowMs as number | undefined) ?? DEFAULT_BATCH_WINDOW_MS,
+    batchWindowMs: batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
   });
 }

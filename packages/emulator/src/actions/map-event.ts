@@ -48,7 +48,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): MappedEvent {
   let payload: Record<string, unknown>;
   try {
-    payload = segmentTransform()(subscription.mapping as never, event as never) as Record<string, unknown>;
+    payload = segmentTransform()(subscription.mapping as never, event as never);
   } catch (e) {
     return {
       ok: false,
@@ -91,6 +91,7 @@ export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): 
       };
     for (const [name, raw] of Object.entries(payload.headers)) {
       if (raw === undefined) continue;
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a mapped header value is sent as its string form, the conversion fetch's Headers applies too
       const value = String(raw);
       if (!TOKEN.test(name))
         return {
@@ -98,7 +99,7 @@ export function mapEvent(subscription: ResolvedSubscription, event: SpecEvent): 
           reason: `${where}: the mapping's header ${JSON.stringify(name)} is not a valid header name`,
         };
       // What HTTP clients (Segment's fetch among them) refuse before sending: CR, LF, NUL, other controls, DEL, characters past U+00FF.
-      // eslint-disable-next-line no-control-regex
+
       if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
         return {
           ok: false,

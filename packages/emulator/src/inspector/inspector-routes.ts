@@ -228,7 +228,7 @@ export function createInspector(
         refuse(res, csrf);
         return true;
       }
-      act(engine as InspectorEngine, masks as ViewMasks, req, res, path).catch((error: unknown) =>
+      act(engine, masks as ViewMasks, req, res, path).catch((error: unknown) =>
         sendJson(res, 500, { error: String((error as Error)?.message ?? error) }),
       );
       return true;
@@ -247,7 +247,7 @@ export function createInspector(
         'content-length': String(FAVICON.length),
       });
       res.end(FAVICON);
-    } else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS as Record<string, string>);
+    } else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS);
     else if (path === `${INSPECTOR_ROUTES.api}meta`) {
       const now = engine ? engine.clock.now() : Date.now();
       sendJson(res, 200, {

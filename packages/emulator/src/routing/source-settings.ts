@@ -271,7 +271,7 @@ export function resolveSource(value: unknown, path: string): ResolvedSource {
   }
   return Object.freeze({
     writeKey,
-    name: name as string | undefined,
+    name: name,
     connected,
     enabled,
     endpoints: Object.freeze(endpoints),
