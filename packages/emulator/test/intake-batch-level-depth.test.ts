@@ -21,7 +21,8 @@ const errors: unknown[] = [];
 beforeAll(async () => {
   seen = [];
   const rx = createReceiver({ secret: SECRET, onMessage: (message) => void seen.push(message) });
-  receiver = await startHttpServer(toNodeListener(rx) as never);
+  const listener = toNodeListener(rx);
+  receiver = await startHttpServer((req, res) => void listener(req, res));
   emulator = createEmulator({
     sources: [
       {
