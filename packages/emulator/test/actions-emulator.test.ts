@@ -162,6 +162,12 @@ describe('routing a call', () => {
     expect(receiver.received[0]!.method).toBe('PUT');
     expect(receiver.received[0]!.body.length).toBe(0);
     expect(receiver.received[0]!.headers['x-signature']).toBeUndefined();
+    // Replayed as it was: another empty, unsigned request.
+    const again = emulator.replay(record.id);
+    await emulator.drain();
+    expect(again.state).toBe('delivered');
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]!.body.length).toBe(0);
     await emulator.close();
   });
 
