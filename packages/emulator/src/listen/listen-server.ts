@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { endUnreadBody, type Secret } from '@hookgate/core';
 import { redactUrl } from '../debug-log.js';
 import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
-import { LocalServerGuard } from '../inspector/request-guard.js';
+import { JSON_VIEW_HEADERS, LocalServerGuard } from '../inspector/request-guard.js';
 import { isLoopbackHost } from '../inspector/inspector-options.js';
 import { createBoundedServer, type ServerTimeouts } from '../server-timeouts.js';
 import { inboundFeed } from './inbound-feed.js';
@@ -136,9 +136,9 @@ function checkOptions(options: ListenOptions): {
 function sendJson(res: http.ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
   res.writeHead(status, {
+    ...JSON_VIEW_HEADERS,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
     ...extra,
   });
   res.end(body);
