@@ -86,4 +86,4 @@ export { startListener, SENDER_BUDGET_MS } from './listen/listen-server.js';
 export { isLoopbackHost } from './inspector/inspector-options.js';
 export type { ListenOptions, Listener } from './listen/listen-server.js';
 export type { InboundRecord, InboundVerdict, InboundForward } from './listen/inbound-record.js';
-export { InboundLog } from './listen/inbound-log.js';
+export { DEFAULT_LISTEN_LOG_BYTES, InboundLog } from './listen/inbound-log.js';

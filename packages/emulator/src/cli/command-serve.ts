@@ -104,6 +104,8 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stdout.write(SERVE_HELP);
     return EXIT.ok;
   }
+  // A bad value given is named before a flag left out: the user fixes what they typed first.
+  const port = intFlag('serve', '--port', values.port, 0, 65535) ?? SERVE_DEFAULTS.port;
   const endpoints = values.endpoint ?? [];
   if (endpoints.length === 0 && values.actions === undefined)
     throw new UsageError(
@@ -125,7 +127,6 @@ export async function runServe(argv: string[]): Promise<number> {
       'serve',
       `at most 5 --header (an endpoint has up to 5 static headers); got ${Object.keys(headers).length}.`,
     );
-  const port = intFlag('serve', '--port', values.port, 0, 65535) ?? SERVE_DEFAULTS.port;
   const host = values.host ?? SERVE_DEFAULTS.host;
   const writeKey = values['write-key'] ?? SERVE_DEFAULTS.writeKey;
   if (writeKey.length === 0) throw new UsageError('serve', '--write-key must not be empty.');

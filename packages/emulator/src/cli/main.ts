@@ -63,6 +63,9 @@ or an unreachable target.
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   try {
+    // `hookgate help send` is `hookgate send --help`.
+    if (name === 'help' && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]))
+      return await (COMMANDS as Record<string, (typeof COMMANDS)[keyof typeof COMMANDS]>)[rest[0]]!.run(['--help']);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       process.stdout.write(MAIN_HELP);
       return name === undefined ? EXIT.usage : EXIT.ok;

@@ -23,12 +23,13 @@ export const INSPECTOR_ROUTES = Object.freeze({
 
 /**
  * The headers of every inspector answer: a strict Content-Security-Policy (only this origin's files; no
- * inline script or style, no frames, no plugins), no sniffing, no referrer, no caching.
+ * inline script or style, no frames, no plugins), no sniffing, same-origin readers only, no referrer, no caching.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
