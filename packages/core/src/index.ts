@@ -52,4 +52,5 @@ export * from './receiver/route-outcome.js';
 
 export * from './tracking-plan/plan-file.js';
 export * from './tracking-plan/compile-plan.js';
-export type { PlanViolation } from './tracking-plan/json-schema-validator.js';
+export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+export * from './tracking-plan/plan-types.js';

@@ -45,8 +45,8 @@ export type HookgateMiddleware = RequestHandler & {
  * });
  * app.use(hookgateErrorHandler());
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
-  given: HookgateExpressOptions<S>,
+export function hookgate<S extends StandardSchemaV1 | undefined = undefined, TPlan = unknown>(
+  given: HookgateExpressOptions<S, TPlan>,
 ): HookgateMiddleware {
   const options = checkExpressOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.

@@ -26,8 +26,8 @@ export interface ExpressExtra {
  * const options: HookgateExpressOptions = { secret: [current, previous], deadlineMs: 3000 };
  * const actions: HookgateExpressOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateExpressOptions<S extends StandardSchemaV1 | undefined = undefined> =
-  ReceiverOptions<ExpressExtra> | ActionsReceiverOptions<ExpressExtra, S>;
+export type HookgateExpressOptions<S extends StandardSchemaV1 | undefined = undefined, TPlan = unknown> =
+  ReceiverOptions<ExpressExtra, TPlan> | ActionsReceiverOptions<ExpressExtra, S>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

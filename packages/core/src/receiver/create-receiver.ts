@@ -14,6 +14,7 @@ import {
 } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { beforeDeadline, DEADLINE_PASSED } from './before-deadline.js';
+import { applyTrackingPlan } from './check-tracking-plan.js';
 import { dedupeKey, messageIdKey } from './dedupe-key.js';
 import { classicRules, type DestinationRules, type ReceiverParts } from './destination-rules.js';
 import { RequestContext } from './handler-context.js';
@@ -286,7 +287,7 @@ function checkDedupe(dedupe: unknown): void {
  * });
  * Bun.serve({ port: 3000, fetch: receiver.fetch });
  */
-export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra>;
+export function createReceiver<TExtra = {}, TPlan = unknown>(options: ReceiverOptions<TExtra, TPlan>): Receiver<TExtra>;
 /**
  * Creates a receiver for Segment's Webhooks (Actions) destination: POST, PUT and PATCH; whole Segment
  * events to `on`, any mapped payload to `onPayload` (checked by `schema`); batches refused unless
@@ -304,7 +305,7 @@ export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefin
   options: ActionsReceiverOptions<TExtra, S>,
 ): Receiver<TExtra>;
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
-  const checkedOptions = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
+  const checkedOptions = applyTrackingPlan(checkReceiverOptions<AnyReceiverOptions<TExtra>>(given));
   // The classic options' view: the receiver's shared settings read the same in both destinations.
   const options = checkedOptions as ReceiverOptions<TExtra>;
   const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);

@@ -1,0 +1,127 @@
+/* eslint-disable @typescript-eslint/no-empty-object-type -- `TExtra = {}` ("nothing added") is the convention of every receiver type. */
+// The types a tracking plan gives handlers: `on.track` keyed by event name, each message typed from its rule.
+import type {
+  ExtraFields,
+  GroupMessage,
+  IdentifyMessage,
+  PageMessage,
+  ScreenMessage,
+  TrackMessage,
+} from '../messages/types.js';
+import type { HandlerContext, MessageHandler, MessageHandlers } from '../receiver/options.js';
+import type { PlanViolation, PrecompiledValidator } from './json-schema-validator.js';
+import type { TrackingPlanRule } from './plan-file.js';
+
+/**
+ * The event types a plan module declares (types only): per track event name, and for identify, group,
+ * page and screen, the whole-event type its rule gives (`properties` or `traits` are read from it).
+ *
+ * @example
+ * interface Shapes extends PlanShapes {
+ *   track: { 'Order Completed': { properties: { order_id: string; total?: number } } };
+ *   identify: { traits: { email: string } };
+ *   group: {}; page: {}; screen: {};
+ * }
+ */
+export interface PlanShapes {
+  track: { [event: string]: object };
+  identify: object;
+  group: object;
+  page: object;
+  screen: object;
+}
+
+/**
+ * A tracking plan with its event types: the `trackingPlan` export of the module `hookgate types` writes.
+ * Passed as the receiver's `trackingPlan`, it types every keyed handler in `on.track`.
+ *
+ * @example
+ * import { trackingPlan } from './tracking-plan.js'; // written by: hookgate types --plan plan.json --out src/tracking-plan.ts
+ * createReceiver({
+ *   secret,
+ *   trackingPlan,
+ *   on: { track: { 'Order Completed': (msg) => console.log(msg.properties.total.toFixed(2)) } },
+ * });
+ */
+export interface TypedTrackingPlan<S extends PlanShapes> {
+  readonly rules: readonly TrackingPlanRule[];
+  /** Each rule's validator, precompiled by Ajv (plain functions), in the order of `rules`. */
+  readonly validators?: readonly PrecompiledValidator[];
+  /** Types only; never present at run time. */
+  readonly '~shapes'?: S;
+}
+
+/** Spells an intersection out as one object type. */
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+/** The event types of a plan, or `undefined` for a plan without types (its JSON as read). */
+type ShapesOf<P> = P extends { readonly '~shapes'?: infer S } ? (S extends PlanShapes ? S : undefined) : undefined;
+
+/** `M` with its `properties` / `traits` replaced by the rule's. */
+type WithRule<M, Ev> = Flatten<
+  Omit<M, Extract<keyof Ev, 'properties' | 'traits'>> & Pick<Ev, Extract<keyof Ev, 'properties' | 'traits'>>
+>;
+
+/**
+ * The track message of one planned event: `event` is its name, `properties` its rule's type.
+ *
+ * @example
+ * type OrderCompleted = PlannedTrackMessage<typeof trackingPlan, 'Order Completed'>;
+ */
+export type PlannedTrackMessage<P, E extends string> =
+  ShapesOf<P> extends PlanShapes
+    ? E extends keyof ShapesOf<P>['track']
+      ? Flatten<Omit<WithRule<TrackMessage, ShapesOf<P>['track'][E]>, 'event'> & { event: E }>
+      : TrackMessage
+    : TrackMessage;
+
+type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
+  ShapesOf<P> extends PlanShapes ? WithRule<M, ShapesOf<P>[K]> : M;
+
+/**
+ * `on.track` keyed by event name: a handler per event the plan names, `'*'` for the others (events the
+ * plan does not name, and named events without their own handler).
+ *
+ * @example
+ * const track: KeyedTrackHandlers<typeof trackingPlan> = {
+ *   'Order Completed': (msg) => console.log(msg.properties.order_id),
+ *   '*': (msg) => console.log('other event', msg.event),
+ * };
+ */
+export type KeyedTrackHandlers<P, TExtra = {}> = (ShapesOf<P> extends PlanShapes
+  ? { [E in keyof ShapesOf<P>['track'] & string]?: MessageHandler<PlannedTrackMessage<P, E>, TExtra> }
+  : { [event: string]: MessageHandler<TrackMessage, TExtra> | undefined }) & {
+  '*'?: MessageHandler<TrackMessage, TExtra>;
+};
+
+/**
+ * The receiver's `on` with a tracking plan: `track` a handler or handlers keyed by event name; identify,
+ * group, page and screen messages typed from their rules (when the plan module has types).
+ *
+ * @example
+ * const on: PlanHandlers<typeof trackingPlan> = { identify: (msg) => console.log(msg.traits.email) };
+ */
+export type PlanHandlers<P, TExtra = {}> = Flatten<
+  Omit<MessageHandlers<TExtra>, 'track' | 'identify' | 'group' | 'page' | 'screen'> & {
+    track?: MessageHandler<TrackMessage, TExtra> | KeyedTrackHandlers<P, TExtra>;
+    identify?: MessageHandler<RuleTyped<P, 'identify', IdentifyMessage>, TExtra>;
+    group?: MessageHandler<RuleTyped<P, 'group', GroupMessage>, TExtra>;
+    page?: MessageHandler<RuleTyped<P, 'page', PageMessage>, TExtra>;
+    screen?: MessageHandler<RuleTyped<P, 'screen', ScreenMessage>, TExtra>;
+  }
+>;
+
+/**
+ * Runs instead of the handler for a message that breaks the tracking plan (`trackingPlan`'s
+ * `onViolation`). The answer is the handler's would be: return normally and the sender is answered
+ * 200; a plan never makes the receiver refuse a verified message.
+ *
+ * @example
+ * const onViolation: ViolationHandler = (msg, violations, ctx) =>
+ *   console.warn(`${msg.type} ${ctx.dedupeKey}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`);
+ */
+export type ViolationHandler<TExtra = {}> = (
+  message: { type: string } & ExtraFields,
+  violations: readonly PlanViolation[],
+  context: HandlerContext<TExtra>,
+) => unknown;
