@@ -57,9 +57,9 @@ type Flatten<T> = { [K in keyof T]: T[K] } & {};
 /** The event types of a plan, or `undefined` for a plan without types (its JSON as read). */
 type ShapesOf<P> = P extends { readonly '~shapes'?: infer S } ? (S extends PlanShapes ? S : undefined) : undefined;
 
-/** `M` with its `properties` / `traits` replaced by the rule's. */
-type WithRule<M, Ev> = Flatten<
-  Omit<M, Extract<keyof Ev, 'properties' | 'traits'>> & Pick<Ev, Extract<keyof Ev, 'properties' | 'traits'>>
+/** `M` with its field `F` (`properties` or `traits`) replaced by the rule's, when the rule types it. */
+type WithRule<M, Ev, F extends 'properties' | 'traits'> = Flatten<
+  Omit<M, Extract<keyof Ev, F>> & Pick<Ev, Extract<keyof Ev, F>>
 >;
 
 /**
@@ -71,12 +71,14 @@ type WithRule<M, Ev> = Flatten<
 export type PlannedTrackMessage<P, E extends string> =
   ShapesOf<P> extends PlanShapes
     ? E extends keyof ShapesOf<P>['track']
-      ? Flatten<Omit<WithRule<TrackMessage, ShapesOf<P>['track'][E]>, 'event'> & { event: E }>
+      ? Flatten<Omit<WithRule<TrackMessage, ShapesOf<P>['track'][E], 'properties'>, 'event'> & { event: E }>
       : TrackMessage
     : TrackMessage;
 
 type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
-  ShapesOf<P> extends PlanShapes ? WithRule<M, ShapesOf<P>[K]> : M;
+  ShapesOf<P> extends PlanShapes
+    ? WithRule<M, ShapesOf<P>[K], K extends 'identify' | 'group' ? 'traits' : 'properties'>
+    : M;
 
 /**
  * `on.track` keyed by event name: a handler per event the plan names, `'*'` for the others (events the
