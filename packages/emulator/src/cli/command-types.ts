@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { TrackingPlanError } from '@hookgate/core';
-import { planModule } from '../protocols/plan-module.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -55,6 +54,8 @@ export async function runTypes(argv: string[]): Promise<number> {
   }
   let module: string;
   try {
+    // Loaded here: the generators (json-schema-to-typescript, Ajv, esbuild) are for this command only.
+    const { planModule } = await import('../protocols/plan-module.js');
     module = await planModule(file, { source: values.plan });
   } catch (error) {
     if (error instanceof TrackingPlanError) throw new UsageError('types', `${values.plan}: ${error.message}`);
