@@ -56,7 +56,7 @@ export interface PlanRuleRef {
 export interface PlanCheckResult {
   planned: boolean;
   rule?: PlanRuleRef;
-  violations: PlanViolation[];
+  violations: readonly PlanViolation[];
 }
 
 /**
@@ -150,6 +150,13 @@ function precompiledValidators(input: unknown, count: number): readonly Precompi
   return validators as PrecompiledValidator[];
 }
 
+/** Shared by every result without violations (a fresh array per result otherwise). */
+const NONE: readonly PlanViolation[] = Object.freeze([]);
+
+function labelled(violations: readonly PlanViolation[], rule: string): readonly PlanViolation[] {
+  return violations.length === 0 ? NONE : violations.map((v) => ({ ...v, rule }));
+}
+
 /** The names a rule's schema lists under `properties.<field>.properties`. */
 function listedNames(schema: Record<string, unknown>, field: 'properties' | 'traits'): ReadonlySet<string> {
   const top = schema.properties;
@@ -209,9 +216,11 @@ export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions
   const lookup: RuleLookup<CompiledRule> = new Map();
   for (const [id, versions] of byKey) {
     const [type, key] = id.split('\u0000') as [string, string];
-    lookup.set(id, { picked: pickVersion(versions, key, choice, `${type} ${JSON.stringify(key)}`), versions });
+    let keys = lookup.get(type);
+    if (!keys) lookup.set(type, (keys = new Map()));
+    keys.set(key, { picked: pickVersion(versions, key, choice, `${type} ${JSON.stringify(key)}`), versions });
   }
-  const common = lookup.get('COMMON\u0000')?.picked;
+  const common = lookup.get('COMMON')?.get('')?.picked;
 
   const plan: CompiledTrackingPlan & { [COMPILED]: true } = {
     [COMPILED]: true,
@@ -219,10 +228,10 @@ export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions
     eventNames,
     check(message) {
       const rule = findRule(lookup, message);
-      const violations: PlanViolation[] = [];
-      if (rule) for (const v of rule.check(message)) violations.push({ ...v, rule: rule.label });
+      let violations = rule ? labelled(rule.check(message), rule.label) : NONE;
       if (common && isObject(message) && message.type !== 'delete') {
-        for (const v of common.check(message)) violations.push({ ...v, rule: common.label });
+        const more = common.check(message);
+        if (more.length > 0) violations = [...violations, ...labelled(more, common.label)];
       }
       return rule ? { planned: true, rule: rule.ref, violations } : { planned: false, violations };
     },

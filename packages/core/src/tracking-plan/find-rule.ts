@@ -1,7 +1,7 @@
 // Which rule of a tracking plan a message is checked against, as Segment's Protocols matches them.
 
-/** The versions of one rule (type and key) and the one checked when a message names none (internal). */
-export type RuleLookup<R> = Map<string, { picked: R; versions: Map<number, R> }>;
+/** Per rule type, per key (`''` for none): the versions of a rule and the one checked when a message names none (internal). */
+export type RuleLookup<R> = Map<string, Map<string, { picked: R; versions: Map<number, R> }>>;
 
 /**
  * Whether a value is a plain object (internal).
@@ -23,7 +23,7 @@ function eventVersion(message: Record<string, unknown>): number | undefined {
 }
 
 function pick<R>(lookup: RuleLookup<R>, type: string, key: string, message: Record<string, unknown>): R | undefined {
-  const entry = lookup.get(`${type}\u0000${key}`);
+  const entry = lookup.get(type)?.get(key);
   if (!entry) return undefined;
   // A version the plan does not have is checked against the default one, as Segment does.
   const named = eventVersion(message);

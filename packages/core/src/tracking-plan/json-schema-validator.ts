@@ -23,7 +23,9 @@ export interface PlanViolation {
 }
 
 /** A prepared schema: the violations of a value, empty when it is valid (internal). */
-export type SchemaCheck = (value: unknown) => PlanViolation[];
+export type SchemaCheck = (value: unknown) => readonly PlanViolation[];
+
+const VALID: readonly PlanViolation[] = Object.freeze([]);
 
 /**
  * A validator precompiled by Ajv (`hookgate types` writes them): returns whether the value is valid and
@@ -130,7 +132,7 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
   const validator = new Validator(schema, '7', false);
   return (value) => {
     const result = validator.validate(value);
-    if (result.valid) return [];
+    if (result.valid) return VALID;
     return result.errors.filter((e) => !WRAPPERS.has(e.keyword)).map((e) => interpretedViolation(e, value));
   };
 }
@@ -144,7 +146,7 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
  */
 export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
   return (value) => {
-    if (validate(value)) return [];
+    if (validate(value)) return VALID;
     return (validate.errors ?? []).map((error) => {
       const { params } = error;
       const child =

@@ -14,13 +14,13 @@ export const TRACKING_PLAN_FLAGS = {
 
 /** Usage lines of those flags, for `hookgate serve --help`. */
 export const TRACKING_PLAN_HELP = `Tracking plan (Segment Protocols), applied before delivery as Segment's Schema Configuration:
-  --tracking-plan FILE          the plan's JSON (Public API rules, a bare array, or Terraform's rules)
-  --unplanned-events V          forward (default) or block track events the plan does not name
-  --unplanned-properties V      forward (default) or omit properties a track event's rule does not list
-  --unplanned-traits V          forward (default) or omit traits the identify / group rule does not list
-  --violations V                forward (default), block, or omit the offending properties and traits
-  Omitted fields and violations are listed in the delivered message's context.protocols (and --json
-  attempt lines); blocked events are filtered lines naming the rule and the path.
+  --tracking-plan FILE      the plan's JSON (Public API rules, a bare array, or Terraform's rules)
+  --unplanned-events V      forward (default), or block track events the plan does not name
+  --unplanned-properties V  forward (default), or omit properties a track event's rule does not list
+  --unplanned-traits V      forward (default), or omit traits the identify / group rule does not list
+  --violations V            forward (default), block, or omit the offending properties and traits
+  Omitted fields and violations are listed in the delivered message's context.protocols (and in
+  --json attempt lines); a blocked event is a filtered line naming the rule and the path.
 `;
 
 type Values = { [K in keyof typeof TRACKING_PLAN_FLAGS]?: string };
