@@ -70,11 +70,11 @@ describe('schema controls', () => {
       'Order Completed',
       'Coupon Applied',
     ]);
-    expect(seen[0]!.message.context?.protocols).toEqual({
+    expect((seen[0]!.message as { context?: { protocols?: unknown } }).context?.protocols).toEqual({
       violations: [{ type: 'Invalid Type', field: 'properties.total', description: 'must be number (got string)' }],
     });
     expect(seen[0]!.violations.map((v) => v.path)).toEqual(['properties.total']);
-    expect(seen[1]!.message.context).toBeUndefined();
+    expect((seen[1]!.message as { context?: unknown }).context).toBeUndefined();
   });
 
   it('unplannedEvents: block filters unplanned track events, naming the event', async () => {

@@ -91,7 +91,7 @@ function keepAliveForBackground(
  *   return c.json({ type: msg.type });
  * });
  */
-export function hookgate(given: ReceiverOptions<HonoExtra>): HookgateMiddleware;
+export function hookgate<TPlan = unknown>(given: ReceiverOptions<HonoExtra, TPlan>): HookgateMiddleware;
 /**
  * The Hono middleware for Segment's Webhooks (Actions) destination (`destination: 'actions'`): whole
  * Segment events to `on`, mapped payloads to `onPayload`; without handlers the verified payload is

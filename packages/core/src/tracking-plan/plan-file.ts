@@ -81,7 +81,12 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** `rules[3] ("Order Completed" v2)`: how errors name a rule. */
+/**
+ * How errors name a rule: its index, type, key and version.
+ *
+ * @example
+ * ruleLabel(3, { type: 'TRACK', key: 'Order Completed', version: 2 }); // 'rules[3] (TRACK "Order Completed" v2)'
+ */
 export function ruleLabel(index: number, rule: Partial<TrackingPlanRule> | undefined): string {
   const name = rule?.key ? `${rule.type ?? 'rule'} ${JSON.stringify(rule.key)}` : (rule?.type ?? 'rule');
   return `rules[${index}] (${name}${rule?.version !== undefined ? ` v${rule.version}` : ''})`;

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-empty-object-type -- `TExtra = {}` ("nothing added") is the convention of every receiver type. */
 // The types a tracking plan gives handlers: `on.track` keyed by event name, each message typed from its rule.
 import type {
   ExtraFields,
@@ -8,7 +7,6 @@ import type {
   ScreenMessage,
   TrackMessage,
 } from '../messages/types.js';
-import type { HandlerContext, MessageHandler, MessageHandlers } from '../receiver/options.js';
 import type { PlanViolation, PrecompiledValidator } from './json-schema-validator.js';
 import type { TrackingPlanRule } from './plan-file.js';
 
@@ -51,6 +49,12 @@ export interface TypedTrackingPlan<S extends PlanShapes> {
   readonly '~shapes'?: S;
 }
 
+/**
+ * A handler with its context type `C` (the receiver's `HandlerContext`; taken as a parameter so that
+ * these types need nothing of the receiver's options, which use them).
+ */
+type Handler<M, C> = (message: M, context: C) => unknown;
+
 /** Spells an intersection out as one object type. */
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
@@ -82,48 +86,51 @@ type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
 
 /**
  * `on.track` keyed by event name: a handler per event the plan names, `'*'` for the others (events the
- * plan does not name, and named events without their own handler).
+ * plan does not name, and named events without their own handler). `C` is the handler context.
  *
  * @example
- * const track: KeyedTrackHandlers<typeof trackingPlan> = {
+ * const track: KeyedTrackHandlers<typeof trackingPlan, HandlerContext> = {
  *   'Order Completed': (msg) => console.log(msg.properties.order_id),
  *   '*': (msg) => console.log('other event', msg.event),
  * };
  */
-export type KeyedTrackHandlers<P, TExtra = {}> = (ShapesOf<P> extends PlanShapes
-  ? { [E in keyof ShapesOf<P>['track'] & string]?: MessageHandler<PlannedTrackMessage<P, E>, TExtra> }
-  : { [event: string]: MessageHandler<TrackMessage, TExtra> | undefined }) & {
-  '*'?: MessageHandler<TrackMessage, TExtra>;
+export type KeyedTrackHandlers<P, C> = (ShapesOf<P> extends PlanShapes
+  ? { [E in keyof ShapesOf<P>['track'] & string]?: Handler<PlannedTrackMessage<P, E>, C> }
+  : { [event: string]: Handler<TrackMessage, C> | undefined }) & {
+  '*'?: Handler<TrackMessage, C>;
 };
 
 /**
- * The receiver's `on` with a tracking plan: `track` a handler or handlers keyed by event name; identify,
- * group, page and screen messages typed from their rules (when the plan module has types).
+ * The receiver's `on` with a tracking plan: `Base` (the handlers per message type) with `track` a
+ * handler or handlers keyed by event name, and identify, group, page and screen messages typed from their
+ * rules (when the plan module has types). `C` is the handler context.
  *
  * @example
- * const on: PlanHandlers<typeof trackingPlan> = { identify: (msg) => console.log(msg.traits.email) };
+ * const on: PlanHandlers<typeof trackingPlan, MessageHandlers, HandlerContext> = {
+ *   identify: (msg) => console.log(msg.traits.email),
+ * };
  */
-export type PlanHandlers<P, TExtra = {}> = Flatten<
-  Omit<MessageHandlers<TExtra>, 'track' | 'identify' | 'group' | 'page' | 'screen'> & {
-    track?: MessageHandler<TrackMessage, TExtra> | KeyedTrackHandlers<P, TExtra>;
-    identify?: MessageHandler<RuleTyped<P, 'identify', IdentifyMessage>, TExtra>;
-    group?: MessageHandler<RuleTyped<P, 'group', GroupMessage>, TExtra>;
-    page?: MessageHandler<RuleTyped<P, 'page', PageMessage>, TExtra>;
-    screen?: MessageHandler<RuleTyped<P, 'screen', ScreenMessage>, TExtra>;
+export type PlanHandlers<P, Base, C> = Flatten<
+  Omit<Base, 'track' | 'identify' | 'group' | 'page' | 'screen'> & {
+    track?: Handler<TrackMessage, C> | KeyedTrackHandlers<P, C>;
+    identify?: Handler<RuleTyped<P, 'identify', IdentifyMessage>, C>;
+    group?: Handler<RuleTyped<P, 'group', GroupMessage>, C>;
+    page?: Handler<RuleTyped<P, 'page', PageMessage>, C>;
+    screen?: Handler<RuleTyped<P, 'screen', ScreenMessage>, C>;
   }
 >;
 
 /**
- * Runs instead of the handler for a message that breaks the tracking plan (`trackingPlan`'s
- * `onViolation`). The answer is the handler's would be: return normally and the sender is answered
- * 200; a plan never makes the receiver refuse a verified message.
+ * Runs instead of the handler for a message that breaks the tracking plan (the receiver's
+ * `onViolation`); `C` is the handler context. Its outcome is the handler's would be: return normally
+ * and the sender is answered 200; a plan never makes the receiver refuse a verified message.
  *
  * @example
- * const onViolation: ViolationHandler = (msg, violations, ctx) =>
+ * const onViolation: ViolationHandler<HandlerContext> = (msg, violations, ctx) =>
  *   console.warn(`${msg.type} ${ctx.dedupeKey}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`);
  */
-export type ViolationHandler<TExtra = {}> = (
+export type ViolationHandler<C> = (
   message: { type: string } & ExtraFields,
   violations: readonly PlanViolation[],
-  context: HandlerContext<TExtra>,
+  context: C,
 ) => unknown;
