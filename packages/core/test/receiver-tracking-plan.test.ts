@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver, fixture, UnknownOptionError, type PlanViolation, type ReceiverOptions } from '../src/index.js';
 import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
 
 const plan: unknown = JSON.parse(
   readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
@@ -131,5 +132,27 @@ describe('a receiver with a tracking plan', () => {
     srv = await serveReceiver({ secret: SECRET, onMessage: (_m, ctx) => void (seen = [ctx.violations, ctx.planned]) });
     await send(srv.url, good);
     expect(seen).toEqual([[], false]);
+  });
+
+  it("checks whole Segment events with destination: 'actions' (keyed track handlers, ctx.violations)", async () => {
+    const calls: string[] = [];
+    srv = await serveReceiver({
+      destination: 'actions',
+      secret: SECRET,
+      trackingPlan: plan,
+      on: {
+        track: {
+          'Order Completed': (e, ctx) => void calls.push(`order:${ctx.violations.map((v) => v.path).join()}`),
+          '*': (e, ctx) => void calls.push(`other:${String(e.event)}:${ctx.planned}`),
+        },
+        identify: (e, ctx) => void calls.push(`identify:${ctx.violations.length}`),
+      },
+    } as unknown as ReceiverOptions);
+    const order = segmentEvent('track', { properties: { order_id: 'o1', total: '42.5' } });
+    expect((await segmentSendEvent(order, { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
+    const other = segmentEvent('track', { event: 'Coupon Applied' });
+    expect((await segmentSendEvent(other, { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
+    expect((await segmentSendEvent(segmentEvent('identify'), { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
+    expect(calls).toEqual(['order:properties.total', 'other:Coupon Applied:false', 'identify:0']);
   });
 });
