@@ -3,7 +3,14 @@
 // did-you-mean, and the status table unchanged (a verified message is never refused for its properties).
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReceiver, fixture, UnknownOptionError, type PlanViolation, type ReceiverOptions } from '../src/index.js';
+import {
+  createReceiver,
+  fixture,
+  UnknownOptionError,
+  type HandlerContext,
+  type PlanViolation,
+  type ReceiverOptions,
+} from '../src/index.js';
 import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
 
@@ -142,10 +149,12 @@ describe('a receiver with a tracking plan', () => {
       trackingPlan: plan,
       on: {
         track: {
-          'Order Completed': (e, ctx) => void calls.push(`order:${ctx.violations.map((v) => v.path).join()}`),
-          '*': (e, ctx) => void calls.push(`other:${String(e.event)}:${ctx.planned}`),
+          'Order Completed': (_e: unknown, ctx: HandlerContext) =>
+            void calls.push(`order:${ctx.violations.map((v) => v.path).join()}`),
+          '*': (e: { event?: unknown }, ctx: HandlerContext) =>
+            void calls.push(`other:${String(e.event)}:${ctx.planned}`),
         },
-        identify: (e, ctx) => void calls.push(`identify:${ctx.violations.length}`),
+        identify: (_e: unknown, ctx: HandlerContext) => void calls.push(`identify:${ctx.violations.length}`),
       },
     } as unknown as ReceiverOptions);
     const order = segmentEvent('track', { properties: { order_id: 'o1', total: '42.5' } });
