@@ -49,3 +49,8 @@ export * from './receiver/node-listener.js';
 export * from './receiver/client-errors.js';
 export * from './receiver/end-unread-body.js';
 export * from './receiver/route-outcome.js';
+
+export * from './tracking-plan/plan-file.js';
+export * from './tracking-plan/compile-plan.js';
+export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+export * from './tracking-plan/plan-types.js';

@@ -149,6 +149,8 @@ describe('unknown names', () => {
         'strictTimestamps',
         'destination',
         'enqueue',
+        'trackingPlan',
+        'onViolation',
       ].sort(),
     );
   });

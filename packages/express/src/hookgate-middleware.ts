@@ -45,8 +45,12 @@ export type HookgateMiddleware = RequestHandler & {
  * });
  * app.use(hookgateErrorHandler());
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined, D extends ReceiverDestination = 'classic'>(
-  given: HookgateExpressOptions<S, D>,
+export function hookgate<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = 'classic',
+  TPlan = unknown,
+>(
+  given: HookgateExpressOptions<S, D, TPlan>,
 ): HookgateMiddleware {
   const options = checkExpressOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.

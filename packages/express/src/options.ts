@@ -30,7 +30,8 @@ export interface ExpressExtra {
 export type HookgateExpressOptions<
   S extends StandardSchemaV1 | undefined = undefined,
   D extends ReceiverDestination = ReceiverDestination,
-> = ReceiverOptionsFor<D, ExpressExtra, S>;
+  TPlan = unknown,
+> = ReceiverOptionsFor<D, ExpressExtra, S, TPlan>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

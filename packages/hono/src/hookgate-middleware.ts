@@ -102,8 +102,12 @@ function keepAliveForBackground(
  * // Actions payload with `c.get('webhook') as unknown as ActionsPayload`).
  * const mw = hookgate(process.env.SEGMENT_ACTIONS ? { destination: 'actions', secret, onPayload } : { secret, onMessage });
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined, D extends ReceiverDestination = 'classic'>(
-  given: HookgateHonoOptions<S, D>,
+export function hookgate<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = 'classic',
+  TPlan = unknown,
+>(
+  given: HookgateHonoOptions<S, D, TPlan>,
 ): [D] extends ['actions'] ? HookgateMiddleware<HookgateActionsEnv> : HookgateMiddleware;
 export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
   given: HookgateHonoOptions<S>,

@@ -33,7 +33,8 @@ export interface HonoExtra {
 export type HookgateHonoOptions<
   S extends StandardSchemaV1 | undefined = undefined,
   D extends ReceiverDestination = ReceiverDestination,
-> = ReceiverOptionsFor<D, HonoExtra, S>;
+  TPlan = unknown,
+> = ReceiverOptionsFor<D, HonoExtra, S, TPlan>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

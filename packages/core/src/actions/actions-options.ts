@@ -157,4 +157,5 @@ export type ReceiverOptionsFor<
   D extends ReceiverDestination,
   TExtra = {},
   S extends StandardSchemaV1 | undefined = undefined,
-> = (D extends 'actions' ? ActionsReceiverOptions<TExtra, S> : ReceiverOptions<TExtra>) & { destination?: D };
+  TPlan = unknown,
+> = (D extends 'actions' ? ActionsReceiverOptions<TExtra, S> : ReceiverOptions<TExtra, TPlan>) & { destination?: D };

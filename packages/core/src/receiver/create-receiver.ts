@@ -19,6 +19,7 @@ import {
 } from '../signatures/verify.js';
 import { SIGNATURE_FORMS, type SignatureForm } from '../signatures/body-forms.js';
 import { beforeDeadline, DEADLINE_PASSED } from './before-deadline.js';
+import { applyTrackingPlan } from './check-tracking-plan.js';
 import { dedupeKey, messageIdKey } from './dedupe-key.js';
 import { classicRules, type DestinationRules, type ReceiverParts } from './destination-rules.js';
 import { RequestContext } from './handler-context.js';
@@ -306,9 +307,10 @@ export function createReceiver<
   TExtra = {},
   S extends StandardSchemaV1 | undefined = undefined,
   D extends ReceiverDestination = 'classic',
->(options: ReceiverOptionsFor<D, TExtra, S>): Receiver<TExtra>;
+  TPlan = unknown,
+>(options: ReceiverOptionsFor<D, TExtra, S, TPlan>): Receiver<TExtra>;
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
-  const checkedOptions = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
+  const checkedOptions = applyTrackingPlan(checkReceiverOptions<AnyReceiverOptions<TExtra>>(given));
   // The classic options' view: the receiver's shared settings read the same in both destinations.
   const options = checkedOptions as ReceiverOptions<TExtra>;
   const { secrets, deadlineMs, maxBodyBytes } = checkOptions(options);

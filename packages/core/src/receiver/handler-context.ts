@@ -1,5 +1,6 @@
 import { getHeader, type HeadersLike } from './headers.js';
 import type { Verification } from './options.js';
+import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
 
 /**
  * The handler context the receiver builds per request (internal). A class, not an object literal:
@@ -17,6 +18,8 @@ export class RequestContext {
   declare verification: Verification;
   declare receivedAt: Date;
   declare header: (name: string) => string | undefined;
+  declare violations: readonly PlanViolation[];
+  declare planned: boolean;
   #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
 
@@ -57,3 +60,5 @@ export class RequestContext {
     else context.#aborted ??= { reason };
   }
 }
+// Without a tracking plan (or before its step set them): no violations, not planned.
+Object.assign(RequestContext.prototype, { violations: Object.freeze([]), planned: false });

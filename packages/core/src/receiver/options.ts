@@ -9,6 +9,8 @@ import type { Verification } from './verification.js';
 import { optionNames, rejectUnknownNames } from '../options/nearest-name.js';
 import { SPEC_EVENT_TYPES } from '../actions/spec-events.js';
 import { isStandardSchema } from '../actions/standard-schema.js';
+import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
 
 export type { Verification } from './verification.js';
 
@@ -31,6 +33,10 @@ export type HandlerContext<TExtra = {}> = {
   receivedAt: Date;
   /** Reads a request header (case-insensitive). */
   header(name: string): string | undefined;
+  /** How the message breaks the tracking plan (`trackingPlan`); empty when it does not, or without a plan. */
+  violations: readonly PlanViolation[];
+  /** Whether the tracking plan has a rule for the message (false without a plan). */
+  planned: boolean;
 } & TExtra;
 
 /**
@@ -94,7 +100,7 @@ export interface ReceiverErrorInfo {
  * };
  * const receiver = createReceiver(options);
  */
-export interface ReceiverOptions<TExtra = {}> {
+export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
   /** Which destination sends: `classic` (default, the Webhooks destination) or `actions` (see `ActionsReceiverOptions`). */
   destination?: 'classic';
   /** The shared secret, or several during a rotation (the first is current). Required unless `insecureSkipVerification`. */
@@ -104,8 +110,12 @@ export interface ReceiverOptions<TExtra = {}> {
    * refuses to start. Only for local experiments; a warning is logged at creation.
    */
   insecureSkipVerification?: boolean;
-  /** Handlers per message type, each narrowed (`on: { track(msg) { msg.event } }`). */
-  on?: MessageHandlers<TExtra>;
+  /** Handlers per message type, each narrowed (`on: { track(msg) { msg.event } }`); with `trackingPlan`, `on.track` may be keyed by event name. */
+  on?: PlanHandlers<NoInfer<TPlan>, MessageHandlers<TExtra>, HandlerContext<TExtra>>;
+  /** Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`): handlers get `ctx.violations` and `ctx.planned`. */
+  trackingPlan?: TPlan;
+  /** Runs instead of the handler for a message that breaks `trackingPlan`. */
+  onViolation?: ViolationHandler<HandlerContext<TExtra>>;
   /** Catch-all: runs for a type without its own handler in `on`. */
   onMessage?: MessageHandler<WebhookMessage, TExtra>;
   /**
@@ -230,6 +240,8 @@ const RECEIVER_OPTIONS = {
   secret: true,
   insecureSkipVerification: true,
   on: true,
+  trackingPlan: true,
+  onViolation: true,
   onMessage: true,
   mode: true,
   enqueue: true,
@@ -363,14 +375,14 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
     else rejectUnknownNames(options.on, MESSAGE_TYPES, { caller, path: 'on', kind: 'message type' });
     const on = withoutNulls(options.on);
     for (const [type, handler] of Object.entries(on)) {
-      if (typeof handler !== 'function') {
+      if (typeof handler !== 'function' && !(type === 'track' && isPlainObject(handler))) {
         throw new TypeError(`${caller}: on.${type} must be a function (msg, ctx) => …; got ${describe(handler)}.`);
       }
     }
     options.on = on;
   }
   if (actions) checkActionsOnly(options, caller);
-  for (const name of ['onMessage', 'onError', 'enqueue'] as const) {
+  for (const name of ['onMessage', 'onError', 'enqueue', 'onViolation'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);
     }
