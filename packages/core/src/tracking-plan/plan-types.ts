@@ -53,7 +53,7 @@ export interface TypedTrackingPlan<S extends PlanShapes> {
  * A handler with its context type `C` (the receiver's `HandlerContext`; taken as a parameter so that
  * these types need nothing of the receiver's options, which use them).
  */
-type Handler<M, C> = (message: M, context: C) => unknown;
+type PlanMessageHandler<M, C> = (message: M, context: C) => unknown;
 
 /** Spells an intersection out as one object type. */
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
@@ -95,9 +95,9 @@ type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
  * };
  */
 export type KeyedTrackHandlers<P, C> = (ShapesOf<P> extends PlanShapes
-  ? { [E in keyof ShapesOf<P>['track'] & string]?: Handler<PlannedTrackMessage<P, E>, C> }
-  : { [event: string]: Handler<TrackMessage, C> | undefined }) & {
-  '*'?: Handler<TrackMessage, C>;
+  ? { [E in keyof ShapesOf<P>['track'] & string]?: PlanMessageHandler<PlannedTrackMessage<P, E>, C> }
+  : { [event: string]: PlanMessageHandler<TrackMessage, C> | undefined }) & {
+  '*'?: PlanMessageHandler<TrackMessage, C>;
 };
 
 /**
@@ -112,11 +112,11 @@ export type KeyedTrackHandlers<P, C> = (ShapesOf<P> extends PlanShapes
  */
 export type PlanHandlers<P, Base, C> = Flatten<
   Omit<Base, 'track' | 'identify' | 'group' | 'page' | 'screen'> & {
-    track?: Handler<TrackMessage, C> | KeyedTrackHandlers<P, C>;
-    identify?: Handler<RuleTyped<P, 'identify', IdentifyMessage>, C>;
-    group?: Handler<RuleTyped<P, 'group', GroupMessage>, C>;
-    page?: Handler<RuleTyped<P, 'page', PageMessage>, C>;
-    screen?: Handler<RuleTyped<P, 'screen', ScreenMessage>, C>;
+    track?: PlanMessageHandler<TrackMessage, C> | KeyedTrackHandlers<P, C>;
+    identify?: PlanMessageHandler<RuleTyped<P, 'identify', IdentifyMessage>, C>;
+    group?: PlanMessageHandler<RuleTyped<P, 'group', GroupMessage>, C>;
+    page?: PlanMessageHandler<RuleTyped<P, 'page', PageMessage>, C>;
+    screen?: PlanMessageHandler<RuleTyped<P, 'screen', ScreenMessage>, C>;
   }
 >;
 
