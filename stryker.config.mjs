@@ -36,7 +36,8 @@ export default {
   ignoreStatic: true,
   // A shared two-core machine.
   concurrency: 2,
-  timeoutMS: 10_000,
+  // A mutant that loops forever is cut off this long after the tests' normal time.
+  timeoutMS: 5_000,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // Only what the tests import is copied into Stryker's sandbox.

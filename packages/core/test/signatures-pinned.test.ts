@@ -2,6 +2,7 @@
 // (signatures.test.ts, signatures.property.test.ts, explain-mismatch.test.ts) left unpinned, found by
 // mutation testing (`pnpm test:mutation`): every body type, every refusal's exact message, the edges of
 // the hex header, the comparison's length check, HMAC over keys and bodies of every size.
+import * as NodeCrypto from 'node:crypto';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,6 +16,8 @@ import {
   type VerifyInput,
   type VerifyResult,
 } from '../src/index.js';
+// The Node build's node:crypto lookup (tsup swaps it in for node-crypto.ts): tested here from source.
+import * as nodeBuildCrypto from '../src/signatures/node-crypto.node.js';
 
 const SECRET = 'whsec_pinned';
 const hmac = (body: string | Uint8Array, secret: string | Uint8Array = SECRET) =>
@@ -230,6 +233,13 @@ describe('HMAC over keys and bodies of every size (the one-shot path and createH
     expect(sign(BODY, key)).toBe(hmac(BODY, key));
     expect(sign(BODY, key)).not.toBe(before);
     expect(await signAsync(BODY, key)).toBe(hmac(BODY, key));
+  });
+});
+
+describe("the Node build's node:crypto", () => {
+  it('is node:crypto itself, for sign and verify alike', () => {
+    expect(nodeBuildCrypto.nodeCrypto()?.createHmac).toBe(NodeCrypto.createHmac);
+    expect(nodeBuildCrypto.requireNodeCrypto('sign').timingSafeEqual).toBe(NodeCrypto.timingSafeEqual);
   });
 });
 
