@@ -25,8 +25,9 @@ const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 
 describe('response classification', () => {
   it('retries a 1xx or any status below 200 that ends an exchange (never delivered)', () => {
+    const p = policy(); // one policy for all: each status line gets its own verdict
     for (const status of [0, 100, 199]) {
-      expect(classifyStatus(status, undefined, undefined, policy()), `status ${status}`).toEqual({
+      expect(classifyStatus(status, undefined, undefined, p), `status ${status}`).toEqual({
         outcome: 'retry',
         error: { code: 'http', message: String(status) },
       });
