@@ -18,6 +18,8 @@ import {
 } from '../src/index.js';
 // The Node build's node:crypto lookup (tsup swaps it in for node-crypto.ts): tested here from source.
 import * as nodeBuildCrypto from '../src/signatures/node-crypto.node.js';
+// What the receiver's debug mode says about bytes re-encoded after signing.
+import { reserializedMatch } from '../src/signatures/reserialized-match.js';
 
 const SECRET = 'whsec_pinned';
 const hmac = (body: string | Uint8Array, secret: string | Uint8Array = SECRET) =>
@@ -233,6 +235,40 @@ describe('HMAC over keys and bodies of every size (the one-shot path and createH
     expect(sign(BODY, key)).toBe(hmac(BODY, key));
     expect(sign(BODY, key)).not.toBe(before);
     expect(await signAsync(BODY, key)).toBe(hmac(BODY, key));
+  });
+});
+
+describe('verify: which body is checked', () => {
+  it('an explicit parsedBody: undefined is no body', async () => {
+    expect(await both({ signature: hmac(BODY), secret: SECRET, parsedBody: undefined })).toMatchObject({
+      message: 'There is no body to verify.',
+    });
+  });
+
+  it('re-serializes the parsedBody given, not a parse of the raw bytes', async () => {
+    const parsedBody = { a: 1 };
+    const input = { secret: SECRET, rawBody: '{ "a": 2 }', parsedBody, allowReserialized: true };
+    expect(await both({ ...input, signature: hmac('{"a":1}') })).toMatchObject({ ok: true, form: 'stringify' });
+    expect(await both({ ...input, signature: hmac('{"a":2}') })).toMatchObject({ ok: false });
+  });
+});
+
+describe('reserializedMatch (debug mode: bytes re-encoded after signing)', () => {
+  it('names the form the signature matches and the first byte where the raw bytes differ', () => {
+    expect(reserializedMatch(hmac('{"a":1}'), [SECRET], '{ "a": 1 }')).toEqual({ form: 'stringify', at: 1 });
+    expect(reserializedMatch(hmac('{"a":1,"b":2}'), ['other', SECRET], '{"b":2,"a":1}')).toEqual({
+      form: 'sorted',
+      at: 2,
+    });
+    // The signed text is a prefix of the raw bytes (a trailing newline): the difference is where it ends.
+    expect(reserializedMatch(hmac('{"a":1}'), [SECRET], new TextEncoder().encode('{"a":1}\n'))).toEqual({
+      form: 'stringify',
+      at: 7,
+    });
+  });
+
+  it('says nothing when no re-serialized form matches', () => {
+    expect(reserializedMatch(hmac('{"a":3}'), [SECRET], '{ "a": 1 }')).toBeUndefined();
   });
 });
 

