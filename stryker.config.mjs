@@ -41,7 +41,7 @@ export default {
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // Only what the tests import is copied into Stryker's sandbox.
-  ignorePatterns: ['docs', 'bench', 'examples', 'reports', 'packed', 'coverage', '**/dist'],
+  ignorePatterns: ['.stryker-tmp*', 'docs', 'bench', 'examples', 'reports', 'packed', 'coverage', '**/dist'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `${report}.html` },
   jsonReporter: { fileName: `${report}.json` },
