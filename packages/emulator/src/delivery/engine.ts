@@ -14,7 +14,7 @@ import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-atte
 import { Http1ConnectionPool } from './http1-connection-pool.js';
 import type { ResolvedOptions } from '../options.js';
 import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
-import { backoffDelay, retryAfterMs } from './retry-schedule.js';
+import { nextRoundDelay, retryAfterWait } from './retry-schedule.js';
 import { RetryQueue } from './retry-queue.js';
 import { InOrderList, type ListLinks } from '../in-order-list.js';
 import type { ResolvedEndpoint } from '../routing/source-settings.js';
@@ -410,8 +410,9 @@ export class DeliveryEngine {
     };
     if (error) {
       if (verdict.outcome === 'fail') setRetryable(record, retryableOf(record) & ~(1 << index));
-      else if (policy.honorRetryAfter && (result.status === 429 || result.status === 503)) {
-        const wait = retryAfterMs(result.responseHeaders?.['retry-after'], this.#options.clock.now());
+      else {
+        const retryAfter = result.responseHeaders?.['retry-after'];
+        const wait = retryAfterWait(result.status, retryAfter, policy.honorRetryAfter, this.#options.clock.now());
         if (wait !== undefined) this.#retryAfter.set(record, Math.max(this.#retryAfter.get(record) ?? 0, wait));
       }
     }
@@ -471,7 +472,7 @@ export class DeliveryEngine {
       return;
     }
     const { clock, retry } = this.#options;
-    const delay = Math.max(backoffDelay(record.round, retry), retryAfter);
+    const delay = nextRoundDelay(record.round, retry, retryAfter);
     const now = clock.now();
     const first = record.firstAttemptMs ?? now;
     // Whole milliseconds (rounded up: never early): a jittered delay is fractional, and a fractional time

@@ -27,11 +27,13 @@ export function classifyStatus(
   if (location !== undefined) return statusVerdict(status, statusText, location, policy);
   const key = `${status} ${statusText ?? ''}`;
   let cached = sharedVerdicts.get(policy)?.get(key);
+  // Stryker disable next-line ConditionalExpression: computing a verdict again gives the same frozen verdict (the cache saves memory, not behaviour)
   if (!cached) {
     cached = statusVerdict(status, statusText, undefined, policy);
     if (cached.outcome !== 'delivered') Object.freeze(cached.error);
     Object.freeze(cached);
     let byPolicy = sharedVerdicts.get(policy);
+    // Stryker disable next-line ConditionalExpression: a fresh map per call is a cache miss, not another verdict
     if (!byPolicy) sharedVerdicts.set(policy, (byPolicy = new Map()));
     if (byPolicy.size < 512) byPolicy.set(key, cached);
   }
@@ -57,6 +59,7 @@ function statusVerdict(
     return { outcome: policy.redirects === 'retry' ? 'retry' : 'fail', error };
   }
   const error: AttemptError = { code: 'http', message: label };
+  // Stryker disable next-line EqualityOperator: a 200 returned delivered above, so `<= 200` cannot differ
   if (status >= 500 || status < 200) return { outcome: 'retry', error };
   if (policy.retryStatuses.includes(status)) return { outcome: 'retry', error };
   if (policy.clientErrors === 'retry') return { outcome: 'retry', error };

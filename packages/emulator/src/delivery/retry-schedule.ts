@@ -33,3 +33,32 @@ export function retryAfterMs(value: string | undefined, nowMs: number): number |
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
+
+/**
+ * The wait a `Retry-After` asks for before the next round, when the policy honours it: only on a 429 or a 503
+ * (the answers that say "later"), as milliseconds from `nowMs`; otherwise `undefined`.
+ *
+ * @example
+ * retryAfterWait(503, '120', true, Date.now()); // 120000
+ * retryAfterWait(500, '120', true, Date.now()); // undefined
+ */
+export function retryAfterWait(
+  status: number | undefined,
+  retryAfter: string | undefined,
+  honor: boolean,
+  nowMs: number,
+): number | undefined {
+  if (!honor || (status !== 429 && status !== 503)) return undefined;
+  return retryAfterMs(retryAfter, nowMs);
+}
+
+/**
+ * The delay before the next round: the backoff, or the longest `Retry-After` of the round when that is later
+ * (a `Retry-After` never makes a retry come sooner than the backoff).
+ *
+ * @example
+ * nextRoundDelay(1, { ...retry, jitter: 'none', initialDelayMs: 1000 }, 120_000); // 120000
+ */
+export function nextRoundDelay(round: number, options: Required<RetryOptions>, retryAfter: number): number {
+  return Math.max(backoffDelay(round, options), retryAfter);
+}

@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+/** The tests that pin each mutated area (see stryker.config.mjs). */
+const AREAS: Record<string, string[]> = {
+  // sign, verify, constantTimeEqual, explainMismatch
+  signatures: [
+    'packages/core/test/signatures*.test.ts',
+    'packages/core/test/explain-mismatch.test.ts',
+    'packages/core/test/receiver-debug.test.ts',
+  ],
+  // the receiver's steps, over createReceiver and real HTTP
+  receiver: [
+    'packages/core/test/receiver-*.test.ts',
+    'packages/core/test/node-listener*.test.ts',
+    'packages/core/test/idempotency-store.test.ts',
+  ],
+  // the emulator's retry policy: response classification, retry schedule, Retry-After
+  retry: [
+    'packages/emulator/test/retry-*.test.ts',
+    'packages/emulator/test/delivery.test.ts',
+    'packages/emulator/test/no-retry-after-success.test.ts',
+    'packages/emulator/test/actions-emulator.test.ts',
+  ],
+};
+
+const area = process.env.MUTATION_AREA;
+if (area !== undefined && !(area in AREAS))
+  throw new Error(`MUTATION_AREA must be one of ${Object.keys(AREAS).join(', ')} (got ${area})`);
+
+/**
+ * The tests `pnpm test:mutation` (StrykerJS, stryker.config.mjs) runs against each mutant: only the files that
+ * pin the mutated code, those of one area when MUTATION_AREA is set, so one mutant costs seconds.
+ * Not part of `pnpm test`: the quick and heavy suites are in vitest.config.ts.
+ */
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@hookgate/core': pkg('core'),
+      '@hookgate/emulator': pkg('emulator'),
+      '@hookgate/client': pkg('client'),
+    },
+  },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    include: area === undefined ? Object.values(AREAS).flat() : (AREAS[area] ?? []),
+    // The tests that start other runtimes do not run under Stryker's worker threads.
+    exclude: ['packages/core/test/receiver-runtimes.test.ts', '**/node_modules/**'],
+  },
+});
