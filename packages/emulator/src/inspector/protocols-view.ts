@@ -30,10 +30,11 @@ export function protocolsView(message: Record<string, unknown> | undefined): Pro
   const context = message?.context as { protocols?: Record<string, unknown> } | undefined;
   const p = context?.protocols;
   if (typeof p !== 'object' || p === null) return undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
   const violations = (Array.isArray(p.violations) ? (p.violations as unknown[]) : []).flatMap((v) => {
     const o = v as Record<string, unknown> | null;
     return o && typeof o === 'object'
-      ? [{ type: String(o.type ?? ''), field: String(o.field ?? ''), description: String(o.description ?? '') }]
+      ? [{ type: text(o.type), field: text(o.field), description: text(o.description) }]
       : [];
   });
   const view = { violations, omitted: strings(p.omitted), omittedOnViolation: strings(p.omitted_on_violation) };
