@@ -1,18 +1,25 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 // Two builds of the same sources:
 // - dist/index.js + dist/index.cjs: runtime-neutral (Workers, browsers, Bun, Deno, Node). No static
-//   import of a Node built-in; node:crypto is looked up at run time (src/signatures/node-crypto.ts).
-// - dist/node.js: ESM for Node (package.json: the `node` condition of `import`), where
-//   src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
-//   has neither `process.getBuiltinModule` nor `require` to look it up with.
-const staticNodeCrypto: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'static-node-crypto',
+//   import of a Node built-in, no code generation from strings.
+// - dist/node.js: ESM for Node (package.json: the `node` condition of `import`, which Bun and Deno take
+//   too), where every source file with a `.node.ts` sibling is replaced by it:
+//   - src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
+//     has neither `process.getBuiltinModule` nor `require` to look it up with (node-crypto.ts does);
+//   - src/tracking-plan/schema-compiler.node.ts compiles a tracking plan's rules with Ajv (code
+//     generation, which Workers forbid; schema-compiler.ts interprets them).
+
+/** esbuild plugin of the Node build: `./x.js` → `./x.node.ts` where that file exists. */
+export const nodeVariants: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'node-variants',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)node-crypto\.js$/ }, (args) => ({
-      path: path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.node.ts'),
-    }));
+    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      const variant = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.node.ts');
+      return existsSync(variant) ? { path: variant } : undefined;
+    });
   },
 };
 
@@ -43,6 +50,6 @@ export default defineConfig([
     removeNodeProtocol: false, // keep `node:crypto` (Deno resolves built-ins only with the prefix)
     platform: 'node',
     noExternal: bundled,
-    esbuildPlugins: [staticNodeCrypto],
+    esbuildPlugins: [nodeVariants],
   },
 ]);

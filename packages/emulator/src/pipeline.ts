@@ -29,7 +29,8 @@ import { routeCall } from './routing/route-call.js';
 import { serializeMessage } from './routing/serialize.js';
 import { SourceRegistry, type SourceState } from './routing/source-registry.js';
 import { callToMessage } from './routing/transform.js';
-import { withSchemaControls } from './protocols/apply-schema-controls.js';
+import { blockedByPlan, withSchemaControls } from './protocols/apply-schema-controls.js';
+import { forwardBlocked } from './protocols/forward-blocked.js';
 import type { CallSource } from './trusted-ingest.js';
 
 /** A record about to be made: what it is, where it came from, its message or why it is not sent. */
@@ -164,9 +165,19 @@ export class Pipeline {
     receivedMs: number,
     again: CallSource | undefined,
     index: number,
+    forwarded = false,
   ): DeliveryRecord {
     source.usage++;
     if (typeof call.userId === 'string' && call.userId.length > 0) source.seenUsers.add(call.userId);
+    // Blocked by the source's schema controls: for every destination, then forwarded if they say so.
+    const protocols = source.resolved.protocols;
+    const blocked = protocols && blockedByPlan(call, receivedMs, protocols);
+    if (blocked !== undefined) {
+      const { target, reason } = forwardBlocked(this.sources, forwarded ? undefined : protocols);
+      const record = this.#filteredCall(call, source, receivedMs, again, index, blocked + reason);
+      if (target !== undefined) this.accept(call, target, receivedMs, undefined, index, true);
+      return record;
+    }
     if (source.resolved.actions !== undefined) {
       const actions = this.actions.route(call, source, receivedMs);
       // A source with Webhooks (Actions) only: the call's first Actions record stands for it, else one
@@ -207,19 +218,32 @@ export class Pipeline {
         : undefined;
     const filteredReason = routed ?? (built?.ok === false ? built.reason : undefined);
     if (filteredReason !== undefined && again !== undefined) {
-      again.pin();
-      return this.record({
-        type: call.type,
-        source,
-        origin: 'call',
-        message: undefined,
-        deferred: { body: this.#deferredFor(again, receivedMs), index },
-        receivedMs,
-        filteredReason,
-      });
+      return this.#filteredCall(call, source, receivedMs, again, index, filteredReason);
     }
     const message = built?.ok ? built.message : routed === undefined ? undefined : this.#built(call, receivedMs);
     return this.record({ type: call.type, source, origin: 'call', message, receivedMs, filteredReason });
+  }
+
+  /**
+   * A filtered call's record: from the intake, its message built only if read, from the request's kept
+   * bytes; else the message it would have sent, if one can be built.
+   */
+  #filteredCall(
+    call: Call,
+    source: SourceState,
+    receivedMs: number,
+    again: CallSource | undefined,
+    index: number,
+    filteredReason: string,
+  ): DeliveryRecord {
+    const base = { type: call.type, source, origin: 'call', receivedMs, filteredReason } as const;
+    if (again === undefined) return this.record({ ...base, message: this.#built(call, receivedMs) });
+    again.pin();
+    return this.record({
+      ...base,
+      message: undefined,
+      deferred: { body: this.#deferredFor(again, receivedMs), index },
+    });
   }
 
   /** The message a filtered call of the library (not the intake) would have sent, if one can be built. */

@@ -1,7 +1,6 @@
 // A tracking plan compiled once: each rule's JSON Schema compiled, the version of each event picked.
 import { nearestName } from '../options/nearest-name.js';
 import {
-  interpretedCheck,
   precompiledCheck,
   schemaProblems,
   type PlanViolation,
@@ -10,6 +9,7 @@ import {
 } from './json-schema-validator.js';
 import { readTrackingPlan, ruleLabel, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
 import { findRule, isObject, type RuleLookup } from './find-rule.js';
+import { schemaCompiler } from './schema-compiler.js';
 
 /**
  * Which version of an event with several is checked when the message names none (in
@@ -93,6 +93,7 @@ function compileRule(
   rule: TrackingPlanRule,
   index: number,
   precompiled: PrecompiledValidator | undefined,
+  compile: (schema: Record<string, unknown>) => SchemaCheck,
 ): CompiledRule {
   const label = ruleLabel(index, rule);
   const problem = schemaProblems(rule.jsonSchema)[0];
@@ -105,7 +106,7 @@ function compileRule(
   }
   let check: SchemaCheck;
   try {
-    check = precompiled ? precompiledCheck(precompiled) : interpretedCheck(rule.jsonSchema);
+    check = precompiled ? precompiledCheck(precompiled) : compile(rule.jsonSchema);
   } catch (error) {
     throw new TrackingPlanError(
       `rules[${index}].jsonSchema`,
@@ -194,8 +195,9 @@ export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions
   }
   // type + key → version → compiled rule.
   const byKey = new Map<string, Map<number, CompiledRule>>();
+  const compile = schemaCompiler();
   rules.forEach((rule, index) => {
-    const compiled = compileRule(rule, index, validators?.[index]);
+    const compiled = compileRule(rule, index, validators?.[index], compile);
     const id = `${rule.type}\u0000${rule.key ?? ''}`;
     let versions = byKey.get(id);
     if (!versions) byKey.set(id, (versions = new Map()));

@@ -1,8 +1,9 @@
-// Running a rule's JSON Schema. Core generates no code (it must run on Cloudflare Workers, where code generation
-// from strings is forbidden), so a plan given as JSON is checked by `@cfworker/json-schema`, a well-kept
-// draft-07 interpreter; each rule's schema is prepared once. The module `hookgate types` writes carries
-// each rule's validator precompiled by Ajv's standalone code generation (plain functions, no eval, about
-// a hundred times faster), which `precompiledCheck` reads.
+// Running a rule's JSON Schema. Core's runtime-neutral build generates no code (it must run on Cloudflare
+// Workers, where code generation from strings is forbidden), so there a plan given as JSON is checked by
+// `@cfworker/json-schema`, a well-kept draft-07 interpreter; each rule's schema is prepared once. On Node
+// (dist/node.js) each rule is compiled by Ajv instead (schema-compiler.node.ts), and the module `hookgate
+// types` writes carries each rule's validator precompiled by Ajv's standalone code generation (plain
+// functions, no eval, about a hundred times faster): `precompiledCheck` reads both, in the same words.
 import { Validator } from '@cfworker/json-schema';
 import { DRAFT_07_META_SCHEMA } from './draft-07-meta-schema.js';
 
@@ -80,10 +81,34 @@ const WRAPPERS = new Set([
   'false',
 ]);
 
-/** The interpreter's verdicts in the words the precompiled validators use, so both read alike. */
+/** Ajv's words for a keyword whose limit is the last number of the interpreter's message (`1 is less than 3.`). */
+const LIMIT_WORDS: Readonly<Partial<Record<string, (limit: string) => string>>> = {
+  minimum: (n) => `must be >= ${n}`,
+  maximum: (n) => `must be <= ${n}`,
+  exclusiveMinimum: (n) => `must be > ${n}`,
+  exclusiveMaximum: (n) => `must be < ${n}`,
+  multipleOf: (n) => `must be multiple of ${n}`,
+  minLength: (n) => `must NOT have fewer than ${n} characters`,
+  maxLength: (n) => `must NOT have more than ${n} characters`,
+  minItems: (n) => `must NOT have fewer than ${n} items`,
+  maxItems: (n) => `must NOT have more than ${n} items`,
+  minProperties: (n) => `must NOT have fewer than ${n} properties`,
+  maxProperties: (n) => `must NOT have more than ${n} properties`,
+};
+
+/** Ajv's words for keywords whose message needs nothing from the interpreter's. */
+const FIXED_WORDS: Readonly<Partial<Record<string, string>>> = {
+  const: 'must be equal to constant',
+  not: 'must NOT be valid',
+  anyOf: 'must match a schema in anyOf',
+  oneOf: 'must match exactly one schema in oneOf',
+};
+
+/** The interpreter's verdicts in the words the precompiled validators (Ajv) use, so both read alike. */
 function interpretedViolation(
-  error: { instanceLocation: string; keyword: string; error: string },
+  error: { instanceLocation: string; keywordLocation: string; keyword: string; error: string },
   root: unknown,
+  schema: unknown,
 ): PlanViolation {
   const pointer = error.instanceLocation.replace(/^#/, '');
   const quoted = /"([^"]*)"/.exec(error.error)?.[1];
@@ -115,8 +140,24 @@ function interpretedViolation(
       }
       return { path: dotted(pointer), message: `must be equal to one of the allowed values: ${list}`, keyword: 'enum' };
     }
-    default:
-      return { path: dotted(pointer), message: error.error, keyword: error.keyword };
+    case 'format':
+      return { path: dotted(pointer), message: `must match format "${quoted}"`, keyword: 'format' };
+    case 'pattern': {
+      const pattern = valueAt(schema, error.keywordLocation.replace(/^#/, ''));
+      const message = typeof pattern === 'string' ? `must match pattern "${pattern}"` : 'must match pattern';
+      return { path: dotted(pointer), message, keyword: 'pattern' };
+    }
+    case 'uniqueItems': {
+      const [j, k] = error.error.match(/\d+/g) ?? [];
+      const message = `must NOT have duplicate items (items ## ${j} and ${k} are identical)`;
+      return { path: dotted(pointer), message, keyword: 'uniqueItems' };
+    }
+    default: {
+      const limit = error.error.match(/-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g)?.at(-1);
+      const words = LIMIT_WORDS[error.keyword];
+      const message = words && limit !== undefined ? words(limit) : FIXED_WORDS[error.keyword];
+      return { path: dotted(pointer), message: message ?? error.error, keyword: error.keyword };
+    }
   }
 }
 
@@ -133,7 +174,7 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
   return (value) => {
     const result = validator.validate(value);
     if (result.valid) return VALID;
-    return result.errors.filter((e) => !WRAPPERS.has(e.keyword)).map((e) => interpretedViolation(e, value));
+    return result.errors.filter((e) => !WRAPPERS.has(e.keyword)).map((e) => interpretedViolation(e, value, schema));
   };
 }
 
@@ -182,8 +223,9 @@ export function schemaProblems(schema: Record<string, unknown>): { path: string;
   // The deepest error says most: `properties.total.type` rather than "property total does not match".
   const leaves = result.errors
     .filter((e) => !WRAPPERS.has(e.keyword) && e.keyword !== 'anyOf' && e.keyword !== 'additionalProperties')
-    .map((e) => interpretedViolation(e, schema));
-  const list = leaves.length > 0 ? leaves : result.errors.map((e) => interpretedViolation(e, schema));
+    .map((e) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA));
+  const list =
+    leaves.length > 0 ? leaves : result.errors.map((e) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA));
   list.sort((a, b) => b.path.split('.').length - a.path.split('.').length);
   return list.map(({ path, message }) => ({ path, message }));
 }

@@ -16,6 +16,30 @@ export interface CoreBundle {
   remove(): void;
 }
 
+/**
+ * Builds `core-node.mjs` as dist/node.js is built (every `.node.ts` variant swapped in by tsup.config.ts's
+ * plugin), with every dependency inlined so that it runs from a temporary directory.
+ */
+export async function bundleCoreForNode(): Promise<CoreBundle> {
+  const { build } = await import('esbuild');
+  const { nodeVariants } = await import('../../tsup.config.js');
+  const dir = mkdtempSync(join(tmpdir(), 'hookgate-core-node-'));
+  const file = join(dir, 'core-node.mjs');
+  await build({
+    entryPoints: [join(coreSrc, 'index.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    outfile: file,
+    logLevel: 'error',
+    plugins: [nodeVariants],
+    // Ajv and ajv-formats are CommonJS: give the ESM bundle a `require` for their built-ins.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** Builds `core.mjs` (ESM, platform neutral: no Node built-ins assumed) and returns its path. */
 export function bundleCore(): CoreBundle {
   const dir = mkdtempSync(join(tmpdir(), 'hookgate-core-'));

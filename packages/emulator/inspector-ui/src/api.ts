@@ -58,6 +58,12 @@ export interface Detail extends Summary {
   /** The record that first took this call's messageId, when this one is a duplicate. */
   duplicateOf?: string;
   /** What the intake noticed about the call (a number JSON parsing changed). */
+  /** What the source's tracking plan did (its message's context.protocols), when anything. */
+  protocols?: {
+    violations: { type: string; field: string; description: string }[];
+    omitted: string[];
+    omittedOnViolation: string[];
+  };
   notes?: string[];
   /** The call's text as the client sent it, kept when there are notes. */
   rawCall?: string;

@@ -99,6 +99,27 @@ function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
   ];
 }
 
+/** What the source's tracking plan did: each violation (rule field and words) and the fields omitted. */
+function trackingPlan(d: Detail): HTMLElement | null {
+  const p = d.protocols;
+  if (!p) return null;
+  const names = (list: string[]) => list.map((n) => JSON.stringify(n)).join(', ');
+  return h(
+    'section',
+    { class: 'tracking-plan', 'aria-labelledby': 'tracking-plan-title' },
+    h('h3', { id: 'tracking-plan-title' }, 'Tracking plan'),
+    p.violations.length > 0
+      ? h(
+          'ul',
+          {},
+          ...p.violations.map((v) => h('li', {}, h('code', {}, v.field), ` ${v.type}: `, breakable(v.description))),
+        )
+      : null,
+    p.omitted.length > 0 ? h('p', {}, `Omitted, not in the plan: ${names(p.omitted)}`) : null,
+    p.omittedOnViolation.length > 0 ? h('p', {}, `Omitted, broke the plan: ${names(p.omittedOnViolation)}`) : null,
+  );
+}
+
 /** What the intake noticed about the call (e.g. a big integer JSON parsing changed) and the call as the client sent it. */
 function intakeNotes(d: Detail): HTMLElement[] {
   const out: HTMLElement[] = [];
@@ -265,6 +286,7 @@ export async function showDelivery(
         )
       : null,
     ...intakeNotes(d),
+    trackingPlan(d),
     actions,
     message,
     schedule(d),

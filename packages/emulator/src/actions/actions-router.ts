@@ -1,4 +1,11 @@
-import { isDestinationEnabled, sign, type Call, type MessageType } from '@hookgate/core';
+import {
+  isDestinationEnabled,
+  sign,
+  type Call,
+  type MessageType,
+  type SpecEvent,
+  type WebhookMessage,
+} from '@hookgate/core';
 import type { Clock } from '../clock.js';
 import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
 import type { SourceState } from '../routing/source-registry.js';
@@ -10,6 +17,7 @@ import { markBatchStandIn } from './batch-stand-in.js';
 import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
 import { mapEvent } from './map-event.js';
 import { segmentSubscriptions } from './segment-code.js';
+import { applySchemaControls } from '../protocols/apply-schema-controls.js';
 import { ACTIONS_DESTINATION, callToSpecEvent } from './segment-event.js';
 
 /**
@@ -104,7 +112,14 @@ export class ActionsRouter {
       return none(
         `integrations: "${ACTIONS_DESTINATION}" is false, or All is false and "${ACTIONS_DESTINATION}" is not true`,
       );
-    const event = callToSpecEvent(call, receivedMs);
+    let event = callToSpecEvent(call, receivedMs);
+    // The source's schema controls: omitted properties and traits, and violations, in context.protocols,
+    // as the Webhooks destination's message has them (a call they block never reaches here).
+    if (source.resolved.protocols !== undefined) {
+      const outcome = applySchemaControls(event as unknown as WebhookMessage, source.resolved.protocols);
+      if ('blocked' in outcome) return none(outcome.blocked);
+      event = outcome.message as unknown as SpecEvent;
+    }
     // eslint-disable-next-line @typescript-eslint/unbound-method -- validate is a CommonJS module's exported function, not a method that uses `this`
     const { validate } = segmentSubscriptions();
     const records: DeliveryRecord[] = [];

@@ -1,6 +1,7 @@
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { redactSignature, redactUrl } from '../debug-log.js';
 import { redactHeaders, redactWriteKey } from '../redact.js';
+import { protocolsView, type ProtocolsView } from './protocols-view.js';
 import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
 import type { InspectorEngine } from './inspector-engine.js';
 
@@ -77,6 +78,7 @@ export interface DeliveryDetail extends DeliverySummary {
   notes: readonly string[] | undefined;
   /** The call's text as the client sent it (write key masked), kept when there are notes. */
   rawCall: string | undefined;
+  protocols: ProtocolsView | undefined;
 }
 
 /**
@@ -393,5 +395,6 @@ export function describeDelivery(
     duplicateOf: record.duplicateOf,
     notes: record.notes,
     rawCall: record.rawCall,
+    protocols: protocolsView(message),
   };
 }

@@ -3,7 +3,8 @@
 // omitted and what was violated go to `context.protocols`, as Segment records them, e.g.
 //   "protocols": { "omitted": ["newProperty"], "omitted_on_violation": ["integer"],
 //                  "violations": [{ "type": "Invalid Type", "field": "properties.integer", "description": "…" }] }
-import type { PlanViolation, WebhookMessage } from '@hookgate/core';
+import type { Call, PlanViolation, WebhookMessage } from '@hookgate/core';
+import { callToSpecEvent } from '../actions/segment-event.js';
 import type { ResolvedProtocols } from './schema-controls.js';
 
 /**
@@ -124,4 +125,19 @@ export function withSchemaControls<T extends { ok: true; message: WebhookMessage
   if (protocols === undefined || !built.ok) return built;
   const outcome = applySchemaControls(built.message, protocols);
   return 'blocked' in outcome ? { ok: false, reason: outcome.blocked } : { ok: true, message: outcome.message };
+}
+
+/**
+ * Why the schema controls block a call, or `undefined` when they let it through (internal, for the
+ * pipeline): decided once per call, on the whole Segment event, before it is routed to any destination.
+ *
+ * @example
+ * const reason = blockedByPlan(call, receivedMs, source.resolved.protocols);
+ */
+export function blockedByPlan(call: Call, receivedMs: number, protocols: ResolvedProtocols): string | undefined {
+  const { controls } = protocols;
+  if (controls.unplannedEvents !== 'block' && controls.violations !== 'block') return undefined;
+  const event = callToSpecEvent(call, receivedMs) as unknown as WebhookMessage;
+  const outcome = applySchemaControls(event, protocols);
+  return 'blocked' in outcome ? outcome.blocked : undefined;
 }

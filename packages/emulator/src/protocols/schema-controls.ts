@@ -22,15 +22,25 @@ export interface SchemaControls {
    * properties and traits (listed in `context.protocols.omitted_on_violation`).
    */
   violations?: 'forward' | 'block' | 'omit';
+  /**
+   * The write key of another source of this emulator that blocked events are sent to instead of being
+   * dropped (Segment's "forward blocked events to a source"): the blocked call is accepted by that source
+   * as it was sent, and the blocked record's reason names where it went. An event forwarded is not
+   * forwarded again.
+   */
+  forwardBlockedTo?: string;
 }
+
+/** The controls with a choice of values (every one but `forwardBlockedTo`). */
+type ChoiceControls = Omit<SchemaControls, 'forwardBlockedTo'>;
 
 /** A source's plan and controls, resolved (internal). */
 export interface ResolvedProtocols {
   readonly plan: CompiledTrackingPlan;
-  readonly controls: Required<SchemaControls>;
+  readonly controls: Required<ChoiceControls> & { readonly forwardBlockedTo?: string };
 }
 
-const CHOICES: { readonly [K in keyof SchemaControls]-?: readonly string[] } = {
+const CHOICES: { readonly [K in keyof ChoiceControls]-?: readonly string[] } = {
   unplannedEvents: ['forward', 'block'],
   unplannedProperties: ['forward', 'omit'],
   unplannedTraits: ['forward', 'omit'],
@@ -43,9 +53,14 @@ const CHOICES: { readonly [K in keyof SchemaControls]-?: readonly string[] } = {
  * or value: the valid ones).
  *
  * @example
- * resolveProtocols(plan, { unplannedEvents: 'block' }, 'sources[0]');
+ * resolveProtocols(plan, { unplannedEvents: 'block', forwardBlockedTo: 'wk_quarantine' }, 'sources[0]', 'wk');
  */
-export function resolveProtocols(plan: unknown, controls: unknown, path: string): ResolvedProtocols | undefined {
+export function resolveProtocols(
+  plan: unknown,
+  controls: unknown,
+  path: string,
+  writeKey?: string,
+): ResolvedProtocols | undefined {
   if (plan === undefined) {
     if (controls !== undefined) {
       throw new SettingsError(`${path}.schemaControls`, 'apply to a tracking plan: set trackingPlan too');
@@ -61,7 +76,7 @@ export function resolveProtocols(plan: unknown, controls: unknown, path: string)
     }
     throw error;
   }
-  const resolved: Required<SchemaControls> = {
+  const resolved: ResolvedProtocols['controls'] = {
     unplannedEvents: 'forward',
     unplannedProperties: 'forward',
     unplannedTraits: 'forward',
@@ -72,13 +87,27 @@ export function resolveProtocols(plan: unknown, controls: unknown, path: string)
     if (typeof controls !== 'object' || controls === null || Array.isArray(controls)) {
       throw new SettingsError(
         cp,
-        'must be an object { unplannedEvents?, unplannedProperties?, unplannedTraits?, violations? }',
+        'must be an object { unplannedEvents?, unplannedProperties?, unplannedTraits?, violations?, forwardBlockedTo? }',
       );
     }
     for (const [name, value] of Object.entries(controls)) {
-      const allowed = CHOICES[name as keyof SchemaControls] as readonly string[] | undefined;
+      if (name === 'forwardBlockedTo') {
+        if (value === undefined) continue;
+        if (typeof value !== 'string' || value.length === 0) {
+          throw new SettingsError(`${cp}.${name}`, `must be the write key of another source (got ${typeof value})`);
+        }
+        if (value === writeKey) {
+          throw new SettingsError(`${cp}.${name}`, "is this source's own write key: name another source");
+        }
+        (resolved as { forwardBlockedTo?: string }).forwardBlockedTo = value;
+        continue;
+      }
+      const allowed = CHOICES[name as keyof ChoiceControls] as readonly string[] | undefined;
       if (allowed === undefined) {
-        throw new SettingsError(`${cp}.${name}`, `unknown control (known: ${Object.keys(CHOICES).join(', ')})`);
+        throw new SettingsError(
+          `${cp}.${name}`,
+          `unknown control (known: ${[...Object.keys(CHOICES), 'forwardBlockedTo'].join(', ')})`,
+        );
       }
       if (value === undefined) continue;
       if (typeof value !== 'string' || !allowed.includes(value)) {
@@ -87,7 +116,7 @@ export function resolveProtocols(plan: unknown, controls: unknown, path: string)
           `must be ${allowed.map((a) => `'${a}'`).join(' or ')} (got ${JSON.stringify(value)})`,
         );
       }
-      (resolved as Record<string, string>)[name] = value;
+      (resolved as unknown as Record<string, string>)[name] = value;
     }
   }
   return Object.freeze({ plan: compiled, controls: Object.freeze(resolved) });

@@ -292,6 +292,6 @@ export function resolveSource(value: unknown, path: string): ResolvedSource {
     sharedSecret,
     blockedEvents: blocked,
     actions: webhooksActions === undefined ? undefined : resolveActions(webhooksActions, `${path}.webhooksActions`),
-    protocols: resolveProtocols(value.trackingPlan, value.schemaControls, path),
+    protocols: resolveProtocols(value.trackingPlan, value.schemaControls, path, writeKey),
   });
 }

@@ -1,0 +1,42 @@
+// What a source's tracking plan did to a delivery, for the inspector: the violations and the omitted
+// properties and traits its message carries in `context.protocols` (Segment's spelling), read from the
+// body sent (a classic message, or a whole Webhooks (Actions) event).
+
+/**
+ * A delivery's tracking-plan outcome, as the inspector's delivery view shows it.
+ *
+ * @example
+ * const view: ProtocolsView = { violations: [{ type: 'Invalid Type', field: 'properties.total', description: 'must be number (got string)' }], omitted: ['utm'], omittedOnViolation: [] };
+ */
+export interface ProtocolsView {
+  violations: { type: string; field: string; description: string }[];
+  /** Unplanned properties or traits removed (`unplannedProperties` / `unplannedTraits: omit`). */
+  omitted: string[];
+  /** Properties or traits removed because they broke the plan (`violations: omit`). */
+  omittedOnViolation: string[];
+}
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/**
+ * The `context.protocols` of a delivered message (parsed body) as a `ProtocolsView`, or `undefined`
+ * when the plan left no trace on it.
+ *
+ * @example
+ * protocolsView({ context: { protocols: { omitted: ['utm'] } } }); // { violations: [], omitted: ['utm'], omittedOnViolation: [] }
+ */
+export function protocolsView(message: Record<string, unknown> | undefined): ProtocolsView | undefined {
+  const context = message?.context as { protocols?: Record<string, unknown> } | undefined;
+  const p = context?.protocols;
+  if (typeof p !== 'object' || p === null) return undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const violations = (Array.isArray(p.violations) ? (p.violations as unknown[]) : []).flatMap((v) => {
+    const o = v as Record<string, unknown> | null;
+    return o && typeof o === 'object'
+      ? [{ type: text(o.type), field: text(o.field), description: text(o.description) }]
+      : [];
+  });
+  const view = { violations, omitted: strings(p.omitted), omittedOnViolation: strings(p.omitted_on_violation) };
+  return view.violations.length + view.omitted.length + view.omittedOnViolation.length > 0 ? view : undefined;
+}

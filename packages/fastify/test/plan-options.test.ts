@@ -1,0 +1,73 @@
+// hookgateOptions: the plugin's keyed track handlers typed by a tracking plan (compile-time checks below,
+// run by tsc; an unused @ts-expect-error fails it) and dispatched by event name over real HTTP.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import Fastify from 'fastify';
+import { fixture, type TypedTrackingPlan } from '@hookgate/core';
+import { hookgate, hookgateOptions } from '@hookgate/fastify';
+import { closeAll, listen, post, SECRET } from './helpers.js';
+
+afterEach(closeAll);
+
+interface Shapes {
+  track: {
+    'Order Completed': { properties: { order_id: string; total?: number } };
+    'Signed Up': { properties: { plan: string } };
+  };
+  identify: object;
+  group: object;
+  page: object;
+  screen: object;
+}
+
+const file = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+) as { data: TypedTrackingPlan<Shapes> };
+const trackingPlan: TypedTrackingPlan<Shapes> = file.data;
+
+describe('hookgateOptions', () => {
+  it('types keyed track handlers by the plan, and the plugin dispatches them by event name', async () => {
+    const seen: string[] = [];
+    const app = Fastify();
+    await app.register(
+      hookgate,
+      hookgateOptions({
+        secret: SECRET,
+        trackingPlan,
+        on: {
+          track: {
+            'Order Completed': (msg, ctx) => {
+              expectTypeOf(msg.properties.order_id).toEqualTypeOf<string>();
+              expectTypeOf(msg.properties.total).toEqualTypeOf<number | undefined>();
+              seen.push(`${msg.properties.order_id}:${ctx.violations.map((v) => v.path).join()}`);
+            },
+            '*': (msg) => void seen.push(`other ${msg.event}`),
+          },
+        },
+      }),
+    );
+    const url = await listen(app);
+    const send = (event: string, properties: Record<string, unknown>) =>
+      post(`${url}/webhooks`, JSON.stringify(fixture('track', { event, properties })));
+    expect((await send('Order Completed', { order_id: 'o1', total: 'x' })).status).toBe(200);
+    expect((await send('Coupon Applied', {})).status).toBe(200);
+    expect(seen).toEqual(['o1:properties.total', 'other Coupon Applied']);
+  });
+
+  it('a misspelt event or property is a compile error', () => {
+    const options = () =>
+      hookgateOptions({
+        secret: SECRET,
+        trackingPlan,
+        on: {
+          track: {
+            // @ts-expect-error -- not an event of the plan
+            'Order Complete': () => {},
+            // @ts-expect-error -- not a property of the event
+            'Signed Up': (msg) => msg.properties.plna,
+          },
+        },
+      });
+    expect(typeof options).toBe('function');
+  });
+});
