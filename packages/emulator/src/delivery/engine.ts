@@ -11,7 +11,7 @@ import type {
 } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
-import { Http1ConnectionPool } from './http1-connection-pool.js';
+import { EndpointAgents } from './endpoint-agents.js';
 import type { ResolvedOptions } from '../options.js';
 import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-schedule.js';
@@ -104,7 +104,7 @@ export class DeliveryEngine {
   readonly #options: ResolvedOptions;
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
-  readonly #pool: Http1ConnectionPool;
+  readonly #agents: EndpointAgents;
   /** Records handed to `deliver` and not yet delivered or failed (the log holds them: no set of them here). */
   #pendingCount = 0;
   /** Records waiting for their next round, behind one clock timer. */
@@ -131,7 +131,7 @@ export class DeliveryEngine {
     this.#options = options;
     this.#events = events;
     this.#log = log;
-    this.#pool = new Http1ConnectionPool(options.tls, options.userAgent);
+    this.#agents = new EndpointAgents(options.tls, options.userAgent);
     this.#waiting = new RetryQueue(
       options.clock,
       (record) => record.nextAttemptMs as number,
@@ -222,7 +222,7 @@ export class DeliveryEngine {
     const pending: LoggedDelivery[] = [];
     for (const record of records) if (record.state === 'pending') pending.push(record);
     for (const record of pending) this.#fail(record, CLOSED_REASON);
-    this.#pool.destroy();
+    this.#agents.destroy();
     this.#checkIdle();
     return pending;
   }
@@ -295,7 +295,7 @@ export class DeliveryEngine {
     // the dispatch, which a GC pause or a busy loop may have delayed.
     const entry = new InFlight();
     let settled = false;
-    entry.handle = sendAttempt(this.#pool.target(endpoint), body, record.signatureOf(body), (result) => {
+    entry.handle = sendAttempt(this.#agents.target(endpoint), body, record.signatureOf(body), (result) => {
       settled = true;
       entry.handle = undefined;
       if (this.#inFlight.delete(entry) && this.#inFlight.size === 0) this.#stopDeadlineTimer();
