@@ -9,7 +9,7 @@ import type { DeliveryCounts } from './log/delivery-log.js';
 import type { CloseReport, DeliveryRecord } from './log/delivery-record.js';
 import type { EmulatorEventName, EmulatorEvents } from './log/events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
-import { EMPTY_BODY, Pipeline } from './pipeline.js';
+import { Pipeline } from './pipeline.js';
 import { replayRecord } from './replay.js';
 import { viewSource, type SourcePatch, type SourceView } from './routing/source-registry.js';
 import type { SourceSettings } from './routing/source-settings.js';
@@ -120,7 +120,7 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
       message: undefined,
       receivedMs,
       filteredReason: reason,
-      body: EMPTY_BODY,
+      body: '',
     });
     if (rawCall !== undefined) this.#p.noteFromIntake(record, { notes: [], rawCall });
     return record;

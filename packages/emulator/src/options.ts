@@ -110,15 +110,12 @@ export interface EmulatorOptions {
    */
   maxRecords?: number;
   /**
-   * Bodies kept deflated: once the bodies of the messages not yet delivered or failed add up to more
-   * than this many bytes, each new body is stored deflated against a dictionary of its source (its
-   * first packed bodies), about 0.25 of its size for 1 KB track messages, and inflated for each attempt
-   * and each read of `body`/`message` (≈ 15 µs). The bytes sent and signed are the same either way.
-   * Keeps a backlog of 100,000 messages waiting for a retry near 200 MB. `0` packs every body,
-   * `Infinity` none. Default 2 MiB (`DEFAULT_PACK_BODIES_OVER`): about 2,000 pending 1 KB messages, more
-   * than a test suite keeps waiting at once.
+   * The delivery log's byte budget: the bodies (UTF-8 bytes) of the records it keeps add up to at most
+   * this. Finished records are evicted first, oldest first; pending ones never are: when they alone
+   * fill it, a new message is refused (`LogFullError`; the intake answers 503 `log_full`) and nothing
+   * accepted is dropped. Default 256 MiB (`DEFAULT_MAX_LOG_BYTES`): 100,000 pending 1 KB messages fit.
    */
-  packBodiesOver?: number;
+  maxLogBytes?: number;
   /**
    * The intake's dedupe, like the tracking API's: a call whose `(writeKey, messageId)` the intake
    * accepted within the last `windowMs` (on the emulator's clock: a `ManualClock` moves it) is
@@ -171,7 +168,7 @@ export interface ResolvedOptions {
   anonymousCalls: 'filter' | 'anonymousId-as-userId';
   concurrency: number;
   maxRecords: number;
-  packBodiesOver: number;
+  maxLogBytes: number;
   /** The dedupe window, or `undefined` when turned off. */
   dedupe: Required<DedupeOptions> | undefined;
   debug: boolean | ((line: string) => void) | undefined;
@@ -200,12 +197,12 @@ export const DEFAULT_RETRY: Readonly<Omit<Required<RetryOptions>, 'random'>> = O
 export const DEFAULT_MAX_RECORDS = 100_000;
 
 /**
- * Default of `packBodiesOver`: bodies are stored deflated once more than 2 MiB of them are pending.
+ * Default byte budget of the delivery log (`maxLogBytes`): 256 MiB of bodies.
  *
  * @example
- * createEmulator({ sources, packBodiesOver: DEFAULT_PACK_BODIES_OVER * 4 });
+ * createEmulator({ sources, maxLogBytes: DEFAULT_MAX_LOG_BYTES * 2 });
  */
-export const DEFAULT_PACK_BODIES_OVER = 2 * 1024 * 1024;
+export const DEFAULT_MAX_LOG_BYTES = 256 * 1024 * 1024;
 
 const OPTION_KEYS = [
   'sources',
@@ -220,7 +217,7 @@ const OPTION_KEYS = [
   'anonymousCalls',
   'concurrency',
   'maxRecords',
-  'packBodiesOver',
+  'maxLogBytes',
   'dedupe',
   'debug',
 ] as const;
@@ -312,11 +309,14 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       'maxRecords',
       `must be a whole number ≥ 1, or Infinity to keep every record (got ${JSON.stringify(maxRecords)}); leave it out for ${DEFAULT_MAX_RECORDS}`,
     );
-  const packBodiesOver = options.packBodiesOver ?? DEFAULT_PACK_BODIES_OVER;
-  if (typeof packBodiesOver !== 'number' || Number.isNaN(packBodiesOver) || packBodiesOver < 0)
+  const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
+  if (
+    typeof maxLogBytes !== 'number' ||
+    !(maxLogBytes === Infinity || (Number.isInteger(maxLogBytes) && maxLogBytes >= 1))
+  )
     throw new SettingsError(
-      'packBodiesOver',
-      `must be a number of bytes ≥ 0, or Infinity never to pack (got ${JSON.stringify(options.packBodiesOver)}); leave it out for ${DEFAULT_PACK_BODIES_OVER}`,
+      'maxLogBytes',
+      `must be a whole number of bytes ≥ 1, or Infinity for no budget (got ${JSON.stringify(options.maxLogBytes)}); leave it out for ${DEFAULT_MAX_LOG_BYTES}`,
     );
   let dedupe: Required<DedupeOptions> | undefined;
   if (options.dedupe !== false) {
@@ -345,7 +345,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     anonymousCalls: oneOf(options.anonymousCalls, 'anonymousCalls', ['filter', 'anonymousId-as-userId'], 'filter'),
     concurrency,
     maxRecords,
-    packBodiesOver,
+    maxLogBytes,
     dedupe,
     debug: options.debug,
   };

@@ -1,4 +1,3 @@
-import { ActionsDelivery } from './actions/actions-delivery.js';
 import { ReplayError } from './errors.js';
 import type { DeliveryRecord } from './log/delivery-record.js';
 import type { Pipeline } from './pipeline.js';
@@ -23,12 +22,12 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
         : 'no delivery record has this id',
     );
   }
-  if (original.stored.length === 0)
+  if (original.bodyLength === 0)
     throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
   const source = pipeline.sources.get(original.writeKey);
-  if (original instanceof ActionsDelivery) {
+  if (original.actions !== undefined) {
     // A Webhooks (Actions) request is sent again as it was: same method, URL, headers, body and X-Signature.
-    if (original.target.endpoints.length === 0)
+    if (original.source.endpoints.length === 0)
       throw new ReplayError(id, `its mapping made no request (${original.reason ?? 'none was made'})`);
     const actions = source.resolved.actions;
     return pipeline.record({
@@ -36,7 +35,7 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
       source,
       origin: 'replay',
       message: undefined,
-      body: original.stored,
+      body: original.sentBody,
       receivedMs: pipeline.options.clock.now(),
       filteredReason:
         actions === undefined
@@ -45,8 +44,9 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
             ? undefined
             : 'the Webhooks (Actions) destination is disabled for this source (webhooksActions.enabled: false)',
       replayOf: original.id,
-      recordSource: original.target,
-      make: (init) => new ActionsDelivery(init, original.actions, original.signatureOf(), original.policy),
+      recordSource: original.source,
+      signature: original.signature,
+      actions: original.actions,
     });
   }
   return pipeline.record({
@@ -54,7 +54,7 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
     source,
     origin: 'replay',
     message: undefined,
-    body: original.stored,
+    body: original.sentBody,
     receivedMs: pipeline.options.clock.now(),
     filteredReason: destinationBlock(source.resolved),
     replayOf: original.id,

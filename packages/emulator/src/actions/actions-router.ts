@@ -4,7 +4,7 @@ import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
 import type { SourceState } from '../routing/source-registry.js';
 import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';
 import { ActionsBatcher, type OpenBatch } from './actions-batcher.js';
-import type { ActionsRecordInfo } from './actions-record-info.js';
+import type { ActionsRecordInfo } from '../log/actions-record-info.js';
 import { markBatchStandIn } from './batch-stand-in.js';
 import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
 import { mapEvent } from './map-event.js';

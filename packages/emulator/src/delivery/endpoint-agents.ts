@@ -39,7 +39,7 @@ export interface EndpointShape {
  *
  * @example
  * const target = agents.target(endpoint);
- * target.headerList(120, signature); // ['User-Agent', 'Segment.io/1.0', 'Content-Type', …, 'Host', '127.0.0.1:3000']
+ * target.headerList(target.headers(120, signature)); // ['User-Agent', 'Segment.io/1.0', …, 'Host', '127.0.0.1:3000']
  */
 export class DeliveryTarget {
   constructor(
@@ -50,15 +50,19 @@ export class DeliveryTarget {
     readonly agent: http.Agent,
   ) {}
 
+  /** The sender's headers for one request (`requestHeaders`): what its attempt records. */
+  headers(bodyLength: number, signature: string | undefined): Record<string, string> {
+    return requestHeaders(this.userAgent, this.staticHeaders, bodyLength, signature);
+  }
+
   /**
-   * The request's header list, in the order written: the sender's headers (`requestHeaders`), then
-   * `Host`, and `Authorization: Basic …` from the URL's userinfo unless a static header sets it
-   * (node:http adds `Connection: keep-alive` last).
+   * The request's header list, in the order written: `headers` as given, then `Host`, and
+   * `Authorization: Basic …` from the URL's userinfo unless a static header sets it (node:http adds
+   * `Connection: keep-alive` last).
    */
-  headerList(bodyLength: number, signature: string | undefined): string[] {
+  headerList(headers: Readonly<Record<string, string>>): string[] {
     const list: string[] = [];
     let hasAuthorization = false;
-    const headers = requestHeaders(this.userAgent, this.staticHeaders, bodyLength, signature);
     for (const name in headers) {
       if (name.toLowerCase() === 'authorization') hasAuthorization = true;
       list.push(name, headers[name] as string);

@@ -13,6 +13,8 @@ export const RESPONSE_BODY_LIMIT = 1024;
 
 /** What came back from one request: an answer (status, headers of interest, body start) or an error. */
 export interface AttemptResult {
+  /** The sender's headers as sent (without `Host` and the userinfo's `Authorization`). */
+  requestHeaders: Record<string, string>;
   status: number | undefined;
   statusText: string | undefined;
   responseHeaders: Record<string, string> | undefined;
@@ -103,12 +105,13 @@ export function sendAttempt(
   onDone: (result: AttemptResult) => void,
 ): AttemptHandle {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const requestHeaders = target.headers(length, signature);
   if (requestStart.hasSubscribers) requestStart.publish({ url: target.url, signature });
   const inFlight = sendHttpRequest(
     {
       url: target.url,
       method: target.method,
-      headers: target.headerList(length, signature),
+      headers: target.headerList(requestHeaders),
       body,
       agent: target.agent,
       maxAnswerBytes: RESPONSE_BODY_LIMIT,
@@ -121,6 +124,7 @@ export function sendAttempt(
         attemptError = { code: 'connection', message: `the answer (${answer.status}) was cut off before its end` };
       else if (error) attemptError = classifyNodeError(error);
       onDone({
+        requestHeaders,
         status: answer?.status,
         statusText: answer?.statusText,
         responseHeaders: answer && pickedHeaders(answer),

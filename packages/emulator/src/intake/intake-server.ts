@@ -1,8 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { endUnreadBody, ValidationError } from '@hookgate/core';
-import { EmulatorClosedError } from '../errors.js';
-import { BodyArena } from '../log/body-arena.js';
+import { EmulatorClosedError, LogFullError } from '../errors.js';
 import {
   canRecordRefusals,
   hasTrustedIngest,
@@ -123,7 +122,6 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
   });
   const startedAt = Date.now();
   const limits = { maxCallBytes: opts.maxCallBytes };
-  const keptBodies = new BodyArena();
   const inspector =
     options.inspector === false || !isInspectorEngine(engine)
       ? undefined
@@ -171,7 +169,7 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     // Every accepted call was validated above: the emulator's internal path does not check them again.
     const trusted = hasTrustedIngest(engine) ? engine : undefined;
     // Filtered calls are kept as this body's bytes (copied only if one is filtered), not as objects.
-    const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits, keptBodies) : undefined;
+    const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits) : undefined;
     const recorder = refused.length > 0 && canRecordRefusals(engine) ? engine : undefined;
     // Integers beyond 2^53 that parsing changed: said on their records, with the call's text as sent.
     const notes = trusted ? bigNumberNotes(text, route, calls, indexes) : undefined;
@@ -207,6 +205,14 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
               'The emulator is shutting down and takes no more calls; nothing of this request was accepted. Retry later.',
             ),
           );
+        }
+        if (error instanceof LogFullError) {
+          // Nothing accepted is dropped: the calls before this one are recorded (a resend is deduped by messageId).
+          const taken =
+            i === 0
+              ? 'nothing of this request was accepted'
+              : `the first ${i} call${i === 1 ? ' was' : 's were'} accepted`;
+          return send(res, intakeError('log_full', `${error.message} (${where}: ${taken}; retry later.)`));
         }
         opts.onError(error);
         return send(

@@ -1,4 +1,3 @@
-import type { StoredBody, BodyArena } from '../log/body-arena.js';
 import type { DeferredBody } from '../log/delivery-record.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CallSource } from '../trusted-ingest.js';
@@ -12,20 +11,20 @@ import { callToMessage } from './transform.js';
  * parsed objects); one object serves every call of the request.
  *
  * @example
- * const deferred = new DeferredCallBodies(source, Date.now(), { options, bodies });
+ * const deferred = new DeferredCallBodies(source, Date.now(), { options });
  * deferred.materialize(0); // the first call's body, built now
  */
 export class DeferredCallBodies implements DeferredBody {
   constructor(
     readonly source: CallSource,
     readonly receivedMs: number,
-    readonly context: { options: ResolvedOptions; bodies: BodyArena },
+    readonly context: { options: ResolvedOptions },
   ) {}
 
-  materialize(index: number): StoredBody {
-    const { options, bodies } = this.context;
+  materialize(index: number): string {
+    const { options } = this.context;
     const built = callToMessage(this.source.callAt(index), this.receivedMs, options);
-    return bodies.store(built.ok ? serializeMessage(built.message, options.serialization) : '');
+    return built.ok ? serializeMessage(built.message, options.serialization) : '';
   }
 
   rawCall(index: number): string | undefined {
