@@ -256,10 +256,10 @@ export class DeliveryEngine {
     // The callback may already have run (a header node:http refuses): then nothing is in flight.
     if (settled) return;
     const timeout: AttemptError = { code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` };
-    this.#inFlight.set(
-      handle,
-      clock.setTimer(() => handle.abort(timeout), timeoutMs),
-    );
+    // At the deadline, answers already received are read first (one I/O pass, setImmediate): a process
+    // busy past the deadline (thousands of calls made in one synchronous loop) must not turn them into timeouts.
+    const expire = () => setImmediate(() => this.#inFlight.has(handle) && handle.abort(timeout));
+    this.#inFlight.set(handle, clock.setTimer(expire, timeoutMs));
   }
 
   #ended(record: LoggedDelivery, index: number, round: number, startMs: number, result: AttemptResult): void {

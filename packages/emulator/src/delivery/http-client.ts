@@ -111,7 +111,9 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
     };
     res.on('end', () => {
       keep();
-      finish(undefined);
+      // Reported on the next tick, once node:http has put the socket back in its agent's free list:
+      // a request sent from `onDone` then reuses it instead of opening a new connection.
+      process.nextTick(finish, undefined);
     });
     res.on('error', (error) => {
       keep();
@@ -122,9 +124,12 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
       finish(res.complete ? undefined : cutOff());
     });
   });
-  req.end(request.body);
+  // Bytes, never a string: node:http writes the head with a string body in that body's encoding
+  // (UTF-8), and a header value's Latin-1 characters must go out as single bytes.
+  req.end(typeof request.body === 'string' ? Buffer.from(request.body) : request.body);
   return {
     abort(error: Error) {
+      if (done) return; // ended already: its socket may be serving another request now
       finish(error);
       req?.destroy();
     },
