@@ -1,4 +1,4 @@
-import type { ResolvedEndpoint } from '../routing/source-settings.js';
+import type { RecordEndpoint } from '../log/logged-attempt.js';
 
 /**
  * The endpoint of a Webhooks (Actions) request: the mapped URL and headers, with the method and
@@ -7,7 +7,7 @@ import type { ResolvedEndpoint } from '../routing/source-settings.js';
  * @example
  * const endpoint: ActionsEndpoint = { url, parsed: new URL(url), headers: {}, method: 'PUT', userAgent: ACTIONS_USER_AGENT };
  */
-export interface ActionsEndpoint extends ResolvedEndpoint {
+export interface ActionsEndpoint extends RecordEndpoint {
   readonly method: 'POST' | 'PUT' | 'PATCH';
   readonly userAgent: string;
 }

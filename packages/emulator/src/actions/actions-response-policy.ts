@@ -1,21 +1,24 @@
-import type { ResponsePolicy } from '../options.js';
+import type { DeliveryResponsePolicy } from '../delivery/delivery-options.js';
 import type { DeliveryPolicy, Verdict } from '../delivery/delivery-policy.js';
 import { classifyError, classifyStatus } from '../delivery/response-policy.js';
-import { resolveActionsResponsePolicy } from './actions-response-settings.js';
+import { resolveActionsResponsePolicy, type ActionsResponsePolicy } from './actions-response-settings.js';
 
 /**
- * The Webhooks (Actions) destination's policy, from the emulator's response policy (its `actions`
- * part; the rest, such as `redirects`, `honorRetryAfter` and `tlsErrors`, shared with classic
- * deliveries): a status in `finalStatuses` fails at once; otherwise as classic, with the Actions
+ * The Webhooks (Actions) destination's policy, from the emulator's response policy: its `actions`
+ * part, and the rest (such as `redirects`, `honorRetryAfter` and `tlsErrors`) shared with classic
+ * deliveries: a status in `finalStatuses` fails at once; otherwise as classic, with the Actions
  * `retryStatuses`.
  *
  * @example
- * const policy = actionsPolicyOf(options.responsePolicy);
+ * const policy = actionsPolicyOf(options.responsePolicy, options.responsePolicy.actions);
  * policy.judgeAnswer(501, 'Not Implemented', undefined).outcome; // 'fail'
  */
-export function actionsPolicyOf(base: Required<ResponsePolicy>): DeliveryPolicy {
-  const actions = base.actions ?? resolveActionsResponsePolicy(undefined);
-  const status: Required<ResponsePolicy> = { ...base, retryStatuses: [...(actions.retryStatuses ?? [])] };
+export function actionsPolicyOf(
+  base: Required<DeliveryResponsePolicy>,
+  settings: ActionsResponsePolicy | undefined,
+): DeliveryPolicy {
+  const actions = settings ?? resolveActionsResponsePolicy(undefined);
+  const status: Required<DeliveryResponsePolicy> = { ...base, retryStatuses: [...(actions.retryStatuses ?? [])] };
   const finalStatuses = new Set(actions.finalStatuses ?? []);
   return {
     judgeAnswer: (code, statusText, location): Verdict => {

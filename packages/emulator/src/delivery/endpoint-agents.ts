@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { TlsOptions } from '../options.js';
+import type { TlsOptions } from './delivery-options.js';
 import { requestHeaders } from './request-headers.js';
 
 /**

@@ -3,7 +3,7 @@ import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
 import type { AttemptError, CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
 import type { LoggedAttempt, RecordEndpoint } from '../log/logged-attempt.js';
-import type { ResolvedOptions } from '../options.js';
+import type { EngineOptions } from './delivery-options.js';
 import type { DeliveryPolicy } from './delivery-policy.js';
 import { EndpointAgents } from './endpoint-agents.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
@@ -66,7 +66,7 @@ export function formatDuration(ms: number): string {
  * await engine.drain();
  */
 export class DeliveryEngine {
-  readonly #options: ResolvedOptions;
+  readonly #options: EngineOptions;
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
   readonly #agents: EndpointAgents;
@@ -84,7 +84,7 @@ export class DeliveryEngine {
   #idleWaiters: Array<() => void> = [];
   #closed = false;
 
-  constructor(options: ResolvedOptions, events: EventHub, log: DebugLog | undefined) {
+  constructor(options: EngineOptions, events: EventHub, log: DebugLog | undefined) {
     this.#options = options;
     this.#events = events;
     this.#log = log;
@@ -143,7 +143,7 @@ export class DeliveryEngine {
    * `runUntil`); on the system clock it just waits.
    */
   async drain(): Promise<void> {
-    const clock = this.#options.clock as ResolvedOptions['clock'] & {
+    const clock = this.#options.clock as EngineOptions['clock'] & {
       runUntil?: (done: () => boolean) => Promise<boolean>;
     };
     while (!this.idle) {

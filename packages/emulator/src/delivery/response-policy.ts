@@ -1,5 +1,5 @@
 import type { AttemptError } from '../log/delivery-record.js';
-import type { ResponsePolicy } from '../options.js';
+import type { DeliveryResponsePolicy as ResponsePolicy } from './delivery-options.js';
 import { redactLocation } from '../redact.js';
 import type { DeliveryPolicy, Verdict } from './delivery-policy.js';
 

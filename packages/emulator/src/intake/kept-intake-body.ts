@@ -1,5 +1,5 @@
 import type { Call } from '@hookgate/core';
-import type { CallSource } from '../trusted-ingest.js';
+import type { CallSource } from '../routing/deferred-call-bodies.js';
 import { parseIntakePayload, type IntakeRoute, type PayloadLimits } from './parse-intake-payload.js';
 import { rawCallText } from './raw-call-text.js';
 

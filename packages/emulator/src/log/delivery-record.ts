@@ -1,7 +1,9 @@
 import type { MessageType, WebhookMessage } from '@hookgate/core';
 import { maskWriteKeyInJson, redactSignature } from '../redact.js';
 import type { ActionsRecordInfo } from './actions-record-info.js';
-import { LoggedAttempt, type AttemptInit, type RecordEndpoint } from './logged-attempt.js';
+import { LoggedAttempt, type Attempt, type AttemptInit, type RecordEndpoint } from './logged-attempt.js';
+
+export type { Attempt, AttemptError, AttemptErrorCode } from './logged-attempt.js';
 
 /**
  * Where a delivery record stands. `filtered` records were never sent; `reason` says why.
@@ -10,65 +12,6 @@ import { LoggedAttempt, type AttemptInit, type RecordEndpoint } from './logged-a
  * const open = emulator.deliveries.filter((r) => r.state === ('pending' satisfies DeliveryState));
  */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'filtered';
-
-/**
- * Why an attempt did not succeed: `timeout` (no answer within `timeoutMs`), `connection` (refused,
- * reset, unreachable, DNS), `tls` (untrusted or self-signed certificate: no request was sent),
- * `redirect` (a 3xx, never followed), `http` (any other non-2xx status), `protocol` (a malformed
- * answer), `aborted` (`close()` ended it).
- *
- * @example
- * const retried: AttemptErrorCode[] = ['timeout', 'connection'];
- */
-export type AttemptErrorCode = 'timeout' | 'connection' | 'tls' | 'redirect' | 'http' | 'protocol' | 'aborted';
-
-/**
- * The error of a failed attempt.
- *
- * @example
- * if (attempt.error?.code === 'timeout') console.log(attempt.error.message);
- */
-export interface AttemptError {
-  /** The kind of failure. */
-  code: AttemptErrorCode;
-  /** A readable explanation, e.g. `500 Internal Server Error` or `ECONNRESET: socket hang up`. */
-  message: string;
-  /** The system error code when there is one, e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`. */
-  cause?: string;
-}
-
-/**
- * One HTTP request to one endpoint (each delivery to an endpoint is one event).
- *
- * @example
- * emulator.on('attempt', (attempt) => console.log(attempt.endpoint, attempt.status ?? attempt.error?.code));
- */
-export interface Attempt {
-  /** The id of the delivery record this attempt belongs to. */
-  readonly recordId: string;
-  /** The endpoint URL as shown: password and query values masked (`redactUrl`); the request used the real one. */
-  readonly endpoint: string;
-  /** 1 for the first round (every endpoint), 2 for the first retry round, ... */
-  readonly round: number;
-  /** When the request started, ISO 8601 UTC on the emulator's clock. */
-  readonly at: string;
-  /** The request headers exactly as sent (the signature in full: this is your test's evidence). Frozen. */
-  readonly requestHeaders: Readonly<Record<string, string>>;
-  /** The request body: the exact bytes sent, as UTF-8 text. */
-  readonly body: string;
-  /** The answer's status, when an answer came. */
-  readonly status?: number;
-  /** Response headers of interest (`retry-after`, `location`), when an answer came. */
-  readonly responseHeaders?: Readonly<Record<string, string>>;
-  /** Up to the first 1 KB of the answer's body. */
-  readonly responseBody?: string;
-  /** Real milliseconds from the request's start to its end (answer read, error, or timeout). */
-  readonly durationMs: number;
-  /** What went wrong; absent on a 2xx. */
-  readonly error?: AttemptError;
-  /** What the attempt led to for this endpoint: delivered, retry in a later round, or given up. */
-  readonly outcome: 'delivered' | 'retry' | 'fail';
-}
 
 /**
  * A retry that never started: another endpoint accepted the message while this one waited for its
