@@ -37,15 +37,15 @@ interface Progress {
 /** One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order. */
 interface Lane {
   active: number;
+  /** Entries before `head` were taken. */
   queue: Array<{ record: LoggedDelivery; index: number }>;
-  /** The first waiting entry of `queue` (entries before it were taken). */
   head: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Formats a duration for a reason: `4 h`, `90 s`, `250 ms`. */
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
   if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
@@ -256,8 +256,7 @@ export class DeliveryEngine {
     // The callback may already have run (a header node:http refuses): then nothing is in flight.
     if (settled) return;
     const timeout: AttemptError = { code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` };
-    // At the deadline, answers already received are read first (one I/O pass, setImmediate): a process
-    // busy past the deadline (thousands of calls made in one synchronous loop) must not turn them into timeouts.
+    // At the deadline, answers already received are read first (one I/O pass): a busy process must not make them timeouts.
     const expire = () => setImmediate(() => this.#inFlight.has(handle) && handle.abort(timeout));
     this.#inFlight.set(handle, clock.setTimer(expire, timeoutMs));
   }
