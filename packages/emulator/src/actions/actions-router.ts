@@ -1,11 +1,10 @@
 import { isDestinationEnabled, sign, type Call, type MessageType } from '@hookgate/core';
 import type { Clock } from '../clock.js';
 import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
-import type { SourceState } from '../routing/source-registry.js';
 import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';
 import { ActionsBatcher, type OpenBatch } from './actions-batcher.js';
 import { segmentHeaderOrder } from './actions-headers.js';
-import type { ActionsRecordInfo } from './actions-record-info.js';
+import type { ActionsRecordInfo } from '../log/actions-record-info.js';
 import { markBatchStandIn } from './batch-stand-in.js';
 import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
 import { mapEvent } from './map-event.js';
@@ -13,11 +12,27 @@ import { segmentSubscriptions } from './segment-code.js';
 import { ACTIONS_DESTINATION, callToSpecEvent } from './segment-event.js';
 
 /**
+ * What the Actions destination reads of a source (the pipeline's source state is one): its resolved
+ * settings. The same object is handed back with each record request.
+ *
+ * @example
+ * const source: ActionsSource = { resolved: { writeKey: 'wk', name: undefined, blockedEvents: new Set(), actions } };
+ */
+export interface ActionsSource {
+  readonly resolved: {
+    readonly writeKey: string;
+    readonly name: string | undefined;
+    readonly blockedEvents: ReadonlySet<string>;
+    readonly actions: ResolvedActions | undefined;
+  };
+}
+
+/**
  * One Webhooks (Actions) record to make: the request's body, endpoint and signature (pending), or a
  * matched event whose mapping could not make a request (`filteredReason`).
  */
-export interface ActionsRecordRequest {
-  source: SourceState;
+export interface ActionsRecordRequest<S extends ActionsSource = ActionsSource> {
+  source: S;
   recordSource: RecordSource;
   type: MessageType;
   receivedMs: number;
@@ -40,8 +55,8 @@ export interface ActionsRouting {
   readonly reason: string | undefined;
 }
 
-interface BatchTarget {
-  source: SourceState;
+interface BatchTarget<S> {
+  source: S;
   recordSource: RecordSource;
   endpoint: ActionsEndpoint;
 }
@@ -59,16 +74,16 @@ const TARGETS_KEPT = 1024;
  * const router = new ActionsRouter(clock, (request) => pipeline.recordActions(request));
  * const { records, batchedIn, reason } = router.route(call, source, clock.now());
  */
-export class ActionsRouter {
-  readonly #record: (request: ActionsRecordRequest) => DeliveryRecord;
-  readonly #batcher: ActionsBatcher<BatchTarget>;
-  readonly #targets = new Map<string, BatchTarget>();
+export class ActionsRouter<S extends ActionsSource = ActionsSource> {
+  readonly #record: (request: ActionsRecordRequest<S>) => DeliveryRecord;
+  readonly #batcher: ActionsBatcher<BatchTarget<S>>;
+  readonly #targets = new Map<string, BatchTarget<S>>();
   /** Which batch records carried a waiting call's event so far (its reason lists them). */
   readonly #carriedBy = new WeakMap<DeliveryRecord, string>();
   /** Collects the records `flushAll` makes. */
   #flushed: DeliveryRecord[] | undefined;
 
-  constructor(clock: Clock, record: (request: ActionsRecordRequest) => DeliveryRecord) {
+  constructor(clock: Clock, record: (request: ActionsRecordRequest<S>) => DeliveryRecord) {
     this.#record = record;
     this.#batcher = new ActionsBatcher(clock, (batch) => this.#sendBatch(batch));
   }
@@ -91,7 +106,7 @@ export class ActionsRouter {
   }
 
   /** Routes one accepted call of a source whose `webhooksActions` is set. */
-  route(call: Call, source: SourceState, receivedMs: number): ActionsRouting {
+  route(call: Call, source: S, receivedMs: number): ActionsRouting {
     const actions = source.resolved.actions as ResolvedActions;
     const none = (reason: string): ActionsRouting => ({ records: [], batchedIn: [], openBatches: [], reason });
     if (!actions.enabled)
@@ -109,7 +124,7 @@ export class ActionsRouter {
     const { validate } = segmentSubscriptions();
     const records: DeliveryRecord[] = [];
     const batchedIn: number[] = [];
-    const openBatches: OpenBatch<BatchTarget>[] = [];
+    const openBatches: OpenBatch<BatchTarget<S>>[] = [];
     for (const sub of actions.subscriptions) {
       if (!sub.enabled || !validate(sub.condition, event)) continue;
       const mapped = mapEvent(sub, event);
@@ -137,7 +152,7 @@ export class ActionsRouter {
         // An event that fills its batch sends it now: the batch's record is one of this call's records.
         const sent: DeliveryRecord[] = [];
         this.#flushed = sent;
-        let open: OpenBatch<BatchTarget> | undefined;
+        let open: OpenBatch<BatchTarget<S>> | undefined;
         try {
           open = this.#batcher.add(key, sub, actions.batchWindowMs, target, mapped.data, call.type, receivedMs);
         } finally {
@@ -181,7 +196,7 @@ export class ActionsRouter {
     for (const batch of routing.openBatches) batch.waiting.push(record);
   }
 
-  #sendBatch(batch: OpenBatch<BatchTarget>): void {
+  #sendBatch(batch: OpenBatch<BatchTarget<S>>): void {
     const { target, data, subscription } = batch;
     const secret = target.recordSource.sharedSecret;
     // 3.387.0's extendRequest signs `payload[0].data` when the payload is an array: the first event only,
@@ -213,12 +228,12 @@ export class ActionsRouter {
   }
 
   #target(
-    source: SourceState,
+    source: S,
     url: string,
     parsed: URL,
     method: ActionsEndpoint['method'],
     headers: Readonly<Record<string, string>>,
-  ): BatchTarget {
+  ): BatchTarget<S> {
     const secret = source.resolved.actions?.sharedSecret;
     const key = `${source.resolved.writeKey}\n${secret ?? ''}\n${method}\n${url}\n${JSON.stringify(headers)}`;
     let target = this.#targets.get(key);
@@ -243,7 +258,7 @@ export class ActionsRouter {
     return target;
   }
 
-  #sourceOf(source: SourceState, endpoint: ActionsEndpoint | undefined): RecordSource {
+  #sourceOf(source: S, endpoint: ActionsEndpoint | undefined): RecordSource {
     return Object.freeze({
       writeKey: source.resolved.writeKey,
       name: source.resolved.name,
