@@ -22,6 +22,6 @@ export interface ActionsEndpoint extends RecordEndpoint {
  * The `User-Agent` Segment's Actions runtime sends (`@segment/actions-core`'s request client).
  *
  * @example
- * attempt.requestHeaders['User-Agent'] === ACTIONS_USER_AGENT; // true for an Actions delivery
+ * attempt.requestHeaders['user-agent'] === ACTIONS_USER_AGENT; // true for an Actions delivery (Segment's lower case)
  */
 export const ACTIONS_USER_AGENT = 'Segment (Actions)';

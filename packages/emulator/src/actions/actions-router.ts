@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
 import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';
 import { ActionsBatcher, type OpenBatch } from './actions-batcher.js';
-import { segmentHeaderOrder } from './actions-headers.js';
+import { actionsRequestHeaders, segmentHeaderOrder } from './actions-headers.js';
 import type { ActionsRecordInfo } from '../log/actions-record-info.js';
 import { markBatchStandIn } from './batch-stand-in.js';
 import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
@@ -244,13 +244,18 @@ export class ActionsRouter<S extends ActionsSource = ActionsSource> {
     const plain: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() !== 'content-type') plain[name] = value;
     const sent = Object.keys(plain).some((h) => h.toLowerCase() === 'accept') ? plain : { Accept: '*/*', ...plain };
+    const mappedHeaders = Object.freeze(segmentHeaderOrder(headers));
+    const userAgent = ACTIONS_USER_AGENT;
     const endpoint: ActionsEndpoint = Object.freeze({
       url,
       parsed,
       headers: Object.freeze(sent),
-      mappedHeaders: Object.freeze(segmentHeaderOrder(headers)),
+      mappedHeaders,
       method,
-      userAgent: ACTIONS_USER_AGENT,
+      userAgent,
+      // The engine sends these lines as given: Segment's header block, names, case and order.
+      headerBlock: (bodyLength: number, signature: string | undefined) =>
+        actionsRequestHeaders({ userAgent, mappedHeaders }, bodyLength, signature),
     });
     target = { source, recordSource: this.#sourceOf(source, endpoint), endpoint };
     if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();

@@ -25,12 +25,19 @@ export function trustedCertificates(ca: TlsOptions['ca']): Array<string | Buffer
   return [...tls.rootCertificates, ...extra];
 }
 
-/** What the agents need to know of an endpoint: its URL and static headers; an Actions endpoint also its method and User-Agent. */
+/**
+ * What the agents need to know of an endpoint: its URL and static headers; an Actions endpoint also
+ * its method, User-Agent and its whole header block (`headerBlock`, lines in its sender's order and case).
+ */
 export interface EndpointShape {
   readonly parsed: URL;
   readonly headers: Readonly<Record<string, string>>;
   readonly method?: string;
   readonly userAgent?: string;
+  readonly headerBlock?: (
+    bodyLength: number,
+    signature: string | undefined,
+  ) => ReadonlyArray<readonly [string, string]>;
 }
 
 /**
@@ -48,11 +55,18 @@ export class DeliveryTarget {
     readonly userAgent: string,
     readonly staticHeaders: Readonly<Record<string, string>>,
     readonly agent: http.Agent,
+    readonly headerBlock?: EndpointShape['headerBlock'],
   ) {}
 
-  /** The sender's headers for one request (`requestHeaders`): what its attempt records. */
+  /**
+   * The sender's headers for one request, in the order and case written: the endpoint's
+   * `headerBlock` when it has one, else classic's (`requestHeaders`). What its attempt records.
+   */
   headers(bodyLength: number, signature: string | undefined): Record<string, string> {
-    return requestHeaders(this.userAgent, this.staticHeaders, bodyLength, signature);
+    if (this.headerBlock === undefined)
+      return requestHeaders(this.userAgent, this.staticHeaders, bodyLength, signature);
+    // Header names are never integer-like, so the object keeps the lines' order.
+    return Object.fromEntries(this.headerBlock(bodyLength, signature));
   }
 
   /**
@@ -108,6 +122,7 @@ export class EndpointAgents {
         endpoint.userAgent ?? this.userAgent,
         endpoint.headers,
         this.#agentFor(url),
+        endpoint.headerBlock,
       );
       this.#targets.set(endpoint, target);
     }

@@ -72,6 +72,14 @@ export interface RecordEndpoint {
   readonly headers: Readonly<Record<string, string>>;
   readonly method?: 'POST' | 'PUT' | 'PATCH';
   readonly userAgent?: string;
+  /**
+   * The request's header lines as its sender writes them (names, case, order), `Host` and
+   * `Connection` left to the HTTP client; absent, the engine writes classic Webhooks' block.
+   */
+  readonly headerBlock?: (
+    bodyLength: number,
+    signature: string | undefined,
+  ) => ReadonlyArray<readonly [string, string]>;
 }
 
 /** What the engine knows when an attempt ends. */
