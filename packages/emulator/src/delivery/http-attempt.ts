@@ -115,6 +115,8 @@ export function sendAttempt(
       body,
       agent: target.agent,
       maxAnswerBytes: RESPONSE_BODY_LIMIT,
+      // Actions requests say `Accept-Encoding: gzip,deflate`: a compressed answer is logged decoded.
+      decodeAnswer: true,
     },
     ({ answer, error, durationMs }) => {
       const kept = answer && answer.body.length > 0 ? answer.body.toString('utf8') : undefined;

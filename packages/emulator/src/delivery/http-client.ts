@@ -4,6 +4,7 @@
 // and a sender emulator must send the bytes its sender sends.
 import http from 'node:http';
 import https from 'node:https';
+import { answerDecoder } from './answer-decoder.js';
 
 /**
  * One request: the header list is written exactly as given (names, order, case), `Host` included,
@@ -22,6 +23,8 @@ export interface HttpRequest {
   agent: http.Agent | false;
   /** The answer's body is read to its end and kept up to this many bytes. */
   maxAnswerBytes: number;
+  /** Keep a `gzip` or `deflate` answer body decoded (`maxAnswerBytes` then counts decoded bytes). */
+  decodeAnswer?: boolean;
 }
 
 /**
@@ -101,25 +104,34 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
     const chunks: Buffer[] = [];
     let kept = 0;
     answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: EMPTY };
-    res.on('data', (chunk: Buffer) => {
-      if (kept >= request.maxAnswerBytes) return;
-      chunks.push(chunk);
-      kept += chunk.length;
-    });
+    const take = (chunk: Buffer) => {
+      if (kept < request.maxAnswerBytes) {
+        chunks.push(chunk);
+        kept += chunk.length;
+      }
+      return kept >= request.maxAnswerBytes;
+    };
+    const decoder = request.decodeAnswer ? answerDecoder(res.headers['content-encoding'], take) : undefined;
+    res.on('data', (chunk: Buffer) => (decoder ? decoder.write(chunk) : take(chunk)));
     const keep = () => {
       if (answer) answer.body = Buffer.concat(chunks).subarray(0, request.maxAnswerBytes);
     };
     res.on('end', () => {
-      keep();
       // Reported on the next tick, once node:http has put the socket back in its agent's free list:
       // a request sent from `onDone` then reuses it instead of opening a new connection.
-      process.nextTick(finish, undefined);
+      const end = () => {
+        keep();
+        process.nextTick(finish, undefined);
+      };
+      if (decoder) decoder.end(end);
+      else end();
     });
     res.on('error', (error) => {
       keep();
       finish(error);
     });
     res.on('close', () => {
+      if (decoder && res.complete) return; // reported once decoded, from 'end'
       keep();
       finish(res.complete ? undefined : cutOff());
     });
