@@ -9,19 +9,13 @@ import type { DeliveryCounts } from './log/delivery-log.js';
 import type { CloseReport, DeliveryRecord } from './log/delivery-record.js';
 import type { EmulatorEventName, EmulatorEvents } from './log/events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
-import { EMPTY_BODY, Pipeline } from './pipeline.js';
+import { Pipeline } from './pipeline.js';
 import { replayRecord } from './replay.js';
 import { viewSource, type SourcePatch, type SourceView } from './routing/source-registry.js';
 import type { SourceSettings } from './routing/source-settings.js';
 import { SyncRecords, type DeleteUserOptions } from './syncs/sync-records.js';
-import type { IntakeNote } from './intake/big-number-notes.js';
-import {
-  INGEST_VALIDATED,
-  RECORD_REFUSED,
-  type CallSource,
-  type RefusalRecorder,
-  type TrustedIngest,
-} from './trusted-ingest.js';
+import { assertCallDepth, IntakeHandoff } from './intake-handoff.js';
+import { offerIntakeSink } from './intake/intake-sink.js';
 
 export type { Emulator } from './emulator-api.js';
 
@@ -29,7 +23,7 @@ export type { Emulator } from './emulator-api.js';
  * The façade: each method hands over to the part that owns it (pipeline, sources, syncs, replay,
  * delivery log, delivery engine, intake).
  */
-class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
+class EmulatorImpl implements Emulator {
   readonly clock: Clock;
   readonly #p: Pipeline;
   readonly #syncs: SyncRecords;
@@ -42,6 +36,7 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     if (!Array.isArray(sources))
       throw new SettingsError('sources', 'must be a list of { writeKey, name?, webhooks?, schema? }');
     sources.forEach((s, i) => this.#p.sources.add(s, `sources[${i}]`));
+    offerIntakeSink(this, new IntakeHandoff(this.#p));
   }
 
   get sources(): readonly SourceView[] {
@@ -77,6 +72,7 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
     if (typeof call !== 'object' || call === null) {
       throw new ValidationError([{ path: '$', message: `must be a ${type} call object` }], `${type} call`);
     }
+    assertCallDepth(call as Call);
     return this.#p.ingest(
       { ...call, type } as Call,
       this.#p.sources.writeKeyOrFirst(options?.writeKey),
@@ -88,42 +84,9 @@ class EmulatorImpl implements Emulator, TrustedIngest, RefusalRecorder {
   ingest(call: Call, options: IngestOptions): DeliveryRecord {
     if (typeof options !== 'object' || options === null || typeof options.writeKey !== 'string')
       throw new TypeError('ingest(call, { writeKey }): writeKey is required');
+    this.#p.assertOpen('ingest');
+    assertCallDepth(call);
     return this.#p.ingest(call, options.writeKey, options.receivedAt, 'ingest');
-  }
-
-  /** The intake's path: the call was validated there (each accepted call passed), so it is not checked again; a messageId seen within the dedupe window is a duplicate. */
-  [INGEST_VALIDATED](
-    call: Call,
-    writeKey: string,
-    receivedMs: number,
-    source?: CallSource,
-    index = 0,
-    note?: IntakeNote,
-  ): DeliveryRecord {
-    this.#p.assertOpen('ingest');
-    return this.#p.acceptFromIntake(call, this.#p.sources.get(writeKey), receivedMs, source, index, note);
-  }
-
-  /** The intake's refused calls: recorded `filtered`, with the intake's reason and no body (no message could be built), and the call as the client sent it. */
-  [RECORD_REFUSED](
-    type: CallType,
-    writeKey: string,
-    receivedMs: number,
-    reason: string,
-    rawCall?: string,
-  ): DeliveryRecord {
-    this.#p.assertOpen('ingest');
-    const record = this.#p.record({
-      type,
-      source: this.#p.sources.get(writeKey),
-      origin: 'call',
-      message: undefined,
-      receivedMs,
-      filteredReason: reason,
-      body: EMPTY_BODY,
-    });
-    if (rawCall !== undefined) this.#p.noteFromIntake(record, { notes: [], rawCall });
-    return record;
   }
 
   hasSource(writeKey: string): boolean {

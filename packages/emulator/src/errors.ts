@@ -79,3 +79,27 @@ export class ReplayError extends Error {
 function shorten(key: string): string {
   return key.length <= 8 ? key : `${key.slice(0, 6)}…`;
 }
+
+/**
+ * Thrown by `track()`, `ingest()`, `replay()` & co. when the delivery log's byte budget
+ * (`maxLogBytes`) is filled by deliveries still pending: finished records were evicted already, and a
+ * pending one is never dropped, so the new message is refused (nothing of it was recorded). The
+ * intake answers such a request 503 (`log_full`).
+ *
+ * @example
+ * try { emulator.track(call); } catch (e) { if (e instanceof LogFullError) await emulator.drain(); }
+ */
+export class LogFullError extends Error {
+  override readonly name = 'LogFullError';
+  constructor(
+    /** Bytes of body held by the pending records. */
+    readonly pendingBytes: number,
+    /** The budget, `maxLogBytes`. */
+    readonly maxLogBytes: number,
+  ) {
+    super(
+      `The delivery log is full: deliveries still pending hold ${pendingBytes} bytes of bodies, and the new message does not fit in maxLogBytes (${maxLogBytes}). ` +
+        'Nothing of it was accepted. Let pending deliveries finish (drain(), or fix the endpoint that keeps failing), or raise maxLogBytes.',
+    );
+  }
+}

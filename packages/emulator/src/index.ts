@@ -15,13 +15,13 @@ export { systemClock } from './clock.js';
 export type { Clock, ClockTimer } from './clock.js';
 export { ManualClock } from './manual-clock.js';
 export type { ManualClockOptions } from './manual-clock.js';
-export { SettingsError, UnknownWriteKeyError, EmulatorClosedError, ReplayError } from './errors.js';
+export { SettingsError, UnknownWriteKeyError, EmulatorClosedError, ReplayError, LogFullError } from './errors.js';
 export { ValidationError } from '@hookgate/core';
 export {
   DEFAULT_USER_AGENT,
   DEFAULT_RETRY,
   DEFAULT_MAX_RECORDS,
-  DEFAULT_PACK_BODIES_OVER,
+  DEFAULT_MAX_LOG_BYTES,
   DEFAULT_DEDUPE,
 } from './options.js';
 export type { EmulatorOptions, RetryOptions, ResponsePolicy, TlsOptions, DedupeOptions } from './options.js';
@@ -55,7 +55,7 @@ export {
   DEFAULT_BATCH_WINDOW_MS,
 } from './actions/actions-settings.js';
 export type { WebhooksActionsSettings, ActionsSubscription, ActionsMapping } from './actions/actions-settings.js';
-export type { ActionsRecordInfo } from './actions/actions-record-info.js';
+export type { ActionsRecordInfo } from './log/actions-record-info.js';
 export { ACTIONS_RETRY_STATUSES, ACTIONS_FINAL_STATUSES } from './actions/actions-response-settings.js';
 export type { ActionsResponsePolicy } from './actions/actions-response-settings.js';
 export { ACTIONS_USER_AGENT } from './actions/actions-delivery.js';

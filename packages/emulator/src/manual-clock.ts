@@ -128,7 +128,6 @@ export class ManualClock implements Clock {
    * socket.once('close', done);
    */
   beginIo(): () => void {
-    // A class, not a literal: see `InFlight` in delivery/engine.ts (a pretenured literal site kept garbage alive).
     const hold = new IoHold();
     this.#fresh.push(hold);
     this.#openIo++;

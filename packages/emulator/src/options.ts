@@ -4,6 +4,9 @@ import { SettingsError } from './errors.js';
 import type { SourceSettings } from './routing/source-settings.js';
 import { rejectUnknownKeys } from './routing/source-settings.js';
 import { resolveActionsResponsePolicy, type ActionsResponsePolicy } from './actions/actions-response-settings.js';
+import type { DeliveryResponsePolicy, RetryOptions, TlsOptions } from './delivery/delivery-options.js';
+
+export type { RetryOptions, TlsOptions } from './delivery/delivery-options.js';
 
 /**
  * The service's product token, the default `User-Agent`.
@@ -14,58 +17,15 @@ import { resolveActionsResponsePolicy, type ActionsResponsePolicy } from './acti
 export const DEFAULT_USER_AGENT = 'Segment.io/1.0';
 
 /**
- * The retry schedule (the destination's: 5xx retried with randomized exponential backoff for at most 4 h).
- * The n-th retry round waits `min(maxDelayMs, initialDelayMs × factor^(n-1))`, randomized by `jitter`.
- *
- * @example
- * createEmulator({ sources, retry: { initialDelayMs: 100, windowMs: 60_000 } });
- */
-export interface RetryOptions {
-  /** No attempt starts later than this after the first attempt. Default 4 h (14,400,000). */
-  windowMs?: number;
-  /** Delay cap of the first retry. Default 1000. */
-  initialDelayMs?: number;
-  /** Growth per retry. Default 2. */
-  factor?: number;
-  /** Largest delay. Default 1 h (3,600,000). */
-  maxDelayMs?: number;
-  /** `full` (default): uniform in [0, cap]; `equal`: cap/2 + uniform in [0, cap/2]; `none`: the cap. */
-  jitter?: 'full' | 'equal' | 'none';
-  /** Random source in [0, 1) for the jitter; pass a seeded one for reproducible schedules. Default Math.random. */
-  random?: () => number;
-}
-
-/**
  * What an answer leads to (decisions the destination's documentation leaves open; it fixes 2xx, 5xx and timeouts).
  * 2xx: delivered. 5xx, timeouts and connection errors: retried. The rest is set here.
  *
  * @example
  * createEmulator({ sources, responsePolicy: { clientErrors: 'retry', redirects: 'retry' } });
  */
-export interface ResponsePolicy {
-  /** 4xx statuses that are retried like a 5xx. Default [408, 429]. */
-  retryStatuses?: number[];
-  /** Other 4xx: `fail` (default: the receiver rejected the message; a retry sends the same bytes) or `retry`. */
-  clientErrors?: 'fail' | 'retry';
-  /** 3xx (never followed): `fail` (default) or `retry`. */
-  redirects?: 'fail' | 'retry';
-  /** Wait at least the `Retry-After` of a 429/503 before the next round (within the window). Default true. */
-  honorRetryAfter?: boolean;
-  /** TLS failures (self-signed, untrusted, wrong host): `fail` (default) or `retry`. No request is sent either way. */
-  tlsErrors?: 'fail' | 'retry';
+export interface ResponsePolicy extends DeliveryResponsePolicy {
   /** Webhooks (Actions) deliveries: which 4xx are retried and which 5xx are not (Segment's rule by default). */
   actions?: ActionsResponsePolicy;
-}
-
-/**
- * TLS trust for `https` endpoints. Self-signed or untrusted certificates fail by default.
- *
- * @example
- * createEmulator({ sources, tls: { ca: testCaPem } }); // trust the test server's own CA
- */
-export interface TlsOptions {
-  /** Extra trusted CA certificates (PEM), on top of Node's defaults. */
-  ca?: string | Buffer | Array<string | Buffer>;
 }
 
 /**
@@ -110,15 +70,12 @@ export interface EmulatorOptions {
    */
   maxRecords?: number;
   /**
-   * Bodies kept deflated: once the bodies of the messages not yet delivered or failed add up to more
-   * than this many bytes, each new body is stored deflated against a dictionary of its source (its
-   * first packed bodies), about 0.25 of its size for 1 KB track messages, and inflated for each attempt
-   * and each read of `body`/`message` (≈ 15 µs). The bytes sent and signed are the same either way.
-   * Keeps a backlog of 100,000 messages waiting for a retry near 200 MB. `0` packs every body,
-   * `Infinity` none. Default 2 MiB (`DEFAULT_PACK_BODIES_OVER`): about 2,000 pending 1 KB messages, more
-   * than a test suite keeps waiting at once.
+   * The delivery log's byte budget: the bodies (UTF-8 bytes) of the records it keeps add up to at most
+   * this. Finished records are evicted first, oldest first; pending ones never are: when they alone
+   * fill it, a new message is refused (`LogFullError`; the intake answers 503 `log_full`) and nothing
+   * accepted is dropped. Default 256 MiB (`DEFAULT_MAX_LOG_BYTES`): 100,000 pending 1 KB messages fit.
    */
-  packBodiesOver?: number;
+  maxLogBytes?: number;
   /**
    * The intake's dedupe, like the tracking API's: a call whose `(writeKey, messageId)` the intake
    * accepted within the last `windowMs` (on the emulator's clock: a `ManualClock` moves it) is
@@ -171,7 +128,7 @@ export interface ResolvedOptions {
   anonymousCalls: 'filter' | 'anonymousId-as-userId';
   concurrency: number;
   maxRecords: number;
-  packBodiesOver: number;
+  maxLogBytes: number;
   /** The dedupe window, or `undefined` when turned off. */
   dedupe: Required<DedupeOptions> | undefined;
   debug: boolean | ((line: string) => void) | undefined;
@@ -200,12 +157,12 @@ export const DEFAULT_RETRY: Readonly<Omit<Required<RetryOptions>, 'random'>> = O
 export const DEFAULT_MAX_RECORDS = 100_000;
 
 /**
- * Default of `packBodiesOver`: bodies are stored deflated once more than 2 MiB of them are pending.
+ * Default byte budget of the delivery log (`maxLogBytes`): 256 MiB of bodies.
  *
  * @example
- * createEmulator({ sources, packBodiesOver: DEFAULT_PACK_BODIES_OVER * 4 });
+ * createEmulator({ sources, maxLogBytes: DEFAULT_MAX_LOG_BYTES * 2 });
  */
-export const DEFAULT_PACK_BODIES_OVER = 2 * 1024 * 1024;
+export const DEFAULT_MAX_LOG_BYTES = 256 * 1024 * 1024;
 
 const OPTION_KEYS = [
   'sources',
@@ -220,7 +177,7 @@ const OPTION_KEYS = [
   'anonymousCalls',
   'concurrency',
   'maxRecords',
-  'packBodiesOver',
+  'maxLogBytes',
   'dedupe',
   'debug',
 ] as const;
@@ -312,11 +269,14 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       'maxRecords',
       `must be a whole number ≥ 1, or Infinity to keep every record (got ${JSON.stringify(maxRecords)}); leave it out for ${DEFAULT_MAX_RECORDS}`,
     );
-  const packBodiesOver = options.packBodiesOver ?? DEFAULT_PACK_BODIES_OVER;
-  if (typeof packBodiesOver !== 'number' || Number.isNaN(packBodiesOver) || packBodiesOver < 0)
+  const maxLogBytes = options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
+  if (
+    typeof maxLogBytes !== 'number' ||
+    !(maxLogBytes === Infinity || (Number.isInteger(maxLogBytes) && maxLogBytes >= 1))
+  )
     throw new SettingsError(
-      'packBodiesOver',
-      `must be a number of bytes ≥ 0, or Infinity never to pack (got ${JSON.stringify(options.packBodiesOver)}); leave it out for ${DEFAULT_PACK_BODIES_OVER}`,
+      'maxLogBytes',
+      `must be a whole number of bytes ≥ 1, or Infinity for no budget (got ${JSON.stringify(options.maxLogBytes)}); leave it out for ${DEFAULT_MAX_LOG_BYTES}`,
     );
   let dedupe: Required<DedupeOptions> | undefined;
   if (options.dedupe !== false) {
@@ -345,7 +305,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     anonymousCalls: oneOf(options.anonymousCalls, 'anonymousCalls', ['filter', 'anonymousId-as-userId'], 'filter'),
     concurrency,
     maxRecords,
-    packBodiesOver,
+    maxLogBytes,
     dedupe,
     debug: options.debug,
   };

@@ -1,19 +1,15 @@
-import { callIssues, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
-import { ActionsDelivery } from './actions/actions-delivery.js';
+import { callIssues, sign, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
+import type { ActionsRecordInfo } from './log/actions-record-info.js';
 import { actionsPolicyOf } from './actions/actions-response-policy.js';
 import { ActionsRouter } from './actions/actions-router.js';
 import { markBatchStandIn } from './actions/batch-stand-in.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
+import type { DeliveryPolicy } from './delivery/delivery-policy.js';
 import { DeliveryEngine } from './delivery/engine.js';
+import { classicPolicy } from './delivery/response-policy.js';
 import { EmulatorClosedError } from './errors.js';
-import type { IntakeNote } from './intake/big-number-notes.js';
-import { tooDeepAt } from './intake/json-depth.js';
-import { MAX_CALL_DEPTH } from './intake/limits.js';
-import { MessageIdWindow } from './intake/message-id-window.js';
 import { maskWriteKeyInJson } from './redact.js';
 import type { IngestOptions } from './ingest.js';
-import { BodyArena, type StoredBody } from './log/body-arena.js';
-import type { BodyPacker } from './log/body-packer.js';
 import { DeliveryLog } from './log/delivery-log.js';
 import {
   LoggedDelivery,
@@ -31,7 +27,7 @@ import { SourceRegistry, type SourceState } from './routing/source-registry.js';
 import { callToMessage } from './routing/transform.js';
 import { blockedByPlan, withSchemaControls } from './protocols/apply-schema-controls.js';
 import { forwardBlocked } from './protocols/forward-blocked.js';
-import type { CallSource } from './trusted-ingest.js';
+import type { CallSource } from './routing/deferred-call-bodies.js';
 
 /** A record about to be made: what it is, where it came from, its message or why it is not sent. */
 export interface NewRecord {
@@ -42,17 +38,22 @@ export interface NewRecord {
   receivedMs: number;
   filteredReason: string | undefined;
   replayOf?: string;
-  body?: StoredBody;
+  /** The body as it was signed (a replay's), instead of one built from `message` or `text`. */
+  body?: string | Uint8Array;
+  /** Its signature, when the body is given or its signature is not the classic one (Webhooks (Actions)). */
+  signature?: string;
   /** A filtered call's body, built when read. */
   deferred?: { body: DeferredBody; index: number };
   /** The body's text when it is not a classic message's (a Webhooks (Actions) request). */
   text?: string;
   /** Where and how the record is sent, when not to its source's classic endpoints (Webhooks (Actions)). */
   recordSource?: RecordSource;
-  /** Makes the record (a Webhooks (Actions) record); default a classic `LoggedDelivery`. */
-  make?: (init: RecordInit) => LoggedDelivery;
+  /** For a Webhooks (Actions) record: its subscription, method and batch size (then `signature` is its own). */
+  actions?: ActionsRecordInfo;
   /** For a duplicate the intake acknowledged: the record that first took its messageId. */
   duplicateOf?: string;
+  /** Stands for a call whose Webhooks (Actions) event waits in an open batch. */
+  batchStandIn?: boolean;
 }
 
 function toMs(value: Date | number | string, name: string): number {
@@ -62,11 +63,9 @@ function toMs(value: Date | number | string, name: string): number {
   return ms;
 }
 
-export const EMPTY_BODY: StoredBody = { slab: Buffer.alloc(0), start: 0, length: 0 };
-
 /**
  * The emulator's pipeline, intake → routing → delivery → log: a call is checked, routed (sent or
- * filtered with its reason), turned into a message, serialized once into the body arena, signed,
+ * filtered with its reason), turned into a message, serialized once, signed,
  * recorded in the delivery log, and handed to the delivery engine.
  *
  * @example
@@ -80,27 +79,24 @@ export class Pipeline {
   readonly engine: DeliveryEngine;
   readonly log: DeliveryLog;
   readonly sources = new SourceRegistry();
-  readonly bodies = new BodyArena();
   /** The Webhooks (Actions) destination: subscriptions, mapping, batching; its records go through `record`. */
-  readonly actions: ActionsRouter;
-  /** Bodies waiting for their packed group to fill: short-lived, so small slabs that are soon garbage. */
-  readonly #staging = new BodyArena(64 * 1024);
-  /** Sources whose packer may hold an open group, packed at the end of the current job. */
-  readonly #packing = new Set<BodyPacker>();
+  readonly actions: ActionsRouter<SourceState>;
+  /** How each destination's answers are judged. */
+  readonly #classicPolicy: DeliveryPolicy;
+  readonly #actionsPolicy: DeliveryPolicy;
   closed = false;
-  /** The `(writeKey, messageId)` pairs the intake accepted within the dedupe window (absent when turned off). */
-  readonly messageIds: MessageIdWindow | undefined;
   /** What a deferred body needs, one object shared by all of them. */
-  readonly #deferredContext: { options: ResolvedOptions; bodies: BodyArena };
+  readonly #deferredContext: { options: ResolvedOptions };
   #lastDeferred: DeferredCallBodies | undefined = undefined;
 
   constructor(options: ResolvedOptions) {
     this.options = options;
-    this.log = new DeliveryLog(options.maxRecords);
-    this.#deferredContext = { options, bodies: this.bodies };
+    this.log = new DeliveryLog(options.maxRecords, options.maxLogBytes);
+    this.#deferredContext = { options };
+    this.#classicPolicy = classicPolicy(options.responsePolicy);
+    this.#actionsPolicy = actionsPolicyOf(options.responsePolicy, options.responsePolicy.actions);
     this.debug = createDebugLog(options.debug);
     this.engine = new DeliveryEngine(options, this.events, this.debug);
-    const actionsPolicy = actionsPolicyOf(options.responsePolicy);
     this.actions = new ActionsRouter(options.clock, (a) =>
       this.record({
         type: a.type,
@@ -111,10 +107,10 @@ export class Pipeline {
         filteredReason: a.filteredReason,
         text: a.text,
         recordSource: a.recordSource,
-        make: (init) => new ActionsDelivery(init, a.info, a.signature, actionsPolicy),
+        signature: a.signature,
+        actions: a.info,
       }),
     );
-    this.messageIds = options.dedupe && new MessageIdWindow(options.dedupe.windowMs, options.dedupe.maxEntries);
   }
 
   /** Throws `EmulatorClosedError` naming `method` once closed. */
@@ -130,20 +126,6 @@ export class Pipeline {
     if (issues.length > 0) {
       const type = typeof (call as { type?: unknown })?.type === 'string' ? (call as { type: string }).type : 'the';
       throw new ValidationError(issues, `${type} call`);
-    }
-    // Refused before anything is counted: serializing (or mapping) a call nested thousands of levels
-    // deep would overflow the stack halfway through accepting it. The intake checks the same bound.
-    const deep = tooDeepAt(call, MAX_CALL_DEPTH, '$');
-    if (deep !== undefined) {
-      throw new ValidationError(
-        [
-          {
-            path: deep,
-            message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call); flatten it or send it as a string`,
-          },
-        ],
-        `${call.type} call`,
-      );
     }
     return this.accept(
       call,
@@ -189,11 +171,6 @@ export class Pipeline {
           actions.reason ??
           `Webhooks (Actions): the event waits in the open batch of subscription ${actions.batchedIn.join(', ')}; the batch's record is made when it is sent (batch_size, webhooksActions.batchWindowMs, drain() or close())`;
         // Marked as it is made, so that whoever the 'filtered' event reaches already sees a stand-in.
-        const make = (init: RecordInit) => {
-          const record = new LoggedDelivery(init);
-          markBatchStandIn(record);
-          return record;
-        };
         const standIn = this.record({
           type: call.type,
           source,
@@ -201,7 +178,7 @@ export class Pipeline {
           message: undefined,
           receivedMs,
           filteredReason: reason,
-          make,
+          batchStandIn: true,
         });
         // Once a batch is sent, this record's reason names the batch record that carried the event.
         this.actions.waitingIn(standIn, actions);
@@ -242,7 +219,7 @@ export class Pipeline {
     return this.record({
       ...base,
       message: undefined,
-      deferred: { body: this.#deferredFor(again, receivedMs), index },
+      deferred: { body: this.deferredFor(again, receivedMs), index },
     });
   }
 
@@ -252,148 +229,65 @@ export class Pipeline {
     return built.ok ? built.message : undefined;
   }
 
-  /**
-   * A call the intake validated: accepted as `accept` does, unless its `(writeKey, messageId)` was
-   * accepted within the dedupe window, like the tracking API: then it is recorded `filtered` with
-   * `duplicateOf` and a reason, and not delivered again (the client's answer was lost and it resent).
-   */
-  acceptFromIntake(
-    call: Call,
-    source: SourceState,
-    receivedMs: number,
-    again: CallSource | undefined,
-    index: number,
-    note?: IntakeNote,
-  ): DeliveryRecord {
-    const window = this.messageIds;
-    const messageId = call.messageId;
-    const writeKey = source.resolved.writeKey;
-    const deduped = window !== undefined && typeof messageId === 'string' && messageId.length > 0;
-    const first = deduped ? window.firstSeen(writeKey, messageId, receivedMs) : undefined;
-    if (!deduped || first === undefined) {
-      const record = this.accept(call, source, receivedMs, again, index);
-      if (deduped)
-        window.remember(
-          writeKey,
-          messageId,
-          receivedMs,
-          record instanceof LoggedDelivery ? record.seq : Number(record.id.slice(4)),
-        );
-      if (note !== undefined) this.noteFromIntake(record, note);
-      return record;
-    }
-    const hours = window.windowMs / 3_600_000;
-    const span = Number.isInteger(hours) ? `${hours} h` : `${window.windowMs} ms`;
-    const firstId = `dlv_${first}`;
-    // The message it would have sent is built only if read, from the request's kept bytes (as for any filtered call).
-    if (again !== undefined) again.pin();
-    return this.record({
-      type: call.type,
-      source,
-      origin: 'call',
-      message: undefined,
-      receivedMs,
-      filteredReason: `duplicate: messageId ${JSON.stringify(messageId)} was already accepted as ${firstId}, within the ${span} dedupe window; acknowledged and not delivered again`,
-      ...(again === undefined
-        ? { body: EMPTY_BODY }
-        : { deferred: { body: this.#deferredFor(again, receivedMs), index } }),
-      duplicateOf: firstId,
-    });
-  }
-
   /** Keeps what the intake noticed about a call on its record (inspector, JSON views) and says it in DEBUG. */
-  noteFromIntake(record: DeliveryRecord, note: IntakeNote): void {
+  noteFromIntake(record: DeliveryRecord, notes: readonly string[], rawCall: string | undefined): void {
     // The raw call of a single-call route is the whole body, which may carry the write key: masked like a secret.
-    const writeKey = record.writeKey;
-    const raw = note.rawCall === undefined ? undefined : maskWriteKeyInJson(note.rawCall, writeKey);
-    if (record instanceof LoggedDelivery) record.noteFromIntake(note.notes, raw);
-    if (note.notes.length > 0)
-      this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${note.notes.join(' ')}`);
+    const raw = rawCall === undefined ? undefined : maskWriteKeyInJson(rawCall, record.writeKey);
+    if (record instanceof LoggedDelivery) record.noteFromIntake(notes, raw);
+    if (notes.length > 0) this.debug?.(`${record.receivedAt} ${record.id} ${record.type} note: ${notes.join(' ')}`);
   }
 
   /** The deferred bodies of the request `source` belongs to (one object per request, reused across its calls). */
-  #deferredFor(source: CallSource, receivedMs: number): DeferredCallBodies {
+  deferredFor(source: CallSource, receivedMs: number): DeferredCallBodies {
     const last = this.#lastDeferred;
     if (last !== undefined && last.source === source && last.receivedMs === receivedMs) return last;
     return (this.#lastDeferred = new DeferredCallBodies(source, receivedMs, this.#deferredContext));
   }
 
-  /** Adds a record to its source's open group; what is left open is packed once the current job ends. */
-  #pack(packer: BodyPacker, record: LoggedDelivery): void {
-    if (this.#packing.size === 0) queueMicrotask(() => this.#closeGroups());
-    this.#packing.add(packer);
-    try {
-      packer.add(record, this.bodies);
-    } catch (error) {
-      this.#packingFailed(error);
-    }
-  }
-
-  #closeGroups(): void {
-    for (const packer of this.#packing) {
-      try {
-        packer.close(this.bodies);
-      } catch (error) {
-        this.#packingFailed(error);
-      }
-    }
-    this.#packing.clear();
-  }
-
-  /** The bodies stay unpacked (and exact): packing saves memory, it never decides what is sent. */
-  #packingFailed(error: unknown): void {
-    try {
-      this.debug?.(
-        `packing bodies failed, they stay unpacked: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    } catch {
-      // A debug function that throws must not turn a memory saving into an uncaught error (this may run in a microtask).
-    }
-  }
-
   /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */
   record(r: NewRecord): DeliveryRecord {
-    // A replay keeps the original's body as it is kept; a deferred body is built when read. A new body is
-    // kept as UTF-8 bytes, or packed (deflated with a few others of its source) once the pending bodies
-    // weigh more than `packBodiesOver`: a long backlog, e.g. an endpoint that is down.
-    const backlog = this.engine.pendingBodyBytes >= this.options.packBodiesOver;
-    let body = r.body;
-    let pack = false;
-    if (body === undefined) {
-      if (r.deferred) body = EMPTY_BODY;
-      else {
-        const text = r.text ?? (r.message ? serializeMessage(r.message, this.options.serialization) : '');
-        pack = backlog && text.length > 0;
-        body = (pack ? this.#staging : this.bodies).store(text);
-      }
-    } else {
-      // A replay of an unpacked body (its original's group may still be open, in the staging arena) is
-      // packed as a new body would be, so that it never holds a staging slab for its life.
-      pack = backlog && body.packed === undefined && body.length > 0;
-    }
+    const pending = r.filteredReason === undefined;
+    // A deferred body is built when read; a given one (a replay's) is kept as it was signed. A new one is
+    // kept as the UTF-8 bytes that are signed and sent: half the memory of a string with any non-Latin-1
+    // character, off the JavaScript heap (100,000 pending deliveries: bench/README.md), no encoding per attempt.
+    const text = r.text ?? (r.message ? serializeMessage(r.message, this.options.serialization) : '');
+    const body = r.deferred !== undefined ? '' : (r.body ?? (text.length > 0 ? Buffer.from(text) : ''));
+    const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    // Makes room in the log, or throws LogFullError before anything is recorded.
+    this.log.admit(bytes);
+    // Signed as it is made: a Webhooks (Actions) record brings its own signature (Segment's rule).
+    const secret = r.source.resolved.sharedSecret;
+    const signature = !pending
+      ? undefined
+      : r.actions !== undefined
+        ? r.signature
+        : secret === undefined
+          ? undefined
+          : sign(body, secret);
     const init: RecordInit = {
       seq: this.log.nextSeq(),
-      state: r.filteredReason === undefined ? 'pending' : 'filtered',
+      state: pending ? 'pending' : 'filtered',
       type: r.type,
       source: r.recordSource ?? r.source.resolved,
       origin: r.origin,
       body,
-      signed: r.filteredReason === undefined && r.source.resolved.sharedSecret !== undefined,
+      signature,
       receivedMs: r.receivedMs,
       reason: r.filteredReason,
       replayOf: r.replayOf,
       deferred: r.deferred,
       duplicateOf: r.duplicateOf,
+      actions: r.actions,
     };
-    const record = r.make ? r.make(init) : new LoggedDelivery(init);
-    if (pack) this.#pack(r.source.packer, record);
-    this.log.push(record);
+    const record = new LoggedDelivery(init);
+    if (r.batchStandIn) markBatchStandIn(record);
+    this.log.push(record, bytes);
     if (this.events.has('received')) this.events.emit('received', record);
     if (record.state === 'filtered') {
       this.debug?.(`${record.receivedAt} ${record.id} ${record.type} filtered: ${record.reason}`);
       if (this.events.has('filtered')) this.events.emit('filtered', record);
     } else {
-      this.engine.deliver(record);
+      this.engine.deliver(record, record.actions ? this.#actionsPolicy : this.#classicPolicy);
     }
     return record;
   }

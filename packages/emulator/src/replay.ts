@@ -1,4 +1,3 @@
-import { ActionsDelivery } from './actions/actions-delivery.js';
 import { ReplayError } from './errors.js';
 import type { DeliveryRecord } from './log/delivery-record.js';
 import type { Pipeline } from './pipeline.js';
@@ -24,13 +23,13 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
     );
   }
   // An Actions request may be empty (its mapping's data came out empty): it is still a request to send again.
-  const request = original instanceof ActionsDelivery && original.target.endpoints.length > 0;
-  if (original.stored.length === 0 && !request)
+  const request = original.actions !== undefined && original.source.endpoints.length > 0;
+  if (original.bodyLength === 0 && !request)
     throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
   const source = pipeline.sources.get(original.writeKey);
-  if (original instanceof ActionsDelivery) {
+  if (original.actions !== undefined) {
     // A Webhooks (Actions) request is sent again as it was: same method, URL, headers, body and X-Signature.
-    if (original.target.endpoints.length === 0)
+    if (original.source.endpoints.length === 0)
       throw new ReplayError(id, `its mapping made no request (${original.reason ?? 'none was made'})`);
     const actions = source.resolved.actions;
     return pipeline.record({
@@ -38,7 +37,7 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
       source,
       origin: 'replay',
       message: undefined,
-      body: original.stored,
+      body: original.sentBody,
       receivedMs: pipeline.options.clock.now(),
       filteredReason:
         actions === undefined
@@ -47,8 +46,9 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
             ? undefined
             : 'the Webhooks (Actions) destination is disabled for this source (webhooksActions.enabled: false)',
       replayOf: original.id,
-      recordSource: original.target,
-      make: (init) => new ActionsDelivery(init, original.actions, original.signatureOf(), original.policy),
+      recordSource: original.source,
+      signature: original.signature,
+      actions: original.actions,
     });
   }
   return pipeline.record({
@@ -56,7 +56,7 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
     source,
     origin: 'replay',
     message: undefined,
-    body: original.stored,
+    body: original.sentBody,
     receivedMs: pipeline.options.clock.now(),
     filteredReason: destinationBlock(source.resolved),
     replayOf: original.id,

@@ -78,6 +78,6 @@ describe('the inspector and Webhooks (Actions) deliveries', () => {
     expect(detail.summary).toBe('PATCH mapped payload: id');
     expect(detail.curl).toContain('curl -sS -X PATCH');
     expect(detail.curl).toContain(`${receiver.url}/orders`);
-    expect(detail.headers['User-Agent']).toBe('Segment (Actions)');
+    expect(detail.headers['user-agent']).toBe('Segment (Actions)');
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createEmulator, SettingsError } from '@hookgate/emulator';
 import { classifyError, classifyStatus } from '../src/delivery/response-policy.js';
 import { backoffDelay, retryAfterMs } from '../src/delivery/retry-schedule.js';
-import { actionsPolicyOf, classifyActionsStatus } from '../src/actions/actions-response-policy.js';
+import { actionsPolicyOf } from '../src/actions/actions-response-policy.js';
 import {
   ACTIONS_FINAL_STATUSES,
   ACTIONS_RETRY_STATUSES,
@@ -92,22 +92,22 @@ describe('Retry-After and the backoff', () => {
 });
 
 describe('the Actions response policy (Segment rule for destinations)', () => {
-  const actions = actionsPolicyOf(policy());
+  const actions = actionsPolicyOf(policy(), policy().actions);
 
   it('retries 408, 410, 429, 460 and the 5xx; fails 501, 505 and other 4xx at once', () => {
     expect(ACTIONS_RETRY_STATUSES).toEqual([408, 410, 429, 460]);
     expect(ACTIONS_FINAL_STATUSES).toEqual([501, 505]);
     for (const status of [408, 410, 429, 460, 500, 502, 503]) {
-      expect(classifyActionsStatus(status, undefined, undefined, actions).outcome, `status ${status}`).toBe('retry');
+      expect(actions.judgeAnswer(status, undefined, undefined).outcome, `status ${status}`).toBe('retry');
     }
     for (const status of [400, 404, 409, 501, 505]) {
-      expect(classifyActionsStatus(status, undefined, undefined, actions).outcome, `status ${status}`).toBe('fail');
+      expect(actions.judgeAnswer(status, undefined, undefined).outcome, `status ${status}`).toBe('fail');
     }
-    expect(classifyActionsStatus(200, 'OK', undefined, actions).outcome).toBe('delivered');
+    expect(actions.judgeAnswer(200, 'OK', undefined).outcome).toBe('delivered');
   });
 
   it('names the setting in the reason of a final 5xx', () => {
-    expect(classifyActionsStatus(501, 'Not Implemented', undefined, actions)).toEqual({
+    expect(actions.judgeAnswer(501, 'Not Implemented', undefined)).toEqual({
       outcome: 'fail',
       error: {
         code: 'http',
@@ -115,21 +115,21 @@ describe('the Actions response policy (Segment rule for destinations)', () => {
           '501 Not Implemented: Segment does not retry this status for Actions destinations (responsePolicy.actions.finalStatuses)',
       },
     });
-    expect(classifyActionsStatus(505, undefined, undefined, actions)).toMatchObject({
+    expect(actions.judgeAnswer(505, undefined, undefined)).toMatchObject({
       error: { message: expect.stringMatching(/^505: Segment does not retry/) as unknown },
     });
   });
 
   it('takes its own lists from responsePolicy.actions, and the defaults when a policy has none', () => {
-    const custom = actionsPolicyOf({ ...policy(), actions: { retryStatuses: [409], finalStatuses: [503] } });
-    expect(classifyActionsStatus(409, undefined, undefined, custom).outcome).toBe('retry');
-    expect(classifyActionsStatus(410, undefined, undefined, custom).outcome).toBe('fail');
-    expect(classifyActionsStatus(503, undefined, undefined, custom).outcome).toBe('fail');
-    expect(classifyActionsStatus(501, undefined, undefined, custom).outcome).toBe('retry');
+    const custom = actionsPolicyOf(policy(), { retryStatuses: [409], finalStatuses: [503] });
+    expect(custom.judgeAnswer(409, undefined, undefined).outcome).toBe('retry');
+    expect(custom.judgeAnswer(410, undefined, undefined).outcome).toBe('fail');
+    expect(custom.judgeAnswer(503, undefined, undefined).outcome).toBe('fail');
+    expect(custom.judgeAnswer(501, undefined, undefined).outcome).toBe('retry');
     const { actions: _, ...withoutActions } = policy();
-    const defaults = actionsPolicyOf(withoutActions as ReturnType<typeof policy>);
-    expect(classifyActionsStatus(460, undefined, undefined, defaults).outcome).toBe('retry');
-    expect(classifyActionsStatus(505, undefined, undefined, defaults).outcome).toBe('fail');
+    const defaults = actionsPolicyOf(withoutActions as ReturnType<typeof policy>, undefined);
+    expect(defaults.judgeAnswer(460, undefined, undefined).outcome).toBe('retry');
+    expect(defaults.judgeAnswer(505, undefined, undefined).outcome).toBe('fail');
   });
 
   it('fills the defaults and keeps given lists (copies, not the caller’s arrays)', () => {

@@ -1,53 +1,43 @@
-import type { ResponsePolicy } from '../options.js';
-import { classifyStatus, type Verdict } from '../delivery/response-policy.js';
-import { resolveActionsResponsePolicy } from './actions-response-settings.js';
-
-/** The resolved policy Actions records share (one object per emulator, so verdicts are cached). */
-export interface ResolvedActionsPolicy {
-  /** The emulator's policy with the Actions retry statuses. */
-  readonly status: Required<ResponsePolicy>;
-  readonly finalStatuses: ReadonlySet<number>;
-}
+import type { DeliveryResponsePolicy } from '../delivery/delivery-options.js';
+import type { DeliveryPolicy, Verdict } from '../delivery/delivery-policy.js';
+import { classifyError, classifyStatus } from '../delivery/response-policy.js';
+import { resolveActionsResponsePolicy, type ActionsResponsePolicy } from './actions-response-settings.js';
 
 /**
- * The Actions policy from the emulator's response policy (its `actions` part; the rest, such as
- * `redirects`, `honorRetryAfter` and `tlsErrors`, shared with classic deliveries).
+ * The Webhooks (Actions) destination's policy, from the emulator's response policy: its `actions`
+ * part, and the rest (such as `redirects`, `honorRetryAfter` and `tlsErrors`) shared with classic
+ * deliveries: a status in `finalStatuses` fails at once; otherwise as classic, with the Actions
+ * `retryStatuses`.
  *
  * @example
- * const policy = actionsPolicyOf(options.responsePolicy);
+ * const policy = actionsPolicyOf(options.responsePolicy, options.responsePolicy.actions);
+ * policy.judgeAnswer(501, 'Not Implemented', undefined).outcome; // 'fail'
  */
-export function actionsPolicyOf(base: Required<ResponsePolicy>): ResolvedActionsPolicy {
-  const actions = base.actions ?? resolveActionsResponsePolicy(undefined);
-  return Object.freeze({
+export function actionsPolicyOf(
+  base: Required<DeliveryResponsePolicy>,
+  settings: ActionsResponsePolicy | undefined,
+): DeliveryPolicy {
+  const actions = settings ?? resolveActionsResponsePolicy(undefined);
+  const status: Required<DeliveryResponsePolicy> = {
+    ...base,
     // Stryker disable next-line ArrayDeclaration: a resolved policy always has both lists; `?? []` only satisfies the optional type
-    status: { ...base, retryStatuses: [...(actions.retryStatuses ?? [])] },
-    // Stryker disable next-line ArrayDeclaration: as above
-    finalStatuses: new Set(actions.finalStatuses ?? []),
-  });
-}
-
-/**
- * Classifies an answer to a Webhooks (Actions) request (see `ActionsResponsePolicy`): a status in
- * `finalStatuses` fails at once; otherwise as classic, with the Actions `retryStatuses`.
- *
- * @example
- * classifyActionsStatus(501, 'Not Implemented', undefined, policy).outcome; // 'fail'
- */
-export function classifyActionsStatus(
-  status: number,
-  statusText: string | undefined,
-  location: string | undefined,
-  policy: ResolvedActionsPolicy,
-): Verdict {
-  if (policy.finalStatuses.has(status)) {
-    const label = `${status}${statusText ? ` ${statusText}` : ''}`;
-    return {
-      outcome: 'fail',
-      error: {
-        code: 'http',
-        message: `${label}: Segment does not retry this status for Actions destinations (responsePolicy.actions.finalStatuses)`,
-      },
-    };
-  }
-  return classifyStatus(status, statusText, location, policy.status);
+    retryStatuses: [...(actions.retryStatuses ?? [])],
+  };
+  // Stryker disable next-line ArrayDeclaration: as above
+  const finalStatuses = new Set(actions.finalStatuses ?? []);
+  return {
+    judgeAnswer: (code, statusText, location): Verdict => {
+      if (!finalStatuses.has(code)) return classifyStatus(code, statusText, location, status);
+      const label = `${code}${statusText ? ` ${statusText}` : ''}`;
+      return {
+        outcome: 'fail',
+        error: {
+          code: 'http',
+          message: `${label}: Segment does not retry this status for Actions destinations (responsePolicy.actions.finalStatuses)`,
+        },
+      };
+    },
+    judgeError: (error) => classifyError(error, status),
+    honorRetryAfter: status.honorRetryAfter,
+  };
 }

@@ -8,24 +8,42 @@ import {
 } from '@hookgate/core';
 import type { Clock } from '../clock.js';
 import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
-import type { SourceState } from '../routing/source-registry.js';
 import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';
 import { ActionsBatcher, type OpenBatch } from './actions-batcher.js';
-import { segmentHeaderOrder } from './actions-headers.js';
-import type { ActionsRecordInfo } from './actions-record-info.js';
+import { actionsRequestHeaders, segmentHeaderOrder } from './actions-headers.js';
+import type { ActionsRecordInfo } from '../log/actions-record-info.js';
 import { markBatchStandIn } from './batch-stand-in.js';
 import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
 import { mapEvent } from './map-event.js';
 import { segmentSubscriptions } from './segment-code.js';
 import { applySchemaControls } from '../protocols/apply-schema-controls.js';
+import type { ResolvedProtocols } from '../protocols/schema-controls.js';
 import { ACTIONS_DESTINATION, callToSpecEvent } from './segment-event.js';
+
+/**
+ * What the Actions destination reads of a source (the pipeline's source state is one): its resolved
+ * settings. The same object is handed back with each record request.
+ *
+ * @example
+ * const source: ActionsSource = { resolved: { writeKey: 'wk', name: undefined, blockedEvents: new Set(), actions } };
+ */
+export interface ActionsSource {
+  readonly resolved: {
+    readonly writeKey: string;
+    readonly name: string | undefined;
+    readonly blockedEvents: ReadonlySet<string>;
+    readonly actions: ResolvedActions | undefined;
+    /** The tracking plan and its schema controls, when set. */
+    readonly protocols?: ResolvedProtocols | undefined;
+  };
+}
 
 /**
  * One Webhooks (Actions) record to make: the request's body, endpoint and signature (pending), or a
  * matched event whose mapping could not make a request (`filteredReason`).
  */
-export interface ActionsRecordRequest {
-  source: SourceState;
+export interface ActionsRecordRequest<S extends ActionsSource = ActionsSource> {
+  source: S;
   recordSource: RecordSource;
   type: MessageType;
   receivedMs: number;
@@ -48,8 +66,8 @@ export interface ActionsRouting {
   readonly reason: string | undefined;
 }
 
-interface BatchTarget {
-  source: SourceState;
+interface BatchTarget<S> {
+  source: S;
   recordSource: RecordSource;
   endpoint: ActionsEndpoint;
 }
@@ -67,16 +85,16 @@ const TARGETS_KEPT = 1024;
  * const router = new ActionsRouter(clock, (request) => pipeline.recordActions(request));
  * const { records, batchedIn, reason } = router.route(call, source, clock.now());
  */
-export class ActionsRouter {
-  readonly #record: (request: ActionsRecordRequest) => DeliveryRecord;
-  readonly #batcher: ActionsBatcher<BatchTarget>;
-  readonly #targets = new Map<string, BatchTarget>();
+export class ActionsRouter<S extends ActionsSource = ActionsSource> {
+  readonly #record: (request: ActionsRecordRequest<S>) => DeliveryRecord;
+  readonly #batcher: ActionsBatcher<BatchTarget<S>>;
+  readonly #targets = new Map<string, BatchTarget<S>>();
   /** Which batch records carried a waiting call's event so far (its reason lists them). */
   readonly #carriedBy = new WeakMap<DeliveryRecord, string>();
   /** Collects the records `flushAll` makes. */
   #flushed: DeliveryRecord[] | undefined;
 
-  constructor(clock: Clock, record: (request: ActionsRecordRequest) => DeliveryRecord) {
+  constructor(clock: Clock, record: (request: ActionsRecordRequest<S>) => DeliveryRecord) {
     this.#record = record;
     this.#batcher = new ActionsBatcher(clock, (batch) => this.#sendBatch(batch));
   }
@@ -99,7 +117,7 @@ export class ActionsRouter {
   }
 
   /** Routes one accepted call of a source whose `webhooksActions` is set. */
-  route(call: Call, source: SourceState, receivedMs: number): ActionsRouting {
+  route(call: Call, source: S, receivedMs: number): ActionsRouting {
     const actions = source.resolved.actions as ResolvedActions;
     const none = (reason: string): ActionsRouting => ({ records: [], batchedIn: [], openBatches: [], reason });
     if (!actions.enabled)
@@ -124,7 +142,7 @@ export class ActionsRouter {
     const { validate } = segmentSubscriptions();
     const records: DeliveryRecord[] = [];
     const batchedIn: number[] = [];
-    const openBatches: OpenBatch<BatchTarget>[] = [];
+    const openBatches: OpenBatch<BatchTarget<S>>[] = [];
     for (const sub of actions.subscriptions) {
       if (!sub.enabled || !validate(sub.condition, event)) continue;
       const mapped = mapEvent(sub, event);
@@ -152,7 +170,7 @@ export class ActionsRouter {
         // An event that fills its batch sends it now: the batch's record is one of this call's records.
         const sent: DeliveryRecord[] = [];
         this.#flushed = sent;
-        let open: OpenBatch<BatchTarget> | undefined;
+        let open: OpenBatch<BatchTarget<S>> | undefined;
         try {
           open = this.#batcher.add(key, sub, actions.batchWindowMs, target, mapped.data, call.type, receivedMs);
         } finally {
@@ -196,7 +214,7 @@ export class ActionsRouter {
     for (const batch of routing.openBatches) batch.waiting.push(record);
   }
 
-  #sendBatch(batch: OpenBatch<BatchTarget>): void {
+  #sendBatch(batch: OpenBatch<BatchTarget<S>>): void {
     const { target, data, subscription } = batch;
     const secret = target.recordSource.sharedSecret;
     // 3.387.0's extendRequest signs `payload[0].data` when the payload is an array: the first event only,
@@ -228,12 +246,12 @@ export class ActionsRouter {
   }
 
   #target(
-    source: SourceState,
+    source: S,
     url: string,
     parsed: URL,
     method: ActionsEndpoint['method'],
     headers: Readonly<Record<string, string>>,
-  ): BatchTarget {
+  ): BatchTarget<S> {
     const secret = source.resolved.actions?.sharedSecret;
     const key = `${source.resolved.writeKey}\n${secret ?? ''}\n${method}\n${url}\n${JSON.stringify(headers)}`;
     let target = this.#targets.get(key);
@@ -244,13 +262,18 @@ export class ActionsRouter {
     const plain: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() !== 'content-type') plain[name] = value;
     const sent = Object.keys(plain).some((h) => h.toLowerCase() === 'accept') ? plain : { Accept: '*/*', ...plain };
+    const mappedHeaders = Object.freeze(segmentHeaderOrder(headers));
+    const userAgent = ACTIONS_USER_AGENT;
     const endpoint: ActionsEndpoint = Object.freeze({
       url,
       parsed,
       headers: Object.freeze(sent),
-      mappedHeaders: Object.freeze(segmentHeaderOrder(headers)),
+      mappedHeaders,
       method,
-      userAgent: ACTIONS_USER_AGENT,
+      userAgent,
+      // The engine sends these lines as given: Segment's header block, names, case and order.
+      headerBlock: (bodyLength: number, signature: string | undefined) =>
+        actionsRequestHeaders({ userAgent, mappedHeaders }, bodyLength, signature),
     });
     target = { source, recordSource: this.#sourceOf(source, endpoint), endpoint };
     if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();
@@ -258,7 +281,7 @@ export class ActionsRouter {
     return target;
   }
 
-  #sourceOf(source: SourceState, endpoint: ActionsEndpoint | undefined): RecordSource {
+  #sourceOf(source: S, endpoint: ActionsEndpoint | undefined): RecordSource {
     return Object.freeze({
       writeKey: source.resolved.writeKey,
       name: source.resolved.name,

@@ -1,5 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import { sendHttpRequest } from '../delivery/http-client.js';
 
 /** One request the conformance suite sends. */
 export interface ProbeRequest {
@@ -34,67 +34,52 @@ const BODY_KEPT = 4096;
  * const r = await probe({ url: new URL(url), headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5000 });
  */
 export function probe(request: ProbeRequest): Promise<ProbeResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-  const send = request.url.protocol === 'https:' ? https.request : http.request;
+  const { url, body } = request;
+  const headers = Object.entries(request.headers).flat();
+  headers.push('content-length', String(Buffer.byteLength(body)), 'Host', url.host);
   return new Promise((resolve) => {
-    let settled = false;
-    const finish = (result: ProbeResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const req = send(request.url, {
-      method: request.method ?? 'POST',
-      headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-      agent: request.agent ?? false,
-    });
-    const timer = setTimeout(() => {
-      finish({
-        kind: 'failure',
-        error: `timed out: no answer within ${request.timeoutMs} ms`,
-        timedOut: true,
-        durationMs: elapsed(),
-      });
-      req.destroy();
-    }, request.timeoutMs);
-    let responded = false;
-    req.on('response', (res) => {
-      responded = true;
-      const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (kept < BODY_KEPT) {
-          chunks.push(chunk);
-          kept += chunk.length;
+    let timedOut = false;
+    const inFlight = sendHttpRequest(
+      {
+        url,
+        method: request.method ?? 'POST',
+        headers,
+        body,
+        agent: request.agent ?? false,
+        maxAnswerBytes: BODY_KEPT,
+      },
+      ({ answer, error, durationMs }) => {
+        clearTimeout(timer);
+        const elapsed = Math.round(durationMs * 10) / 10;
+        if (timedOut) {
+          resolve({
+            kind: 'failure',
+            error: `timed out: no answer within ${request.timeoutMs} ms`,
+            timedOut: true,
+            durationMs: elapsed,
+          });
+        } else if (answer) {
+          // An answer counts even when the connection broke after its head.
+          resolve({
+            kind: 'answer',
+            status: answer.status,
+            body: answer.body.toString('utf8').slice(0, BODY_KEPT),
+            durationMs: elapsed,
+          });
+        } else {
+          resolve({
+            kind: 'failure',
+            error: error?.code ? `${error.code}: ${error.message}` : (error?.message ?? 'no answer'),
+            timedOut: false,
+            durationMs: elapsed,
+            ...(error?.code ? { code: error.code } : {}),
+          });
         }
-      });
-      const done = () =>
-        finish({
-          kind: 'answer',
-          status,
-          body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT),
-          durationMs: elapsed(),
-        });
-      res.on('end', done);
-      res.on('error', done);
-      res.on('close', done);
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      // The answer may already be in: the 'response' handler settles it then. Otherwise this is the outcome.
-      if (responded) return;
-      setImmediate(() =>
-        finish({
-          kind: 'failure',
-          error: error.code ? `${error.code}: ${error.message}` : error.message,
-          timedOut: false,
-          durationMs: elapsed(),
-          ...(error.code ? { code: error.code } : {}),
-        }),
-      );
-    });
-    req.end(request.body);
+      },
+    );
+    const timer = setTimeout(() => {
+      timedOut = true;
+      inFlight.abort(new Error('timeout'));
+    }, request.timeoutMs);
   });
 }

@@ -1,25 +1,14 @@
 import type { ClockTimer } from '../clock.js';
 import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
-import type {
-  AttemptAnswer,
-  AttemptEndpoint,
-  AttemptError,
-  AttemptInit,
-  CancelledRetry,
-  LoggedAttempt,
-  LoggedDelivery,
-} from '../log/delivery-record.js';
+import type { AttemptError, CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
+import type { LoggedAttempt, RecordEndpoint } from '../log/logged-attempt.js';
+import type { EngineOptions } from './delivery-options.js';
+import type { DeliveryPolicy } from './delivery-policy.js';
+import { EndpointAgents } from './endpoint-agents.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
-import { Http1ConnectionPool } from './http1-connection-pool.js';
-import type { ResolvedOptions } from '../options.js';
-import { classifyError, classifyStatus, type Verdict } from './response-policy.js';
-import { nextRoundDelay, retryAfterWait } from './retry-schedule.js';
 import { RetryQueue } from './retry-queue.js';
-import { InOrderList, type ListLinks } from '../in-order-list.js';
-import type { ResolvedEndpoint } from '../routing/source-settings.js';
-import { ActionsDelivery, type ActionsEndpoint } from '../actions/actions-delivery.js';
-import { classifyActionsStatus } from '../actions/actions-response-policy.js';
+import { nextRoundDelay, retryAfterWait } from './retry-schedule.js';
 
 /**
  * The reason given to every record still pending when `close()` runs.
@@ -30,58 +19,33 @@ import { classifyActionsStatus } from '../actions/actions-response-policy.js';
  */
 export const CLOSED_REASON = 'emulator closed before delivery';
 
-/**
- * A record's delivery state inside the engine lives in the record itself (`round`, `engineBits`: no
- * object per pending record). `engineBits` packs three 5-bit fields, bit i for endpoint i (at most 5
- * endpoints): which endpoints are still worth another round, whose attempt of the current round
- * waits in its lane (not started yet), and how many attempts of the current round have not ended.
- */
-const FIVE_BITS = 0b11111;
-const QUEUED_SHIFT = 5;
-const IN_ROUND_SHIFT = 10;
-
-const retryableOf = (r: LoggedDelivery) => r.engineBits & FIVE_BITS;
-const queuedOf = (r: LoggedDelivery) => (r.engineBits >> QUEUED_SHIFT) & FIVE_BITS;
-const inRoundOf = (r: LoggedDelivery) => r.engineBits >> IN_ROUND_SHIFT;
-const setRetryable = (r: LoggedDelivery, bits: number) => (r.engineBits = (r.engineBits & ~FIVE_BITS) | bits);
-const setQueued = (r: LoggedDelivery, bits: number) =>
-  (r.engineBits = (r.engineBits & ~(FIVE_BITS << QUEUED_SHIFT)) | (bits << QUEUED_SHIFT));
-const setInRound = (r: LoggedDelivery, n: number) =>
-  (r.engineBits = (r.engineBits & ((1 << IN_ROUND_SHIFT) - 1)) | (n << IN_ROUND_SHIFT));
-
-/**
- * One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order.
- * `queue` holds pairs, a record then its endpoint's index (no object per queued attempt: with an
- * endpoint down, 100,000 first attempts may wait here at once).
- */
-interface Lane {
-  active: number;
-  queue: Array<LoggedDelivery | number | undefined>;
-  head: number;
+/** Where a pending record's delivery stands (the engine's own state; the record holds what users see). */
+interface Progress {
+  readonly policy: DeliveryPolicy;
+  /** 1 for the first round, 2 for the first retry round, ... (0 before the first). */
+  round: number;
+  /** Per endpoint: still worth another round. */
+  readonly retryable: boolean[];
+  /** Per endpoint: its attempt of the current round waits in its lane (not started). */
+  readonly queued: boolean[];
+  /** Attempts of the current round that have not ended. */
+  inRound: number;
+  /** The largest Retry-After (ms) answered in the current round. */
+  retryAfterMs: number;
 }
 
-/**
- * A request in flight, with its deadline on the emulator's clock (linked in the engine's in-flight list).
- * A class, not an object literal: V8 pretenures a literal's allocation site once most of its objects
- * outlive a scavenge (64 requests in flight through a burst do), and each dead pretenured entry then
- * kept its young request, closure and context alive into the old generation (~470 B per attempt).
- */
-class InFlight implements ListLinks<InFlight> {
-  handle: AttemptHandle | undefined = undefined;
-  /** Set once, when the request exists. */
-  deadlineMs = 0;
-  prev: InFlight | undefined = undefined;
-  next: InFlight | undefined = undefined;
-  listed = false;
+/** One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order. */
+interface Lane {
+  active: number;
+  /** Entries before `head` were taken. */
+  queue: Array<{ record: LoggedDelivery; index: number }>;
+  head: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Distinct errors, and distinct bodies per error, whose answers are shared (see `#answer`). */
-const ANSWERS_KEPT = 64;
-
 /** Formats a duration for a reason: `4 h`, `90 s`, `250 ms`. */
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
   if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
@@ -92,46 +56,39 @@ export function formatDuration(ms: number): string {
  * The delivery engine: rounds of attempts to every still-retryable endpoint, in parallel (at most
  * `concurrency` in flight per endpoint, so a hanging endpoint does not hold up the others); the
  * first 2xx delivers the record; otherwise the next round follows after a randomized exponential
- * backoff, until the retry window closes or every endpoint failed for good. Deadlines and retry
- * timers run on the emulator's clock.
+ * backoff, until the retry window closes or every endpoint failed for good. Each record comes with
+ * its destination's policy, which judges the answers. Deadlines and retry timers run on the
+ * emulator's clock.
  *
  * @example
  * const engine = new DeliveryEngine(options, events, undefined);
- * engine.deliver(record);
- * await engine.whenIdle();
+ * engine.deliver(record, classicPolicy(options.responsePolicy));
+ * await engine.drain();
  */
 export class DeliveryEngine {
-  readonly #options: ResolvedOptions;
+  readonly #options: EngineOptions;
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
-  readonly #pool: Http1ConnectionPool;
-  /** Records handed to `deliver` and not yet delivered or failed (the log holds them: no set of them here). */
+  readonly #agents: EndpointAgents;
+  /** Records handed to `deliver` and not finished, or finished with first-round attempts still out. */
+  readonly #progress = new Map<LoggedDelivery, Progress>();
+  /** Records handed to `deliver` and not yet delivered or failed. */
   #pendingCount = 0;
-  /** Records waiting for their next round, behind one clock timer. */
+  /** Records waiting for their next round, in due order behind one clock timer. */
   readonly #waiting: RetryQueue<LoggedDelivery>;
-  /** The largest Retry-After (ms) seen in a record's current round, for the few records that got one. */
-  readonly #retryAfter = new Map<LoggedDelivery, number>();
-  /** Shared answers, by error object then body (see `#answer`). */
-  readonly #answers = new Map<AttemptError | undefined, Map<string | undefined, AttemptAnswer>>();
-  /** What attempts to each endpoint share (the endpoint and the User-Agent sent). */
-  readonly #attemptEndpoints = new WeakMap<ResolvedEndpoint, AttemptEndpoint>();
   readonly #lanes = new Map<string, Lane>();
-  /** Requests in flight, oldest first: with one `timeoutMs` for all, also earliest deadline first. */
-  readonly #inFlight = new InOrderList<InFlight>();
-  /** One clock timer watches every deadline: it is set for the oldest request in flight. */
-  #deadlineTimer: ClockTimer | undefined;
+  /** Requests in flight, with their deadline timers. */
+  readonly #inFlight = new Map<AttemptHandle, ClockTimer>();
   /** Attempts queued or in flight (a delivered record's first-round attempts to the others included). */
   #outstanding = 0;
   #idleWaiters: Array<() => void> = [];
   #closed = false;
-  /** Body bytes of the records not finished (what the pipeline weighs against `packBodiesOver`). */
-  #pendingBodyBytes = 0;
 
-  constructor(options: ResolvedOptions, events: EventHub, log: DebugLog | undefined) {
+  constructor(options: EngineOptions, events: EventHub, log: DebugLog | undefined) {
     this.#options = options;
     this.#events = events;
     this.#log = log;
-    this.#pool = new Http1ConnectionPool(options.tls, options.userAgent);
+    this.#agents = new EndpointAgents(options.tls, options.userAgent);
     this.#waiting = new RetryQueue(
       options.clock,
       (record) => record.nextAttemptMs as number,
@@ -139,14 +96,9 @@ export class DeliveryEngine {
     );
   }
 
-  /** Records not yet delivered, failed or filtered. */
+  /** Records not yet delivered or failed. */
   get pendingCount(): number {
     return this.#pendingCount;
-  }
-
-  /** The bodies' bytes (UTF-8, unpacked) of the records not yet delivered or failed. */
-  get pendingBodyBytes(): number {
-    return this.#pendingBodyBytes;
   }
 
   /** Whether no record is pending and no attempt is queued or in flight. */
@@ -154,13 +106,19 @@ export class DeliveryEngine {
     return this.#pendingCount === 0 && this.#outstanding === 0;
   }
 
-  /** Starts delivering a pending record: its first round goes to every endpoint of its source now. */
-  deliver(record: LoggedDelivery): void {
-    record.round = 0;
-    record.engineBits = 0;
-    setRetryable(record, (1 << record.endpoints.length) - 1);
+  /** Starts delivering a pending record under its destination's policy: its first round goes to every endpoint now. */
+  deliver(record: LoggedDelivery, policy: DeliveryPolicy): void {
+    if (record.state !== 'pending') return; // failed by a close() that ran while it was being recorded
+    const n = record.endpoints.length;
     this.#pendingCount++;
-    this.#pendingBodyBytes += record.bodyLength;
+    this.#progress.set(record, {
+      policy,
+      round: 0,
+      retryable: new Array<boolean>(n).fill(true),
+      queued: new Array<boolean>(n).fill(false),
+      inRound: 0,
+      retryAfterMs: 0,
+    });
     if (this.#closed) this.#fail(record, CLOSED_REASON);
     else this.#startRound(record);
   }
@@ -185,7 +143,7 @@ export class DeliveryEngine {
    * `runUntil`); on the system clock it just waits.
    */
   async drain(): Promise<void> {
-    const clock = this.#options.clock as ResolvedOptions['clock'] & {
+    const clock = this.#options.clock as EngineOptions['clock'] & {
       runUntil?: (done: () => boolean) => Promise<boolean>;
     };
     while (!this.idle) {
@@ -202,27 +160,21 @@ export class DeliveryEngine {
   /**
    * Stops everything: timers cleared, in-flight requests aborted (recorded as `aborted` attempts),
    * queued attempts dropped, and every pending record marked failed with `CLOSED_REASON` and
-   * emitted as `failed`. Returns those records. `records`: the delivery log's records (the engine keeps
-   * no list of its own; pending records are never evicted from the log).
+   * emitted as `failed`. Returns those records. `records`: the delivery log's records (pending ones
+   * are never evicted; one being recorded as `close()` runs is among them, not yet handed over).
    */
   close(records: Iterable<LoggedDelivery>): LoggedDelivery[] {
     this.#closed = true;
-    const { clock } = this.#options;
     this.#waiting.clear();
-    for (const a of this.#inFlight.toArray())
-      a.handle?.abort({ code: 'aborted', message: 'close() ended the request' });
-    if (this.#deadlineTimer) clock.clearTimer(this.#deadlineTimer);
-    this.#deadlineTimer = undefined;
+    for (const handle of [...this.#inFlight.keys()])
+      handle.abort({ code: 'aborted', message: 'close() ended the request' });
     for (const lane of this.#lanes.values())
-      for (let i = lane.head; i < lane.queue.length; i += 2) {
-        const record = lane.queue[i] as LoggedDelivery;
-        if (queuedOf(record) & (1 << (lane.queue[i + 1] as number))) this.#outstanding--;
-      }
+      for (const { record, index } of lane.queue.slice(lane.head))
+        if (this.#progress.get(record)?.queued[index]) this.#outstanding--;
     this.#lanes.clear();
-    const pending: LoggedDelivery[] = [];
-    for (const record of records) if (record.state === 'pending') pending.push(record);
+    const pending = [...records].filter((r) => r.state === 'pending');
     for (const record of pending) this.#fail(record, CLOSED_REASON);
-    this.#pool.destroy();
+    this.#agents.destroy();
     this.#checkIdle();
     return pending;
   }
@@ -235,19 +187,19 @@ export class DeliveryEngine {
   }
 
   #startRound(record: LoggedDelivery): void {
+    const progress = this.#progress.get(record);
+    if (progress === undefined) return;
     record.nextAttemptMs = undefined;
-    record.round++;
-    const endpoints = record.endpoints;
-    const retryable = retryableOf(record);
-    for (let i = 0; i < endpoints.length; i++) {
-      if (!(retryable & (1 << i))) continue;
-      setInRound(record, inRoundOf(record) + 1);
-      setQueued(record, queuedOf(record) | (1 << i));
+    progress.round++;
+    record.endpoints.forEach((endpoint, index) => {
+      if (!progress.retryable[index]) return;
+      progress.inRound++;
+      progress.queued[index] = true;
       this.#outstanding++;
-      const lane = this.#lane((endpoints[i] as ResolvedEndpoint).url);
-      lane.queue.push(record, i);
+      const lane = this.#lane(endpoint.url);
+      lane.queue.push({ record, index });
       this.#dispatch(lane);
-    }
+    });
   }
 
   #lane(url: string): Lane {
@@ -260,45 +212,37 @@ export class DeliveryEngine {
   }
 
   #dispatch(lane: Lane): void {
-    const limit = this.#options.concurrency;
-    while (lane.active < limit && lane.head < lane.queue.length && !this.#closed) {
-      const record = lane.queue[lane.head] as LoggedDelivery;
-      const index = lane.queue[lane.head + 1] as number;
-      lane.queue[lane.head] = undefined;
-      lane.head += 2;
-      // Checked as the attempt starts, not when it was queued: a retry whose message another endpoint
-      // accepted meanwhile was cancelled (and accounted for) then; it leaves only this mark behind.
-      const bit = 1 << index;
-      if (!(queuedOf(record) & bit)) continue;
-      setQueued(record, queuedOf(record) & ~bit);
+    while (lane.active < this.#options.concurrency && lane.head < lane.queue.length && !this.#closed) {
+      const { record, index } = lane.queue[lane.head] as { record: LoggedDelivery; index: number };
+      lane.head++;
+      // Checked as the attempt starts: a retry whose message another endpoint accepted meanwhile was
+      // cancelled (and accounted for) then; it leaves only its queue entry behind.
+      const progress = this.#progress.get(record);
+      if (progress?.queued[index] !== true) continue;
+      progress.queued[index] = false;
       lane.active++;
-      this.#send(record, index, lane);
+      this.#send(record, progress, index, lane);
     }
-    if (lane.head === lane.queue.length) {
-      lane.queue = [];
-      lane.head = 0;
-    } else if (lane.head > 2048 && lane.head * 2 > lane.queue.length) {
+    // Drop the taken entries once they are half the queue (an array's shift() would copy it each time).
+    if (lane.head === lane.queue.length || lane.head * 2 > lane.queue.length) {
       lane.queue = lane.queue.slice(lane.head);
       lane.head = 0;
     }
   }
 
-  #send(record: LoggedDelivery, index: number, lane: Lane): void {
-    const { clock } = this.#options;
-    const endpoint = record.endpoints[index] as ResolvedEndpoint;
+  #send(record: LoggedDelivery, progress: Progress, index: number, lane: Lane): void {
+    const { clock, timeoutMs } = this.#options;
+    const endpoint = record.endpoints[index] as RecordEndpoint;
     const startMs = clock.now();
-    if (record.firstAttemptMs === undefined) record.firstAttemptMs = startMs;
-    const body = record.bodyBytes;
-    const round = record.round;
+    record.firstAttemptMs ??= startMs;
+    const round = progress.round;
     const release = clock.beginIo();
-    // The deadline is set once the request exists (below): the budget counts from the request, not from
-    // the dispatch, which a GC pause or a busy loop may have delayed.
-    const entry = new InFlight();
     let settled = false;
-    entry.handle = sendAttempt(this.#pool.target(endpoint), body, record.signatureOf(body), (result) => {
+    const handle = sendAttempt(this.#agents.target(endpoint), record.sentBody, record.signature, (result) => {
       settled = true;
-      entry.handle = undefined;
-      if (this.#inFlight.delete(entry) && this.#inFlight.size === 0) this.#stopDeadlineTimer();
+      const deadline = this.#inFlight.get(handle);
+      if (deadline !== undefined) clock.clearTimer(deadline);
+      this.#inFlight.delete(handle);
       lane.active--;
       this.#outstanding--;
       try {
@@ -309,114 +253,44 @@ export class DeliveryEngine {
         release();
       }
     });
-    // The callback may already have run (a synchronous error): then nothing is in flight.
-    if (!settled) {
-      entry.deadlineMs = clock.now() + this.#options.timeoutMs;
-      this.#inFlight.push(entry);
-      if (this.#deadlineTimer === undefined) this.#armDeadlineTimer(entry.deadlineMs);
-    }
-  }
-
-  /**
-   * The answer as attempts keep it: one shared object per distinct short answer (error, body, no
-   * headers kept), so thousands of identical failures cost one; at most `ANSWERS_KEPT` distinct ones.
-   */
-  #answer(
-    error: AttemptError | undefined,
-    responseBody: string | undefined,
-    responseHeaders: Readonly<Record<string, string>> | undefined,
-  ): AttemptAnswer {
-    if (responseHeaders !== undefined || (responseBody !== undefined && responseBody.length > 256))
-      return { error, responseBody, responseHeaders };
-    let byBody = this.#answers.get(error);
-    if (byBody === undefined) {
-      if (this.#answers.size >= ANSWERS_KEPT) return { error, responseBody, responseHeaders };
-      byBody = new Map();
-      this.#answers.set(error, byBody);
-    }
-    let answer = byBody.get(responseBody);
-    if (answer === undefined) {
-      answer = Object.freeze({ error, responseBody, responseHeaders: undefined });
-      if (byBody.size < ANSWERS_KEPT) byBody.set(responseBody, answer);
-    }
-    return answer;
-  }
-
-  #attemptEndpoint(endpoint: ResolvedEndpoint): AttemptEndpoint {
-    let to = this.#attemptEndpoints.get(endpoint);
-    if (to === undefined) {
-      to = Object.freeze({
-        endpoint,
-        userAgent: (endpoint as Partial<ActionsEndpoint>).userAgent ?? this.#options.userAgent,
-      });
-      this.#attemptEndpoints.set(endpoint, to);
-    }
-    return to;
-  }
-
-  #armDeadlineTimer(deadlineMs: number): void {
-    const { clock } = this.#options;
-    this.#deadlineTimer = clock.setTimer(() => {
-      this.#deadlineTimer = undefined;
-      this.#expireDeadlines();
-    }, deadlineMs - clock.now());
-  }
-
-  #stopDeadlineTimer(): void {
-    if (this.#deadlineTimer) this.#options.clock.clearTimer(this.#deadlineTimer);
-    this.#deadlineTimer = undefined;
-  }
-
-  /** Times out every request whose deadline passed, then watches the next one. */
-  #expireDeadlines(): void {
-    const now = this.#options.clock.now();
-    const timeout: AttemptError = Object.freeze({
-      code: 'timeout',
-      message: `no answer within ${this.#options.timeoutMs} ms (timeoutMs)`,
-    });
-    // Oldest first; each abort removes its entry (and may start the next queued request, at the end).
-    for (let entry = this.#inFlight.first; entry !== undefined; entry = this.#inFlight.first) {
-      if (entry.deadlineMs > now) {
-        // The oldest request still in flight has the earliest deadline (a send made while expiring
-        // may have set the timer for its own, later deadline).
-        this.#stopDeadlineTimer();
-        this.#armDeadlineTimer(entry.deadlineMs);
-        return;
-      }
-      entry.handle?.abort(timeout); // removes the entry from #inFlight
-      this.#inFlight.delete(entry); // (already done, unless its request had ended: never loop on it)
-    }
+    // The callback may already have run (a header node:http refuses): then nothing is in flight.
+    if (settled) return;
+    const timeout: AttemptError = { code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` };
+    // At the deadline, answers already received are read first (one I/O pass): a busy process must not make them timeouts.
+    const expire = () => setImmediate(() => this.#inFlight.has(handle) && handle.abort(timeout));
+    this.#inFlight.set(handle, clock.setTimer(expire, timeoutMs));
   }
 
   #ended(record: LoggedDelivery, index: number, round: number, startMs: number, result: AttemptResult): void {
-    const endpoint = record.endpoints[index] as ResolvedEndpoint;
-    // A Webhooks (Actions) record answers to Segment's rule for Actions destinations (responsePolicy.actions).
-    const actions = record instanceof ActionsDelivery ? record.policy : undefined;
-    const policy = actions?.status ?? this.#options.responsePolicy;
-    const verdict: Verdict = result.error
-      ? classifyError(result.error, policy)
-      : actions
-        ? classifyActionsStatus(result.status ?? 0, result.statusText, result.responseHeaders?.location, actions)
-        : classifyStatus(result.status ?? 0, result.statusText, result.responseHeaders?.location, policy);
+    const endpoint = record.endpoints[index] as RecordEndpoint;
+    const progress = this.#progress.get(record) as Progress;
+    const verdict = result.error
+      ? progress.policy.judgeError(result.error)
+      : progress.policy.judgeAnswer(result.status ?? 0, result.statusText, result.responseHeaders?.location);
     const error = verdict.outcome === 'delivered' ? undefined : verdict.error;
-    const init: AttemptInit = {
-      to: this.#attemptEndpoint(endpoint),
+    if (verdict.outcome === 'fail') progress.retryable[index] = false;
+    if (error && verdict.outcome !== 'fail') {
+      const retryAfter = result.responseHeaders?.['retry-after'];
+      const wait = retryAfterWait(
+        result.status,
+        retryAfter,
+        progress.policy.honorRetryAfter,
+        this.#options.clock.now(),
+      );
+      if (wait !== undefined) progress.retryAfterMs = Math.max(progress.retryAfterMs, wait);
+    }
+    const attempt = record.addAttempt({
+      endpoint,
       round,
       atMs: startMs,
+      requestHeaders: result.requestHeaders,
       status: result.status,
-      answer: this.#answer(error, result.responseBody, result.responseHeaders),
+      responseHeaders: result.responseHeaders,
+      responseBody: result.responseBody,
       durationMs: result.durationMs,
+      error,
       outcome: verdict.outcome,
-    };
-    if (error) {
-      if (verdict.outcome === 'fail') setRetryable(record, retryableOf(record) & ~(1 << index));
-      else {
-        const retryAfter = result.responseHeaders?.['retry-after'];
-        const wait = retryAfterWait(result.status, retryAfter, policy.honorRetryAfter, this.#options.clock.now());
-        if (wait !== undefined) this.#retryAfter.set(record, Math.max(this.#retryAfter.get(record) ?? 0, wait));
-      }
-    }
-    const attempt = record.addAttempt(init);
+    });
     this.#logAttempt(record, attempt, endpoint.parsed);
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
@@ -424,10 +298,11 @@ export class DeliveryEngine {
       record.deliveredTo = redactUrl(endpoint.url);
       this.#finish(record);
       this.#events.emit('delivered', record);
-      this.#cancelQueuedRetries(record, index, result.status ?? 0);
+      this.#cancelQueuedRetries(record, progress, index, result.status ?? 0);
     }
-    setInRound(record, inRoundOf(record) - 1);
-    if (inRoundOf(record) === 0) this.#roundEnded(record);
+    if (--progress.inRound > 0) return;
+    if (record.state === 'pending') this.#roundEnded(record, progress);
+    else this.#progress.delete(record); // finished, and its last attempt of the round ended
   }
 
   /**
@@ -436,53 +311,50 @@ export class DeliveryEngine {
    * processed and not retried to the others). First attempts keep the fan-out: every endpoint gets
    * the message once, even when queued behind a slow one. Each cancelled retry is logged, with why.
    */
-  #cancelQueuedRetries(record: LoggedDelivery, winner: number, status: number): void {
-    if (record.round === 1 || queuedOf(record) === 0) return;
+  #cancelQueuedRetries(record: LoggedDelivery, progress: Progress, winner: number, status: number): void {
+    if (progress.round === 1) return;
     const now = this.#options.clock.now();
     const endpoints = record.endpoints;
-    const winnerUrl = (endpoints[winner] as ResolvedEndpoint).parsed;
+    const winnerUrl = (endpoints[winner] as RecordEndpoint).parsed;
     const reason = `endpoint ${winner + 1} (${redactUrl(winnerUrl)}) answered ${status}: a message is not retried after an endpoint accepted it`;
-    for (let i = 0; i < endpoints.length; i++) {
-      if (!(queuedOf(record) & (1 << i))) continue;
-      setQueued(record, queuedOf(record) & ~(1 << i));
-      setInRound(record, inRoundOf(record) - 1);
+    endpoints.forEach((endpoint, i) => {
+      if (!progress.queued[i]) return;
+      progress.queued[i] = false;
+      progress.inRound--;
       this.#outstanding--;
-      const endpoint = endpoints[i] as ResolvedEndpoint;
       const cancelled: CancelledRetry = Object.freeze({
         recordId: record.id,
         endpoint: endpoint.url,
-        round: record.round,
+        round: progress.round,
         at: iso(now),
         reason,
       });
-      record.addCancelled(cancelled);
+      record.cancelled.push(cancelled);
       this.#log?.(
-        `${cancelled.at} ${record.id} ${record.type} round ${record.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`,
+        `${cancelled.at} ${record.id} ${record.type} round ${progress.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`,
       );
       this.#events.emit('cancelled', cancelled, record);
-    }
+    });
   }
 
-  #roundEnded(record: LoggedDelivery): void {
-    const retryAfter = this.#retryAfter.get(record) ?? 0;
-    this.#retryAfter.delete(record);
-    if (record.state !== 'pending' || this.#closed) return;
-    if (retryableOf(record) === 0) {
+  #roundEnded(record: LoggedDelivery, progress: Progress): void {
+    const retryAfter = progress.retryAfterMs;
+    progress.retryAfterMs = 0;
+    if (this.#closed) return;
+    if (!progress.retryable.includes(true)) {
       this.#fail(record, `every endpoint failed for good: ${this.#lastErrors(record)}`);
       return;
     }
     const { clock, retry } = this.#options;
-    const delay = nextRoundDelay(record.round, retry, retryAfter);
+    const delay = nextRoundDelay(progress.round, retry, retryAfter);
     const now = clock.now();
     const first = record.firstAttemptMs ?? now;
-    // Whole milliseconds (rounded up: never early): a jittered delay is fractional, and a fractional time
-    // would be kept boxed, 16 bytes more per waiting record.
-    const due = Math.ceil(now + delay);
+    const due = Math.ceil(now + delay); // whole milliseconds, rounded up: never early
     if (due - first > retry.windowMs) {
       this.#fail(
         record,
         `gave up: the next retry would start more than ${formatDuration(retry.windowMs)} after the first attempt (retry.windowMs); ` +
-          `${record.round} round(s), last error: ${this.#lastErrors(record)}`,
+          `${progress.round} round(s), last error: ${this.#lastErrors(record)}`,
       );
       return;
     }
@@ -490,19 +362,11 @@ export class DeliveryEngine {
     this.#waiting.add(record);
   }
 
+  /** Each endpoint's last error: its last attempt's. */
   #lastErrors(record: LoggedDelivery): string {
-    // Each endpoint's last error is its last attempt's (read back from the record: nothing kept per record).
-    const attempts = record.attempts;
-    const lastError = (endpoint: ResolvedEndpoint): AttemptError | undefined => {
-      for (let k = attempts.length - 1; k >= 0; k--) {
-        const a = attempts[k] as LoggedAttempt;
-        if (a.resolvedEndpoint === endpoint) return a.error;
-      }
-      return undefined;
-    };
     return record.endpoints
       .map((e) => {
-        const err = lastError(e);
+        const err = record.attempts.findLast((a) => a.resolvedEndpoint === e)?.error;
         return `${redactUrl(e.parsed)} → ${err ? `${err.code}: ${err.message}` : 'no error'}`;
       })
       .join('; ');
@@ -519,9 +383,10 @@ export class DeliveryEngine {
 
   #finish(record: LoggedDelivery): void {
     record.nextAttemptMs = undefined;
-    this.#retryAfter.delete(record); // (a round cut short by close() never reaches #roundEnded)
+    const progress = this.#progress.get(record);
+    if (progress === undefined) return; // never handed over (close() failed it as it was being recorded)
     this.#pendingCount--;
-    this.#pendingBodyBytes -= record.bodyLength;
+    if (progress.inRound === 0) this.#progress.delete(record);
     this.#checkIdle();
   }
 
@@ -532,9 +397,8 @@ export class DeliveryEngine {
       : a.error.code === 'http'
         ? a.error.message
         : `${a.status !== undefined ? `${a.status} ` : ''}${a.error.code}: ${a.error.message}`;
-    const signature = record.signature;
-    const sig = signature ? ` sig=${redactSignature(signature)}` : '';
-    const method = record instanceof ActionsDelivery ? record.actions.method : 'POST';
+    const sig = record.signature ? ` sig=${redactSignature(record.signature)}` : '';
+    const method = record.actions?.method ?? 'POST';
     this.#log(
       `${a.at} ${record.id} ${record.type} round ${a.round} ${method} ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`,
     );

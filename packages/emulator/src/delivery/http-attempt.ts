@@ -1,10 +1,20 @@
 import dc from 'node:diagnostics_channel';
 import type { AttemptError } from '../log/delivery-record.js';
-import type { Http1Connection, Http1Exchange, Http1Target } from './http1-connection-pool.js';
-import type { Http1ResponseParser } from './http1-response-parser.js';
+import type { DeliveryTarget } from './endpoint-agents.js';
+import { sendHttpRequest, type HttpAnswer } from './http-client.js';
+
+/**
+ * Bytes of an answer's body kept for the delivery log; the rest is read and dropped.
+ *
+ * @example
+ * (attempt.responseBody ?? '').length <= RESPONSE_BODY_LIMIT; // true for ASCII bodies
+ */
+export const RESPONSE_BODY_LIMIT = 1024;
 
 /** What came back from one request: an answer (status, headers of interest, body start) or an error. */
 export interface AttemptResult {
+  /** The sender's headers as sent (without `Host` and the userinfo's `Authorization`). */
+  requestHeaders: Record<string, string>;
   status: number | undefined;
   statusText: string | undefined;
   responseHeaders: Record<string, string> | undefined;
@@ -56,7 +66,7 @@ export function classifyNodeError(e: Error & { code?: string }): AttemptError {
 }
 
 /**
- * The diagnostics channel on which each delivery request is published as it is handed to its socket
+ * The diagnostics channel on which each delivery request is published as it is handed to node:http
  * (`{ url, signature }`), for tests that order request starts against the emulator's events.
  *
  * @example
@@ -65,125 +75,66 @@ export function classifyNodeError(e: Error & { code?: string }): AttemptError {
 export const REQUEST_START_CHANNEL = 'hookgate:emulator:request-start';
 const requestStart = dc.channel(REQUEST_START_CHANNEL);
 
-/** What node:http reports for a connection that closed before any answer. */
-function hangUp(): Error & { code: string } {
-  return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-}
-
 /** The answer's headers the engine reads (`retry-after`, `location`), or undefined when it has neither. */
-function pickedHeaders(parser: Http1ResponseParser): Record<string, string> | undefined {
-  if (parser.retryAfter === undefined && parser.location === undefined) return undefined;
-  const picked: Record<string, string> = {};
-  if (parser.retryAfter !== undefined) picked['retry-after'] = parser.retryAfter;
-  if (parser.location !== undefined) picked.location = parser.location;
-  return picked;
+function pickedHeaders(answer: HttpAnswer): Record<string, string> | undefined {
+  const { 'retry-after': retryAfter, location } = answer.headers;
+  if (retryAfter === undefined && location === undefined) return undefined;
+  return { ...(retryAfter !== undefined ? { 'retry-after': retryAfter } : {}), ...(location ? { location } : {}) };
 }
 
-/** The state of one request in flight: the exchange its connection reports to (no closure per request). */
-class InFlightRequest implements AttemptHandle, Http1Exchange {
-  readonly started = performance.now();
-  done = false;
-  /** The connection carrying the request, until the attempt ends. */
-  connection: Http1Connection | undefined = undefined;
-  /** The request's bytes (head and body), until the attempt ends. */
-  request: Buffer | undefined = undefined;
-
-  constructor(readonly onDone: (result: AttemptResult) => void) {}
-
-  finish(
-    error: AttemptError | undefined,
-    status: number | undefined,
-    statusText: string | undefined,
-    responseHeaders: Record<string, string> | undefined,
-    responseBody: string | undefined,
-  ): void {
-    if (this.done) return;
-    this.done = true;
-    // Let go of the connection and the request's bytes at once: whoever still holds this handle (the
-    // engine's entry, a V8 remembered-set slot of an object promoted while the request was in flight)
-    // must not keep them alive. Holding node:http's request graph made each request's garbage survive
-    // young-generation GCs: ≈ 2.5 KB promoted to old space per attempt (bench/README.md, emulator).
-    this.connection = undefined;
-    this.request = undefined;
-    this.onDone({
-      status,
-      statusText,
-      responseHeaders,
-      responseBody,
-      error,
-      durationMs: Math.round((performance.now() - this.started) * 100) / 100,
-    });
-  }
-
-  answered(parser: Http1ResponseParser): void {
-    this.finish(undefined, parser.status, parser.statusText, pickedHeaders(parser), parser.bodyText());
-  }
-
-  malformed(reason: string): void {
-    this.finish(
-      { code: 'protocol', message: `malformed answer: ${reason}` },
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    );
-  }
-
-  broken(error: (Error & { code?: string }) | undefined, parser: Http1ResponseParser): void {
-    if (parser.status !== undefined) {
-      this.finish(
-        { code: 'connection', message: `the answer (${parser.status}) was cut off before its end` },
-        parser.status,
-        parser.statusText,
-        pickedHeaders(parser),
-        undefined,
-      );
-    } else {
-      this.finish(classifyNodeError(error ?? hangUp()), undefined, undefined, undefined, undefined);
-    }
-  }
-
-  abort(error: AttemptError): void {
-    const connection = this.connection;
-    // An answer whose head came but whose body did not end: its status is reported with the error.
-    const parser = connection?.exchange === this ? connection.parser : undefined;
-    this.finish(error, parser?.status, parser?.statusText, parser && pickedHeaders(parser), undefined);
-    connection?.abandon();
+/** Marks an error the engine gave to `abort` (a timeout, `close()`), so it is reported as given. */
+class AbortedAttempt extends Error {
+  constructor(readonly attemptError: AttemptError) {
+    super(attemptError.message);
   }
 }
 
 /**
- * Sends one POST (no redirect followed, `Content-Length` set, keep-alive) on a pooled HTTP/1.1
- * connection and reports its result once through `onDone`: the status when the whole answer has been
- * read, or the error.
+ * Sends one delivery request (its endpoint's method, no redirect followed, keep-alive) and reports
+ * its result once through `onDone`: the status when the whole answer has been read, or the error
+ * (with the status when the answer was cut off after its head).
  *
  * @example
- * const handle = sendAttempt(pool.target(endpoint), body, signature, (result) => console.log(result.status ?? result.error));
+ * const handle = sendAttempt(agents.target(endpoint), body, signature, (result) => console.log(result.status ?? result.error));
  * handle.abort({ code: 'timeout', message: 'no answer within 5000 ms' });
  */
 export function sendAttempt(
-  target: Http1Target,
-  body: Uint8Array,
+  target: DeliveryTarget,
+  body: Uint8Array | string,
   signature: string | undefined,
   onDone: (result: AttemptResult) => void,
 ): AttemptHandle {
-  const state = new InFlightRequest(onDone);
-  const invalid = target.head.invalid;
-  if (invalid) {
-    state.finish(classifyNodeError(invalid), undefined, undefined, undefined, undefined);
-    return state;
-  }
-  const request = target.head.render(body, signature);
-  let connection: Http1Connection;
-  try {
-    connection = target.origin.pool.connection(target.origin);
-  } catch (e) {
-    state.finish(classifyNodeError(e as Error), undefined, undefined, undefined, undefined);
-    return state;
-  }
-  state.connection = connection;
-  state.request = request;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const requestHeaders = target.headers(length, signature);
   if (requestStart.hasSubscribers) requestStart.publish({ url: target.url, signature });
-  connection.send(request, state);
-  return state;
+  const inFlight = sendHttpRequest(
+    {
+      url: target.url,
+      method: target.method,
+      headers: target.headerList(requestHeaders),
+      body,
+      agent: target.agent,
+      maxAnswerBytes: RESPONSE_BODY_LIMIT,
+      // Actions requests say `Accept-Encoding: gzip,deflate`: a compressed answer is logged decoded.
+      decodeAnswer: true,
+    },
+    ({ answer, error, durationMs }) => {
+      const kept = answer && answer.body.length > 0 ? answer.body.toString('utf8') : undefined;
+      let attemptError: AttemptError | undefined;
+      if (error instanceof AbortedAttempt) attemptError = error.attemptError;
+      else if (error && answer && !error.code?.startsWith('HPE_'))
+        attemptError = { code: 'connection', message: `the answer (${answer.status}) was cut off before its end` };
+      else if (error) attemptError = classifyNodeError(error);
+      onDone({
+        requestHeaders,
+        status: answer?.status,
+        statusText: answer?.statusText,
+        responseHeaders: answer && pickedHeaders(answer),
+        responseBody: attemptError ? undefined : kept,
+        error: attemptError,
+        durationMs,
+      });
+    },
+  );
+  return { abort: (error) => inFlight.abort(new AbortedAttempt(error)) };
 }

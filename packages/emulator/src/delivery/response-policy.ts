@@ -1,12 +1,24 @@
 import type { AttemptError } from '../log/delivery-record.js';
-import type { ResponsePolicy } from '../options.js';
+import type { DeliveryResponsePolicy as ResponsePolicy } from './delivery-options.js';
 import { redactLocation } from '../redact.js';
+import type { DeliveryPolicy, Verdict } from './delivery-policy.js';
 
-/** What one attempt leads to for its endpoint. */
-export type Verdict =
-  | { outcome: 'delivered' }
-  | { outcome: 'retry'; error: AttemptError; retryAfterMs?: number }
-  | { outcome: 'fail'; error: AttemptError };
+export type { Verdict } from './delivery-policy.js';
+
+/**
+ * The classic Webhooks destination's policy: `classifyStatus` and `classifyError` under the
+ * emulator's `responsePolicy`.
+ *
+ * @example
+ * engine.deliver(record, classicPolicy(options.responsePolicy));
+ */
+export function classicPolicy(policy: Required<ResponsePolicy>): DeliveryPolicy {
+  return {
+    judgeAnswer: (status, statusText, location) => classifyStatus(status, statusText, location, policy),
+    judgeError: (error) => classifyError(error, policy),
+    honorRetryAfter: policy.honorRetryAfter,
+  };
+}
 
 /**
  * Classifies an answer by its status (the destination's documented policy): 2xx delivered; 5xx and
@@ -21,27 +33,9 @@ export function classifyStatus(
   location: string | undefined,
   policy: Required<ResponsePolicy>,
 ): Verdict {
-  if (status >= 200 && status < 300) return DELIVERED;
-  // Verdicts without a Location are the same for every answer with this status line: share them
-  // (a receiver down for hours produces many thousands of identical attempts).
-  if (location !== undefined) return statusVerdict(status, statusText, location, policy);
-  const key = `${status} ${statusText ?? ''}`;
-  let cached = sharedVerdicts.get(policy)?.get(key);
-  // Stryker disable next-line ConditionalExpression: computing a verdict again gives the same frozen verdict (the cache saves memory, not behaviour)
-  if (!cached) {
-    cached = statusVerdict(status, statusText, undefined, policy);
-    if (cached.outcome !== 'delivered') Object.freeze(cached.error);
-    Object.freeze(cached);
-    let byPolicy = sharedVerdicts.get(policy);
-    // Stryker disable next-line ConditionalExpression: a fresh map per call is a cache miss, not another verdict
-    if (!byPolicy) sharedVerdicts.set(policy, (byPolicy = new Map()));
-    if (byPolicy.size < 512) byPolicy.set(key, cached);
-  }
-  return cached;
+  if (status >= 200 && status < 300) return { outcome: 'delivered' };
+  return statusVerdict(status, statusText, location, policy);
 }
-
-const DELIVERED: Verdict = Object.freeze({ outcome: 'delivered' });
-const sharedVerdicts = new WeakMap<Required<ResponsePolicy>, Map<string, Verdict>>();
 
 function statusVerdict(
   status: number,

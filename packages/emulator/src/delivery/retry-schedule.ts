@@ -1,4 +1,4 @@
-import type { RetryOptions } from '../options.js';
+import type { RetryOptions } from './delivery-options.js';
 
 /**
  * The delay before retry round `n + 1` (n = 1 for the first retry): randomized exponential backoff,

@@ -26,6 +26,7 @@ export const INTAKE_CODES = {
   unsupported_encoding: 415,
   internal_error: 500,
   emulator_closed: 503,
+  log_full: 503,
 } as const;
 
 /** One of the intake's answer codes. @example const code: IntakeCode = 'unknown_write_key'; */
@@ -135,7 +136,7 @@ export function intakeError(
   if (issues && issues.length > 0) body.issues = issues;
   if (refused && refused.length > 0) body.refused = refused;
   const headers: Record<string, string> = { 'content-type': JSON_TYPE };
-  if (code === 'emulator_closed') headers['retry-after'] = '5';
+  if (code === 'emulator_closed' || code === 'log_full') headers['retry-after'] = '5';
   if (code === 'missing_write_key' || code === 'unknown_write_key' || code === 'invalid_authorization') {
     headers['www-authenticate'] = 'Basic realm="hookgate intake"';
   }

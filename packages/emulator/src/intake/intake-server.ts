@@ -1,15 +1,8 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { endUnreadBody, ValidationError } from '@hookgate/core';
-import { EmulatorClosedError } from '../errors.js';
-import { BodyArena } from '../log/body-arena.js';
-import {
-  canRecordRefusals,
-  hasTrustedIngest,
-  INGEST_VALIDATED,
-  RECORD_REFUSED,
-  type RefusalRecorder,
-} from '../trusted-ingest.js';
+import { EmulatorClosedError, LogFullError } from '../errors.js';
+import { intakeSinkOf, type IntakeSink } from './intake-sink.js';
 import { bigNumberNotes } from './big-number-notes.js';
 import { rawCallText } from './raw-call-text.js';
 import { KeptIntakeBody } from './kept-intake-body.js';
@@ -124,7 +117,6 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
   });
   const startedAt = Date.now();
   const limits = { maxCallBytes: opts.maxCallBytes };
-  const keptBodies = new BodyArena();
   const inspector =
     options.inspector === false || !isInspectorEngine(engine)
       ? undefined
@@ -170,10 +162,10 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     const receivedAt = engine.clock.now();
     const { calls, indexes, refused } = parsed;
     // Every accepted call was validated above: the emulator's internal path does not check them again.
-    const trusted = hasTrustedIngest(engine) ? engine : undefined;
+    const trusted = intakeSinkOf(engine);
     // Filtered calls are kept as this body's bytes (copied only if one is filtered), not as objects.
-    const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits, keptBodies) : undefined;
-    const recorder = refused.length > 0 && canRecordRefusals(engine) ? engine : undefined;
+    const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits) : undefined;
+    const recorder = refused.length > 0 ? trusted : undefined;
     // Integers beyond 2^53 that parsing changed: said on their records, with the call's text as sent.
     const notes = trusted ? bigNumberNotes(text, route, calls, indexes) : undefined;
     const views: RefusedCallView[] = [];
@@ -190,7 +182,7 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
         views.push(refuse(refused[r++] as RefusedCall));
       try {
         const call = calls[i] as (typeof calls)[number];
-        if (trusted) trusted[INGEST_VALIDATED](call, writeKey, receivedAt, kept, i, notes?.[i]);
+        if (trusted) trusted.acceptValidated(call, writeKey, receivedAt, kept, i, notes?.[i]);
         else engine.ingest(call, { writeKey, receivedAt });
       } catch (error) {
         const where = route.kind === 'batch' ? `$.batch[${at}]` : '$';
@@ -208,6 +200,14 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
               'The emulator is shutting down and takes no more calls; nothing of this request was accepted. Retry later.',
             ),
           );
+        }
+        if (error instanceof LogFullError) {
+          // Nothing accepted is dropped: the calls before this one are recorded (a resend is deduped by messageId).
+          const taken =
+            i === 0
+              ? 'nothing of this request was accepted'
+              : `the first ${i} call${i === 1 ? ' was' : 's were'} accepted`;
+          return send(res, intakeError('log_full', `${error.message} (${where}: ${taken}; retry later.)`));
         }
         opts.onError(error);
         return send(
@@ -229,7 +229,7 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
    * engine can and the call names a known type; returns what the answer lists of it.
    */
   function recordRefused(
-    recorder: RefusalRecorder | undefined,
+    recorder: IntakeSink | undefined,
     refused: RefusedCall,
     writeKey: string,
     receivedAt: number,
@@ -240,7 +240,7 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
     const reason = `refused by the intake: ${refused.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
     try {
       // The call as sent (a refused call is rare, and its text is what explains it); not one over the size limit.
-      view.recordId = recorder[RECORD_REFUSED](
+      view.recordId = recorder.recordRefused(
         refused.type,
         writeKey,
         receivedAt,

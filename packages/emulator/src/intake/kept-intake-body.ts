@@ -1,6 +1,5 @@
 import type { Call } from '@hookgate/core';
-import { type BodyArena, type StoredBody } from '../log/body-arena.js';
-import type { CallSource } from '../trusted-ingest.js';
+import type { CallSource } from '../routing/deferred-call-bodies.js';
 import { parseIntakePayload, type IntakeRoute, type PayloadLimits } from './parse-intake-payload.js';
 import { rawCallText } from './raw-call-text.js';
 
@@ -11,36 +10,31 @@ import { rawCallText } from './raw-call-text.js';
  * same route and limits gives the same calls (the body was accepted as a whole once already).
  *
  * @example
- * const kept = new KeptIntakeBody(bytes, route, limits, arena);
+ * const kept = new KeptIntakeBody(bytes, route, limits);
  * const call = kept.callAt(3); // the batch's 4th call, parsed again
  */
 export class KeptIntakeBody implements CallSource {
   #bytes: Buffer;
-  #stored: StoredBody | undefined;
+  #pinned = false;
   #calls: WeakRef<Call[]> | undefined;
 
   constructor(
     bytes: Buffer,
     readonly route: IntakeRoute,
     readonly limits: PayloadLimits,
-    readonly arena: BodyArena,
   ) {
     this.#bytes = bytes;
   }
 
   /**
-   * Copies the bytes into the arena (once) when they are a view of a larger buffer (a socket's read
-   * buffer or Node's shared pool), which a kept record must not hold on to; a buffer of their own is kept as is.
+   * Copies the bytes (once) when they are a view of a larger buffer (a socket's read buffer or
+   * Node's shared pool), which a kept record must not hold on to; a buffer of their own is kept as is.
    */
   pin(): void {
-    if (this.#stored !== undefined) return;
+    if (this.#pinned) return;
+    this.#pinned = true;
     const bytes = this.#bytes;
-    if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) {
-      this.#stored = { slab: bytes, start: 0, length: bytes.length };
-      return;
-    }
-    this.#stored = this.arena.storeBytes(this.#bytes);
-    this.#bytes = this.#stored.slab.subarray(this.#stored.start, this.#stored.start + this.#stored.length);
+    if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== bytes.length) this.#bytes = Buffer.from(bytes);
   }
 
   /** The call at `index` as the client sent it: its text in the kept bytes, found by a scan (not parsed). */

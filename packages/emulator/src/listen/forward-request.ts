@@ -1,5 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import { sendHttpRequest } from '../delivery/http-client.js';
 
 /** Headers that describe one hop, not the message: never passed on (RFC 9110 section 7.6.1), nor `Host` (the target's is sent). */
 const HOP_BY_HOP = new Set([
@@ -66,64 +66,41 @@ export function hopByHopHeaders(rawHeaders: readonly string[]): Set<string> {
  * const answer = await forwardRequest({ url: new URL('http://127.0.0.1:3000/webhooks'), method: 'POST', rawHeaders: req.rawHeaders, body, timeoutMs: 30_000 });
  */
 export function forwardRequest(input: ForwardInput): Promise<ForwardResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const maxAnswer = input.maxAnswerBytes ?? 1024 * 1024;
   // Raw header lists are written as given, so Host is ours to add (the target's, not the sender's).
-  const headers: Array<[string, string]> = [['Host', input.url.host]];
+  const headers: string[] = ['Host', input.url.host];
   const drop = hopByHopHeaders(input.rawHeaders);
   for (let i = 0; i + 1 < input.rawHeaders.length; i += 2) {
     const name = input.rawHeaders[i] as string;
     const lower = name.toLowerCase();
     if (drop.has(lower) || lower === 'content-length') continue;
-    headers.push([name, input.rawHeaders[i + 1] as string]);
+    headers.push(name, input.rawHeaders[i + 1] as string);
   }
-  headers.push(['Content-Length', String(input.body.length)]);
+  headers.push('Content-Length', String(input.body.length));
   const { url } = input;
-  const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
-    let settled = false;
-    const finish = (result: Omit<ForwardResult, 'durationMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ ...result, durationMs: elapsed() });
-    };
-    const request = transport.request({
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      method: input.method,
-      headers: headers.flat(),
-      auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
-      agent: false,
-    });
+    let timedOut = false;
+    const inFlight = sendHttpRequest(
+      {
+        url,
+        method: input.method,
+        headers,
+        body: input.body,
+        agent: false,
+        maxAnswerBytes: input.maxAnswerBytes ?? 1024 * 1024,
+      },
+      ({ answer, error, durationMs }) => {
+        clearTimeout(timer);
+        const base = { timedOut, durationMs: Math.round(durationMs) };
+        if (timedOut) resolve({ ...base, error: `no answer within ${input.timeoutMs} ms` });
+        else if (answer && !error)
+          resolve({ ...base, status: answer.status, headers: answer.headers, body: answer.body });
+        else if (answer) resolve({ ...base, status: answer.status, error: error?.message });
+        else resolve({ ...base, error: error?.code ? `${error.code}: ${error.message}` : error?.message });
+      },
+    );
     const timer = setTimeout(() => {
-      finish({ timedOut: true, error: `no answer within ${input.timeoutMs} ms` });
-      request.destroy();
+      timedOut = true;
+      inFlight.abort(new Error('timeout'));
     }, input.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ timedOut: false, error: error.code ? `${error.code}: ${error.message}` : error.message });
-    });
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (size >= maxAnswer) return;
-        chunks.push(chunk);
-        size += chunk.length;
-      });
-      response.on('end', () => {
-        finish({
-          status: response.statusCode,
-          headers: response.headers,
-          body: Buffer.concat(chunks).subarray(0, maxAnswer),
-          timedOut: false,
-        });
-      });
-      response.on('error', (error) => finish({ status: response.statusCode, timedOut: false, error: error.message }));
-    });
-    request.end(input.body);
   });
 }

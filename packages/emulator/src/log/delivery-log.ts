@@ -1,3 +1,4 @@
+import { LogFullError } from '../errors.js';
 import type { DeliveryRecord, LoggedDelivery } from './delivery-record.js';
 
 /**
@@ -14,7 +15,7 @@ export interface DeliveryCounts {
   delivered: number;
   failed: number;
   filtered: number;
-  /** Finished records dropped from `deliveries` to keep it within `maxRecords` (oldest first). */
+  /** Finished records dropped from `deliveries` to keep it within `maxRecords` and `maxLogBytes` (oldest first). */
   evicted: number;
 }
 
@@ -26,7 +27,7 @@ export interface DeliveryCounts {
  * view.deliveries.filter((r) => r.state === 'failed');
  */
 export interface DeliveryLogView {
-  /** Every record, oldest first, except finished ones evicted past `maxRecords`. */
+  /** Every record, oldest first, except finished ones evicted past `maxRecords` or `maxLogBytes`. */
   readonly deliveries: readonly DeliveryRecord[];
   /** Records per state since the start, evicted ones included. */
   deliveryCounts(): DeliveryCounts;
@@ -36,24 +37,32 @@ export interface DeliveryLogView {
 const seqOf = (id: string) => Number(id.slice(4));
 
 /**
- * The delivery log: records in id order, finished ones evicted oldest first past `maxRecords`
- * (pending ones never), with counts that survive eviction and a lookup by id.
+ * The delivery log: records in id order, bounded by a count (`maxRecords`) and by the bytes of their
+ * bodies (`maxLogBytes`). Finished records are evicted oldest first to stay within both; pending
+ * ones never are: when they alone fill the byte budget, `admit` refuses the new record
+ * (`LogFullError`). Counts survive eviction.
  *
  * @example
- * const log = new DeliveryLog(1000);
+ * const log = new DeliveryLog(1000, 64 * 2 ** 20);
+ * log.admit(record.bodyLength);
  * log.push(record);
  * log.find('dlv_1') === record; // true
  */
 export class DeliveryLog implements DeliveryLogView {
   readonly #maxRecords: number;
+  readonly #maxBytes: number;
   readonly #records: LoggedDelivery[] = [];
+  /** The body bytes each record was admitted with, beside it (a deferred body weighs 0). */
+  readonly #weights: number[] = [];
+  #bytes = 0;
   /** Past this many records, finished ones are evicted at the next write (reads evict down to `maxRecords`). */
   #compactAt: number;
   readonly #evicted = { delivered: 0, failed: 0, filtered: 0 };
   #seq = 0;
 
-  constructor(maxRecords: number) {
+  constructor(maxRecords: number, maxBytes: number) {
     this.#maxRecords = maxRecords;
+    this.#maxBytes = maxBytes;
     this.#compactAt = this.#nextCompactAt();
   }
 
@@ -62,9 +71,24 @@ export class DeliveryLog implements DeliveryLogView {
     return ++this.#seq;
   }
 
-  /** Appends a record (evicting finished ones when the slack above `maxRecords` is used up). */
-  push(record: LoggedDelivery): void {
-    if (this.#records.push(record) > this.#compactAt) this.#evict();
+  /**
+   * Makes room for a body of `bytes`: evicts finished records (oldest first) when the budget would be
+   * passed; throws `LogFullError` when pending records alone leave no room (nothing is evicted then
+   * that was not finished).
+   */
+  admit(bytes: number): void {
+    if (this.#bytes + bytes <= this.#maxBytes) return;
+    // Evict down to 7/8 of the budget: one scan makes room for many more records.
+    this.#evict(Math.min(this.#maxBytes - bytes, Math.floor(this.#maxBytes * 0.875)));
+    if (this.#bytes + bytes > this.#maxBytes) throw new LogFullError(this.#pendingBytes(), this.#maxBytes);
+  }
+
+  /** Appends a record admitted with `bytes` (evicting finished ones when the slack above `maxRecords` is used up). */
+  push(record: LoggedDelivery, bytes: number): void {
+    this.#records.push(record);
+    this.#weights.push(bytes);
+    this.#bytes += bytes;
+    if (this.#records.length > this.#compactAt) this.#evict(Infinity);
   }
 
   /** The records kept, oldest first, as the engine sees them (pending ones are never evicted). */
@@ -73,23 +97,16 @@ export class DeliveryLog implements DeliveryLogView {
   }
 
   get deliveries(): readonly DeliveryRecord[] {
-    if (this.#records.length > this.#maxRecords) this.#evict();
+    if (this.#records.length > this.#maxRecords) this.#evict(Infinity);
     return this.#records;
   }
 
   deliveryCounts(): DeliveryCounts {
     const e = this.#evicted;
-    const counts: DeliveryCounts = {
-      total: 0,
-      pending: 0,
-      delivered: e.delivered,
-      failed: e.failed,
-      filtered: e.filtered,
-      evicted: 0,
-    };
-    counts.evicted = e.delivered + e.failed + e.filtered;
+    const evicted = e.delivered + e.failed + e.filtered;
+    const counts: DeliveryCounts = { total: 0, pending: 0, ...e, evicted };
     for (const r of this.#records) counts[r.state]++;
-    counts.total = counts.evicted + this.#records.length;
+    counts.total = evicted + this.#records.length;
     return counts;
   }
 
@@ -99,10 +116,10 @@ export class DeliveryLog implements DeliveryLogView {
     return seq >= 1 && seq <= this.#seq && id === `dlv_${seq}` && this.find(id) === undefined;
   }
 
-  /** A record by id: records are in id order, so a binary search (no index to keep). */
+  /** A record by id: records are in id order, so a binary search. */
   find(id: string): LoggedDelivery | undefined {
     if (typeof id !== 'string' || !id.startsWith('dlv_')) return undefined;
-    if (this.#records.length > this.#maxRecords) this.#evict();
+    if (this.#records.length > this.#maxRecords) this.#evict(Infinity);
     const seq = seqOf(id);
     const records = this.#records;
     let lo = 0;
@@ -110,12 +127,18 @@ export class DeliveryLog implements DeliveryLogView {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const r = records[mid] as LoggedDelivery;
-      const s = r.seq;
-      if (s === seq) return r.id === id ? r : undefined;
-      if (s < seq) lo = mid + 1;
+      if (r.seq === seq) return r.id === id ? r : undefined;
+      if (r.seq < seq) lo = mid + 1;
       else hi = mid - 1;
     }
     return undefined;
+  }
+
+  #pendingBytes(): number {
+    let bytes = 0;
+    for (let i = 0; i < this.#records.length; i++)
+      if ((this.#records[i] as LoggedDelivery).state === 'pending') bytes += this.#weights[i] as number;
+    return bytes;
   }
 
   /** The write length past which finished records are evicted: a slack above `maxRecords` keeps eviction amortized O(1). */
@@ -125,24 +148,29 @@ export class DeliveryLog implements DeliveryLogView {
   }
 
   /**
-   * Drops the oldest finished records until at most `maxRecords` remain (or only pending ones are
-   * left to drop), in place: `deliveries` is the same array before and after.
+   * Drops the oldest finished records until at most `maxRecords` remain and their bodies weigh at
+   * most `bytesTarget` (or only pending ones are left), in place: `deliveries` is the same array.
    */
-  #evict(): void {
+  #evict(bytesTarget: number): void {
     const records = this.#records;
+    const weights = this.#weights;
     let excess = records.length - this.#maxRecords;
     let w = 0;
     for (let i = 0; i < records.length; i++) {
       const r = records[i] as LoggedDelivery;
-      if (excess > 0 && r.state !== 'pending') {
+      const weight = weights[i] as number;
+      if ((excess > 0 || this.#bytes > bytesTarget) && r.state !== 'pending') {
         this.#evicted[r.state]++;
+        this.#bytes -= weight;
         excess--;
         continue;
       }
-      if (w !== i) records[w] = r;
+      records[w] = r;
+      weights[w] = weight;
       w++;
     }
     records.length = w;
+    weights.length = w;
     this.#compactAt = this.#nextCompactAt();
   }
 }

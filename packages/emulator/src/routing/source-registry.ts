@@ -1,4 +1,3 @@
-import { BodyPacker } from '../log/body-packer.js';
 import { redactUrl } from '../debug-log.js';
 import { SettingsError, UnknownWriteKeyError } from '../errors.js';
 import { resolveSource, type ResolvedSource, type SourceSettings } from './source-settings.js';
@@ -52,8 +51,6 @@ export interface SourceState {
   resolved: ResolvedSource;
   usage: number;
   seenUsers: Set<string>;
-  /** Packs this source's bodies in groups, against its dictionaries (its first packed bodies); kept across setting changes. */
-  packer: BodyPacker;
 }
 
 /**
@@ -105,7 +102,7 @@ export class SourceRegistry {
         `${path}.writeKey`,
         'another source has this write key; write keys must be unique (use updateSource to change a source)',
       );
-    const state: SourceState = { raw: { ...raw }, resolved, usage: 0, seenUsers: new Set(), packer: new BodyPacker() };
+    const state: SourceState = { raw: { ...raw }, resolved, usage: 0, seenUsers: new Set() };
     this.#sources.set(resolved.writeKey, state);
     return state;
   }

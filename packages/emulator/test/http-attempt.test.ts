@@ -1,16 +1,17 @@
-// The delivery transport (raw keep-alive net/tls sockets, delivery/http1-*.ts) against real servers on
-// 127.0.0.1: node:http receivers, and raw net servers that write answers in odd pieces.
+// The delivery transport (node:http with one keep-alive agent per origin, delivery/http-attempt.ts)
+// against real servers on 127.0.0.1: node:http receivers, and raw net servers that write answers in odd pieces.
 import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendAttempt, type AttemptResult } from '../src/delivery/http-attempt.js';
-import { Http1ConnectionPool, IDLE_CLOSE_MS } from '../src/delivery/http1-connection-pool.js';
-import { MAX_HEAD_BYTES, RESPONSE_BODY_LIMIT } from '../src/delivery/http1-response-parser.js';
+import { EndpointAgents, IDLE_CLOSE_MS } from '../src/delivery/endpoint-agents.js';
+import { RESPONSE_BODY_LIMIT, sendAttempt, type AttemptResult } from '../src/delivery/http-attempt.js';
 import { requestHeaders } from '../src/delivery/request-headers.js';
 import { startSelfSignedServer } from './helpers/self-signed.js';
 
 const UA = 'Segment.io/1.0';
+/** node:http's bound on an answer's head. */
+const MAX_HEAD_BYTES = http.maxHeaderSize;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const open: Array<() => unknown> = [];
@@ -18,8 +19,8 @@ afterEach(async () => {
   for (const close of open.splice(0).reverse()) await close();
 });
 
-function pool(ca?: string): Http1ConnectionPool {
-  const p = new Http1ConnectionPool(ca ? { ca } : {}, UA);
+function pool(ca?: string): EndpointAgents {
+  const p = new EndpointAgents(ca ? { ca } : {}, UA);
   open.push(() => p.destroy());
   return p;
 }
@@ -114,7 +115,7 @@ async function writeSlowly(socket: net.Socket, pieces: Array<string | Buffer>, p
 }
 
 function attempt(
-  p: Http1ConnectionPool,
+  p: EndpointAgents,
   url: string,
   options: { body?: string; signature?: string; headers?: Record<string, string> } = {},
 ): Promise<AttemptResult> {
@@ -217,6 +218,41 @@ describe('request head: what a node:http receiver sees', () => {
     const result = await attempt(pool(), `${r.url}/hook`, { headers: { 'X-Euro': '€' } });
     expect(result.error).toMatchObject({ code: 'connection', cause: 'ERR_INVALID_CHAR' });
     expect(r.connections).toHaveLength(0);
+  });
+});
+
+describe('request head: the bytes on the wire (raw TCP server)', () => {
+  it('names, order and case exactly as built; Host after them; one Connection: keep-alive last; the method of the endpoint', async () => {
+    const heads: string[] = [];
+    const s = await rawServer((socket, head) => {
+      heads.push(head);
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+    });
+    const p = pool();
+    const body = '{"a":1}';
+    await attempt(p, `${s.url}/hook?q=1`, { body, signature: 'abc', headers: { 'x-lower': 'l', 'X-MiXeD': 'm' } });
+    const actions = {
+      parsed: new URL(`${s.url}/put`),
+      headers: { accept: '*/*' },
+      method: 'PUT',
+      userAgent: 'Segment (Actions)',
+    };
+    await new Promise((resolve) => sendAttempt(p.target(actions), Buffer.from(body), undefined, resolve));
+    const host = new URL(s.url).host;
+    expect(heads[0]?.split('\r\n')).toEqual([
+      'POST /hook?q=1 HTTP/1.1',
+      `User-Agent: ${UA}`,
+      'Content-Type: application/json',
+      'Content-Length: 7',
+      'Accept-Encoding: identity',
+      'x-lower: l',
+      'X-MiXeD: m',
+      'X-Signature: abc',
+      `Host: ${host}`,
+      'Connection: keep-alive',
+    ]);
+    expect(heads[1]?.split('\r\n')[0]).toBe('PUT /put HTTP/1.1');
+    expect(heads[1]?.split('\r\n')).toContain('User-Agent: Segment (Actions)');
   });
 });
 
@@ -421,7 +457,6 @@ describe('answers in odd shapes (raw TCP server)', () => {
     ['every line ended by a bare LF, the connection kept open', 'HTTP/1.1 200 OK\nContent-Length: 2\n\nok'],
     ["another protocol's greeting, the connection kept open", 'SSH-2.0-OpenSSH_9.6\r\n'],
     ['a first byte that cannot start an answer', 'h'],
-    ['a bare LF before the status line', '\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'],
   ];
   for (const [name, answer] of malformed) {
     it(`${name} → protocol error, socket destroyed`, async () => {
@@ -549,7 +584,7 @@ describe('abort', () => {
 
 describe('HTTPS', () => {
   it("tls.ca is trusted on top of Node's root certificates, not instead of them", async () => {
-    const { trustedCertificates } = await import('../src/delivery/http1-connection-pool.js');
+    const { trustedCertificates } = await import('../src/delivery/endpoint-agents.js');
     const tls = await import('node:tls');
     const list = trustedCertificates('-----BEGIN CERTIFICATE-----\nTEST\n-----END CERTIFICATE-----\n');
     expect(list).toHaveLength(tls.rootCertificates.length + 1);
@@ -569,36 +604,6 @@ describe('HTTPS', () => {
     expect(await attempt(p, `${server.url}/hook`)).toMatchObject({ status: 200, responseBody: 'ok' });
     expect(await attempt(p, `${server.url}/hook`)).toMatchObject({ status: 200, responseBody: 'ok' });
     expect(server.requests).toBe(2);
-  });
-});
-
-describe('Http1ResponseParser on a reused read buffer', () => {
-  it('ignores stale bytes past `end` (a CRLFCRLF left by an earlier read is not the end of this head)', async () => {
-    const { Http1ResponseParser, ParseResult } = await import('../src/delivery/http1-response-parser.js');
-    const parser = new Http1ResponseParser();
-    const shared = Buffer.alloc(256);
-    shared.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1');
-    // This read holds only "HTTP/1.1 5"; the rest of the buffer is what an earlier read left.
-    shared.write('HTTP/1.1 5', 'latin1');
-    expect(parser.execute(shared, 10)).toBe(ParseResult.NeedMore);
-    shared.fill(0x21); // the read buffer is reused: the parser must have copied what it needs
-    const rest = Buffer.from('03 Service Unavailable\r\nRetry-After: 3\r\nContent-Length: 4\r\n\r\nbusy');
-    rest.copy(shared);
-    expect(parser.execute(shared, rest.length - 2)).toBe(ParseResult.NeedMore);
-    shared.fill(0x21);
-    shared.write('sy', 'latin1');
-    expect(parser.execute(shared, 2)).toBe(ParseResult.Complete);
-    expect({
-      status: parser.status,
-      text: parser.statusText,
-      retryAfter: parser.retryAfter,
-      body: parser.bodyText(),
-    }).toEqual({
-      status: 503,
-      text: 'Service Unavailable',
-      retryAfter: '3',
-      body: 'busy',
-    });
   });
 });
 

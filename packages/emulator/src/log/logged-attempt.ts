@@ -1,0 +1,173 @@
+import { redactHeaders, redactLocation, redactUrl } from '../redact.js';
+
+/**
+ * Why an attempt did not succeed: `timeout` (no answer within `timeoutMs`), `connection` (refused,
+ * reset, unreachable, DNS), `tls` (untrusted or self-signed certificate: no request was sent),
+ * `redirect` (a 3xx, never followed), `http` (any other non-2xx status), `protocol` (a malformed
+ * answer), `aborted` (`close()` ended it).
+ *
+ * @example
+ * const retried: AttemptErrorCode[] = ['timeout', 'connection'];
+ */
+export type AttemptErrorCode = 'timeout' | 'connection' | 'tls' | 'redirect' | 'http' | 'protocol' | 'aborted';
+
+/**
+ * The error of a failed attempt.
+ *
+ * @example
+ * if (attempt.error?.code === 'timeout') console.log(attempt.error.message);
+ */
+export interface AttemptError {
+  /** The kind of failure. */
+  code: AttemptErrorCode;
+  /** A readable explanation, e.g. `500 Internal Server Error` or `ECONNRESET: socket hang up`. */
+  message: string;
+  /** The system error code when there is one, e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`. */
+  cause?: string;
+}
+
+/**
+ * One HTTP request to one endpoint (each delivery to an endpoint is one event).
+ *
+ * @example
+ * emulator.on('attempt', (attempt) => console.log(attempt.endpoint, attempt.status ?? attempt.error?.code));
+ */
+export interface Attempt {
+  /** The id of the delivery record this attempt belongs to. */
+  readonly recordId: string;
+  /** The endpoint URL as shown: password and query values masked (`redactUrl`); the request used the real one. */
+  readonly endpoint: string;
+  /** 1 for the first round (every endpoint), 2 for the first retry round, ... */
+  readonly round: number;
+  /** When the request started, ISO 8601 UTC on the emulator's clock. */
+  readonly at: string;
+  /** The request headers exactly as sent (the signature in full: this is your test's evidence). Frozen. */
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  /** The request body: the exact bytes sent, as UTF-8 text. */
+  readonly body: string;
+  /** The answer's status, when an answer came. */
+  readonly status?: number;
+  /** Response headers of interest (`retry-after`, `location`), when an answer came. */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
+  /** Up to the first 1 KB of the answer's body. */
+  readonly responseBody?: string;
+  /** Real milliseconds from the request's start to its end (answer read, error, or timeout). */
+  readonly durationMs: number;
+  /** What went wrong; absent on a 2xx. */
+  readonly error?: AttemptError;
+  /** What the attempt led to for this endpoint: delivered, retry in a later round, or given up. */
+  readonly outcome: 'delivered' | 'retry' | 'fail';
+}
+
+/**
+ * An endpoint as the log knows it: where requests went and with which static headers (a Webhooks
+ * (Actions) endpoint also has its method and `User-Agent`).
+ *
+ * @example
+ * const endpoint: RecordEndpoint = { url, parsed: new URL(url), headers: {} };
+ */
+export interface RecordEndpoint {
+  readonly url: string;
+  readonly parsed: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly method?: 'POST' | 'PUT' | 'PATCH';
+  readonly userAgent?: string;
+  /**
+   * The request's header lines as its sender writes them (names, case, order), `Host` and
+   * `Connection` left to the HTTP client; absent, the engine writes classic Webhooks' block.
+   */
+  readonly headerBlock?: (
+    bodyLength: number,
+    signature: string | undefined,
+  ) => ReadonlyArray<readonly [string, string]>;
+}
+
+/** What the engine knows when an attempt ends. */
+export interface AttemptInit {
+  endpoint: RecordEndpoint;
+  round: number;
+  atMs: number;
+  /** The request headers exactly as sent. */
+  requestHeaders: Readonly<Record<string, string>>;
+  status: number | undefined;
+  responseHeaders: Readonly<Record<string, string>> | undefined;
+  responseBody: string | undefined;
+  durationMs: number;
+  error: AttemptError | undefined;
+  outcome: Attempt['outcome'];
+}
+
+/**
+ * The emulator's attempt: plain data, and its record's body (the bytes it sent).
+ *
+ * @example
+ * const attempt = record.addAttempt(init);
+ * attempt.toJSON().requestHeaders; // credentials masked
+ */
+export class LoggedAttempt implements Attempt {
+  /** The record the attempt belongs to (its id, and its body: the bytes it sent). */
+  readonly #record: { readonly id: string; readonly body: string };
+  /** The endpoint this attempt went to, as the engine resolved it. */
+  readonly resolvedEndpoint: RecordEndpoint;
+  readonly round: number;
+  /** When the request started, epoch ms on the emulator's clock. */
+  readonly atMs: number;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly status: number | undefined;
+  readonly responseHeaders: Readonly<Record<string, string>> | undefined;
+  readonly responseBody: string | undefined;
+  readonly durationMs: number;
+  readonly error: AttemptError | undefined;
+  readonly outcome: Attempt['outcome'];
+
+  constructor(record: { readonly id: string; readonly body: string }, init: AttemptInit) {
+    this.#record = record;
+    this.resolvedEndpoint = init.endpoint;
+    this.round = init.round;
+    this.atMs = init.atMs;
+    this.requestHeaders = Object.freeze(init.requestHeaders); // the engine's own object, made for this request
+    this.status = init.status;
+    this.responseHeaders = init.responseHeaders;
+    this.responseBody = init.responseBody;
+    this.durationMs = init.durationMs;
+    this.error = init.error;
+    this.outcome = init.outcome;
+  }
+
+  get recordId(): string {
+    return this.#record.id;
+  }
+
+  get endpoint(): string {
+    return redactUrl(this.resolvedEndpoint.url);
+  }
+
+  get at(): string {
+    return new Date(this.atMs).toISOString();
+  }
+
+  get body(): string {
+    return this.#record.body;
+  }
+
+  /** A plain object with every field, for `JSON.stringify` and logs: no credential (`redactHeaders`). */
+  toJSON(): Record<string, unknown> {
+    return {
+      recordId: this.recordId,
+      endpoint: this.endpoint,
+      round: this.round,
+      at: this.at,
+      requestHeaders: redactHeaders(this.requestHeaders),
+      body: this.body,
+      status: this.status,
+      responseHeaders:
+        this.responseHeaders?.location === undefined
+          ? this.responseHeaders
+          : { ...this.responseHeaders, location: redactLocation(this.responseHeaders.location) },
+      responseBody: this.responseBody,
+      durationMs: this.durationMs,
+      error: this.error,
+      outcome: this.outcome,
+    };
+  }
+}
