@@ -41,12 +41,10 @@ describe('response classification', () => {
     expect(classifyStatus(502, '', undefined, policy())).toMatchObject({ error: { message: '502' } });
   });
 
-  it('gives the same verdict for the same status line each time, and keeps shared verdicts unchangeable', () => {
+  it('gives the same verdict for the same status line each time, worded with its status text', () => {
     const p = policy();
     const first = classifyStatus(503, 'Service Unavailable', undefined, p);
     expect(classifyStatus(503, 'Service Unavailable', undefined, p)).toEqual(first);
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(first.outcome !== 'delivered' && Object.isFrozen(first.error)).toBe(true);
     expect(classifyStatus(503, 'Slow Down', undefined, p)).toMatchObject({ error: { message: '503 Slow Down' } });
   });
 
