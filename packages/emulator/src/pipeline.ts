@@ -1,4 +1,5 @@
-import { callIssues, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { ValidationError, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { callIssues, type Call } from '@hookgate/core/calls';
 import { ActionsDelivery } from './actions/actions-delivery.js';
 import { actionsPolicyOf } from './actions/actions-response-policy.js';
 import { ActionsRouter } from './actions/actions-router.js';

@@ -1,4 +1,4 @@
-import type { Call, CallType } from '@hookgate/core';
+import type { Call, CallType } from '@hookgate/core/calls';
 import type { IntakeNote } from './intake/big-number-notes.js';
 import type { DeliveryRecord } from './log/delivery-record.js';
 

@@ -1,4 +1,5 @@
-import { readNodeBody, type Receiver, type ReceiverInput, type ReceiverResponse } from '@hookgate/core';
+import type { ReceiverInput, ReceiverResponse } from '@hookgate/core';
+import { readNodeBody } from '@hookgate/core/adapter';
 import type { Request } from 'express';
 
 /**
@@ -25,7 +26,7 @@ type ParsedRequest = Request & { _body?: boolean; rawBody?: unknown };
  */
 export async function readExpressBody(
   req: Request,
-  receiver: Pick<Receiver, 'maxBodyBytes' | 'deadlineMs'>,
+  receiver: { maxBodyBytes: number; deadlineMs: number },
   receivedAt: number = Date.now(),
 ): Promise<ExpressBody | ReceiverResponse> {
   const r = req as ParsedRequest;

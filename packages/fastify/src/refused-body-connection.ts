@@ -1,4 +1,4 @@
-import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from '@hookgate/core';
+import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from '@hookgate/core/adapter';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { RefusedBodyError } from './refused-body-error.js';
 

@@ -1,11 +1,11 @@
-import {
-  checkReceiverOptions,
-  type ActionsPayload,
-  type ActionsReceiverOptions,
-  type HandlerContext,
-  type ReceiverOptions,
-  type StandardSchemaV1,
-  type WebhookMessage,
+import { checkReceiverOptions } from '@hookgate/core/adapter';
+import type {
+  ActionsPayload,
+  ActionsReceiverOptions,
+  HandlerContext,
+  ReceiverOptions,
+  StandardSchemaV1,
+  WebhookMessage,
 } from '@hookgate/core';
 import type { Context } from 'hono';
 

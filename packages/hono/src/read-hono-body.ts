@@ -1,12 +1,11 @@
+import type { ReceiverInput, ReceiverResponse } from '@hookgate/core';
 import {
   BodyDeadlineError,
   BodyTooLargeError,
   bodyDeadlineResponse,
   readBody,
   receiverResponse,
-  type ReceiverInput,
-  type ReceiverResponse,
-} from '@hookgate/core';
+} from '@hookgate/core/adapter';
 import type { HonoRequest } from 'hono';
 import { bodyUntouched, readIncoming, type NodeIncoming } from './node-incoming.js';
 

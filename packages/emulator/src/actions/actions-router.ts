@@ -1,4 +1,5 @@
-import { isDestinationEnabled, sign, type Call, type MessageType } from '@hookgate/core';
+import { sign, type MessageType } from '@hookgate/core';
+import { isDestinationEnabled, type Call } from '@hookgate/core/calls';
 import type { Clock } from '../clock.js';
 import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
 import type { SourceState } from '../routing/source-registry.js';
