@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ValidationIssue } from '@hookgate/core';
 import { callIssues, type CallType } from '@hookgate/core/calls';
-import { normalizeTimestamp } from '@hookgate/core/internal';
+import { normalizeTimestamp } from '@hookgate/core/calls';
 import { CallTooLargeError, FieldError } from './errors.js';
 import { MAX_CALL_BYTES } from './limits.js';
 

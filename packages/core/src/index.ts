@@ -43,7 +43,13 @@ export type {
   BatchElementInfo,
   SpecEventHandlers,
 } from './actions/actions-options.js';
-export { SPEC_EVENT_TYPES, type SpecEvent, type SpecEventOf, type SpecEventType } from './actions/spec-events.js';
+export {
+  SPEC_EVENT_TYPES,
+  type SpecEvent,
+  type SpecEventOf,
+  type SpecEventType,
+  type SpecExtras,
+} from './actions/spec-events.js';
 export { isSpecEvent } from './actions/spec-event-check.js';
 export type { StandardSchemaV1 } from './actions/standard-schema.js';
 

@@ -8,7 +8,12 @@
 
 // Message schema parts.
 export { ContextSchema, PagePropertiesSchema, messageSchemas, strictMessageSchemas } from './messages/schemas.js';
-export * from './messages/timestamp.js';
+export {
+  ISO_8601_TIMESTAMP,
+  IsoTimestampSchema,
+  StrictTimestampSchema,
+  UTC_MILLIS_TIMESTAMP,
+} from './messages/timestamp.js';
 export { childPath, pointerToPath } from './messages/validation-error.js';
 export {
   isAlias,
@@ -31,7 +36,6 @@ export type {
   SpecAliasEvent,
   SpecCommonFields,
   SpecContext,
-  SpecExtras,
   SpecGroupEvent,
   SpecIdentifyEvent,
   SpecIntegrations,

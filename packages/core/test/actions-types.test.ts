@@ -11,8 +11,9 @@ import {
   type ActionsHandlerContext,
   type BatchElementInfo,
   type SpecEvent,
+  type SpecExtras,
 } from '../src/index.js';
-import { specEventIssues, type SpecAliasEvent, type SpecExtras, type SpecTrackEvent } from '../src/internal.js';
+import { specEventIssues, type SpecAliasEvent, type SpecTrackEvent } from '../src/internal.js';
 
 const secret = 'whsec_types';
 

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callIssues, readCallTimestamp, readClientCall } from '../src/calls.js';
-import { ISO_8601_TIMESTAMP, normalizeTimestamp, UTC_MILLIS_TIMESTAMP } from '../src/internal.js';
+import { normalizeTimestamp } from '../src/calls.js';
+import { ISO_8601_TIMESTAMP, UTC_MILLIS_TIMESTAMP } from '../src/internal.js';
 
 describe("readCallTimestamp: one documented rule, the sender's UTC-with-milliseconds form out", () => {
   it.each([

@@ -3,7 +3,7 @@
 // Real intake and receiver on 127.0.0.1.
 import fc from 'fast-check';
 import { messageIssues } from '@hookgate/core';
-import { normalizeTimestamp } from '@hookgate/core/internal';
+import { normalizeTimestamp } from '@hookgate/core/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as publicApi from '../src/index.js';
 import { createEmulator, MAX_CALL_BYTES, type Emulator } from '../src/index.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type SpecEvent } from '@hookgate/core';
 import { type Call } from '@hookgate/core/calls';
-import { normalizeTimestamp } from '@hookgate/core/internal';
+import { normalizeTimestamp } from '@hookgate/core/calls';
 
 /**
  * The name under which a call's `integrations` object turns this destination on or off
