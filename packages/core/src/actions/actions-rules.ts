@@ -80,6 +80,7 @@ export function actionsRules<TExtra>(
     allow: 'POST, PUT, PATCH',
     methodMessage: (method) => `Webhooks (Actions) sends POST, PUT or PATCH; ${method} is not allowed.`,
     check,
+    checkMayWait: schema !== undefined && onPayload !== undefined,
     handlerFor(message) {
       if (typeof message === 'object' && message !== null) {
         if (routes.has(message)) return routes.get(message);

@@ -45,6 +45,8 @@ export interface DestinationRules<TExtra> {
    * when it is not `message` (a schema's output may drop or change the body's `messageId`).
    */
   check(value: unknown): Promise<RulesChecked>;
+  /** Whether `check` may wait on user code (a schema validating asynchronously): only then is it raced against the deadline. */
+  readonly checkMayWait: boolean;
   /** The handler for an accepted message, or `undefined` (acknowledged unhandled). */
   handlerFor(message: unknown): MessageHandler<WebhookMessage, TExtra> | undefined;
   /** How logs and answers name a message (`track message`, `payload`). */
@@ -65,6 +67,7 @@ export function classicRules<TExtra>(options: ReceiverOptions<TExtra>): Destinat
     methods: ['POST'],
     allow: 'POST',
     methodMessage: (method) => `The sender only POSTs; ${method} is not allowed.`,
+    checkMayWait: false,
     async check(value) {
       const issues = messageIssues(value, { strictTimestamps: options.strictTimestamps });
       if (issues.length === 0) return { message: value };

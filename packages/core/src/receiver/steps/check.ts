@@ -51,8 +51,11 @@ export async function checkMessage<TExtra>(
   const { rules, deadlineMs } = setup;
   let checked: RulesChecked | typeof DEADLINE_PASSED;
   try {
+    const pending = rules.check(request.value);
     // A schema's time is part of the time the sender waits.
-    checked = await beforeDeadline(rules.check(request.value), request.receivedAt.getTime(), deadlineMs);
+    checked = rules.checkMayWait
+      ? await beforeDeadline(pending, request.receivedAt.getTime(), deadlineMs)
+      : await pending;
   } catch (error) {
     setup.onError(error, { phase: 'handler' });
     return refuse(
