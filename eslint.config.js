@@ -28,7 +28,14 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program for the whole workspace: the root tsconfig maps every @hookgate/* import to its src/, so a file
+      // in one package sees the others' real types without a build (each package's own tsconfig resolves them
+      // through dist/, which a fresh checkout lacks, and would make a program per package). The inspector UI runs in
+      // the browser and has its own (DOM) tsconfig.
+      parserOptions: {
+        project: ['./tsconfig.json', './packages/emulator/inspector-ui/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {

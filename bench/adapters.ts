@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -83,14 +83,14 @@ async function serve(): Promise<void> {
   const http = await import('node:http');
   const { createReceiver, toNodeListener } = await import('@hookgate/core');
   const { Webhooks, createNodeMiddleware } = await import('@octokit/webhooks');
-  const readRaw = (req: import('node:http').IncomingMessage) =>
+  const readRaw = (req: IncomingMessage) =>
     new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
       req.on('error', reject);
     });
-  const json = (res: import('node:http').ServerResponse, status: number, text: string) =>
+  const json = (res: ServerResponse, status: number, text: string) =>
     void res
       .writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) })
       .end(text);
@@ -144,7 +144,8 @@ async function serve(): Promise<void> {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
       (request as unknown as { rawBody: Buffer }).rawBody = raw as Buffer;
-      parseJson(request, (raw as Buffer).toString('utf8'), done);
+      // Fastify's default JSON parser answers through `done`; its type also allows an async parser.
+      void parseJson(request, (raw as Buffer).toString('utf8'), done);
     });
     scope.post('/hand', async (request, reply) => {
       if (!handVerified((request as unknown as { rawBody: Buffer }).rawBody, request.headers['x-signature']))
@@ -158,8 +159,7 @@ async function serve(): Promise<void> {
 
   // Like with like: the plain and hand-written routes read the body straight off the Node request,
   // as hookgate's middleware does on @hono/node-server (through c.req they would build a Web Request).
-  const honoRaw = (c: { env: unknown }) =>
-    readRaw((c.env as { incoming: import('node:http').IncomingMessage }).incoming);
+  const honoRaw = (c: { env: unknown }) => readRaw((c.env as { incoming: IncomingMessage }).incoming);
   const ho = new Hono();
   ho.post('/plain', async (c) => {
     JSON.parse((await honoRaw(c)).toString('utf8'));
@@ -167,9 +167,7 @@ async function serve(): Promise<void> {
   });
   ho.post('/hand', async (c) => {
     const raw = await honoRaw(c);
-    if (
-      !handVerified(raw, (c.env as { incoming: import('node:http').IncomingMessage }).incoming.headers['x-signature'])
-    )
+    if (!handVerified(raw, (c.env as { incoming: IncomingMessage }).incoming.headers['x-signature']))
       return c.json({ ok: false }, 401);
     JSON.parse(raw.toString('utf8'));
     return c.json({ ok: true });
@@ -255,7 +253,7 @@ async function startServers(): Promise<Servers> {
   let out = '';
   const urls = await new Promise<Record<Framework, string>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bench servers did not start:\n${out}`)), 30_000);
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /BENCH_URLS=(\{.*\})/.exec(out);
       if (m) {
@@ -266,7 +264,7 @@ async function startServers(): Promise<Servers> {
     child.once('exit', (code) => reject(new Error(`bench servers exited (${code}):\n${out}`)));
   });
   let cpuWaiter: ((us: number) => void) | undefined;
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     const m = /CPU=(\d+)/.exec(c.toString());
     if (m && cpuWaiter) cpuWaiter(Number(m[1]));
   });
@@ -275,10 +273,10 @@ async function startServers(): Promise<Servers> {
     cpu: () =>
       new Promise<number>((resolve) => {
         cpuWaiter = resolve;
-        child.stdin!.write('cpu\n');
+        child.stdin.write('cpu\n');
       }),
     stop: async () => {
-      child.stdin!.end();
+      child.stdin.end();
       child.kill('SIGTERM');
       await once(child, 'exit');
     },

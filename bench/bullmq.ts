@@ -140,7 +140,7 @@ function handWritten(queue: Queue): http.RequestListener {
 async function serve(): Promise<void> {
   const connection = { host: '127.0.0.1', port: Number(process.env.BENCH_REDIS_PORT) };
   const receiver = createReceiver({ secret: SECRET, enqueue: enqueueTo(new Queue('bench-hookgate', { connection })) });
-  const hg = await startServer(toNodeListener(receiver) as http.RequestListener);
+  const hg = await startServer(toNodeListener(receiver));
   const hw = await startServer(handWritten(new Queue('bench-handwritten', { connection })));
   console.log(`BENCH_URLS=${JSON.stringify({ hg: hg.url, hw: hw.url })}`);
   process.stdin.setEncoding('utf8');
@@ -167,7 +167,7 @@ async function startServers(
   let cpuWaiter: ((us: number) => void) | undefined;
   const urls = await new Promise<{ hg: string; hw: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bench/bullmq servers did not start:\n${out}`)), 30_000);
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /BENCH_URLS=(\{.*\})/.exec(out);
       if (m) {
@@ -185,7 +185,7 @@ async function startServers(
     cpu: () =>
       new Promise<number>((resolve) => {
         cpuWaiter = resolve;
-        child.stdin!.write('cpu\n');
+        child.stdin.write('cpu\n');
       }),
   };
 }
@@ -232,9 +232,7 @@ export default async function bullmqBench(): Promise<BenchReport> {
     // End to end: MESSAGES signed POSTs (20 at a time) through the receiver, processed by one worker.
     const e2eQueue = new Queue('bench-e2e', { connection });
     closers.push(() => e2eQueue.close());
-    const e2e = await startServer(
-      toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(e2eQueue) })) as http.RequestListener,
-    );
+    const e2e = await startServer(toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(e2eQueue) })));
     closers.push(() => e2e.close());
     let processed = 0;
     let allDone: () => void = () => undefined;

@@ -119,7 +119,7 @@ async function startChild(kind: ServerKind): Promise<{ url: string; child: Child
       TSX_TSCONFIG_PATH: fileURLToPath(new URL('../test/runtimes/tsconfig.dist.json', import.meta.url)),
     },
   });
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
   return { url: `http://127.0.0.1:${Number(chunk.toString().trim())}`, child };
 }
 

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { createReceiver, fixture, sign, toNodeListener } from '@hookgate/core';
 import { createEmulator, startListener } from '@hookgate/emulator';
 
@@ -86,7 +86,7 @@ try {
   receiver.close();
 }
 
-async function deliveryShots(page: import('playwright-core').Page): Promise<void> {
+async function deliveryShots(page: Page): Promise<void> {
   await page.goto(`${intake.url}/`);
   await page.locator('#live[data-state="open"]').waitFor();
   await page.locator('tr.row').nth(7).waitFor();
@@ -104,7 +104,7 @@ async function deliveryShots(page: import('playwright-core').Page): Promise<void
 }
 
 /** hookgate listen in front of a real receiver: a good request, a wrong secret, a re-encoded body, a slow-free 200. */
-async function inboundShot(page: import('playwright-core').Page): Promise<void> {
+async function inboundShot(page: Page): Promise<void> {
   const secret = 'screenshot-listen-secret';
   const rx = http.createServer(
     toNodeListener(createReceiver({ secret, onMessage: () => {}, logger: { warn: () => {} } })) as http.RequestListener,

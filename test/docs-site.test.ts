@@ -1,12 +1,16 @@
 // The docs site, built as users build it (`pnpm docs:build`: TypeDoc's API reference, then
 // VitePress, whose own check refuses a dead link between pages), then read back: every link
 // between pages, to an asset or into the API reference resolves to a file of the output, and every
-// public export of every package has its page in the API reference.
-import { execFile } from 'node:child_process';
+// public export of every package has its page in the API reference. Then served, by `pnpm docs:preview`
+// and by the plainest static server: the API reference keeps its styles at `/api` and `/api/`, and
+// links back to the guides.
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { servePlainStatic } from './helpers/plain-static-server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${root}docs/.vitepress/dist`;
@@ -113,4 +117,77 @@ describe('the docs site (pnpm docs:build)', () => {
     }
     expect(missing).toEqual([]);
   });
+});
+
+/** The stylesheets a page loads, resolved as a browser does (against its `<base href>` if any). */
+function stylesheetsOf(html: string, pageUrl: string): string[] {
+  const base = new URL(/<base href="([^"]+)"/.exec(html)?.[1] ?? '', pageUrl);
+  return [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => new URL(m[1]!, base).href);
+}
+
+/** Checks the API reference served at `site`: the page and its CSS at `/api` and `/api/`, the links to the guides. */
+async function checkApiReference(site: string): Promise<void> {
+  for (const path of ['/api', '/api/', '/api/index.html']) {
+    const page = await fetch(`${site}${path}`);
+    expect(page.status, path).toBe(200);
+    const html = await page.text();
+    const sheets = stylesheetsOf(html, page.url);
+    expect(sheets.length, path).toBeGreaterThan(0);
+    for (const sheet of sheets) {
+      const css = await fetch(sheet);
+      expect(css.status, `${path} → ${sheet}`).toBe(200);
+      expect(css.headers.get('content-type'), `${path} → ${sheet}`).toMatch(/text\/css/);
+    }
+    // The header links back to the guides, and they are pages of the site.
+    const guides = [...html.matchAll(/<a href="(\/[^"]*)"[^>]*>Guides</g)].map((m) => m[1]!);
+    expect(guides, path).toContain('/getting-started');
+    expect((await fetch(new URL('/getting-started', site))).status).toBe(200);
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the built site, served', () => {
+  it('by a plain static server (no trailing-slash redirect): the API reference keeps its styles and links to the guides', async () => {
+    const { server, url } = await servePlainStatic(dist);
+    try {
+      await checkApiReference(url);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('by `pnpm docs:preview`', async () => {
+    const scripts = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts as Record<string, string>;
+    expect(scripts['docs:preview']).toBeDefined();
+    const port = await freePort();
+    const preview = spawn('npx', ['-y', 'pnpm@10', 'docs:preview', '--port', String(port), '--host', '127.0.0.1'], {
+      cwd: root,
+      detached: true,
+      stdio: 'ignore',
+    });
+    const site = `http://127.0.0.1:${port}`;
+    try {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const up = await fetch(`${site}/`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (up) break;
+        if (Date.now() > deadline) throw new Error('docs:preview did not answer within 60 s');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(await (await fetch(`${site}/getting-started`)).text()).toMatch(/Getting started/);
+      await checkApiReference(site);
+    } finally {
+      if (preview.pid) process.kill(-preview.pid, 'SIGTERM');
+    }
+  }, 90_000);
 });

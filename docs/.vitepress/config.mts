@@ -47,6 +47,7 @@ export default defineConfig({
           { text: 'The emulator', link: '/emulator' },
           { text: 'The CLI and the inspector', link: '/cli' },
           { text: 'Webhooks (Actions)', link: '/webhooks-actions' },
+          { text: 'Typed events from your tracking plan', link: '/guides/tracking-plans' },
           { text: 'Several instances with Redis', link: '/redis' },
           { text: 'Going to production', link: '/production' },
           { text: 'Troubleshooting signature mismatches', link: '/troubleshooting-signatures' },

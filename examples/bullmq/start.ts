@@ -52,7 +52,7 @@ function start(file: string, label: string): Child {
   });
   const lines: Array<Record<string, unknown>> = [];
   const waiting: Array<() => void> = [];
-  createInterface({ input: proc.stdout! }).on('line', (text) => {
+  createInterface({ input: proc.stdout }).on('line', (text) => {
     const line = JSON.parse(text) as Record<string, unknown>;
     lines.push(line);
     if ('processed' in line)

@@ -23,19 +23,22 @@ export async function startFlakyReceiver(options: { secret: string }): Promise<F
   const seen: WebhookMessage[] = [];
   const failedOnce = new Set<string>();
   const receiver = createReceiver({ secret: options.secret, onMessage: (message) => void seen.push(message) });
-  const server = http.createServer(async (req, res) => {
-    const body = await readNodeBody(req, receiver);
-    if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body);
-    const key = Buffer.from(body).toString('base64');
-    if (!failedOnce.has(key)) {
-      failedOnce.add(key);
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('temporarily down');
-      return;
-    }
-    writeNodeResponse(
-      res,
-      await receiver.handle({ method: req.method ?? 'POST', headers: req.headers, rawBody: body }),
-    );
+  const server = http.createServer((req, res) => {
+    // A failure here (a socket closed mid-answer) ends that request; the server keeps serving.
+    void (async () => {
+      const body = await readNodeBody(req, receiver);
+      if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body);
+      const key = Buffer.from(body).toString('base64');
+      if (!failedOnce.has(key)) {
+        failedOnce.add(key);
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('temporarily down');
+        return;
+      }
+      writeNodeResponse(
+        res,
+        await receiver.handle({ method: req.method ?? 'POST', headers: req.headers, rawBody: body }),
+      );
+    })().catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -130,18 +130,20 @@ describe('examples/lambda-receiver: over real HTTP, through a function-URL-like 
     server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', async () => {
-        const bytes = Buffer.concat(chunks);
-        const isText =
-          /^(application\/json|text\/)/.test(req.headers['content-type'] ?? '') && !req.headers['x-test-binary'];
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(',') : String(v);
-        const event = v2Event(headers, '', false);
-        event.requestContext.http.method = req.method!;
-        event.body = isText ? bytes.toString('utf8') : bytes.toString('base64');
-        event.isBase64Encoded = !isText;
-        const result = await handler(event);
-        res.writeHead(result.statusCode, result.headers).end(result.body);
+      req.on('end', () => {
+        void (async () => {
+          const bytes = Buffer.concat(chunks);
+          const isText =
+            /^(application\/json|text\/)/.test(req.headers['content-type'] ?? '') && !req.headers['x-test-binary'];
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(',') : String(v);
+          const event = v2Event(headers, '', false);
+          event.requestContext.http.method = req.method!;
+          event.body = isText ? bytes.toString('utf8') : bytes.toString('base64');
+          event.isBase64Encoded = !isText;
+          const result = await handler(event);
+          res.writeHead(result.statusCode, result.headers).end(result.body);
+        })().catch((error: unknown) => res.writeHead(500).end(String(error)));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -44,9 +44,9 @@ const server = spawn(process.execPath, [nextBin, 'start', '--port', port, '--hos
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, WEBHOOK_SECRET: secret, NEXT_TELEMETRY_DISABLED: '1' },
 });
-server.stdout!.setEncoding('utf8');
+server.stdout.setEncoding('utf8');
 let announced = false;
-server.stdout!.on('data', (text: string) => {
+server.stdout.on('data', (text: string) => {
   process.stdout.write(text);
   const ready = /Local:\s+(http:\/\/\S+)/.exec(text);
   if (ready && !announced) {

@@ -47,7 +47,7 @@ async function startInstance(name: string, redisUrl: string): Promise<RunningIns
   const handled: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`instance ${name} exited with code ${code} before listening`)));
-    createInterface({ input: child.stdout! }).on('line', (text) => {
+    createInterface({ input: child.stdout }).on('line', (text) => {
       const line = JSON.parse(text) as Line;
       if (line.port) resolve(line.port);
       if (line.handled !== undefined) {

@@ -1,7 +1,7 @@
 // Webhooks (Actions) receivers attacked from outside over real HTTP on every set-up: core's node
 // listener, core's fetch handler (on @hono/node-server), Express, the Fastify plugin, Fastify's
 // webhookRoute, Hono on @hono/node-server. What a prober sends that Segment's code never would.
-import http from 'node:http';
+import type http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
@@ -46,7 +46,7 @@ const SETUPS: SetUp[] = [
   {
     name: "core's node listener",
     handlers: true,
-    start: (o) => startHttpServer(toNodeListener(createReceiver(o as ReceiverOptions)) as http.RequestListener),
+    start: (o) => startHttpServer(toNodeListener(createReceiver(o as ReceiverOptions))),
   },
   {
     name: "core's fetch handler",
@@ -147,7 +147,7 @@ describe.each(SETUPS)('$name', (setUp) => {
     expect([del.status, del.json?.code]).toEqual([405, 'method_not_allowed']);
     expect(ran).toEqual([]);
 
-    const classic = await start(setUp, { secret: SECRET, onMessage: () => {} } as unknown as AnyReceiverOptions);
+    const classic = await start(setUp, { secret: SECRET, onMessage: () => {} });
     for (const method of ['PUT', 'PATCH']) {
       const r = await send(classic, '{"type":"track"}', { method });
       expect([method, r.status, r.allow]).toEqual([method, 405, 'POST']);

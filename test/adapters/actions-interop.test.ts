@@ -2,7 +2,7 @@
 // (@segment/action-destinations 3.387.0 through @segment/actions-core) over real HTTP: core's node
 // listener, core's fetch handler (on @hono/node-server), Express, the Fastify plugin (hookgateActions,
 // and hookgate with destination: 'actions'), Fastify's webhookRoute, Hono on @hono/node-server.
-import http from 'node:http';
+import type http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
@@ -81,11 +81,7 @@ const SETUPS: SetUp[] = [
     name: "core's node listener",
     handlers: true,
     start: (seen, batches) =>
-      startHttpServer(
-        toNodeListener(
-          createReceiver(handlerOptions(seen, batches) as unknown as ReceiverOptions),
-        ) as http.RequestListener,
-      ),
+      startHttpServer(toNodeListener(createReceiver(handlerOptions(seen, batches) as unknown as ReceiverOptions))),
   },
   {
     name: "core's fetch handler (@hono/node-server)",
@@ -190,7 +186,7 @@ const SETUPS: SetUp[] = [
       app.all('/hook', honoHookgate({ destination: 'actions', secret: SECRET }), (c) => {
         seen.push({
           via: 'route',
-          payload: c.get('webhook') as unknown as Record<string, unknown>,
+          payload: c.get('webhook'),
           batch: undefined,
           method: c.req.method,
         });

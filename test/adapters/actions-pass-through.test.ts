@@ -3,7 +3,7 @@
 // `c.get('webhook')` through the middleware's Env), and `onError`'s `info.message`. Checked by
 // `tsc -p tsconfig.json` (expectTypeOf, expected-error directives) and run over real HTTP with
 // Segment's own destination code (@segment/action-destinations 3.387.0).
-import http from 'node:http';
+import type http from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
@@ -126,7 +126,7 @@ describe("onError's info on an Actions receiver", () => {
         reported.push(info.message);
       },
     });
-    const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+    const server = await startHttpServer(toNodeListener(receiver));
     servers.push(server);
     const event = segmentEvent('identify');
     const outcome = await segmentSendEvent(

@@ -33,8 +33,8 @@ function spawnExample(file: string, env: Record<string, string>): Promise<{ url:
   });
   let out = '';
   return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const port = /"port":(\d+)/.exec(out)?.[1];
       if (port !== undefined)

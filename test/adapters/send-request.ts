@@ -178,21 +178,23 @@ function sendSplit(url: string, req: PreparedRequest): Promise<Answer> {
       try {
         resolve({ ...parseHttpResponse(Buffer.concat(received)), ms: performance.now() - started });
       } catch (e) {
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
       }
     });
-    socket.once('connect', async () => {
-      socket.write(head);
-      for (const piece of pieces) {
-        // A pause between writes makes each one its own TCP segment and its own read on the server.
-        await new Promise((r) => setTimeout(r, 15));
-        socket.write(
-          chunked
-            ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
-            : piece,
-        );
-      }
-      if (chunked) socket.write('0\r\n\r\n');
+    socket.once('connect', () => {
+      void (async () => {
+        socket.write(head);
+        for (const piece of pieces) {
+          // A pause between writes makes each one its own TCP segment and its own read on the server.
+          await new Promise((r) => setTimeout(r, 15));
+          socket.write(
+            chunked
+              ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+              : piece,
+          );
+        }
+        if (chunked) socket.write('0\r\n\r\n');
+      })().catch(reject);
     });
   });
 }

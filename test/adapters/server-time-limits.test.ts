@@ -13,6 +13,7 @@ import { createReceiver, handleClientErrors, toNodeListener } from '@hookgate/co
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { answerClientError, hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
+import { reportingRejections } from '../helpers/servers.js';
 
 const SECRET = 'whsec_time_limits';
 const onMessage = () => {};
@@ -51,7 +52,7 @@ const SERVERS: Array<{ name: string; start(): Promise<Started> }> = [
     start: () =>
       listening(
         handleClientErrors(
-          http.createServer(limits, toNodeListener(createReceiver({ secret: SECRET, onMessage }))),
+          http.createServer(limits, reportingRejections(toNodeListener(createReceiver({ secret: SECRET, onMessage })))),
         ).listen(0, '127.0.0.1'),
       ),
   },

@@ -25,6 +25,7 @@ export function trickleUpload(
     const started = Date.now();
     let answeredAt = 0;
     let outcome: Omit<TrickleOutcome, 'closedAfterAnswerMs'> | undefined;
+    // eslint-disable-next-line prefer-const -- assigned below, after the callbacks that clear it are made
     let timer: ReturnType<typeof setInterval> | undefined;
     let finished = false;
     const finish = (closedAfterAnswerMs: number) => {

@@ -23,7 +23,7 @@ beforeEach(async () => {
     onMessage: (message, ctx) =>
       void seen.push({ message, form: ctx.verification.form, userAgent: ctx.header('user-agent') }),
   });
-  receiver = await startHttpServer(toNodeListener(rx) as never);
+  receiver = await startHttpServer(toNodeListener(rx));
   emulator = createEmulator({
     sources: [
       {

@@ -173,6 +173,7 @@ export async function startRedisServer(options: StartRedisOptions = {}): Promise
   }
   if (lastError) {
     await rm(dir, { recursive: true, force: true });
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the last attempt threw, as it was
     throw lastError;
   }
 

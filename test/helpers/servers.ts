@@ -11,9 +11,30 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts a node:http server on 127.0.0.1 with an ephemeral port. */
-export async function startHttpServer(listener: http.RequestListener): Promise<RunningServer> {
-  return listenOnLoopback(http.createServer({ keepAliveTimeout: 30_000 }, listener));
+/** A request listener; an async one (e.g. `toNodeListener(receiver)`) may return its promise. */
+export type TestListener = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
+
+/** Starts a node:http server on 127.0.0.1 with an ephemeral port; see `reportingRejections` for an async listener. */
+export async function startHttpServer(listener: TestListener): Promise<RunningServer> {
+  return listenOnLoopback(http.createServer({ keepAliveTimeout: 30_000 }, reportingRejections(listener)));
+}
+
+/**
+ * A node:http listener from one that may return a promise: a rejection ends the request (500, or the socket
+ * when the head is out) and is thrown again outside the promise, so the test run reports it.
+ */
+export function reportingRejections(listener: TestListener): http.RequestListener {
+  return (req, res) => {
+    const pending = listener(req, res);
+    if (!(pending instanceof Promise)) return;
+    pending.catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500).end();
+      setImmediate(() => {
+        throw error;
+      });
+    });
+  };
 }
 
 /** Listens with an existing server (e.g. @hono/node-server's) on 127.0.0.1 with an ephemeral port. */

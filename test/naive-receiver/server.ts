@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { reportingRejections } from '../helpers/servers.js';
 
 /** Options of the naive receiver. */
 export interface NaiveReceiverOptions {
@@ -30,22 +31,24 @@ export interface NaiveReceiver {
 export async function start(options: NaiveReceiverOptions = {}): Promise<NaiveReceiver> {
   const secret = options.secret ?? 'naive-secret';
   const seen: unknown[] = [];
-  const server = http.createServer(async (req, res) => {
-    try {
-      let text = '';
-      for await (const chunk of req) text += chunk; // no limit at all
-      const message = JSON.parse(text); // throws on bad JSON → 500 below
-      const expected = createHmac('sha1', secret).update(JSON.stringify(message)).digest('hex');
-      if (req.headers['x-signature'] !== expected) {
-        res.writeHead(401).end('bad signature');
-        return;
+  const server = http.createServer(
+    reportingRejections(async (req, res) => {
+      try {
+        let text = '';
+        for await (const chunk of req) text += chunk; // no limit at all
+        const message = JSON.parse(text); // throws on bad JSON → 500 below
+        const expected = createHmac('sha1', secret).update(JSON.stringify(message)).digest('hex');
+        if (req.headers['x-signature'] !== expected) {
+          res.writeHead(401).end('bad signature');
+          return;
+        }
+        seen.push(message);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      } catch {
+        res.writeHead(500).end('error');
       }
-      seen.push(message);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    } catch {
-      res.writeHead(500).end('error');
-    }
-  });
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

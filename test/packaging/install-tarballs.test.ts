@@ -69,7 +69,11 @@ afterAll(() => {
 
 describe('the packed tarballs', () => {
   it('are one per package, with workspace ranges resolved and the metadata a first publish needs', () => {
-    expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(PACKAGES.map((p) => `hookgate-${p}-0.1.0.tgz`).sort());
+    // One version for all: .changeset/config.json puts every @hookgate package in one fixed group.
+    const { version } = JSON.parse(readFileSync(path.join(root, 'packages/core/package.json'), 'utf8'));
+    expect(tarballs.map((t) => path.basename(t)).sort()).toEqual(
+      PACKAGES.map((p) => `hookgate-${p}-${version}.tgz`).sort(),
+    );
     for (const tarball of tarballs) {
       const manifest = manifestOf(tarball);
       const text = JSON.stringify(manifest);

@@ -87,8 +87,8 @@ export function spawnServer(command: string, args: string[], { timeoutMs = 30_00
       reject(new Error(`${why}: ${command} ${args.join(' ')}\n--- output ---\n${output.slice(-4_000)}`));
     };
     const timer = setTimeout(() => fail(`no HOOKGATE_URL line within ${timeoutMs} ms`), timeoutMs);
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
       output += c.toString();
       const match = /HOOKGATE_URL=(\S+)/.exec(output);
       if (match) {

@@ -8,7 +8,8 @@ import { runConformance } from '../adapters/conformance.js';
 import { assertBuilt } from './spawn-server.js';
 import { startWorkerd, workerdBinary, type RunningWorkerd, type WorkerdService } from './workerd.js';
 
-const SERVICES: readonly (WorkerdService & { label: string; nodeCrypto: 'true' | 'false'; passThrough?: boolean })[] = [
+type Service = WorkerdService & Required<Pick<WorkerdService, 'target'>>;
+const SERVICES: readonly (Service & { label: string; nodeCrypto: 'true' | 'false'; passThrough?: boolean })[] = [
   { name: 'core', target: 'core', label: "core's receiver.fetch", nodeCrypto: 'false' },
   { name: 'hono-on', target: 'hono-on', label: 'hono, handlers in `on`', nodeCrypto: 'false' },
   {

@@ -20,10 +20,12 @@ export function workerdBinary(): string | undefined {
   }
 }
 
-/** One service of the config: its socket name, its `TARGET` binding and compatibility flags. */
+/** One service of the config: its socket name, its `TARGET` binding (or other text bindings) and compatibility flags. */
 export interface WorkerdService {
   name: string;
-  target: 'core' | 'hono-on' | 'hono-next' | 'hono-ctx';
+  target?: 'core' | 'hono-on' | 'hono-next' | 'hono-ctx';
+  /** Text bindings of the worker's `env` (a secret, as `wrangler secret put` gives one). */
+  bindings?: Record<string, string>;
   compatibilityFlags?: string[];
 }
 
@@ -42,7 +44,9 @@ function capnpConfig(services: readonly WorkerdService[]): string {
     (s) =>
       `    (name = "${s.name}", worker = (modules = [(name = "worker.mjs", esModule = embed "worker.mjs")], ` +
       `compatibilityDate = "${COMPATIBILITY_DATE}", compatibilityFlags = [${(s.compatibilityFlags ?? []).map((f) => `"${f}"`).join(', ')}], ` +
-      `bindings = [(name = "TARGET", text = "${s.target}")]))`,
+      `bindings = [${Object.entries({ ...(s.target ? { TARGET: s.target } : {}), ...s.bindings })
+        .map(([name, text]) => `(name = "${name}", text = ${JSON.stringify(text)})`)
+        .join(', ')}]))`,
   );
   const sockets = services.map(
     (s) => `    (name = "${s.name}", address = "127.0.0.1:0", http = (), service = "${s.name}")`,
@@ -82,12 +86,18 @@ export function bundleWorker(dir: string): string {
 /** Starts workerd with the given services; resolves once every socket listens (or rejects with its output). */
 export function startWorkerd(
   services: readonly WorkerdService[],
-  { timeoutMs = 30_000 } = {},
+  {
+    timeoutMs = 30_000,
+    bundle: bundleInto = bundleWorker,
+  }: {
+    timeoutMs?: number;
+    /** Writes the worker into `dir`, returns its path; default `bundleWorker`. */ bundle?: (dir: string) => string;
+  } = {},
 ): Promise<RunningWorkerd> {
   const bin = workerdBinary();
   if (!bin) throw new Error('the workerd binary is missing: install the workspace devDependencies (`pnpm install`).');
   const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-workerd-'));
-  const bundle = readFileSync(bundleWorker(dir), 'utf8');
+  const bundle = readFileSync(bundleInto(dir), 'utf8');
   writeFileSync(path.join(dir, 'config.capnp'), capnpConfig(services));
 
   const child = spawn(bin, ['serve', 'config.capnp', '--control-fd=3'], {

@@ -108,7 +108,7 @@ export function actionsJobRunner(
       const issues = specEventIssues(record);
       if (issues.length > 0) {
         throw new UnrecoverableError(
-          `Job ${id}: on.${type} gets whole Segment ${type} events (the mapping's default data), and this payload is not one: ` +
+          `Job ${String(id)}: on.${String(type)} gets whole Segment ${String(type)} events (the mapping's default data), and this payload is not one: ` +
             `${issues.map((i) => `${i.path} ${i.message}`).join('; ')}. For a mapped payload, use onPayload.`,
         );
       }
@@ -117,7 +117,7 @@ export function actionsJobRunner(
     }
     if (onPayload == null) return;
     if (schema === undefined) {
-      await onPayload(payload as never, context);
+      await onPayload(payload, context);
       return;
     }
     const result = await validateStandard(schema, payload);
@@ -126,6 +126,6 @@ export function actionsJobRunner(
         `Job ${id}: the payload does not match the worker's schema: ${result.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
       );
     }
-    await onPayload(result.value as never, context);
+    await onPayload(result.value, context);
   };
 }

@@ -148,9 +148,9 @@ export function createWorker<M = WebhookMessage>(
     checkJobDestination(job.data.destination, 'classic', job.id);
     const message = job.data.message;
     const type = (message as { type?: unknown } | null)?.type;
-    const handler = ((typeof type === 'string'
-      ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type]
-      : undefined) ?? onMessage) as JobHandler<M> | undefined;
+    const handler =
+      (typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ??
+      onMessage;
     if (handler === undefined) return;
     await handler(message, jobContextOf(job, signal));
   };

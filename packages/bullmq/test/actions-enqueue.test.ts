@@ -35,11 +35,7 @@ const SETUPS: Array<{ name: string; start(enqueue: Enqueue): Promise<Served> }> 
   {
     name: "core's node listener",
     start: async (enqueue) =>
-      startHttpServer(
-        toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, enqueue })) as Parameters<
-          typeof startHttpServer
-        >[0],
-      ),
+      startHttpServer(toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, enqueue }))),
   },
   {
     name: "core's fetch handler",
@@ -178,7 +174,7 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
       secret: SECRET,
       enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }),
     });
-    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    const server = await startHttpServer(toNodeListener(receiver));
     closers.push(() => server.close());
 
     const seen: Array<{ via: string; value: unknown; key: string; attempt: number }> = [];
@@ -260,7 +256,7 @@ describe("createWorker(queue, { destination: 'actions' })", () => {
   it("runs the emulator's Webhooks (Actions) deliveries (whole event and mapped data) through receiver, queue and worker", async () => {
     const queue = newQueue();
     const receiver = createReceiver({ destination: 'actions', secret: SECRET, enqueue: enqueueTo(queue) });
-    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    const server = await startHttpServer(toNodeListener(receiver));
     closers.push(() => server.close());
     const events: SpecTrackEvent[] = [];
     const payloads: Array<{ plan: string }> = [];
@@ -313,14 +309,10 @@ describe('a worker of the other destination fails the job naming the mismatch (n
     const actionsQueue = newQueue();
     const classicQueue = newQueue();
     const actionsServer = await startHttpServer(
-      toNodeListener(
-        createReceiver({ destination: 'actions', secret: SECRET, enqueue: enqueueTo(actionsQueue) }),
-      ) as Parameters<typeof startHttpServer>[0],
+      toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, enqueue: enqueueTo(actionsQueue) })),
     );
     const classicServer = await startHttpServer(
-      toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(classicQueue) })) as Parameters<
-        typeof startHttpServer
-      >[0],
+      toNodeListener(createReceiver({ secret: SECRET, enqueue: enqueueTo(classicQueue) })),
     );
     closers.push(
       () => actionsServer.close(),

@@ -35,8 +35,7 @@ interface Served {
 const SETUPS: Array<{ name: string; start(options: Options): Promise<Served> }> = [
   {
     name: "core's node listener",
-    start: async (options) =>
-      startHttpServer(toNodeListener(createReceiver(options)) as Parameters<typeof startHttpServer>[0]),
+    start: async (options) => startHttpServer(toNodeListener(createReceiver(options))),
   },
   {
     name: "core's fetch handler",
@@ -123,7 +122,7 @@ describe('enqueue mode in core', () => {
       onError: (e, info) => errors.push(`${info.phase}:${(e as Error).message}`),
     });
     expect(receiver.mode).toBe('enqueue');
-    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    const server = await startHttpServer(toNodeListener(receiver));
     closers.push(() => server.close());
     const body = JSON.stringify(trackMessage('flaky'));
     expect(await post(server.url, body)).toMatchObject({ status: 503, code: 'queue_unavailable' });
@@ -137,7 +136,7 @@ describe('enqueue mode in core', () => {
   it('without a store, every delivery reaches enqueue with its dedupe key (the queue is the dedupe)', async () => {
     const keys: string[] = [];
     const receiver = createReceiver({ secret: SECRET, enqueue: (h) => void keys.push(h.dedupeKey) });
-    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    const server = await startHttpServer(toNodeListener(receiver));
     closers.push(() => server.close());
     const body = JSON.stringify(trackMessage('keyed'));
     expect(await post(server.url, body)).toMatchObject({ status: 200, code: 'ok' });
@@ -158,7 +157,7 @@ describe('enqueue mode in core', () => {
       return new Promise(() => undefined);
     };
     const receiver = createReceiver({ secret: SECRET, enqueue, deadlineMs: 300, onError: () => undefined });
-    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    const server = await startHttpServer(toNodeListener(receiver));
     closers.push(() => server.close());
     const body = JSON.stringify(trackMessage('slow'));
     const answer = await post(server.url, body);
@@ -191,7 +190,7 @@ describe('the job', () => {
   it('holds only the message (and what differs from the usual); the worker reads the key, time and verification back', async () => {
     const queue = newQueue();
     const receiver = createReceiver({ secret: ['rotated-in', SECRET], enqueue: enqueueTo(queue) });
-    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    const server = await startHttpServer(toNodeListener(receiver));
     closers.push(() => server.close());
     const before = Date.now();
     const usual = JSON.stringify(trackMessage('usual'));
@@ -249,7 +248,7 @@ describe('createWorker', () => {
       secret: SECRET,
       enqueue: enqueueTo(queue, { jobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 20 } } }),
     });
-    const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+    const server = await startHttpServer(toNodeListener(receiver));
     closers.push(() => server.close());
 
     const runs: string[] = [];
@@ -272,10 +271,12 @@ describe('createWorker', () => {
         events.on(what, check);
       });
     const flakyDone = finished('id:flaky', 'completed');
-    const brokenFailed = new Promise<void>((resolve) => {
-      events.on('failed', async ({ jobId }) => {
+    const brokenFailed = new Promise<void>((resolve, reject) => {
+      events.on('failed', ({ jobId }) => {
         if (jobId !== jobIdOf('id:broken')) return;
-        if ((await queue.getJob(jobId))?.finishedOn) resolve();
+        queue.getJob(jobId).then((job) => {
+          if (job?.finishedOn) resolve();
+        }, reject);
       });
     });
     expect((await post(server.url, JSON.stringify(trackMessage('flaky')))).status).toBe(200);

@@ -395,6 +395,7 @@ export class Analytics {
           this.#fail(
             batch,
             'closed',
+            // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- close() may set #abandoned while the request was awaited; TypeScript keeps its narrowing from before the await
             `${this.#abandoned} with the request in flight (aborted: the server may have received it)`,
             outcome,
           );
@@ -411,6 +412,7 @@ export class Analytics {
           this.#fail(
             batch,
             'closed',
+            // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- close() may set #abandoned while the request was awaited; TypeScript keeps its narrowing from before the await
             `${this.#abandoned} after attempt ${batch.attempts} failed (${detail}); not retried`,
             outcome,
           );

@@ -95,5 +95,6 @@ function show(value: unknown): string {
   if (value instanceof Date) return 'an invalid Date';
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null) return 'null';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects are answered before String(); what is left is a primitive or a function
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }

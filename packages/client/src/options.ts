@@ -1,4 +1,4 @@
-import { DeliveryError, OptionError } from './errors.js';
+import { type DeliveryError, OptionError } from './errors.js';
 import type { FlushReport } from './types.js';
 
 /**
@@ -106,6 +106,7 @@ function describe(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects, arrays and functions are answered before String(); what is left is a primitive
   return typeof value === 'object' ? 'an object' : String(value);
 }
 

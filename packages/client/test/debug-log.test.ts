@@ -13,10 +13,10 @@ afterEach(() => {
 async function captureStderr(fn: () => Promise<void>): Promise<string> {
   const original = process.stderr.write.bind(process.stderr);
   let out = '';
-  process.stderr.write = ((chunk: string | Uint8Array) => {
+  process.stderr.write = (chunk: string | Uint8Array) => {
     out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
     return true;
-  }) as typeof process.stderr.write;
+  };
   try {
     await fn();
   } finally {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Analytics, ClientClosedError, DeliveryError, OptionError } from '../src/index.js';
+import { Analytics, ClientClosedError, type DeliveryError, OptionError } from '../src/index.js';
 import { delay, startCaptureServer, type CaptureServer } from './helpers/capture-server.js';
 
 let server: CaptureServer;

@@ -8,7 +8,7 @@
 
 // The receiver and its options.
 export { createReceiver } from './receiver/create-receiver.js';
-export { DeadlineExceededError, type AcceptResult, type AcceptedMessage, type Receiver } from './receiver/receiver.js';
+export { DeadlineExceededError, type Receiver } from './receiver/receiver.js';
 export type {
   DedupeOptions,
   HandlerContext,
@@ -27,12 +27,7 @@ export { answerClientError, handleClientErrors } from './receiver/client-errors.
 export type { EnqueueHandoff, Handoff } from './receiver/handoff.js';
 
 // The dedupe store.
-export {
-  MemoryIdempotencyStore,
-  type ClaimResult,
-  type IdempotencyStore,
-  type MemoryIdempotencyStoreOptions,
-} from './receiver/idempotency-store.js';
+export { MemoryIdempotencyStore, type ClaimResult, type IdempotencyStore } from './receiver/idempotency-store.js';
 
 // Webhooks (Actions).
 export type {
@@ -77,7 +72,7 @@ export {
   safeParseMessage,
 } from './messages/parse-message.js';
 export { ValidationError, type ValidationIssue } from './messages/validation-error.js';
-export { messageJsonSchemas, webhookMessageJsonSchema, type JsonSchema } from './messages/json-schema.js';
+export { messageJsonSchemas, webhookMessageJsonSchema } from './messages/json-schema.js';
 export { allFixtures, fixture, fixtures } from './messages/fixtures.js';
 
 // Signatures.
@@ -91,6 +86,12 @@ export {
 } from './signatures/verify.js';
 export type { SignatureForm } from './signatures/body-forms.js';
 export { explainMismatch, type MismatchFinding } from './signatures/explain-mismatch.js';
+
+// Tracking plans: what a receiver's author writes or catches (the rest is on @hookgate/core/internal).
+export { compileTrackingPlan } from './tracking-plan/compile-plan.js';
+export { TrackingPlanError } from './tracking-plan/plan-file.js';
+export type { PlanViolation } from './tracking-plan/json-schema-validator.js';
+export type { TypedTrackingPlan } from './tracking-plan/plan-types.js';
 
 // Errors.
 export { UnknownOptionError } from './options/nearest-name.js';

@@ -27,6 +27,7 @@ export {
   type SafeParseResult,
 } from './messages/parse-message.js';
 export type { PageProperties } from './messages/types.js';
+export type { JsonSchema } from './messages/json-schema.js';
 
 // Webhooks (Actions) details.
 export type { AnyReceiverOptions, PayloadOf, SpecEventHandler } from './actions/actions-options.js';
@@ -54,7 +55,7 @@ export { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '
 export type { MismatchCause } from './signatures/explain-mismatch.js';
 export { redact } from './receiver/steps/explain-signature.js';
 export { dedupeKey, messageIdKey } from './receiver/dedupe-key.js';
-export type { Awaitable } from './receiver/idempotency-store.js';
+export type { Awaitable, MemoryIdempotencyStoreOptions } from './receiver/idempotency-store.js';
 export {
   DEFAULT_DEADLINE_MS,
   DEFAULT_DEDUPE_TTL_MS,
@@ -62,3 +63,27 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   SENDER_TIMEOUT_MS,
 } from './receiver/options.js';
+
+// Tracking plans: reading and checking a plan (the emulator's schema controls, `hookgate types`).
+export {
+  readTrackingPlan,
+  ruleLabel,
+  type TrackingPlanFile,
+  type TrackingPlanRule,
+  type TrackingPlanRuleType,
+} from './tracking-plan/plan-file.js';
+export type {
+  CompiledTrackingPlan,
+  PlanCheckResult,
+  PlanRuleRef,
+  PlanVersionChoice,
+  TrackingPlanOptions,
+} from './tracking-plan/compile-plan.js';
+export type { PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+export type {
+  KeyedTrackHandlers,
+  PlanHandlers,
+  PlannedTrackMessage,
+  PlanShapes,
+  ViolationHandler,
+} from './tracking-plan/plan-types.js';

@@ -1,7 +1,6 @@
 // Webhooks (Actions) on core's receiver, attacked from outside over real HTTP (node listener): batches
 // built to abuse the first-element-only signature, malformed batches, schemas that misbehave, and
 // secrets kept out of every answer and log line.
-import http from 'node:http';
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,7 +30,7 @@ afterEach(async () => {
 async function serve(options: AnyReceiverOptions): Promise<RunningServer & { receiver: Receiver }> {
   await served?.close();
   const receiver = createReceiver(options as ReceiverOptions);
-  const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  const server = await startHttpServer(toNodeListener(receiver));
   served = { ...server, receiver };
   return served;
 }

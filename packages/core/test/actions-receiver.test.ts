@@ -1,7 +1,6 @@
 // destination: 'actions' on core's receiver, driven by Segment's own Webhooks (Actions) code
 // (@segment/action-destinations 3.387.0 through @segment/actions-core) over real HTTP, plus
 // hand-made requests for what Segment's code would never send (forgeries, bad payloads).
-import http from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,7 +30,7 @@ afterEach(async () => {
 async function serve(options: AnyReceiverOptions): Promise<RunningServer & { receiver: Receiver }> {
   // Either destination's options, as adapters pass them on.
   const receiver = createReceiver(options as ReceiverOptions);
-  const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  const server = await startHttpServer(toNodeListener(receiver));
   served = { ...server, receiver };
   return served;
 }
@@ -91,7 +90,7 @@ describe("destination: 'actions' — single events from Segment's own code", () 
         type: 'track',
         event: 'Order Completed',
         messageId: events[0]!.messageId,
-        key: `id:${events[0]!.messageId}`,
+        key: `id:${String(events[0]!.messageId)}`,
         batch: undefined,
         ua: 'Segment (Actions)',
       },
@@ -260,8 +259,8 @@ describe('batches', () => {
       { index: 2, size: 3, signed: false, uncovered: [1, 2] },
     ]);
     // An element no signature covered has a dedupe key of its own namespace (it cannot mark a signed delivery handled).
-    expect(seen[0]!.key).toBe(`id:${events[0]!.messageId}`);
-    expect(seen[1]!.key).toBe(`uncovered:id:${events[1]!.messageId}`);
+    expect(seen[0]!.key).toBe(`id:${String(events[0]!.messageId)}`);
+    expect(seen[1]!.key).toBe(`uncovered:id:${String(events[1]!.messageId)}`);
     // The retry of the batch, plus one new event: only the new one runs.
     const more = [...events, track()];
     expect((await segmentSendBatch(more, { url: srv.url }, SECRET)).ok).toBe(true);

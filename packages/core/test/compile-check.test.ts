@@ -34,7 +34,7 @@ const nearFixture = fc
   .chain(([base, extraKey, value, remove]) => {
     const keys = Object.keys(base);
     return fc.constantFrom(...keys, extraKey).map((key) => {
-      const copy: Record<string, unknown> = structuredClone(base) as Record<string, unknown>;
+      const copy: Record<string, unknown> = structuredClone(base);
       if (remove) delete copy[key];
       else copy[key] = value;
       return copy;

@@ -1,7 +1,7 @@
 // Attacks on enqueue mode's answers: the node listener writes one shared "Stored in the queue." answer
 // (headers made once), every other caller (handle, fetch, accept + run, the adapters, a wrapped
 // receiver) gets its own copy; the messageId key is made without waiting. Real HTTP on 127.0.0.1.
-import http from 'node:http';
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import express from 'express';
 import Fastify from 'fastify';
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgate as fastifyHookgate } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
-import { listenOnLoopback, startHttpServer } from '../../../test/helpers/servers.js';
+import { listenOnLoopback, startHttpServer, type TestListener } from '../../../test/helpers/servers.js';
 import {
   createReceiver,
   fixture,
@@ -26,7 +26,7 @@ const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-async function serve(listener: http.RequestListener) {
+async function serve(listener: TestListener) {
   const server = await startHttpServer(listener);
   closers.push(() => server.close());
   return server;
@@ -63,7 +63,7 @@ async function expectStoredOnWire(url: string, text: string): Promise<void> {
 describe('the shared "Stored in the queue." answer reaches only the node listener', () => {
   it("answers of handle, accept + handle, and a wrapped receiver can be changed without changing the listener's", async () => {
     const receiver = createReceiver({ secret: SECRET, enqueue: () => undefined });
-    const direct = await serve(toNodeListener(receiver) as http.RequestListener);
+    const direct = await serve(toNodeListener(receiver));
     const answers: ReceiverResponse[] = [];
     const wrapped: Receiver = {
       ...receiver,
@@ -73,9 +73,9 @@ describe('the shared "Stored in the queue." answer reaches only the node listene
         return a;
       },
     };
-    const viaWrapper = await serve(toNodeListener(wrapped) as http.RequestListener);
+    const viaWrapper = await serve(toNodeListener(wrapped));
     // An object made from the receiver inherits its node entry: still only the listener sees the shared answer.
-    const inherited = await serve(toNodeListener(Object.create(receiver) as Receiver) as http.RequestListener);
+    const inherited = await serve(toNodeListener(Object.create(receiver) as Receiver));
 
     for (const text of [track('m-1'), track(undefined), track(7)]) {
       const own = await receiver.handle(input(text));
@@ -139,7 +139,7 @@ describe('enqueue mode answers', () => {
   it('with a dedupe store given: the second delivery is a duplicate, and the answers are objects of their own', async () => {
     const keys: string[] = [];
     const receiver = createReceiver({ secret: SECRET, dedupe: {}, enqueue: (h) => void keys.push(h.dedupeKey) });
-    const server = await serve(toNodeListener(receiver) as http.RequestListener);
+    const server = await serve(toNodeListener(receiver));
     expect(await send(server.url, track('d-1'))).toMatchObject({ status: 200, json: { code: 'ok', queued: true } });
     expect(await send(server.url, track('d-1'))).toMatchObject({ status: 200, json: { code: 'duplicate' } });
     const own = await receiver.handle(input(track('d-2')));
@@ -160,7 +160,7 @@ describe('enqueue mode answers', () => {
         await open.promise;
       },
     });
-    const server = await serve(toNodeListener(receiver) as http.RequestListener);
+    const server = await serve(toNodeListener(receiver));
     const all = Array.from({ length: 8 }, () => send(server.url, track('same')));
     await expect.poll(() => keys.length).toBe(8);
     open.open();
@@ -171,7 +171,7 @@ describe('enqueue mode answers', () => {
   it('message ids: text of 1 to 512 characters is the key as given, anything else a digest of the body', async () => {
     const keys: string[] = [];
     const receiver = createReceiver({ secret: SECRET, enqueue: (h) => void keys.push(h.dedupeKey) });
-    const server = await serve(toNodeListener(receiver) as http.RequestListener);
+    const server = await serve(toNodeListener(receiver));
     const asGiven = ['%3A', '%25', ':', '%', 'é漢😀', ':%'.repeat(256)];
     for (const id of asGiven) expect((await send(server.url, track(id))).status).toBe(200);
     expect(keys).toEqual(asGiven.map((id) => `id:${id}`));

@@ -23,7 +23,7 @@ describe('messageJsonSchemas', () => {
   });
 
   describe.each(SEED_TYPES)('%s', (type) => {
-    const schema = messageJsonSchemas[type] as Obj;
+    const schema = messageJsonSchemas[type];
 
     it('is plain JSON: survives a JSON round trip, no symbol keys, a draft 2020-12 $schema and an $id', () => {
       expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
@@ -65,10 +65,10 @@ describe('messageJsonSchemas', () => {
   });
 
   it('types the page properties and the screen context as the seed gives them', () => {
-    const page = props(props(messageJsonSchemas.page as Obj).properties!);
+    const page = props(props(messageJsonSchemas.page).properties!);
     expect(Object.keys(page).sort()).toEqual([...SEED_PAGE_PROPERTIES].sort());
     for (const k of SEED_PAGE_PROPERTIES) expect(page[k]!.type).toBe('string');
-    const ctx = props(props(messageJsonSchemas.screen as Obj).context!);
+    const ctx = props(props(messageJsonSchemas.screen).context!);
     for (const [part, keys] of Object.entries(SEED_SCREEN_CONTEXT)) {
       expect(Object.keys(props(ctx[part]!)).sort()).toEqual([...keys].sort());
       for (const k of keys) expect(props(ctx[part]!)[k]!.type).toBe('string');
@@ -76,20 +76,18 @@ describe('messageJsonSchemas', () => {
   });
 
   it('uses the validator’s timestamp pattern (Go’s +0000 accepted)', () => {
-    const pattern = props(messageJsonSchemas.track as Obj).timestamp!.pattern;
+    const pattern = props(messageJsonSchemas.track).timestamp!.pattern;
     expect(pattern).toBe(ISO_8601_TIMESTAMP.source);
     expect(
-      checkJsonSchema(messageJsonSchemas.track as Obj, { ...fixtures.track, timestamp: '2009-11-10T23:00:00+0000' }),
+      checkJsonSchema(messageJsonSchemas.track, { ...fixtures.track, timestamp: '2009-11-10T23:00:00+0000' }),
     ).toEqual([]);
-    expect(
-      checkJsonSchema(messageJsonSchemas.track as Obj, { ...fixtures.track, timestamp: 'yesterday' }),
-    ).toHaveLength(1);
+    expect(checkJsonSchema(messageJsonSchemas.track, { ...fixtures.track, timestamp: 'yesterday' })).toHaveLength(1);
   });
 
   it('refuses an alias that carries userId, as the validator does', () => {
     const alias = { ...fixtures.alias, userId: 'user_1001' };
     expect(messageIssues(alias).map((i) => i.path)).toEqual(['$.userId']);
-    expect(checkJsonSchema(messageJsonSchemas.alias as Obj, alias).length).toBeGreaterThan(0);
+    expect(checkJsonSchema(messageJsonSchemas.alias, alias).length).toBeGreaterThan(0);
   });
 
   it('agrees with the validator on randomly broken messages', () => {
@@ -117,7 +115,7 @@ describe('messageJsonSchemas', () => {
         const msg = structuredClone(fixtures[type]) as Obj;
         if (remove) delete msg[key];
         else msg[key] = v;
-        const bySchema = checkJsonSchema(messageJsonSchemas[type] as Obj, msg).length === 0;
+        const bySchema = checkJsonSchema(messageJsonSchemas[type], msg).length === 0;
         const byValidator = messageIssues(msg).length === 0;
         // The schema of one type cannot know that `type` now names another; compare on the same type only.
         if (msg.type === type) expect(bySchema).toBe(byValidator);

@@ -1,6 +1,5 @@
 // core's node listener answers what `handle` answers: the same answers, a receiver wrapped with its
 // own `handle` goes through it, and `handle`/`run` answer objects of their own.
-import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { createReceiver, fixture, fixtures, toNodeListener, type Receiver, type ReceiverInput } from '../src/index.js';
@@ -13,7 +12,7 @@ afterEach(async () => {
 });
 
 async function serve(receiver: Receiver): Promise<RunningServer> {
-  server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  server = await startHttpServer(toNodeListener(receiver));
   return server;
 }
 

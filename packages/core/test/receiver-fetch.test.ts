@@ -1,6 +1,5 @@
 // receiver.fetch(Request) → Response: called directly, and served over real HTTP through
 // @hono/node-server's Request/Response bridge; the Web Crypto path (`crypto: 'web'`).
-import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
@@ -139,7 +138,7 @@ describe('receiver.fetch over real HTTP (@hono/node-server bridge)', () => {
 
   async function serveFetch(options: ReceiverOptions) {
     const receiver = createReceiver(options);
-    server = await startHttpServer(getRequestListener((req) => receiver.fetch(req)) as http.RequestListener);
+    server = await startHttpServer(getRequestListener((req) => receiver.fetch(req)));
     return server;
   }
 

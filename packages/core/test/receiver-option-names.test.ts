@@ -141,6 +141,8 @@ describe('unknown names', () => {
         'strictTimestamps',
         'destination',
         'enqueue',
+        'trackingPlan',
+        'onViolation',
       ].sort(),
     );
   });
@@ -196,7 +198,7 @@ describe('handlers written as a class', () => {
         seen.push('track');
       }
     }
-    srv = await serveReceiver({ secret: SECRET, on: new Handlers() } as unknown as ReceiverOptions);
+    srv = await serveReceiver({ secret: SECRET, on: new Handlers() });
     expect((await send(srv.url, fixtures.track)).json).toMatchObject({ code: 'ok' });
     expect(seen).toEqual(['track']);
     class Misspelled {
@@ -287,10 +289,10 @@ describe('null means "not given" in optional fields', () => {
 describe('allowReserializedWithRawBody is checked like the other switches', () => {
   it('takes true or false, and names the field for anything else', () => {
     expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: true })).not.toThrow();
-    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: 'yes' } as never)).toThrow(
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserializedWithRawBody: 'yes' })).toThrow(
       /allowReserializedWithRawBody must be true or false; got "yes"/,
     );
-    expect(() => checkReceiverOptions({ secret: SECRET, allowReserialisedWithRawBody: true } as never)).toThrow(
+    expect(() => checkReceiverOptions({ secret: SECRET, allowReserialisedWithRawBody: true })).toThrow(
       /did you mean "allowReserializedWithRawBody"/,
     );
   });

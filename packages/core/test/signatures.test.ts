@@ -371,7 +371,9 @@ describe('constant-time comparison', () => {
     expect(verify({ signature: hmac(body), secret: SECRET, rawBody: body }).ok).toBe(true);
     expect(verify({ signature: hmac(body, 'x'), secret: SECRET, rawBody: body }).ok).toBe(false);
     expect(spy).toHaveBeenCalled();
-    for (const [a, b] of spy.mock.calls)
-      (expect((a as Uint8Array).byteLength).toBe(20), expect((b as Uint8Array).byteLength).toBe(20));
+    for (const [a, b] of spy.mock.calls) {
+      expect((a as Uint8Array).byteLength).toBe(20);
+      expect((b as Uint8Array).byteLength).toBe(20);
+    }
   });
 });

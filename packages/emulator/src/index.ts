@@ -25,6 +25,8 @@ export {
   DEFAULT_DEDUPE,
 } from './options.js';
 export type { EmulatorOptions, RetryOptions, ResponsePolicy, TlsOptions, DedupeOptions } from './options.js';
+export type { SchemaControls } from './protocols/schema-controls.js';
+export { applySchemaControls, type SchemaControlsOutcome } from './protocols/apply-schema-controls.js';
 export { MAX_ENDPOINTS, MAX_HEADERS, RESERVED_HEADERS } from './routing/source-settings.js';
 export type {
   SourceSettings,
@@ -86,4 +88,4 @@ export { startListener, SENDER_BUDGET_MS } from './listen/listen-server.js';
 export { isLoopbackHost } from './inspector/inspector-options.js';
 export type { ListenOptions, Listener } from './listen/listen-server.js';
 export type { InboundRecord, InboundVerdict, InboundForward } from './listen/inbound-record.js';
-export { InboundLog } from './listen/inbound-log.js';
+export { DEFAULT_LISTEN_LOG_BYTES, InboundLog } from './listen/inbound-log.js';

@@ -30,6 +30,7 @@ import { routeCall } from './routing/route-call.js';
 import { serializeMessage } from './routing/serialize.js';
 import { SourceRegistry, type SourceState } from './routing/source-registry.js';
 import { callToMessage } from './routing/transform.js';
+import { withSchemaControls } from './protocols/apply-schema-controls.js';
 import type { CallSource } from './trusted-ingest.js';
 
 /** A record about to be made: what it is, where it came from, its message or why it is not sent. */
@@ -201,7 +202,10 @@ export class Pipeline {
     // A filtered call from the intake keeps a way back to its request's kept bytes instead of a body:
     // the message it would have sent is built only if read, and the call as the client sent it stays
     // visible. A call no message can be built from (no userId, say) is kept the same way.
-    const built = routed === undefined ? callToMessage(call, receivedMs, this.options) : undefined;
+    const built =
+      routed === undefined
+        ? withSchemaControls(callToMessage(call, receivedMs, this.options), source.resolved.protocols)
+        : undefined;
     const filteredReason = routed ?? (built?.ok === false ? built.reason : undefined);
     if (filteredReason !== undefined && again !== undefined) {
       again.pin();

@@ -141,8 +141,15 @@ export function redactSignature(signature: string): string {
   return signature.includes('…') ? signature : redact(signature);
 }
 
-/** Name parts that always mark a credential, wherever they appear in a header name (case-insensitive). */
-const SECRET_HEADER_WORDS = /token|secret|passw(?:or)?d|auth|session|signature|cookie|credential/;
+/** Words that always mark a credential, wherever they appear in a header name (case-insensitive). */
+const SECRET_HEADER_WORDS = /token|secret|passw(?:or)?d|auth|session|signature|cookie|credential|jwt|bearer/;
+
+/**
+ * Short words that mark a credential at the start of a name part (between `-`, `_` or `.`): `X-Sig`,
+ * `X-Hub-Sig-256`, `X-Pwd`, `X-Pass`, `X-Passcode`, `X-Access`, `X-Access-Id` — but not inside another
+ * word (`X-Design-Id`, `X-Compass`).
+ */
+const SECRET_PART_START = /^(?:sig|pwd|pass|access)/;
 
 /**
  * A name part (between `-`, `_` or `.`) that is a key: `key`/`keys` alone, or glued to a word that
@@ -155,9 +162,11 @@ const KEY_PART =
 /**
  * Whether a header's value must never be shown, judged by its name alone (case-insensitive):
  * `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, and every name containing `token`,
- * `secret`, `password`, `passwd`, `auth`, `session`, `signature`, `cookie` or `credential`
- * (`X-Auth-Token`, `X-Webhook-Secret`, `X-Session-Id`), or with a key as one of its parts
- * (`Api-Key`, `X-Api-Key`, `X-ApiKey`, `X-Key`, `Ocp-Apim-Subscription-Key`). It errs on the side of
+ * `secret`, `password`, `passwd`, `auth`, `session`, `signature`, `cookie`, `credential`, `jwt` or
+ * `bearer` (`X-Auth-Token`, `X-Webhook-Secret`, `X-Session-Id`, `X-JWT`), with a part starting with
+ * `sig`, `pwd`, `pass` or `access` (`X-Hub-Sig-256`, `X-Pwd`, `X-Passcode`, `X-Access-Id`; not the
+ * browser's `Access-Control-*`), or with a key as one of its parts (`Api-Key`, `X-Api-Key`,
+ * `X-ApiKey`, `X-Key`, `Ocp-Apim-Subscription-Key`). It errs on the side of
  * hiding: a harmless `Idempotency-Key` or `X-Author` is masked too. The request sent or forwarded
  * always carries the real value; only what is shown changes.
  *
@@ -167,7 +176,10 @@ const KEY_PART =
  */
 export function isSecretHeader(name: string): boolean {
   const lower = name.toLowerCase();
-  return SECRET_HEADER_WORDS.test(lower) || lower.split(/[-_.]/).some((part) => KEY_PART.test(part));
+  if (SECRET_HEADER_WORDS.test(lower)) return true;
+  // The browser's CORS headers (Access-Control-*) name no credential.
+  const cors = lower.startsWith('access-control-');
+  return lower.split(/[-_.]/).some((part) => KEY_PART.test(part) || (!cors && SECRET_PART_START.test(part)));
 }
 
 /**

@@ -23,7 +23,9 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
         : 'no delivery record has this id',
     );
   }
-  if (original.stored.length === 0)
+  // An Actions request may be empty (its mapping's data came out empty): it is still a request to send again.
+  const request = original instanceof ActionsDelivery && original.target.endpoints.length > 0;
+  if (original.stored.length === 0 && !request)
     throw new ReplayError(id, `it has no message to send (${original.reason ?? 'none was built'})`);
   const source = pipeline.sources.get(original.writeKey);
   if (original instanceof ActionsDelivery) {

@@ -2,20 +2,20 @@
 // passes every case; a classic-only receiver and one that trusts a batch's signature fail the cases
 // that name their flaw; the CLI runs it as a real process.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { runConformance } from '../src/index.js';
 import { startCliFromSources } from './helpers/local-http.js';
+import { startHttpServer, type RunningServer, type TestListener } from '../../../test/helpers/servers.js';
 
 const SECRET = 'conformance-actions-s3cret';
-const servers: http.Server[] = [];
+const servers: RunningServer[] = [];
 
-async function serve(listener: http.RequestListener): Promise<string> {
-  const server = http.createServer(listener);
+async function serve(listener: TestListener): Promise<string> {
+  const server = await startHttpServer(listener);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+  return `${server.url}/hook`;
 }
 
 /** A receiver that checks the HMAC of the whole body, takes any method, and lets batches through when the first element verifies. */
@@ -41,12 +41,10 @@ function batchTrusting(methods: string[]): http.RequestListener {
 let hookgateUrl: string;
 beforeAll(async () => {
   hookgateUrl = await serve(
-    toNodeListener(
-      createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {} }),
-    ) as http.RequestListener,
+    toNodeListener(createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {} })),
   );
 });
-afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+afterAll(() => Promise.all(servers.map((s) => s.close())));
 
 describe('runConformance({ destination: "actions" })', () => {
   it("passes every case against core's Actions receiver", async () => {

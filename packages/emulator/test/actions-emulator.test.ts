@@ -142,15 +142,42 @@ describe('routing a call', () => {
     await emulator.close();
   });
 
-  it('records a matched event whose mapping makes no request, with the reason', async () => {
+  it('sends an empty, unsigned request for a matched event whose data comes out empty, as Segment does', async () => {
     const emulator = createEmulator({
       sources: [
-        { writeKey: 'wk', webhooksActions: { subscriptions: [sub({ data: { '@path': '$.properties.missing' } })] } },
+        {
+          writeKey: 'wk',
+          webhooksActions: {
+            sharedSecret: 's3cret',
+            subscriptions: [sub({ data: { '@path': '$.properties.missing' } })],
+          },
+        },
       ],
     });
     const record = emulator.track({ userId: 'u1', event: 'E' });
+    expect(record.state).toBe('pending');
+    await emulator.drain();
+    expect(record.state).toBe('delivered');
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.method).toBe('PUT');
+    expect(receiver.received[0]!.body.length).toBe(0);
+    expect(receiver.received[0]!.headers['x-signature']).toBeUndefined();
+    // Replayed as it was: another empty, unsigned request.
+    const again = emulator.replay(record.id);
+    await emulator.drain();
+    expect(again.state).toBe('delivered');
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]!.body.length).toBe(0);
+    await emulator.close();
+  });
+
+  it('records a matched event whose mapping makes no request, with the reason', async () => {
+    const emulator = createEmulator({
+      sources: [{ writeKey: 'wk', webhooksActions: { subscriptions: [sub({ data: { '@path': '$.event' } })] } }],
+    });
+    const record = emulator.track({ userId: 'u1', event: 'E' });
     expect(record.state).toBe('filtered');
-    expect(record.reason).toMatch(/data resolved to nothing/);
+    expect(record.reason).toMatch(/data resolved to a string; Segment sends only an object/);
     expect(() => emulator.replay(record.id)).toThrow(/made no request/);
     await emulator.close();
   });

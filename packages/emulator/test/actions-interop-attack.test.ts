@@ -4,11 +4,15 @@
 // subscription being attacked; the same event and subscription are then handed to Segment's code, both
 // sending to one real HTTP receiver on 127.0.0.1. Either both send the same request, or neither sends
 // and the emulator records the event filtered with a reason.
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type DeliveryRecord } from '../src/index.js';
 import { listenIntake } from '../src/intake/index.js';
 import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
 import { segmentOnBatch, segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
+
+// Segment's CommonJS build, as the emulator loads it.
+const require = createRequire(import.meta.url);
 
 const SECRET = 'attack-s3cret';
 let receiver: CaptureReceiver;

@@ -220,7 +220,7 @@ describe(`Webhooks (Actions) requests equal what @segment/action-destinations ${
     });
     await emulator.drain();
     await emulator.close();
-    const key = (r: Received) => `${r.url} ${r.headers['x-signature']} ${r.text}`;
+    const key = (r: Received) => `${r.url} ${String(r.headers['x-signature'])} ${r.text}`;
     const emulated = receiver.received
       .filter((r) => r.url !== '/events')
       .map(key)

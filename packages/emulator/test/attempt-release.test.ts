@@ -28,6 +28,7 @@ describe('an attempt lets go of its request when it ends (memory: 100,000 first 
   const attempt = (url: string, pool: Http1ConnectionPool) =>
     new Promise<{ handle: AttemptHandle; request: WeakRef<object>; result: AttemptResult }>((resolve) => {
       const body = Buffer.from('{"type":"track"}');
+      // eslint-disable-next-line prefer-const -- assigned below, after the callback that reads it is made
       let request: WeakRef<object> | undefined;
       const handle = sendAttempt(target(url, pool), body, undefined, (result) =>
         // After the callback: the handle is still held below, as the engine's entry may hold it.

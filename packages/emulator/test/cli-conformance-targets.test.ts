@@ -90,7 +90,7 @@ describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
 
   it('a good receiver: 20/20 with a progress line per case on stderr, none with --json', async () => {
     const rx = createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } });
-    const good = await startHttpServer(toNodeListener(rx) as never);
+    const good = await startHttpServer(toNodeListener(rx));
     servers.push(good);
     const r = await runCli(['conformance', `${good.url}/hook`, '--secret', SECRET, '--progress']);
     expect(r.code).toBe(0);
@@ -105,7 +105,7 @@ describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
 
   it('shows progress on a terminal without --progress (run under script(1), which gives it a TTY)', async () => {
     const rx = createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } });
-    const good = await startHttpServer(toNodeListener(rx) as never);
+    const good = await startHttpServer(toNodeListener(rx));
     servers.push(good);
     const child = spawn(
       'script',

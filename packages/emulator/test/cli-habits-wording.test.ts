@@ -9,7 +9,7 @@ import { requireBuiltCli, runCli } from './helpers/cli-process.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const INTERNAL = /\bseed\b|\bseed's\b|§/i;
-const COMMANDS = ['serve', 'send', 'fixtures', 'sign', 'replay', 'listen', 'conformance'];
+const COMMANDS = ['serve', 'send', 'fixtures', 'sign', 'replay', 'listen', 'conformance', 'types'];
 
 function files(dir: string, keep: (name: string) => boolean): string[] {
   const out: string[] = [];
@@ -112,7 +112,7 @@ describe('every flag the docs tell people to type exists', () => {
     const named = new Map<string, Set<string>>(COMMANDS.map((c) => [c, new Set()]));
     for (const path of docs()) {
       for (const m of readFileSync(path, 'utf8').matchAll(
-        /hookgate (serve|send|fixtures|sign|replay|listen|conformance)\b([^|`)\n]*)/g,
+        /hookgate (serve|send|fixtures|sign|replay|listen|conformance|types)\b([^|`)\n]*)/g,
       )) {
         for (const f of m[2]!.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)) named.get(m[1]!)!.add(f[1]!);
       }

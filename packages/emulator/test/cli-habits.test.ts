@@ -16,7 +16,7 @@ let receiver: RunningServer;
 beforeAll(async () => {
   requireBuiltCli();
   const rx = createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } });
-  receiver = await startHttpServer(toNodeListener(rx) as never);
+  receiver = await startHttpServer(toNodeListener(rx));
 });
 
 afterAll(async () => {

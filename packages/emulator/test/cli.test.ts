@@ -10,6 +10,7 @@ import { wantsColor } from '../src/cli/terminal-style.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const SECRET = 'cli-secret';
+// eslint-disable-next-line no-control-regex -- ESC [ starts an ANSI colour code, which is what is looked for
 const ANSI = /\x1b\[/;
 
 interface Run {
@@ -49,9 +50,9 @@ beforeAll(async () => {
     onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form }),
     logger: { warn: () => {} },
   });
-  receiver = await startHttpServer(toNodeListener(rx) as never);
+  receiver = await startHttpServer(toNodeListener(rx));
   const open = createReceiver({ insecureSkipVerification: true, onMessage: () => {}, logger: { warn: () => {} } });
-  insecure = await startHttpServer(toNodeListener(open) as never);
+  insecure = await startHttpServer(toNodeListener(open));
 });
 
 afterAll(async () => {

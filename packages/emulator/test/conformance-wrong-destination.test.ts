@@ -14,12 +14,12 @@ let actions: RunningServer;
 beforeAll(async () => {
   requireBuiltCli();
   classic = await startHttpServer(
-    toNodeListener(createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } })) as never,
+    toNodeListener(createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } })),
   );
   actions = await startHttpServer(
     toNodeListener(
       createReceiver({ destination: 'actions', secret: SECRET, onPayload: () => {}, logger: { warn: () => {} } }),
-    ) as never,
+    ),
   );
 });
 

@@ -36,7 +36,7 @@ async function coreReceiver(options: Partial<ReceiverOptions> = {}) {
     logger: { warn: () => {} },
     ...options,
   });
-  const server = await startHttpServer(toNodeListener(receiver) as never);
+  const server = await startHttpServer(toNodeListener(receiver));
   cleanups.push(server.close);
   return { url: `${server.url}/webhooks`, seen };
 }

@@ -57,7 +57,7 @@ describe('hookgate serve and a resent messageId', { timeout: 120_000 }, () => {
       await postCall(url!, '/v1/batch', 'hookgate-dev', batch);
       await serve.waitFor(/delivered/);
       await postCall(url!, '/v1/batch', 'hookgate-dev', batch);
-      await serve.waitFor(/ duplicate  duplicate: messageId "m-resent-1"/);
+      await serve.waitFor(/ duplicate {2}duplicate: messageId "m-resent-1"/);
     } finally {
       serve.child.kill('SIGINT');
       await serve.exited;

@@ -22,7 +22,7 @@ const errors: unknown[] = [];
 beforeAll(async () => {
   seen = [];
   const rx = createReceiver({ secret: SECRET, onMessage: (message) => void seen.push(message) });
-  receiver = await startHttpServer(toNodeListener(rx) as never);
+  receiver = await startHttpServer(toNodeListener(rx));
   emulator = createEmulator({
     sources: [
       {

@@ -22,7 +22,7 @@ beforeEach(async () => {
     secret: SECRET,
     onMessage: (message, ctx) => void seen.push({ message, form: ctx.verification.form }),
   });
-  receiver = await startHttpServer(toNodeListener(rx) as never);
+  receiver = await startHttpServer(toNodeListener(rx));
   emulator = createEmulator({
     sources: [
       {

@@ -8,9 +8,8 @@ import {
   ReplayError,
   type Attempt,
   type DeliveryRecord,
-  type Emulator,
 } from '@hookgate/emulator';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver } from './helpers/capture-receiver.js';
 
 describe('events, drain, replay and close', () => {
   const open: Array<{ close(): Promise<unknown> }> = [];

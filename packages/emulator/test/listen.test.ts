@@ -3,7 +3,7 @@
 import http from 'node:http';
 import { createReceiver, fixture, sign } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import { readAll, startHttpServer, type RunningServer, type TestListener } from '../../../test/helpers/servers.js';
 import { startListener, type InboundRecord, type Listener } from '../src/index.js';
 
 const SECRET = 'listen-s3cret';
@@ -18,7 +18,7 @@ async function listener(options: Parameters<typeof startListener>[0]): Promise<L
   return l;
 }
 
-async function server(handler: http.RequestListener): Promise<RunningServer> {
+async function server(handler: TestListener): Promise<RunningServer> {
   const s = await startHttpServer(handler);
   open.push(s);
   return s;

@@ -126,7 +126,7 @@ describe('no credential in any output', { timeout: 180000 }, () => {
     const signatures: string[] = [];
     const good = await startHttpServer((req, res) => {
       if (typeof req.headers['x-signature'] === 'string') signatures.push(req.headers['x-signature']);
-      listener(req, res);
+      return listener(req, res);
     });
     servers.push(good);
     const url = `http://user:${PASSWORD}@127.0.0.1:${good.port}/hook?token=${TOKEN}`;
@@ -146,8 +146,8 @@ describe('no credential in any output', { timeout: 180000 }, () => {
     expect(runs.map((r) => r.code)).toEqual([0, 0, 2, 2, 0, 0, 2, 2, 2, 2]); // an unreachable target is exit code 2, as for conformance
     expect(signatures.length).toBeGreaterThan(20);
     runs.forEach((r, i) => expectClean(`${r.stdout}\n${r.stderr}`, signatures, `run ${i}`));
-    expect(runs[0]!.stdout).toContain('→ POST http://user:***@127.0.0.1:');
-    expect(runs[4]!.stdout).toMatch(/Receiver conformance: http:\/\/user:\*\*\*@127\.0\.0\.1:\d+\/hook\?token=\*\*\*/);
+    expect(runs[0].stdout).toContain('→ POST http://user:***@127.0.0.1:');
+    expect(runs[4].stdout).toMatch(/Receiver conformance: http:\/\/user:\*\*\*@127\.0\.0\.1:\d+\/hook\?token=\*\*\*/);
   });
 
   it('emulator.sources, attempts, deliveredTo and record JSON in-process', async () => {

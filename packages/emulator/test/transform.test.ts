@@ -137,10 +137,10 @@ describe('transform: calls become the seed §2.2 shapes (over real HTTP)', () =>
 
   it('throws a ValidationError naming missing fields, before counting or sending anything', async () => {
     make();
-    expect(() => emulator.track({ userId: 'u1' } as never)).toThrow(ValidationError);
-    expect(() => emulator.track({ userId: 'u1' } as never)).toThrow(/\$\.event: is required/);
-    expect(() => emulator.group({ userId: 'u1' } as never)).toThrow(/\$\.groupId/);
-    expect(() => emulator.alias({ previousId: 'a' } as never)).toThrow(/\$\.userId/);
+    expect(() => emulator.track({ userId: 'u1' })).toThrow(ValidationError);
+    expect(() => emulator.track({ userId: 'u1' })).toThrow(/\$\.event: is required/);
+    expect(() => emulator.group({ userId: 'u1' })).toThrow(/\$\.groupId/);
+    expect(() => emulator.alias({ previousId: 'a' })).toThrow(/\$\.userId/);
     expect(() => emulator.identify({ traits: {} })).toThrow(/userId or anonymousId is required/);
     expect(() => emulator.track({ userId: 'u1', event: 'E', timestamp: 'yesterday' })).toThrow(/\$\.timestamp/);
     await emulator.drain();

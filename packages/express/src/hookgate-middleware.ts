@@ -5,6 +5,7 @@ import {
   receiverResponse,
   writeNodeResponse,
   type FrameworkAdapter,
+  type ReceiverDestination,
 } from '@hookgate/core/adapter';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkExpressOptions, type ExpressExtra, type HookgateExpressOptions } from './options.js';
@@ -67,9 +68,11 @@ export type HookgateMiddleware = RequestHandler & {
  * });
  * app.use(hookgateErrorHandler());
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
-  given: HookgateExpressOptions<S>,
-): HookgateMiddleware {
+export function hookgate<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = 'classic',
+  TPlan = unknown,
+>(given: HookgateExpressOptions<S, D, TPlan>): HookgateMiddleware {
   const options = checkExpressOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<ExpressExtra>(options as ReceiverOptions<ExpressExtra>);

@@ -1,5 +1,5 @@
-import type { ActionsReceiverOptions, ReceiverOptions, StandardSchemaV1 } from '@hookgate/core';
-import { checkReceiverOptions } from '@hookgate/core/adapter';
+import type { StandardSchemaV1 } from '@hookgate/core';
+import { checkReceiverOptions, type ReceiverDestination, type ReceiverOptionsFor } from '@hookgate/core/adapter';
 import type { Request, Response } from 'express';
 
 /**
@@ -17,13 +17,17 @@ export interface ExpressExtra {
  * Options of `hookgate()` for Express: core's `ReceiverOptions` (secret, on/onMessage, mode,
  * deadlineMs, maxBodyBytes, dedupe, …), or with `destination: 'actions'` core's
  * `ActionsReceiverOptions` (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ req, res }`.
+ * `D` is the destination (`hookgate()` infers it from `destination`, so a classic mistake names classic types).
  *
  * @example
  * const options: HookgateExpressOptions = { secret: [current, previous], deadlineMs: 3000 };
  * const actions: HookgateExpressOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateExpressOptions<S extends StandardSchemaV1 | undefined = undefined> =
-  ReceiverOptions<ExpressExtra> | ActionsReceiverOptions<ExpressExtra, S>;
+export type HookgateExpressOptions<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = ReceiverDestination,
+  TPlan = unknown,
+> = ReceiverOptionsFor<D, ExpressExtra, S, TPlan>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

@@ -27,7 +27,7 @@ describe('@hookgate/express hookgate() options', () => {
   ])('%j → throws naming %s, suggesting %s', (extra, option, suggestion) => {
     let error: unknown;
     try {
-      hookgate({ secret: SECRET, ...(extra as object) } as HookgateExpressOptions);
+      hookgate({ secret: SECRET, ...(extra as object) });
     } catch (e) {
       error = e;
     }

@@ -33,9 +33,9 @@ export function flagWebhookRoutes(route: RouteOptions): void {
   const mine = list.find((h) => typeof h === 'function' && webhookPreHandlers.has(h)) as object | undefined;
   if (mine !== undefined) {
     route.config = {
-      ...(route.config as object | undefined),
+      ...route.config,
       [DEFER]: webhookPreHandlers.get(mine),
-    } as typeof route.config;
+    };
   }
 }
 

@@ -1,4 +1,4 @@
-import { createReceiver, type ReceiverOptions } from '@hookgate/core';
+import { createReceiver } from '@hookgate/core';
 import { createAdapterHandler } from '@hookgate/core/adapter';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -50,7 +50,7 @@ async function hookgatePlugin(
   }
   const paths = pathsOf(path);
   // Either destination's options: core picks the destination's rules from `destination`.
-  const receiver = createReceiver<FastifyExtra>(receiverOptions as ReceiverOptions<FastifyExtra>);
+  const receiver = createReceiver<FastifyExtra>(receiverOptions);
   // Decorations escape the plugin (fastify-plugin), so every route can read request.webhook.
   decorateWebhookRequest(app);
   // Nothing is lost on shutdown: app.close() waits for handlers still running in the background.

@@ -35,8 +35,9 @@ export type HookgatePluginOptions = ReceiverOptions<FastifyExtra> & PluginPath;
  */
 // The payload type cannot follow a schema through Fastify's register: `onPayload` takes `any` here;
 // annotate its parameter (or use createReceiver for an inferred one).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export type HookgateActionsPluginOptions = Omit<
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload type cannot follow a schema through register (above)
   ActionsReceiverOptions<FastifyExtra, StandardSchemaV1<unknown, any> | undefined>,
   'destination'
 > & {

@@ -83,9 +83,8 @@ export function keepRawJsonBodies(
   const parseJson = defaultJsonParserOf(scope);
   // Declared on the scope's requests up front, so that keeping the bytes does not give every request a
   // new hidden class halfway through Fastify's handling (a stable shape keeps Fastify's own code fast).
-  if (!scope.hasRequestDecorator(RAW as unknown as string)) scope.decorateRequest(RAW as unknown as string, undefined);
-  if (!scope.hasRequestDecorator(ARRIVED as unknown as string))
-    scope.decorateRequest(ARRIVED as unknown as string, undefined);
+  if (!scope.hasRequestDecorator(RAW)) scope.decorateRequest(RAW as unknown as string, undefined);
+  if (!scope.hasRequestDecorator(ARRIVED)) scope.decorateRequest(ARRIVED as unknown as string, undefined);
   const limitOf = (request: FastifyRequest) =>
     options.bodyLimit ?? request.routeOptions.bodyLimit ?? FASTIFY_DEFAULT_BODY_LIMIT;
   const read = (request: FastifyRequest, payload: unknown, done: Done, then: (body: Buffer) => void) => {
@@ -116,7 +115,8 @@ export function keepRawJsonBodies(
       read(request, payload, done, (body) => {
         // webhookRoute()'s routes parse after verifying the signature (an unsigned body is a 401).
         if (parseDeferred(request)) return done(null, undefined);
-        parseJson(request, body.toString('utf8'), done);
+        // Fastify's default JSON parser answers through `done`; its type also allows an async parser.
+        void parseJson(request, body.toString('utf8'), done);
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from '@hookgate/core/adapter';
+import { endUnreadBody } from '@hookgate/core/adapter';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { RefusedBodyError } from './refused-body-error.js';
 
@@ -26,7 +26,7 @@ export function keepConnectionForRefusedBody(
 ): void {
   if (!(error instanceof RefusedBodyError)) {
     if (error.statusCode !== 413) return;
-    endUnreadBody(request.raw as unknown as UnreadBodyRequest, reply.raw as unknown as UnreadBodyResponse);
+    endUnreadBody(request.raw, reply.raw);
   }
   if (!reply.sent) reply.removeHeader('connection');
 }

@@ -23,6 +23,6 @@ export async function closeAll(): Promise<void> {
 export const message = uniqueMessage;
 
 /** POSTs a body signed with `secret` (default this suite's) over exactly `text`. */
-export function post(url: string, text: string, { secret = SECRET, headers = {} as Record<string, string> } = {}) {
+export function post(url: string, text: string, { secret = SECRET, headers = {} } = {}) {
   return postSigned(url, text, { secret, headers });
 }

@@ -1,13 +1,18 @@
 import {
   RouteFailedError,
   createReceiver,
-  type ActionsReceiverOptions,
   type Receiver,
   type ReceiverOptions,
   type ReceiverResponse,
   type StandardSchemaV1,
 } from '@hookgate/core';
-import { createAdapterHandler, endUnreadBody, isPassThrough, type FrameworkAdapter } from '@hookgate/core/adapter';
+import {
+  createAdapterHandler,
+  endUnreadBody,
+  isPassThrough,
+  type FrameworkAdapter,
+  type ReceiverDestination,
+} from '@hookgate/core/adapter';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import {
   checkHonoOptions,
@@ -128,32 +133,25 @@ function honoAdapter(
  *   const msg = c.get('webhook');
  *   return c.json({ type: msg.type });
  * });
- */
-export function hookgate(given: ReceiverOptions<HonoExtra>): HookgateMiddleware;
-/**
- * The Hono middleware for Segment's Webhooks (Actions) destination (`destination: 'actions'`): whole
- * Segment events to `on`, mapped payloads to `onPayload`; without handlers the verified payload is
- * typed in the routes behind it, `c.get('webhook')` as `ActionsPayload`.
  *
- * @example
+ * // Segment's Webhooks (Actions) destination: whole Segment events to `on`, mapped payloads to
+ * // `onPayload`; without handlers `c.get('webhook')` is the verified payload (`ActionsPayload`).
  * app.on(['POST', 'PUT', 'PATCH'], '/segment', hookgate({ destination: 'actions', secret }), (c) => {
  *   const payload = c.get('webhook'); // ActionsPayload
  *   return c.json({ orderId: payload.orderId });
  * });
- */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
-  given: ActionsReceiverOptions<HonoExtra, S>,
-): HookgateMiddleware<HookgateActionsEnv>;
-/**
- * Options of either destination, not known until run time: typed as the classic middleware (read an
- * Actions payload with `c.get('webhook') as unknown as ActionsPayload`).
  *
- * @example
+ * // Options of either destination, not known until run time: typed as the classic middleware (read an
+ * // Actions payload with `c.get('webhook') as unknown as ActionsPayload`).
  * const mw = hookgate(process.env.SEGMENT_ACTIONS ? { destination: 'actions', secret, onPayload } : { secret, onMessage });
  */
-export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
-  given: HookgateHonoOptions<S>,
-): HookgateMiddleware;
+export function hookgate<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = 'classic',
+  TPlan = unknown,
+>(
+  given: HookgateHonoOptions<S, D, TPlan>,
+): [D] extends ['actions'] ? HookgateMiddleware<HookgateActionsEnv> : HookgateMiddleware;
 export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
   given: HookgateHonoOptions<S>,
 ): HookgateMiddleware | HookgateMiddleware<HookgateActionsEnv> {

@@ -1,12 +1,5 @@
-import { checkReceiverOptions } from '@hookgate/core/adapter';
-import type {
-  ActionsPayload,
-  ActionsReceiverOptions,
-  HandlerContext,
-  ReceiverOptions,
-  StandardSchemaV1,
-  WebhookMessage,
-} from '@hookgate/core';
+import { checkReceiverOptions, type ReceiverDestination, type ReceiverOptionsFor } from '@hookgate/core/adapter';
+import type { ActionsPayload, HandlerContext, StandardSchemaV1, WebhookMessage } from '@hookgate/core';
 import type { Context } from 'hono';
 
 /**
@@ -23,14 +16,18 @@ export interface HonoExtra {
 /**
  * Options of `hookgate()` for Hono: core's `ReceiverOptions` (secret, on/onMessage, mode, deadlineMs,
  * maxBodyBytes, dedupe, crypto, …) or, with `destination: 'actions'`, its `ActionsReceiverOptions`
- * (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ c }`.
+ * (on, onPayload, schema, insecureAcceptBatches); handlers also receive `{ c }`. `D` is the destination
+ * (`hookgate()` infers it from `destination`, so a classic mistake names classic types).
  *
  * @example
  * const options: HookgateHonoOptions = { secret: [current, previous], deadlineMs: 3000 };
  * const actions: HookgateHonoOptions = { destination: 'actions', secret, onPayload: (p) => console.log(p) };
  */
-export type HookgateHonoOptions<S extends StandardSchemaV1 | undefined = undefined> =
-  ReceiverOptions<HonoExtra> | ActionsReceiverOptions<HonoExtra, S>;
+export type HookgateHonoOptions<
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = ReceiverDestination,
+  TPlan = unknown,
+> = ReceiverOptionsFor<D, HonoExtra, S, TPlan>;
 
 /**
  * Checks `hookgate()`'s options at creation: an options object is given, every name is an option

@@ -96,7 +96,7 @@ export async function readHonoBody(
 function exactBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
     ? (bytes.buffer as ArrayBuffer)
-    : (bytes.slice().buffer as ArrayBuffer);
+    : bytes.slice().buffer;
 }
 
 /**

@@ -21,7 +21,7 @@ function newStore(options: Partial<ConstructorParameters<typeof RedisIdempotency
     connection: redis.url,
     logger: { warn: () => undefined },
     ...options,
-  } as ConstructorParameters<typeof RedisIdempotencyStore>[0]);
+  });
   stores.push(store);
   return store;
 }
@@ -236,7 +236,7 @@ describe('client ownership', () => {
 
 describe('options', () => {
   it('names the missing or doubled connection option', () => {
-    expect(() => new RedisIdempotencyStore({} as never)).toThrow(/needs client .* or connection/);
+    expect(() => new RedisIdempotencyStore({})).toThrow(/needs client .* or connection/);
     expect(
       () => new RedisIdempotencyStore({ client: new Redis({ lazyConnect: true }), connection: redis.url }),
     ).toThrow(/either client or connection, not both/);

@@ -1,6 +1,6 @@
 // The core conformance target: core's `fetch` handler per scenario, no framework at all.
 import { createReceiver } from '@hookgate/core';
-import { Recorder, SCENARIO_NAMES, type ScenarioName } from '../conformance-scenarios.js';
+import { type Recorder, SCENARIO_NAMES, type ScenarioName } from '../conformance-scenarios.js';
 
 /** A Fetch handler with `drain()`: waits for the handlers still running (acknowledge mode), e.g. in a Worker's `ctx.waitUntil`. */
 export type CoreFetch = ((request: Request) => Promise<Response>) & { drain(): Promise<void> };

@@ -1,7 +1,7 @@
 // The Express conformance target: every scenario at /webhooks/<scenario>, the recorder at /_seen.
 import express from 'express';
 import { hookgate, hookgateErrorHandler } from '@hookgate/express';
-import { NEEDS_HANDLERS, Recorder, SCENARIO_NAMES } from '../conformance-scenarios.js';
+import { NEEDS_HANDLERS, type Recorder, SCENARIO_NAMES } from '../conformance-scenarios.js';
 
 /** `on`: handlers given to the middleware. `next`: pass-through, the route reads `req.webhook`. */
 export type ExpressMode = 'on' | 'next';

@@ -1,7 +1,7 @@
 // The Fastify conformance target: every scenario at /webhooks/<scenario>, the recorder at /_seen.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hookgate, hookgateRawBody, webhookRoute } from '@hookgate/fastify';
-import { NEEDS_HANDLERS, Recorder, SCENARIO_NAMES } from '../conformance-scenarios.js';
+import { NEEDS_HANDLERS, type Recorder, SCENARIO_NAMES } from '../conformance-scenarios.js';
 
 /** `plugin`: the plugin's own route with `on` handlers. `route`: `webhookRoute()` on routes of our own. */
 export type FastifyMode = 'plugin' | 'route';

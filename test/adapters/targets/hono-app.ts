@@ -2,7 +2,7 @@
 // Shared by the Node run (sources) and the Bun, Deno and workerd runs (built packages).
 import { Hono } from 'hono';
 import { hookgate, type HookgateMiddleware } from '@hookgate/hono';
-import { NEEDS_HANDLERS, Recorder, SCENARIO_NAMES } from '../conformance-scenarios.js';
+import { NEEDS_HANDLERS, type Recorder, SCENARIO_NAMES } from '../conformance-scenarios.js';
 
 /** How the Hono target is mounted. */
 export interface HonoAppOptions {

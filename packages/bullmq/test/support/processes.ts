@@ -63,7 +63,7 @@ function start(file: string, env: Record<string, string>): Child {
       clearTimeout(timer);
     },
   };
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     let nl;
     while ((nl = buffered.indexOf('\n')) >= 0) {
@@ -77,7 +77,7 @@ function start(file: string, env: Record<string, string>): Child {
     }
     for (const w of [...waiters]) w();
   });
-  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (child.stderr += chunk));
+  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => (child.stderr += chunk));
   return child;
 }
 
@@ -94,7 +94,7 @@ export async function startReceiver(env: {
     DEADLINE_MS: String(env.deadlineMs ?? 4000),
   });
   const { port } = await child.waitFor((l) => 'port' in l);
-  return Object.assign(child, { url: `http://127.0.0.1:${port}/` });
+  return Object.assign(child, { url: `http://127.0.0.1:${String(port)}/` });
 }
 
 /** A worker process; resolves once BullMQ's worker is connected. */

@@ -27,6 +27,7 @@ export interface BatchElementInfo {
  * @example
  * const onTrack = (e: SpecTrackEvent, ctx: ActionsHandlerContext) => console.log(e.event, ctx.header('user-agent'), ctx.batch?.index);
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export type ActionsHandlerContext<TExtra = {}> = HandlerContext<TExtra> & {
   /** `undefined` for a single event; the element's place and coverage for an element of a batch. */
   batch: BatchElementInfo | undefined;
@@ -38,6 +39,7 @@ export type ActionsHandlerContext<TExtra = {}> = HandlerContext<TExtra> & {
  * @example
  * const onTrack: SpecEventHandler<'track'> = (e) => console.log(e.event, e.messageId);
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (
   event: SpecEventOf<T>,
   context: ActionsHandlerContext<TExtra>,
@@ -49,6 +51,7 @@ export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (
  * @example
  * const on: SpecEventHandlers = { track: (e) => console.log(e.event), alias: (e) => console.log(e.previousId, '→', e.userId) };
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export type SpecEventHandlers<TExtra = {}> = { [T in SpecEventType]?: SpecEventHandler<T, TExtra> };
 
 /**
@@ -96,6 +99,7 @@ export interface ActionsErrorInfo extends Omit<ReceiverErrorInfo, 'message'> {
  *   onPayload: (order) => console.log(order.orderId, order.total),
  * });
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined> extends Omit<
   ReceiverOptions<TExtra>,
   'on' | 'onMessage' | 'strictTimestamps' | 'destination' | 'onError'
@@ -125,5 +129,34 @@ export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 
  * @example
  * const options: AnyReceiverOptions = process.env.SEGMENT_ACTIONS ? { destination: 'actions', secret, onPayload } : { secret, onMessage };
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type -- any schema; `{}` is the identity of `&` (no extra context fields)
 export type AnyReceiverOptions<TExtra = {}> = ReceiverOptions<TExtra> | ActionsReceiverOptions<TExtra, any>;
+
+/**
+ * What `destination` names: `'classic'` or left out (the Webhooks destination), or `'actions'`.
+ *
+ * @example
+ * const destination: ReceiverDestination = process.env.SEGMENT_ACTIONS ? 'actions' : 'classic';
+ */
+export type ReceiverDestination = 'classic' | 'actions' | undefined;
+
+/**
+ * The options of the destination `D` names: `ActionsReceiverOptions` for `'actions'`, else the
+ * classic `ReceiverOptions`. `createReceiver` and the adapters take one parameter of this type, `D`
+ * inferred from the `destination` given, instead of a union or overloads of both: so a mistake in a
+ * classic receiver's options is reported against the classic types (`MessageHandler`), not Actions'
+ * (`SpecEventHandler`), and an Actions mistake against Actions'.
+ *
+ * @example
+ * function myReceiver<D extends ReceiverDestination = 'classic'>(options: ReceiverOptionsFor<D>) {
+ *   return createReceiver(options as AnyReceiverOptions);
+ * }
+ * myReceiver({ secret, on: { track: (msg) => console.log(msg.event) } }); // msg: TrackMessage
+ */
+export type ReceiverOptionsFor<
+  D extends ReceiverDestination,
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
+  TExtra = {},
+  S extends StandardSchemaV1 | undefined = undefined,
+  TPlan = unknown,
+> = (D extends 'actions' ? ActionsReceiverOptions<TExtra, S> : ReceiverOptions<TExtra, TPlan>) & { destination?: D };

@@ -17,6 +17,7 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
  * @example
  * type Order = StandardSchemaV1.InferOutput<typeof orderSchema>;
  */
+// eslint-disable-next-line @typescript-eslint/no-namespace -- the Standard Schema spec's own type, copied as published (its namespace is its API)
 export declare namespace StandardSchemaV1 {
   export interface Props<Input = unknown, Output = Input> {
     readonly version: 1;
@@ -62,8 +63,7 @@ function pathOf(path: StandardSchemaV1.Issue['path']): string {
   if (!path || path.length === 0) return '/';
   return path
     .map((segment) => {
-      const key =
-        typeof segment === 'object' && segment !== null ? (segment as StandardSchemaV1.PathSegment).key : segment;
+      const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
       return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
     })
     .join('');

@@ -83,6 +83,7 @@ export const fixtures: { readonly [T in MessageType]: Readonly<MessageOf<T>> } =
  * msg.event; // 'Signed Up'
  * msg.messageId; // 'm-1' (string): added here, so typed here
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no overrides
 export function fixture<T extends MessageType, const O extends Partial<MessageOf<T>> & ExtraFields = {}>(
   type: T,
   overrides?: O,

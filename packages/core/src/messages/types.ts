@@ -47,7 +47,10 @@ type Exact<S extends keyof Schemas, Drop extends string = never, Over = unknown>
 >;
 
 /**
- * A `page` message.
+ * A `page` message: `userId`, `timestamp`, `properties` (url, title, path, referrer, custom keys) and
+ * `context`. No `name` and no `category`: the Webhooks destination's documented page message carries
+ * properties only, so a page call's `name` and `category` (which Segment's other destinations show)
+ * are not delivered. Send them inside `properties` if your receiver needs them.
  *
  * @example
  * const onPage = (msg: PageMessage) => console.log(msg.userId, 'viewed', msg.properties?.url);

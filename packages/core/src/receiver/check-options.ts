@@ -124,14 +124,14 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
     else rejectUnknownNames(options.on, MESSAGE_TYPES, { caller, path: 'on', kind: 'message type' });
     const on = withoutNulls(options.on);
     for (const [type, handler] of Object.entries(on)) {
-      if (typeof handler !== 'function') {
+      if (typeof handler !== 'function' && !(type === 'track' && isPlainObject(handler))) {
         throw new TypeError(`${caller}: on.${type} must be a function (msg, ctx) => …; got ${describe(handler)}.`);
       }
     }
     options.on = on;
   }
   if (actions) checkActionsOnly(options, caller);
-  for (const name of ['onMessage', 'onError', 'enqueue'] as const) {
+  for (const name of ['onMessage', 'onError', 'enqueue', 'onViolation'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);
     }

@@ -1,9 +1,9 @@
 // The receiver's wiring: options settled once (`receiverSetup`), then every request through the same
 // named steps (steps/): precheck → verify → parse → check → claim → hand off → answer.
-import type { ActionsReceiverOptions, AnyReceiverOptions } from '../actions/actions-options.js';
+import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from '../actions/actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
-import type { MessageHandler, ReceiverInput, ReceiverOptions } from './options.js';
+import type { MessageHandler, ReceiverInput } from './options.js';
 import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
 import type { AcceptResult, AcceptedMessage, Receiver } from './receiver.js';
 import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
@@ -12,6 +12,7 @@ import { acceptBatch } from './steps/accept-batch.js';
 import { acceptedMessage } from './steps/accepted.js';
 import { answer } from './steps/answer.js';
 import { checkMessage, parseBody } from './steps/check.js';
+import { checkPlan } from './steps/check-plan.js';
 import { claim } from './steps/claim.js';
 import { handOff, runHandler } from './steps/hand-off.js';
 import { checkArrival, precheck } from './steps/precheck.js';
@@ -20,10 +21,10 @@ import { verify } from './steps/verify.js';
 
 /**
  * The steps of a request once its body is read, in order; each may refuse it. The check stage is
- * `parseBody` then `checkMessage`: a further check (one that annotates the context and never
- * refuses) goes after them, before `claim`.
+ * `parseBody`, `checkMessage`, then `checkPlan` (the tracking plan: annotates the context, never
+ * refuses); a further check of that kind goes after it, before `claim`.
  */
-const STEPS = [verify, parseBody, checkMessage, claim] as const;
+const STEPS = [verify, parseBody, checkMessage, checkPlan, claim] as const;
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 interface Passed<TExtra> {
@@ -50,6 +51,10 @@ async function passSteps<TExtra>(
 
 /**
  * Creates a receiver for the Webhooks destination: one status table for every framework and runtime.
+ * With `destination: 'actions'`, a receiver for Segment's Webhooks (Actions) destination: POST, PUT and
+ * PATCH; whole Segment events to `on`, any mapped payload to `onPayload` (checked by `schema`); batches
+ * refused unless `insecureAcceptBatches`. One signature typed by the `destination` given (see
+ * `ReceiverOptionsFor`), so a classic receiver's type errors name the classic types.
  *
  * @example
  * import { createReceiver } from '@hookgate/core';
@@ -61,26 +66,21 @@ async function passSteps<TExtra>(
  *   },
  * });
  * Bun.serve({ port: 3000, fetch: receiver.fetch });
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
-export function createReceiver<TExtra = {}>(options: ReceiverOptions<TExtra>): Receiver<TExtra>;
-/**
- * Creates a receiver for Segment's Webhooks (Actions) destination: POST, PUT and PATCH; whole Segment
- * events to `on`, any mapped payload to `onPayload` (checked by `schema`); batches refused unless
- * `insecureAcceptBatches`.
  *
- * @example
- * const receiver = createReceiver({
+ * const actions = createReceiver({
  *   destination: 'actions',
  *   secret: process.env.WEBHOOK_SECRET!,
  *   on: { track: (event) => console.log(event.event, event.messageId) },
  *   onPayload: (payload) => console.log(payload),
  * });
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
-export function createReceiver<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined>(
-  options: ActionsReceiverOptions<TExtra, S>,
-): Receiver<TExtra>;
+export function createReceiver<
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
+  TExtra = {},
+  S extends StandardSchemaV1 | undefined = undefined,
+  D extends ReceiverDestination = 'classic',
+  TPlan = unknown,
+>(options: ReceiverOptionsFor<D, TExtra, S, TPlan>): Receiver<TExtra>;
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
   const setup = receiverSetup(given);

@@ -1,5 +1,6 @@
 import { getHeader, type HeadersLike } from './headers.js';
 import type { Verification } from './options.js';
+import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
 
 /**
  * The handler context the receiver builds per request (internal): the adapter's extras, then the
@@ -15,6 +16,8 @@ export class RequestContext {
   declare verification: Verification;
   declare receivedAt: Date;
   declare header: (name: string) => string | undefined;
+  declare violations: readonly PlanViolation[];
+  declare planned: boolean;
   #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
 
@@ -55,3 +58,5 @@ export class RequestContext {
     else context.#aborted ??= { reason };
   }
 }
+// Without a tracking plan (or before its step set them): no violations, not planned.
+Object.assign(RequestContext.prototype, { violations: Object.freeze([]), planned: false });

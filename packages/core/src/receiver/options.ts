@@ -6,6 +6,8 @@ import type { HeadersLike } from './headers.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { EnqueueHandoff } from './handoff.js';
 import type { Verification } from './verification.js';
+import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
 
 export type { Verification } from './verification.js';
 
@@ -29,6 +31,10 @@ export type HandlerContext<TExtra = {}> = {
   receivedAt: Date;
   /** Reads a request header (case-insensitive). */
   header(name: string): string | undefined;
+  /** How the message breaks the tracking plan (`trackingPlan`); empty when it does not, or without a plan. */
+  violations: readonly PlanViolation[];
+  /** Whether the tracking plan has a rule for the message (false without a plan). */
+  planned: boolean;
 } & TExtra;
 
 /**
@@ -95,7 +101,7 @@ export interface ReceiverErrorInfo {
  * const receiver = createReceiver(options);
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
-export interface ReceiverOptions<TExtra = {}> {
+export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
   /** Which destination sends: `classic` (default, the Webhooks destination) or `actions` (see `ActionsReceiverOptions`). */
   destination?: 'classic';
   /** The shared secret, or several during a rotation (the first is current). Required unless `insecureSkipVerification`. */
@@ -105,8 +111,12 @@ export interface ReceiverOptions<TExtra = {}> {
    * refuses to start. Only for local experiments; a warning is logged at creation.
    */
   insecureSkipVerification?: boolean;
-  /** Handlers per message type, each narrowed (`on: { track(msg) { msg.event } }`). */
-  on?: MessageHandlers<TExtra>;
+  /** Handlers per message type, each narrowed (`on: { track(msg) { msg.event } }`); with `trackingPlan`, `on.track` may be keyed by event name. */
+  on?: PlanHandlers<NoInfer<TPlan>, MessageHandlers<TExtra>, HandlerContext<TExtra>>;
+  /** Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`): handlers get `ctx.violations` and `ctx.planned`. */
+  trackingPlan?: TPlan;
+  /** Runs instead of the handler for a message that breaks `trackingPlan`. */
+  onViolation?: ViolationHandler<HandlerContext<TExtra>>;
   /** Catch-all: runs for a type without its own handler in `on`. */
   onMessage?: MessageHandler<WebhookMessage, TExtra>;
   /**
@@ -232,6 +242,8 @@ const RECEIVER_OPTIONS = {
   secret: true,
   insecureSkipVerification: true,
   on: true,
+  trackingPlan: true,
+  onViolation: true,
   onMessage: true,
   mode: true,
   enqueue: true,

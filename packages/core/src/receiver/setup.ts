@@ -8,6 +8,7 @@ import { checkOptionValues, checkReceiverOptions } from './check-options.js';
 import { classicRules, type DestinationRules } from './destination-rules.js';
 import type { EnqueueHandoff } from './handoff.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
+import { settleTrackingPlan, type PlanSetup } from './plan-setup.js';
 import {
   DEFAULT_DEDUPE_TTL_MS,
   DEFAULT_IN_FLIGHT_TTL_MS,
@@ -33,6 +34,8 @@ export interface ReceiverSetup<TExtra> {
   allowReserialized: boolean;
   /** The destination's rules, picked once: methods, what a valid body is, which handler runs it. */
   rules: DestinationRules<TExtra>;
+  /** The tracking plan (`trackingPlan`) and what the plan step reads; `undefined` without one. */
+  plan: PlanSetup | undefined;
   /** Which Actions batches are accepted: none, signed ones, or also unsigned ones. */
   batches: false | 'signed' | 'including-unsigned';
   /** Whether handlers (`on`, `onMessage`, `onPayload`) were given: batches need them. */
@@ -67,7 +70,8 @@ function envDebug(): boolean {
  * const setup = receiverSetup({ secret, on: { track: (msg) => console.log(msg.event) } });
  */
 export function receiverSetup<TExtra>(given: AnyReceiverOptions<TExtra>): ReceiverSetup<TExtra> {
-  const checked = checkReceiverOptions<AnyReceiverOptions<TExtra>>(given);
+  // With a tracking plan, `on.track` keyed by event name is one handler from here on.
+  const { options: checked, plan } = settleTrackingPlan(checkReceiverOptions<AnyReceiverOptions<TExtra>>(given));
   // The classic options' view: the receiver's shared settings read the same in both destinations.
   const options = checked as ReceiverOptions<TExtra>;
   const { secrets, deadlineMs, maxBodyBytes } = checkOptionValues(options);
@@ -103,6 +107,7 @@ export function receiverSetup<TExtra>(given: AnyReceiverOptions<TExtra>): Receiv
     signatureForms: options.signatureForms,
     allowReserialized: options.allowReserializedWithRawBody === true,
     rules,
+    plan,
     batches: batches === true ? 'signed' : batches === 'including-unsigned' ? 'including-unsigned' : false,
     hasHandlers: actions ? actions.on !== undefined || actions.onPayload !== undefined : false,
     destination: actions ? 'actions' : 'classic',

@@ -17,7 +17,7 @@ export interface ServedReceiver extends RunningServer {
 /** Creates a receiver and serves it with core's `toNodeListener` on an ephemeral port. */
 export async function serveReceiver(options: ReceiverOptions): Promise<ServedReceiver> {
   const receiver = createReceiver(options);
-  const server = await startHttpServer(toNodeListener(receiver) as http.RequestListener);
+  const server = await startHttpServer(toNodeListener(receiver));
   return { ...server, receiver };
 }
 

@@ -184,6 +184,7 @@ export async function showDelivery(
           'button',
           {
             type: 'button',
+            // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the inspector's copy handler catches every failure itself; its promise never rejects
             onclick: async () => {
               if (d.signed && d.secretKnown === false) {
                 // Nothing is copied: a command signed with a secret nobody can look up would only get a 401.

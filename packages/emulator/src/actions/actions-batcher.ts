@@ -7,8 +7,8 @@ export interface OpenBatch<Target> {
   readonly subscription: ResolvedSubscription;
   /** What the request is sent with (endpoint, source), the same for every event of the batch. */
   readonly target: Target;
-  /** Each event's mapped `data`, in arrival order. */
-  readonly data: Record<string, unknown>[];
+  /** Each event's mapped `data`, in arrival order (`undefined` where it came out empty: sent as `null`). */
+  readonly data: (Record<string, unknown> | undefined)[];
   /** The first event's type and receipt time (the batch's record shows them). */
   readonly type: MessageType;
   readonly firstReceivedMs: number;
@@ -54,7 +54,7 @@ export class ActionsBatcher<Target> {
     subscription: ResolvedSubscription,
     windowMs: number,
     target: Target,
-    data: Record<string, unknown>,
+    data: Record<string, unknown> | undefined,
     type: MessageType,
     receivedMs: number,
   ): OpenBatch<Target> | undefined {

@@ -5,6 +5,7 @@ import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
 import type { SourceState } from '../routing/source-registry.js';
 import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';
 import { ActionsBatcher, type OpenBatch } from './actions-batcher.js';
+import { segmentHeaderOrder } from './actions-headers.js';
 import type { ActionsRecordInfo } from './actions-record-info.js';
 import { markBatchStandIn } from './batch-stand-in.js';
 import type { ResolvedActions, ResolvedSubscription } from './actions-settings.js';
@@ -105,6 +106,7 @@ export class ActionsRouter {
         `integrations: "${ACTIONS_DESTINATION}" is false, or All is false and "${ACTIONS_DESTINATION}" is not true`,
       );
     const event = callToSpecEvent(call, receivedMs);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- validate is a CommonJS module's exported function, not a method that uses `this`
     const { validate } = segmentSubscriptions();
     const records: DeliveryRecord[] = [];
     const batchedIn: number[] = [];
@@ -147,8 +149,9 @@ export class ActionsRouter {
         batchedIn.push(sub.number);
         continue;
       }
-      const text = JSON.stringify(mapped.data);
-      const secret = target.recordSource.sharedSecret;
+      // Data that came out empty: an empty body, unsigned (Segment's extendRequest signs only when there is data).
+      const text = mapped.data === undefined ? '' : JSON.stringify(mapped.data);
+      const secret = mapped.data === undefined ? undefined : target.recordSource.sharedSecret;
       records.push(
         this.#record({
           source,
@@ -182,7 +185,8 @@ export class ActionsRouter {
   #sendBatch(batch: OpenBatch<BatchTarget>): void {
     const { target, data, subscription } = batch;
     const secret = target.recordSource.sharedSecret;
-    // 3.387.0's extendRequest signs `payload[0].data` when the payload is an array: the first event only.
+    // 3.387.0's extendRequest signs `payload[0].data` when the payload is an array: the first event only,
+    // and nothing when that slot came out empty (JSON.stringify writes an empty slot as null).
     const first = data[0];
     const record = this.#record({
       source: target.source,
@@ -190,7 +194,7 @@ export class ActionsRouter {
       type: batch.type,
       receivedMs: batch.firstReceivedMs,
       text: JSON.stringify(data),
-      signature: secret !== undefined && first ? sign(JSON.stringify(first), secret) : undefined,
+      signature: secret !== undefined && first !== undefined ? sign(JSON.stringify(first), secret) : undefined,
       info: infoOf(subscription, target.endpoint.method, data.length, true),
       filteredReason: undefined,
     });
@@ -222,14 +226,15 @@ export class ActionsRouter {
     // A source whose settings changed gets new targets (its state object stays, its resolved settings are replaced).
     if (target !== undefined && target.source === source && target.recordSource.name === source.resolved.name)
       return target;
-    // Segment's request client sends Accept: */* unless the mapping sets Accept.
-    const sent = Object.keys(headers).some((h) => h.toLowerCase() === 'accept')
-      ? headers
-      : Object.freeze({ Accept: '*/*', ...headers });
+    // Segment's request client sends Accept: */* unless the mapping sets Accept; Content-Type is the engine's (plain-object form).
+    const plain: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() !== 'content-type') plain[name] = value;
+    const sent = Object.keys(plain).some((h) => h.toLowerCase() === 'accept') ? plain : { Accept: '*/*', ...plain };
     const endpoint: ActionsEndpoint = Object.freeze({
       url,
       parsed,
-      headers: sent,
+      headers: Object.freeze(sent),
+      mappedHeaders: Object.freeze(segmentHeaderOrder(headers)),
       method,
       userAgent: ACTIONS_USER_AGENT,
     });

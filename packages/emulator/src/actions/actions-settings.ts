@@ -154,31 +154,30 @@ function rejectUnknown(value: Record<string, unknown>, allowed: readonly string[
 }
 
 /**
- * Checks one literal header of a mapping; returns the header to send, or undefined for a
- * `Content-Type: application/json` the sender sends anyway. Throws a `SettingsError` naming it.
+ * Checks one literal header of a mapping; returns the value to send (a number or `true`/`false` as
+ * its text, as Segment's request client sends it). A `Content-Type` is kept at its place: Segment's
+ * code sends `application/json` there whenever there is a body, and the mapped value only on the
+ * empty request of a mapping whose `data` came out empty. Throws a `SettingsError` naming it.
  *
  * @example
  * checkActionsHeader('X-Team', 'growth', 'mapping.headers["X-Team"]'); // 'growth'
+ * checkActionsHeader('X-Version', 2, 'mapping.headers["X-Version"]'); // '2'
  */
-export function checkActionsHeader(name: string, value: unknown, path: string): string | undefined {
+export function checkActionsHeader(name: string, value: unknown, path: string): string {
   if (/[\r\n]/.test(name) || (typeof value === 'string' && /[\r\n]/.test(value)))
     throw new SettingsError(path, 'contains CR or LF: a header must be one line');
   if (!TOKEN.test(name)) throw new SettingsError(path, `${JSON.stringify(name)} is not a valid header name`);
-  if (typeof value !== 'string') throw new SettingsError(path, `must be a string (got ${typeof value})`);
-  const lower = name.toLowerCase();
-  if (lower === 'content-type') {
-    if (/^application\/json\s*(;.*)?$/i.test(value)) return undefined;
-    throw new SettingsError(
-      path,
-      `would replace Content-Type: application/json, which Segment always sends; remove it`,
-    );
-  }
-  if (SENDER_HEADERS.includes(lower))
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new SettingsError(path, `must be a string or a finite number (got ${String(value)})`);
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+    throw new SettingsError(path, `must be a string or a number (got ${value === null ? 'null' : typeof value})`);
+  const text = String(value);
+  if (SENDER_HEADERS.includes(name.toLowerCase()))
     throw new SettingsError(path, `would replace the ${name} header the sender sets itself; remove it`);
   // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value) || /[^\x00-\x7f]/.test(value))
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text) || /[^\x00-\x7f]/.test(text))
     throw new SettingsError(path, 'must be printable ASCII (Segment supports only ASCII header values)');
-  return value;
+  return text;
 }
 
 function resolveMapping(
@@ -215,13 +214,12 @@ function resolveMapping(
         const hp = `${path}.headers[${JSON.stringify(name)}]`;
         if (isDirective(v)) {
           if (!TOKEN.test(name)) throw new SettingsError(hp, `${JSON.stringify(name)} is not a valid header name`);
-          if (SENDER_HEADERS.includes(name.toLowerCase()) || name.toLowerCase() === 'content-type')
+          if (SENDER_HEADERS.includes(name.toLowerCase()))
             throw new SettingsError(hp, `would replace the ${name} header the sender sets itself; remove it`);
           literalHeaders[name] = v;
           continue;
         }
-        const kept = checkActionsHeader(name, v, hp);
-        if (kept !== undefined) literalHeaders[name] = kept;
+        literalHeaders[name] = checkActionsHeader(name, v, hp);
       }
     }
   }
@@ -295,8 +293,9 @@ function fqlQuirk(text: string): string | undefined {
   const levels: Array<Set<string>> = [new Set()];
   for (const m of bare.matchAll(/\(|\)|\b(and|or)\b/gi)) {
     if (m[0] === '(') levels.push(new Set());
-    else if (m[0] === ')') levels.length > 1 && levels.pop();
-    else {
+    else if (m[0] === ')') {
+      if (levels.length > 1) levels.pop();
+    } else {
       const level = levels[levels.length - 1] as Set<string>;
       level.add(m[0].toLowerCase());
       if (level.size > 1)
@@ -341,7 +340,7 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
   const m = resolveMapping(value.mapping, `${path}.mapping`);
   return Object.freeze({
     number,
-    name: name as string | undefined,
+    name: name,
     subscribe,
     condition,
     enabled: enabled !== false,
@@ -392,10 +391,10 @@ export function resolveActions(value: unknown, path: string): ResolvedActions {
     );
   return Object.freeze({
     enabled: enabled !== false,
-    sharedSecret: sharedSecret as string | undefined,
+    sharedSecret: sharedSecret,
     subscriptions: Object.freeze(
       subscriptions.map((s, i) => resolveSubscription(s, `${path}.subscriptions[${i}]`, i + 1)),
     ),
-    batchWindowMs: (batchWindowMs as number | undefined) ?? DEFAULT_BATCH_WINDOW_MS,
+    batchWindowMs: batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS,
   });
 }

@@ -53,7 +53,7 @@ function stamp(value: unknown): string | undefined {
  * // { userId: 'u1', event: 'Order Completed', type: 'track', messageId: 'emu-…', timestamp: '2026-11-25T10:00:00.000Z', sentAt: '…', receivedAt: '…', context: {}, integrations: {} }
  */
 export function callToSpecEvent(call: Call, receivedMs: number): SpecEvent {
-  const c = call as Call & Record<string, unknown>;
+  const c = call;
   const event: Record<string, unknown> = {};
   for (const key of Object.keys(c)) {
     if (SERVER_FIELDS.has(key) || c[key] === undefined) continue;

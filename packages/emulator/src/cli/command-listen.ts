@@ -36,6 +36,9 @@ Options:
   --forward-to URL        your local receiver, e.g. http://127.0.0.1:3000/webhooks
   --forward-timeout-ms N  how long to wait for it (default 30000)
   --max-body-bytes N      answer 413 to larger bodies (default 1048576)
+  --max-log-bytes N       memory for the requests kept for the views, measured as their JSON
+                          (at most 64 KiB of each body is kept); past it the oldest are dropped
+                          first (default 104857600, 100 MiB)
   --ui-token T            token for the inspector and views (or set HOOKGATE_UI_TOKEN); needed
                           off loopback
   --json                  one JSON object per line on stdout ({"kind":"listening","url":…} first,
@@ -94,6 +97,7 @@ export async function runListen(argv: string[]): Promise<number> {
       'forward-to': { type: 'string' },
       'forward-timeout-ms': { type: 'string' },
       'max-body-bytes': { type: 'string' },
+      'max-log-bytes': { type: 'string' },
       'ui-token': { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -133,6 +137,7 @@ export async function runListen(argv: string[]): Promise<number> {
       uiToken,
       forwardTimeoutMs: intFlag('listen', '--forward-timeout-ms', values['forward-timeout-ms'], 1, 600_000),
       maxBodyBytes: intFlag('listen', '--max-body-bytes', values['max-body-bytes'], 1, 100 * 1024 * 1024),
+      maxLogBytes: intFlag('listen', '--max-log-bytes', values['max-log-bytes'], 1, 1024 ** 4),
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -1,5 +1,6 @@
 import { CSRF_HEADER } from '../inspector/request-guard.js';
 import { parseCommandArgs } from './parse-command-args.js';
+import { flagHint } from './serve-options.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 /** Default address of the `hookgate serve` whose delivery is replayed. */
@@ -93,7 +94,8 @@ export async function runReplay(argv: string[]): Promise<number> {
   if (!res.ok || !body.record?.id) {
     if (!values.json)
       process.stderr.write(
-        `hookgate replay: ${res.status} ${body.error ?? (text.slice(0, 200) || 'no answer body')}\n`,
+        // The serve answers with the library's words (maxRecords, …): named here by the serve flags that set them.
+        `hookgate replay: ${res.status} ${flagHint(body.error ?? (text.slice(0, 200) || 'no answer body'))}\n`,
       );
     return EXIT.failure;
   }

@@ -89,6 +89,11 @@ export async function runSend(argv: string[]): Promise<number> {
   const shownUrl = redactUrl(url);
   const headers = headerFlags('send', values.header);
   const timeoutMs = intFlag('send', '--timeout-ms', values['timeout-ms'], 1, 600_000) ?? 5000;
+  if (values.secret === '')
+    throw new UsageError(
+      'send',
+      '--secret is empty: give the shared secret to sign with (or leave --secret out to send unsigned).',
+    );
   const secret = secretFlag(values.secret);
 
   let message: unknown;
@@ -156,7 +161,7 @@ export async function runSend(argv: string[]): Promise<number> {
     return result.timedOut ? EXIT.failure : EXIT.unreachable;
   }
   process.stdout.write(`${paint(statusStyle(result.status), `← ${result.status}`)} in ${result.durationMs} ms\n`);
-  if (result.body.length > 0) process.stdout.write(`${result.body}\n`);
+  if (result.body.length > 0) process.stdout.write(`${answerExcerpt(result.body)}\n`);
   return result.status >= 200 && result.status < 300 ? EXIT.ok : EXIT.failure;
 }
 
@@ -168,4 +173,30 @@ function jsonOrText(body: string): unknown {
   } catch {
     return body;
   }
+}
+
+/** Longest answer body printed as it came (a JSON error, a short text); longer ones are cut. */
+const EXCERPT_CHARS = 300;
+
+/**
+ * The answer body as the terminal shows it: short bodies as they came; an HTML page (a proxy's or a
+ * framework's error page) as its text without tags, cut to a line or two; any other long body cut.
+ * `--json` prints the whole body.
+ *
+ * @example
+ * answerExcerpt('<html><head><title>502 Bad Gateway</title></head><body>…</body></html>'); // '502 Bad Gateway … (an HTML page; --json prints the body)'
+ */
+export function answerExcerpt(body: string): string {
+  const html = /^\s*<(!doctype\s+html|html|head|body|title|h1|div|p|pre|center)\b/i.test(body);
+  if (!html && body.length <= EXCERPT_CHARS) return body;
+  const text = html
+    ? body
+        .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+        .replace(/<[^>]*(>|$)/g, ' ')
+        .replace(/&nbsp;/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : body;
+  const cut = text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+  return `${cut} (${html ? 'an HTML page' : 'cut'}; --json prints the body)`;
 }

@@ -11,6 +11,12 @@ import { headerFlags, intFlag, parseCommandArgs, secretFlag } from './parse-comm
 import { portInUse } from './port-in-use.js';
 import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, flagHint, serveOptionsFromFlags } from './serve-options.js';
 import {
+  deliveredProtocols,
+  TRACKING_PLAN_FLAGS,
+  TRACKING_PLAN_HELP,
+  trackingPlanFromFlags,
+} from './tracking-plan-flags.js';
+import {
   attemptJson,
   clockTime,
   formatAttemptLine,
@@ -61,6 +67,7 @@ Options:
   -h, --help         this help
 
 ${SERVE_OPTION_HELP}
+${TRACKING_PLAN_HELP}
 Security: /_hookgate/* and the inspector answer only to a loopback Host (or --host's name) and, beyond
 loopback, only with the --ui-token. The write key is shown once, in the start-up banner; views and
 log lines mask it. Web pages may call the tracking API only from loopback origins or --allow-origin.
@@ -95,6 +102,7 @@ export async function runServe(argv: string[]): Promise<number> {
       'drain-ms': { type: 'string' },
       json: { type: 'boolean' },
       ...SERVE_OPTION_FLAGS,
+      ...TRACKING_PLAN_FLAGS,
       'ui-token': { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
     },
@@ -104,6 +112,8 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stdout.write(SERVE_HELP);
     return EXIT.ok;
   }
+  // A bad value given is named before a flag left out: the user fixes what they typed first.
+  const port = intFlag('serve', '--port', values.port, 0, 65535) ?? SERVE_DEFAULTS.port;
   const endpoints = values.endpoint ?? [];
   if (endpoints.length === 0 && values.actions === undefined)
     throw new UsageError(
@@ -125,7 +135,6 @@ export async function runServe(argv: string[]): Promise<number> {
       'serve',
       `at most 5 --header (an endpoint has up to 5 static headers); got ${Object.keys(headers).length}.`,
     );
-  const port = intFlag('serve', '--port', values.port, 0, 65535) ?? SERVE_DEFAULTS.port;
   const host = values.host ?? SERVE_DEFAULTS.host;
   const writeKey = values['write-key'] ?? SERVE_DEFAULTS.writeKey;
   if (writeKey.length === 0) throw new UsageError('serve', '--write-key must not be empty.');
@@ -135,6 +144,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const options = serveOptionsFromFlags(values);
   const webhooksActions = values.actions === undefined ? undefined : readActionsFile(values.actions, secret);
   const json = values.json === true;
+  const protocols = trackingPlanFromFlags(values);
   const uiToken = values['ui-token'] || process.env.HOOKGATE_UI_TOKEN || undefined;
   try {
     assertInspectorExposure(host, { token: uiToken });
@@ -166,16 +176,16 @@ export async function runServe(argv: string[]): Promise<number> {
               }
             : {}),
           ...(webhooksActions !== undefined ? { webhooksActions } : {}),
+          ...protocols,
         },
       ],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...options,
     });
   } catch (error) {
-    const message = (error as Error).message.replace(
-      /sources\[0\]\.webhooksActions\./g,
-      `--actions ${values.actions ?? 'file'}: `,
-    );
+    const message = (error as Error).message
+      .replace(/sources\[0\]\.webhooksActions\./g, `--actions ${values.actions ?? 'file'}: `)
+      .replace(/sources\[0\]\.trackingPlan\.?/g, `--tracking-plan ${values['tracking-plan'] ?? 'file'} `);
     throw new UsageError('serve', shown(redactText(message, [secret, webhooksActions?.sharedSecret])));
   }
   let intake;
@@ -200,8 +210,13 @@ export async function runServe(argv: string[]): Promise<number> {
   // Lines are written when things happen, with the time they happened: an attempt's line when it ends.
   emulator.on('attempt', (attempt, record) => {
     const now = Date.now();
-    if (json) writeJsonLine(process.stdout, attemptJson(attempt, record, now));
-    else out(formatAttemptLine(attempt, record, color, now));
+    if (json) {
+      const protocols = deliveredProtocols(record);
+      writeJsonLine(process.stdout, {
+        ...attemptJson(attempt, record, now),
+        ...(protocols !== undefined && { protocols }),
+      });
+    } else out(formatAttemptLine(attempt, record, color, now));
   });
   // Another endpoint accepted the message: this endpoint's queued retry will not start.
   emulator.on('cancelled', (cancelled, record) => {

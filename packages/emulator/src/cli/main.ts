@@ -5,6 +5,7 @@ import { REPLAY_HELP, runReplay } from './command-replay.js';
 import { runSend, SEND_HELP } from './command-send.js';
 import { runServe, SERVE_HELP } from './command-serve.js';
 import { runSign, SIGN_HELP } from './command-sign.js';
+import { runTypes, TYPES_HELP } from './command-types.js';
 import { redactText } from '../redact.js';
 import { packageVersion } from './package-version.js';
 import { didYouMean } from './did-you-mean.js';
@@ -30,6 +31,11 @@ export const COMMANDS = {
     run: runConformanceCommand,
     help: CONFORMANCE_HELP,
     summary: "check a receiver against the sender's contract",
+  },
+  types: {
+    run: runTypes,
+    help: TYPES_HELP,
+    summary: 'write a typed module from a Segment tracking plan, for typed receiver handlers',
   },
 } as const;
 
@@ -63,6 +69,9 @@ or an unreachable target.
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   try {
+    // `hookgate help send` is `hookgate send --help`.
+    if (name === 'help' && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]))
+      return await (COMMANDS as Record<string, (typeof COMMANDS)[keyof typeof COMMANDS]>)[rest[0]]!.run(['--help']);
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       process.stdout.write(MAIN_HELP);
       return name === undefined ? EXIT.usage : EXIT.ok;

@@ -34,7 +34,7 @@ export function parseCommandArgs<O extends Record<string, FlagSpec>>(
       strict: true,
       allowPositionals,
     });
-    return { values: parsed.values as FlagValues<O>, positionals: parsed.positionals };
+    return { values: parsed.values, positionals: parsed.positionals };
   } catch (error) {
     const e = error as Error & { code?: string };
     const flag = /'(-[^' ]+)/.exec(e.message)?.[1];

@@ -182,7 +182,7 @@ function summaryOf(type: string, m: Record<string, unknown> | undefined): string
       return oneLine(`page ${str(p.title ?? p.path ?? p.url ?? '')}`);
     }
     case 'identify':
-      return oneLine(`traits: ${Object.keys((m.traits ?? {}) as object).join(', ') || '(none)'}`);
+      return oneLine(`traits: ${Object.keys(m.traits ?? {}).join(', ') || '(none)'}`);
     case 'group':
       return oneLine(`group ${str(m.groupId)}`);
     case 'alias':

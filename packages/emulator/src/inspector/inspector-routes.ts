@@ -23,12 +23,13 @@ export const INSPECTOR_ROUTES = Object.freeze({
 
 /**
  * The headers of every inspector answer: a strict Content-Security-Policy (only this origin's files; no
- * inline script or style, no frames, no plugins), no sniffing, no referrer, no caching.
+ * inline script or style, no frames, no plugins), no sniffing, same-origin readers only, no referrer, no caching.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
@@ -228,7 +229,7 @@ export function createInspector(
         refuse(res, csrf);
         return true;
       }
-      act(engine as InspectorEngine, masks as ViewMasks, req, res, path).catch((error: unknown) =>
+      act(engine, masks as ViewMasks, req, res, path).catch((error: unknown) =>
         sendJson(res, 500, { error: String((error as Error)?.message ?? error) }),
       );
       return true;
@@ -247,7 +248,7 @@ export function createInspector(
         'content-length': String(FAVICON.length),
       });
       res.end(FAVICON);
-    } else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS as Record<string, string>);
+    } else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS);
     else if (path === `${INSPECTOR_ROUTES.api}meta`) {
       const now = engine ? engine.clock.now() : Date.now();
       sendJson(res, 200, {

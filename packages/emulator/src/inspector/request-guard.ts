@@ -7,6 +7,20 @@ import { isLoopbackHost } from './inspector-options.js';
 /** The custom header every inspector action must carry: a cross-site form or image cannot send it. */
 export const CSRF_HEADER = 'x-hookgate-inspector';
 
+/**
+ * Headers of every JSON view of the local servers (`/_hookgate/*` of `serve` and `listen`, answers and
+ * refusals): no MIME sniffing, readable only by pages of the same origin (no `<script src>` or `<img>`
+ * from another site can load them), never cached.
+ *
+ * @example
+ * res.writeHead(200, { ...JSON_VIEW_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+ */
+export const JSON_VIEW_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+});
+
 /** The cookie the page's token travels in, once `/?token=…` has been opened. */
 export const TOKEN_COOKIE = 'hookgate_ui';
 
@@ -115,7 +129,9 @@ export class LocalServerGuard {
   #givenTokens(req: http.IncomingMessage, url: URL | undefined): string[] {
     const out: string[] = [];
     const auth = req.headers.authorization;
-    if (typeof auth === 'string' && auth.startsWith('Bearer ')) out.push(auth.slice(7).trim());
+    // The auth scheme is case-insensitive (RFC 9110 section 11.1): `bearer` and `BEARER` are `Bearer`.
+    const bearer = typeof auth === 'string' ? /^bearer[ \t]+(.*)$/i.exec(auth) : null;
+    if (bearer) out.push((bearer[1] as string).trim());
     const header = req.headers['x-hookgate-token'];
     if (typeof header === 'string') out.push(header);
     const cookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);

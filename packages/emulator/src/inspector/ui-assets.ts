@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type * as EsbuildModule from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,7 +38,7 @@ function readDir(dir: string): UiAssets['files'] {
  * const files = await buildUiFromSources('/repo/packages/emulator/inspector-ui');
  */
 export async function buildUiFromSources(uiDir: string): Promise<UiAssets['files']> {
-  let esbuild: typeof import('esbuild');
+  let esbuild: typeof EsbuildModule;
   try {
     esbuild = await import('esbuild');
   } catch {

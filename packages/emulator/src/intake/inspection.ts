@@ -67,7 +67,8 @@ export function parseDeliveryQuery(
   });
   const query: DeliveryQuery = { limit: DELIVERY_LIST_LIMIT.default };
   for (const name of params.keys()) {
-    if (name !== 'state' && name !== 'type' && name !== 'limit') {
+    // `token` is the guard's (checked before the view answers), as on every other GET view.
+    if (name !== 'state' && name !== 'type' && name !== 'limit' && name !== 'token') {
       return bad(name, 'is not known; filter with state, type and limit');
     }
   }

@@ -22,7 +22,7 @@ import { parseIntakePayload, refusedAll, type IntakeRoute, type RefusedCall } fr
 import { readIntakeBody } from './read-intake-body.js';
 import { describeWriteKey, writeKeyFromAuthorization } from './write-key.js';
 import { assertInspectorExposure, createInspector, isInspectorEngine, type Inspector } from '../inspector/index.js';
-import { LocalServerGuard } from '../inspector/request-guard.js';
+import { JSON_VIEW_HEADERS, LocalServerGuard } from '../inspector/request-guard.js';
 import { createBoundedServer } from '../server-timeouts.js';
 import { OriginPolicy, corsHeaders, preflightHeaders } from './origin-policy.js';
 import type { IntakeListenOptions, IntakeOptions, IntakeServer } from './intake-options.js';
@@ -83,9 +83,10 @@ function routeOf(path: string): IntakeRoute | undefined {
   return CALL_ROUTE_MAP.get(path) ?? ((BATCH_ROUTES as readonly string[]).includes(path) ? BATCH_ROUTE : undefined);
 }
 
-function send(res: http.ServerResponse, response: IntakeResponse, closeConnection = false): void {
+function send(res: http.ServerResponse, response: IntakeResponse, closeConnection = false, view = false): void {
   if (res.headersSent) return;
   const headers: Record<string, string> = {
+    ...(view ? JSON_VIEW_HEADERS : undefined),
     ...response.headers,
     ...CORS.get(res),
     'content-length': String(Buffer.byteLength(response.body)),
@@ -298,14 +299,19 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
       const refusal = guard.check(req, url);
       if (refusal) {
         endUnreadBody(req, res);
-        return send(res, intakeError(refusal.status === 401 ? 'token_required' : 'forbidden_host', refusal.message));
+        return send(
+          res,
+          intakeError(refusal.status === 401 ? 'token_required' : 'forbidden_host', refusal.message),
+          false,
+          true,
+        );
       }
     }
     if (path === INSPECTION_ROUTES.deliveries || path === INSPECTION_ROUTES.health) {
       if (method !== 'GET' && method !== 'HEAD') {
         const r = intakeError('method_not_allowed', `${path} takes GET, not ${method}.`);
         r.headers.allow = 'GET';
-        return send(res, r);
+        return send(res, r, false, true);
       }
       try {
         return send(
@@ -313,10 +319,17 @@ function intakeListener(engine: IntakeEngine, options: IntakeOptions, boundHost:
           path === INSPECTION_ROUTES.health
             ? healthResponse(engine, startedAt)
             : deliveriesResponse(engine, url.searchParams),
+          false,
+          true,
         );
       } catch (error) {
         opts.onError(error);
-        return send(res, intakeError('internal_error', `The inspection failed: ${(error as Error).message}`));
+        return send(
+          res,
+          intakeError('internal_error', `The inspection failed: ${(error as Error).message}`),
+          false,
+          true,
+        );
       }
     }
     if (inspector?.handle(req, res, path, method, url)) return;

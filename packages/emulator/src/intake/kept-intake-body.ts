@@ -1,5 +1,5 @@
 import type { Call } from '@hookgate/core/calls';
-import { BodyArena, type StoredBody } from '../log/body-arena.js';
+import { type BodyArena, type StoredBody } from '../log/body-arena.js';
 import type { CallSource } from '../trusted-ingest.js';
 import { parseIntakePayload, type IntakeRoute, type PayloadLimits } from './parse-intake-payload.js';
 import { rawCallText } from './raw-call-text.js';

@@ -33,7 +33,7 @@ export interface RefusedCall {
  * A body read: the calls accepted, ready for the engine (in body order, with `indexes[i]` the
  * place of `calls[i]` in the body), the calls refused, and the write key the body carried, if any;
  * or the answer refusing the whole body (not an object, no batch array, a batch-level `context`
- * that is not an object).
+ * or `integrations` that is not an object or nests deeper than a call may).
  */
 export type ParsedPayload =
   | { ok: true; calls: Call[]; indexes: number[]; refused: RefusedCall[]; bodyWriteKey: string | undefined }
@@ -151,6 +151,21 @@ export function refusedAll(refused: RefusedCall[], route: IntakeRoute, views?: R
   return intakeError('invalid_call', `${head}: ${list}.${nothing}`, issues, views);
 }
 
+/**
+ * Where the batch-level `context` or `integrations` nests too deep, or `undefined`. They are merged
+ * into every call, at the place of the call's own fields, so the call's rule applies: seen from an
+ * object holding just them (level 1, as the call is), at most `MAX_CALL_DEPTH` levels. Checked with an
+ * explicit stack (`tooDeepAt`), so any depth is a clear refusal, never a stack overflow later.
+ */
+function batchLevelTooDeep(body: Record<string, unknown>): ValidationIssue | undefined {
+  const path = tooDeepAt({ context: body.context, integrations: body.integrations }, MAX_CALL_DEPTH, '$');
+  if (path === undefined) return undefined;
+  return {
+    path,
+    message: `nests deeper than ${MAX_CALL_DEPTH} levels of objects and arrays (the limit per call, which the batch-level fields are merged into); flatten it or send it as a string`,
+  };
+}
+
 function tooLargeIssue(path: string, size: number, limit: number): ValidationIssue {
   return { path, message: `is ${size} bytes, over the limit of ${limit} bytes (32 KB per call)` };
 }
@@ -235,6 +250,10 @@ export function parseIntakePayload(value: unknown, route: IntakeRoute, limits: P
     if (value[key] !== undefined && value[key] !== null && !isObject(value[key])) {
       shape.push({ path: `$.${key}`, message: `must be an object when given (got ${kindOf(value[key])})` });
     }
+  }
+  if (shape.length === 0) {
+    const deep = batchLevelTooDeep(value);
+    if (deep !== undefined) shape.push(deep);
   }
   if (shape.length > 0) {
     return {

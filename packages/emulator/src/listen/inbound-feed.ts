@@ -90,7 +90,10 @@ export function inboundFeed(log: InboundLog): InspectorFeed {
     detail(id) {
       const record = log.get(id);
       if (!record)
-        return problem(404, `No request ${JSON.stringify(id)} in the log (unknown, or dropped past maxRecords).`);
+        return problem(
+          404,
+          `No request ${JSON.stringify(id)} in the log (unknown, or dropped: the log keeps at most 10,000 requests and --max-log-bytes).`,
+        );
       return { status: 200, body: record };
     },
     watch(onChange) {

@@ -4,12 +4,12 @@ import { type Secret } from '@hookgate/core';
 import { endUnreadBody } from '@hookgate/core/adapter';
 import { redactUrl } from '../debug-log.js';
 import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
-import { LocalServerGuard } from '../inspector/request-guard.js';
+import { JSON_VIEW_HEADERS, LocalServerGuard } from '../inspector/request-guard.js';
 import { isLoopbackHost } from '../inspector/inspector-options.js';
 import { createBoundedServer, type ServerTimeouts } from '../server-timeouts.js';
 import { inboundFeed } from './inbound-feed.js';
 import { forwardRequest, hopByHopHeaders } from './forward-request.js';
-import { InboundLog } from './inbound-log.js';
+import { DEFAULT_LISTEN_LOG_BYTES, InboundLog } from './inbound-log.js';
 import type { InboundForward, InboundRecord, InboundVerdict } from './inbound-record.js';
 import { judgeSignature, maskHeaders, maskPath, MAX_VIEW_BODY_CHARS, summarize } from './inspect-inbound.js';
 
@@ -53,6 +53,12 @@ export interface ListenOptions {
   forwardTimeoutMs?: number;
   /** Requests kept in memory for the views; older ones are dropped (and counted). Default 10,000. */
   maxRecords?: number;
+  /**
+   * Bytes of requests kept in memory for the views (each measured as its JSON view; at most 64 KiB of
+   * a body is kept): past it, the oldest are dropped first (and counted); the newest is always kept.
+   * Default 100 MiB (`DEFAULT_LISTEN_LOG_BYTES`).
+   */
+  maxLogBytes?: number;
 }
 
 /**
@@ -81,6 +87,7 @@ function checkOptions(options: ListenOptions): {
   maxBodyBytes: number;
   forwardTimeoutMs: number;
   maxRecords: number;
+  maxLogBytes: number;
   secrets: readonly Secret[];
 } {
   if (typeof options !== 'object' || options === null)
@@ -123,15 +130,16 @@ function checkOptions(options: ListenOptions): {
     maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 1024 * 1024),
     forwardTimeoutMs: positive('forwardTimeoutMs', options.forwardTimeoutMs, 30_000),
     maxRecords: positive('maxRecords', options.maxRecords, 10_000),
+    maxLogBytes: positive('maxLogBytes', options.maxLogBytes, DEFAULT_LISTEN_LOG_BYTES),
   };
 }
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
   res.writeHead(status, {
+    ...JSON_VIEW_HEADERS,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
     ...extra,
   });
   res.end(body);
@@ -155,7 +163,7 @@ const HOP_SIGNATURE_MESSAGE =
  */
 export async function startListener(options: ListenOptions): Promise<Listener> {
   const o = checkOptions(options);
-  const log = new InboundLog(o.maxRecords);
+  const log = new InboundLog(o.maxRecords, o.maxLogBytes);
   const streams = new Set<http.ServerResponse>();
   let sequence = 0;
   // The web inspector, with one feed: these requests (already masked). No emulator: no deliveries tab.

@@ -116,7 +116,7 @@ export class SourceRegistry {
     if (typeof patch !== 'object' || patch === null)
       throw new SettingsError('patch', 'must be an object { name?, webhooks?, schema? }');
     if ('writeKey' in patch) throw new SettingsError('patch.writeKey', 'cannot change; add a new source instead');
-    const raw = { ...state.raw, ...patch, writeKey } as SourceSettings;
+    const raw = { ...state.raw, ...patch, writeKey };
     state.resolved = resolveSource(raw, 'patch');
     state.raw = raw;
     return state;

@@ -1,6 +1,7 @@
 import { SettingsError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { resolveActions, type ResolvedActions, type WebhooksActionsSettings } from '../actions/actions-settings.js';
+import { resolveProtocols, type ResolvedProtocols, type SchemaControls } from '../protocols/schema-controls.js';
 
 /**
  * Most endpoints a source's Webhooks destination may have.
@@ -101,6 +102,13 @@ export interface SourceSettings {
   webhooksActions?: WebhooksActionsSettings;
   /** Schema filtering of track events. */
   schema?: SourceSchemaSettings;
+  /**
+   * The source's Segment tracking plan (its JSON as the Public API or Terraform exports it): each message
+   * is checked before delivery, and `schemaControls` decide what is blocked or omitted.
+   */
+  trackingPlan?: unknown;
+  /** Segment's Schema Configuration for the tracking plan; every control `forward` by default. */
+  schemaControls?: SchemaControls;
 }
 
 /** A validated endpoint, with its URL parsed once. */
@@ -121,6 +129,8 @@ export interface ResolvedSource {
   readonly blockedEvents: ReadonlySet<string>;
   /** The Webhooks (Actions) destination, when set. */
   readonly actions: ResolvedActions | undefined;
+  /** The tracking plan and its schema controls, when set. */
+  readonly protocols?: ResolvedProtocols | undefined;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -219,7 +229,11 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
  */
 export function resolveSource(value: unknown, path: string): ResolvedSource {
   if (!isObject(value)) throw new SettingsError(path, 'must be an object { writeKey, name?, webhooks?, schema? }');
-  rejectUnknownKeys(value, ['writeKey', 'name', 'webhooks', 'webhooksActions', 'schema'], path);
+  rejectUnknownKeys(
+    value,
+    ['writeKey', 'name', 'webhooks', 'webhooksActions', 'schema', 'trackingPlan', 'schemaControls'],
+    path,
+  );
   const { writeKey, name, webhooks, webhooksActions, schema } = value;
   if (typeof writeKey !== 'string' || writeKey.length === 0)
     throw new SettingsError(`${path}.writeKey`, 'is required: a non-empty string that calls use to reach this source');
@@ -271,12 +285,13 @@ export function resolveSource(value: unknown, path: string): ResolvedSource {
   }
   return Object.freeze({
     writeKey,
-    name: name as string | undefined,
+    name: name,
     connected,
     enabled,
     endpoints: Object.freeze(endpoints),
     sharedSecret,
     blockedEvents: blocked,
     actions: webhooksActions === undefined ? undefined : resolveActions(webhooksActions, `${path}.webhooksActions`),
+    protocols: resolveProtocols(value.trackingPlan, value.schemaControls, path),
   });
 }

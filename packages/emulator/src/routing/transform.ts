@@ -66,7 +66,7 @@ export function callToMessage(call: Call, receivedAtMs: number, options: Transfo
       : ts !== undefined
         ? normalizeTimestamp(ts)
         : undefined) ?? iso(receivedAtMs);
-  const c = call as Call & Record<string, unknown>;
+  const c = call;
   let userId = c.userId;
   if (!isNonEmpty(userId) && call.type !== 'alias') {
     if (options.anonymousCalls === 'anonymousId-as-userId' && isNonEmpty(c.anonymousId)) userId = c.anonymousId;

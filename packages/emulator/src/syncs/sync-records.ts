@@ -66,7 +66,7 @@ export class SyncRecords {
     const trait = this.#traitName(name, 'syncAudience');
     if (
       memberUserIds === null ||
-      typeof (memberUserIds as Iterable<string>)?.[Symbol.iterator] !== 'function' ||
+      typeof memberUserIds?.[Symbol.iterator] !== 'function' ||
       typeof memberUserIds === 'string'
     )
       throw new TypeError('syncAudience(name, memberUserIds): memberUserIds must be a list (or Set) of userIds');

@@ -62,8 +62,8 @@ export function startServe(args: string[], env: Record<string, string> = {}): Se
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c) => (stdout += c));
-  child.stderr!.on('data', (c) => (stderr += c));
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const waitFor = async (pattern: RegExp, timeoutMs = 30_000) => {
     const until = Date.now() + timeoutMs;

@@ -72,8 +72,8 @@ export function startCliFromSources(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c) => (stdout += c));
-  child.stderr!.on('data', (c) => (stderr += c));
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return {
     child,

@@ -1,5 +1,6 @@
 // The built path: `hookgate serve` from dist/ serves the page that scripts/build-inspector.mjs bundled
 // into dist/inspector/ (not one built on the fly from sources), in ESM and in the CJS build.
+import type * as EmulatorModule from '../../src/index.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -81,7 +82,7 @@ describe('the built inspector', () => {
 
   it('the CJS build finds the same bundle', async () => {
     const require = createRequire(import.meta.url);
-    const { createEmulator } = require(`${DIST}index.cjs`) as typeof import('../../src/index.js');
+    const { createEmulator } = require(`${DIST}index.cjs`) as typeof EmulatorModule;
     const em = createEmulator({ sources: [{ writeKey: 'wk' }] });
     const server = await em.listen();
     try {

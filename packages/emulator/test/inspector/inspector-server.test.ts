@@ -151,6 +151,7 @@ describe('masking', () => {
     const command = detail.curl.replace(/'http:\/\/hook:\*\*\*@[^']*'/, `'${check.url}/verify'`);
     await new Promise<void>((resolve, reject) =>
       execFile('bash', ['-c', command], { env: { ...process.env, HOOKGATE_SECRET: SECRET } }, (error) =>
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- execFile's error is an ExecFileException, an Error
         error ? reject(error) : resolve(),
       ),
     );
@@ -404,8 +405,8 @@ describe('actions', () => {
     const err: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
     const writeErr = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((c: string) => (out.push(String(c)), true)) as typeof process.stdout.write;
-    process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
+    process.stdout.write = (c: string) => (out.push(String(c)), true);
+    process.stderr.write = (c: string) => (err.push(String(c)), true);
     let code: number;
     let missing: number;
     let usage: number;

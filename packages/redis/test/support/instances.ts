@@ -61,7 +61,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
       },
     },
   });
-  const server = await startHttpServer(toNodeListener(receiver) as Parameters<typeof startHttpServer>[0]);
+  const server = await startHttpServer(toNodeListener(receiver));
   instance.server = server;
   instance.url = server.url;
   instance.close = async () => {

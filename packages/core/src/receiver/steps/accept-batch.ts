@@ -13,6 +13,7 @@ import type { HandlerContext, MessageHandler } from '../options.js';
 import type { AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
 import { checkMessage, parseBody } from './check.js';
+import { checkPlan } from './check-plan.js';
 import { claimBatchElements } from './claim-batch.js';
 import { refuse, type ReceiverRequest, type Refusal } from './request.js';
 import { checkSignature } from './verify.js';
@@ -24,7 +25,7 @@ const MAX_LISTED_ISSUES = 20;
  * A Webhooks (Actions) batch (a JSON array) through the receiver's steps, per element: refused (422)
  * unless accepted by name; parsed; its signature, when present, must match the first element's
  * `JSON.stringify`, the only thing the sender signed (else 401); every element checked like a single
- * event (400 naming `/index/path`) before any is claimed; every element claimed by its own key
+ * event (400 naming `/index/path`) and against the tracking plan before any is claimed; every element claimed by its own key
  * (`claimBatchElements`); then one hand-off whose handler runs each new element's handler in order.
  *
  * @example
@@ -61,11 +62,13 @@ export async function acceptBatch<TExtra>(
     const batch: BatchElementInfo = { index: i, size: elements.length, signed: firstSigned && i === 0, uncovered };
     const extra = { ...(input.context as object | undefined), batch };
     const key = claims.keys[i];
-    return {
-      element: checked[i]!,
-      key,
-      context: new RequestContext(extra, input.headers, key, verification, receivedAt),
-    };
+    const element = checked[i]!;
+    const context = new RequestContext(extra, input.headers, key, verification, receivedAt);
+    if (element.planCheck) {
+      context.planned = element.planCheck.planned;
+      context.violations = element.planCheck.violations;
+    }
+    return { element, key, context };
   });
   let aborted = false;
   // Runs every new element's handler once, in order, settling each element's claim.
@@ -151,7 +154,7 @@ async function checkElements<TExtra>(
   let first: Refusal | undefined;
   for (let i = 0; i < elements.length; i++) {
     const element: ReceiverRequest<TExtra> = { ...request, value: elements[i] };
-    const refusal = await checkMessage(setup, element, i);
+    const refusal = (await checkMessage(setup, element, i)) ?? (await checkPlan(setup, element));
     checked.push(element);
     if (refusal === undefined) continue;
     // A schema still running at the deadline, or one that threw, answers for the whole batch at once.

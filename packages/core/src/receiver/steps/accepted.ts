@@ -19,6 +19,10 @@ export function acceptedMessage<TExtra>(
 ): AcceptedMessage<TExtra> {
   const { input, message, dedupeKey } = request;
   const context = new RequestContext(input.context, input.headers, dedupeKey, request.verification, request.receivedAt);
+  if (request.planCheck) {
+    context.planned = request.planCheck.planned;
+    context.violations = request.planCheck.violations;
+  }
   return {
     kind: 'message',
     message,

@@ -1,4 +1,5 @@
 import type { WebhookMessage } from '../../messages/types.js';
+import type { PlanCheckResult } from '../../tracking-plan/compile-plan.js';
 import type { MessageHandler, ReceiverInput, Verification } from '../options.js';
 import type { ReceiverCode } from '../responses.js';
 import type { ReceiverSetup } from '../setup.js';
@@ -6,7 +7,8 @@ import type { ReceiverSetup } from '../setup.js';
 /**
  * One request on its way through the receiver's steps (internal). Each step reads what the steps
  * before it found and adds its own: `verify` the verification and the signed body, `parseBody` the
- * value, `checkMessage` the message and its handler, `claim` the dedupe key.
+ * value, `checkMessage` the message and its handler, `checkPlan` the tracking plan's outcome, `claim`
+ * the dedupe key.
  *
  * @example
  * const request = newRequest(input);
@@ -27,6 +29,8 @@ export interface ReceiverRequest<TExtra> {
   keyedBy: unknown;
   /** The destination's handler for the message; `undefined` when none is given for it. */
   handler: MessageHandler<WebhookMessage, TExtra> | undefined;
+  /** The tracking plan's outcome for the message; `undefined` when it was not checked. */
+  planCheck: PlanCheckResult | undefined;
   dedupeKey: string | undefined;
 }
 
@@ -48,7 +52,7 @@ export interface Refusal {
  * A step of the receiver: reads and completes the request, and refuses it or lets it go on.
  *
  * @example
- * const steps: Step<{}>[] = [verify, parseBody, checkMessage, claim];
+ * const steps: Step<{}>[] = [verify, parseBody, checkMessage, checkPlan, claim];
  */
 export type Step<TExtra> = (
   setup: ReceiverSetup<TExtra>,
@@ -71,6 +75,7 @@ export function newRequest<TExtra>(input: ReceiverInput<TExtra>): ReceiverReques
     message: undefined as unknown as WebhookMessage,
     keyedBy: undefined,
     handler: undefined,
+    planCheck: undefined,
     dedupeKey: undefined,
   };
 }

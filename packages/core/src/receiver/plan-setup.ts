@@ -1,0 +1,101 @@
+// The tracking plan settled once, when the receiver is created (internal): the plan compiled, `on.track`
+// keyed by event name made one handler that picks by `msg.event`, and the start-up errors. Each message
+// is checked by the step steps/check-plan.ts, which never answers the sender differently: a verified
+// message is never refused for its properties (Segment would not retry a 4xx; the event would be lost).
+import type { WebhookMessage } from '../messages/types.js';
+import { nearestName, UnknownOptionError } from '../options/nearest-name.js';
+import { compileTrackingPlan, type CompiledTrackingPlan } from '../tracking-plan/compile-plan.js';
+import type { ViolationHandler } from '../tracking-plan/plan-types.js';
+import type { MessageHandler } from './options.js';
+
+type Handler = MessageHandler<WebhookMessage, unknown>;
+type Handlers = Record<string, unknown>;
+
+/**
+ * What the plan step reads (internal): the compiled plan, `onViolation`, and the handlers the plan
+ * applies to (each of `on` and `onMessage`; not `onPayload`, whose mapped payloads no plan describes).
+ *
+ * @example
+ * if (planSetup.handlers.has(handler)) console.log(planSetup.plan.check(message).violations);
+ */
+export interface PlanSetup {
+  plan: CompiledTrackingPlan;
+  onViolation: ViolationHandler<unknown> | undefined;
+  handlers: ReadonlySet<unknown>;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `on.track` keyed by event name → one handler picking by `msg.event` ('*' for the rest, then `onMessage`). */
+function keyedTrack(
+  keyed: Handlers,
+  plan: CompiledTrackingPlan,
+  fallback: Handler | undefined,
+  caller: string,
+): Handler {
+  const known = [...plan.eventNames, '*'];
+  for (const [name, handler] of Object.entries(keyed)) {
+    if (!known.includes(name)) {
+      const near = nearestName(name, plan.eventNames);
+      throw new UnknownOptionError(
+        `on.track.${name}`,
+        near && `on.track.${near}`,
+        `${caller}: on.track has a handler for ${JSON.stringify(name)}, an event the tracking plan does not have` +
+          (near ? `; did you mean ${JSON.stringify(near)}?` : '.') +
+          ` Its events: ${plan.eventNames.map((e) => JSON.stringify(e)).join(', ')}; use '*' for events it does not name.`,
+      );
+    }
+    if (typeof handler !== 'function') {
+      throw new TypeError(
+        `${caller}: on.track[${JSON.stringify(name)}] must be a function (msg, ctx) => …; got ${typeof handler}.`,
+      );
+    }
+  }
+  const byEvent = new Map(Object.entries(keyed) as [string, Handler][]);
+  const other = byEvent.get('*') ?? fallback;
+  return (message, context) => {
+    const event = (message as { event?: unknown }).event;
+    const handler = (typeof event === 'string' ? byEvent.get(event) : undefined) ?? other;
+    return handler?.(message, context);
+  };
+}
+
+/**
+ * Settles the receiver's `trackingPlan` (internal): the options with `on.track` keyed by event name made
+ * one handler, and what the plan step reads (`undefined` without a plan). Throws at start for a handler
+ * keyed by an event the plan does not have (with a did-you-mean), keyed handlers or `onViolation`
+ * without a plan, and a malformed plan (`TrackingPlanError`).
+ *
+ * @example
+ * const { options, plan } = settleTrackingPlan(checkReceiverOptions(given));
+ * const rules = classicRules(options);
+ */
+export function settleTrackingPlan<T extends object>(
+  options: T,
+  caller = 'createReceiver()',
+): { options: T; plan: PlanSetup | undefined } {
+  const given = options as { trackingPlan?: unknown; onViolation?: unknown; on?: Handlers; onMessage?: Handler };
+  if (given.trackingPlan === undefined) {
+    if (isPlainObject(given.on?.track)) {
+      throw new TypeError(
+        `${caller}: on.track is keyed by event name, which needs the tracking plan: pass trackingPlan (the plan's JSON, or the export of the module hookgate types writes).`,
+      );
+    }
+    if (given.onViolation !== undefined) {
+      throw new TypeError(
+        `${caller}: onViolation runs for messages that break the tracking plan; pass trackingPlan too.`,
+      );
+    }
+    return { options, plan: undefined };
+  }
+  const plan = compileTrackingPlan(given.trackingPlan);
+  const track = given.on?.track;
+  const on = isPlainObject(track) ? { ...given.on, track: keyedTrack(track, plan, given.onMessage, caller) } : given.on;
+  const handlers = new Set<unknown>([...Object.values(on ?? {}), given.onMessage].filter((h) => h !== undefined));
+  return {
+    options: on === given.on ? options : { ...options, on },
+    plan: { plan, onViolation: given.onViolation as ViolationHandler<unknown> | undefined, handlers },
+  };
+}

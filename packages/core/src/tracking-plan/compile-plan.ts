@@ -1,0 +1,247 @@
+// A tracking plan compiled once: each rule's JSON Schema compiled, the version of each event picked.
+import { nearestName } from '../options/nearest-name.js';
+import {
+  interpretedCheck,
+  precompiledCheck,
+  schemaProblems,
+  type PlanViolation,
+  type PrecompiledValidator,
+  type SchemaCheck,
+} from './json-schema-validator.js';
+import { readTrackingPlan, ruleLabel, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import { findRule, isObject, type RuleLookup } from './find-rule.js';
+
+/**
+ * Which version of an event with several is checked when the message names none (in
+ * `context.protocols.event_version`, which always wins when the plan has that version): `highest`
+ * (default), `oldest` (what Segment's Schema does), or a version per event name (`{ 'Order Completed': 1 }`;
+ * other events take the highest).
+ *
+ * @example
+ * compileTrackingPlan(plan, { versions: { 'Order Completed': 1 } });
+ */
+export type PlanVersionChoice = 'highest' | 'oldest' | Readonly<Record<string, number>>;
+
+/**
+ * Options of `compileTrackingPlan`.
+ *
+ * @example
+ * const options: TrackingPlanOptions = { versions: 'oldest' };
+ */
+export interface TrackingPlanOptions {
+  versions?: PlanVersionChoice;
+}
+
+/**
+ * Which rule a message was checked against.
+ *
+ * @example
+ * const rule: PlanRuleRef = { type: 'TRACK', key: 'Order Completed', version: 2 };
+ */
+export interface PlanRuleRef {
+  type: TrackingPlanRule['type'];
+  key: string | null;
+  version: number;
+}
+
+/**
+ * The outcome of checking one message: whether the plan has a rule for it, which rule, and every
+ * violation of that rule and of the plan's COMMON rule (empty when none).
+ *
+ * @example
+ * const result: PlanCheckResult = plan.check(msg);
+ * if (!result.planned) console.warn(`unplanned event ${msg.event}`);
+ * for (const v of result.violations) console.warn(`${v.path}: ${v.message}`);
+ */
+export interface PlanCheckResult {
+  planned: boolean;
+  rule?: PlanRuleRef;
+  violations: readonly PlanViolation[];
+}
+
+/**
+ * A tracking plan ready to check messages (from `compileTrackingPlan`).
+ *
+ * @example
+ * const plan = compileTrackingPlan(JSON.parse(await readFile('plan.json', 'utf8')));
+ * plan.check({ type: 'track', event: 'Order Completed', properties: { total: '12' } }).violations;
+ * // [{ path: 'properties.total', message: 'must be number (got string)', keyword: 'type', rule: 'TRACK "Order Completed" v1' }]
+ */
+export interface CompiledTrackingPlan {
+  /** Every rule of the plan, as read. */
+  readonly rules: readonly TrackingPlanRule[];
+  /** The event names of its TRACK rules. */
+  readonly eventNames: readonly string[];
+  /** Checks a message (a webhook message or a whole Segment event) against its rule and the COMMON rule. */
+  check(message: unknown): PlanCheckResult;
+  /** The property (track) or trait (identify, group) names the message's rule lists; `undefined` when it has no rule. */
+  plannedFields(message: unknown): { field: 'properties' | 'traits'; names: ReadonlySet<string> } | undefined;
+  /** The event name the plan has closest to `name` (a likely typo), or `undefined`. */
+  suggest(name: string): string | undefined;
+}
+
+const COMPILED = Symbol.for('hookgate.compiledTrackingPlan');
+
+interface CompiledRule {
+  ref: PlanRuleRef;
+  label: string;
+  check: SchemaCheck;
+  schema: Record<string, unknown>;
+}
+
+function compileRule(
+  rule: TrackingPlanRule,
+  index: number,
+  precompiled: PrecompiledValidator | undefined,
+): CompiledRule {
+  const label = ruleLabel(index, rule);
+  const problem = schemaProblems(rule.jsonSchema)[0];
+  if (problem !== undefined) {
+    const path = problem.path === '(root)' ? '' : `.${problem.path}`;
+    throw new TrackingPlanError(
+      `rules[${index}].jsonSchema${path}`,
+      `${label}: jsonSchema${path} ${problem.message} (not a valid draft-07 JSON Schema).`,
+    );
+  }
+  let check: SchemaCheck;
+  try {
+    check = precompiled ? precompiledCheck(precompiled) : interpretedCheck(rule.jsonSchema);
+  } catch (error) {
+    throw new TrackingPlanError(
+      `rules[${index}].jsonSchema`,
+      `${label}: jsonSchema does not compile: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const ref: PlanRuleRef = { type: rule.type, key: rule.key ?? null, version: rule.version ?? 1 };
+  const name = ref.key === null ? ref.type : `${ref.type} ${JSON.stringify(ref.key)}`;
+  return { ref, label: `${name} v${ref.version}`, check, schema: rule.jsonSchema };
+}
+
+function pickVersion(
+  versions: Map<number, CompiledRule>,
+  key: string,
+  choice: PlanVersionChoice,
+  label: string,
+): CompiledRule {
+  const numbers = [...versions.keys()].sort((a, b) => a - b);
+  if (typeof choice === 'object' && choice[key] !== undefined) {
+    const picked = versions.get(choice[key]);
+    if (picked === undefined) {
+      throw new TrackingPlanError(
+        `versions.${key}`,
+        `versions: ${label} has no version ${choice[key]}; it has ${numbers.join(', ')}.`,
+      );
+    }
+    return picked;
+  }
+  return versions.get(choice === 'oldest' ? numbers[0]! : numbers[numbers.length - 1]!)!;
+}
+
+/** The validators `hookgate types` precompiled, one per rule, when the input is its module's `trackingPlan`. */
+function precompiledValidators(input: unknown, count: number): readonly PrecompiledValidator[] | undefined {
+  const validators = isObject(input) ? input.validators : undefined;
+  if (!Array.isArray(validators)) return undefined;
+  if (validators.length !== count || !validators.every((v) => typeof v === 'function')) {
+    throw new TrackingPlanError(
+      'validators',
+      `validators must hold one function per rule (${count}); regenerate the module with hookgate types.`,
+    );
+  }
+  return validators as PrecompiledValidator[];
+}
+
+/** Shared by every result without violations (a fresh array per result otherwise). */
+const NONE: readonly PlanViolation[] = Object.freeze([]);
+
+function labelled(violations: readonly PlanViolation[], rule: string): readonly PlanViolation[] {
+  return violations.length === 0 ? NONE : violations.map((v) => ({ ...v, rule }));
+}
+
+/** The names a rule's schema lists under `properties.<field>.properties`. */
+function listedNames(schema: Record<string, unknown>, field: 'properties' | 'traits'): ReadonlySet<string> {
+  const top = schema.properties;
+  const sub = isObject(top) ? top[field] : undefined;
+  const listed = isObject(sub) ? sub.properties : undefined;
+  return new Set(isObject(listed) ? Object.keys(listed) : []);
+}
+
+/**
+ * Compiles a tracking plan once: reads its rules (see `readTrackingPlan`), checks and compiles each
+ * rule's JSON Schema (draft-07), and picks the version of each event checked when a message names
+ * none. A malformed plan throws a `TrackingPlanError` naming the rule and the path. Takes the plan
+ * file's JSON as read, the `trackingPlan` export `hookgate types` writes, or a compiled plan (returned as is).
+ *
+ * Messages are matched as Segment's Protocols does: a track call by its event name; identify and group
+ * by the IDENTIFY and GROUP rules; page and screen calls as the events "Page Viewed" and "Screen Viewed"
+ * (or a PAGE / SCREEN rule); the COMMON rule applies to every call.
+ *
+ * @example
+ * import { compileTrackingPlan } from '@hookgate/core';
+ * const plan = compileTrackingPlan(JSON.parse(await readFile('plan.json', 'utf8')));
+ * const { planned, violations } = plan.check(msg);
+ */
+export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions = {}): CompiledTrackingPlan {
+  if (isObject(input) && (input as Record<symbol, unknown>)[COMPILED] === true)
+    return input as unknown as CompiledTrackingPlan;
+  const rules = readTrackingPlan(input);
+  const validators = precompiledValidators(input, rules.length);
+  const choice = options.versions ?? 'highest';
+  if (choice !== 'highest' && choice !== 'oldest' && !isObject(choice)) {
+    throw new TrackingPlanError(
+      'versions',
+      `versions must be 'highest', 'oldest' or an object of versions per event name; got ${JSON.stringify(choice)}.`,
+    );
+  }
+  // type + key → version → compiled rule.
+  const byKey = new Map<string, Map<number, CompiledRule>>();
+  rules.forEach((rule, index) => {
+    const compiled = compileRule(rule, index, validators?.[index]);
+    const id = `${rule.type}\u0000${rule.key ?? ''}`;
+    let versions = byKey.get(id);
+    if (!versions) byKey.set(id, (versions = new Map()));
+    versions.set(compiled.ref.version, compiled);
+  });
+  const eventNames = [...new Set(rules.filter((r) => r.type === 'TRACK').map((r) => r.key!))];
+  if (isObject(choice)) {
+    for (const name of Object.keys(choice)) {
+      if (!eventNames.includes(name)) {
+        const near = nearestName(name, eventNames);
+        throw new TrackingPlanError(
+          `versions.${name}`,
+          `versions: the plan has no event ${JSON.stringify(name)}${near ? `; did you mean ${JSON.stringify(near)}?` : '.'}`,
+        );
+      }
+    }
+  }
+  const lookup: RuleLookup<CompiledRule> = new Map();
+  for (const [id, versions] of byKey) {
+    const [type, key] = id.split('\u0000') as [string, string];
+    let keys = lookup.get(type);
+    if (!keys) lookup.set(type, (keys = new Map()));
+    keys.set(key, { picked: pickVersion(versions, key, choice, `${type} ${JSON.stringify(key)}`), versions });
+  }
+  const common = lookup.get('COMMON')?.get('')?.picked;
+
+  const plan: CompiledTrackingPlan & { [COMPILED]: true } = {
+    [COMPILED]: true,
+    rules,
+    eventNames,
+    check(message) {
+      const rule = findRule(lookup, message);
+      let violations = rule ? labelled(rule.check(message), rule.label) : NONE;
+      if (common && isObject(message) && message.type !== 'delete') {
+        const more = common.check(message);
+        if (more.length > 0) violations = [...violations, ...labelled(more, common.label)];
+      }
+      return rule ? { planned: true, rule: rule.ref, violations } : { planned: false, violations };
+    },
+    plannedFields(message) {
+      const rule = findRule(lookup, message);
+      if (!rule || !isObject(message)) return undefined;
+      const field = message.type === 'identify' || message.type === 'group' ? 'traits' : 'properties';
+      return { field, names: listedNames(rule.schema, field) };
+    },
+    suggest: (name) => nearestName(name, eventNames),
+  };
+  return plan;
+}

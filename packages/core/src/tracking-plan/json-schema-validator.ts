@@ -1,0 +1,189 @@
+// Running a rule's JSON Schema. Core generates no code (it must run on Cloudflare Workers, where code generation
+// from strings is forbidden), so a plan given as JSON is checked by `@cfworker/json-schema`, a well-kept
+// draft-07 interpreter; each rule's schema is prepared once. The module `hookgate types` writes carries
+// each rule's validator precompiled by Ajv's standalone code generation (plain functions, no eval, about
+// a hundred times faster), which `precompiledCheck` reads.
+import { Validator } from '@cfworker/json-schema';
+import { DRAFT_07_META_SCHEMA } from './draft-07-meta-schema.js';
+
+/**
+ * One way a message breaks its tracking plan: where (`properties.total`, `traits.email`, `(root)` for the
+ * event itself, Segment's spelling) and what, in words.
+ *
+ * @example
+ * const violation: PlanViolation = { path: 'properties.total', message: 'must be number (got string)', keyword: 'type' };
+ */
+export interface PlanViolation {
+  path: string;
+  message: string;
+  /** The JSON Schema keyword that failed (`type`, `required`, `enum`, …). */
+  keyword: string;
+  /** The rule broken, e.g. `TRACK "Order Completed" v2` or `COMMON v1`. */
+  rule?: string;
+}
+
+/** A prepared schema: the violations of a value, empty when it is valid (internal). */
+export type SchemaCheck = (value: unknown) => readonly PlanViolation[];
+
+const VALID: readonly PlanViolation[] = Object.freeze([]);
+
+/**
+ * A validator precompiled by Ajv (`hookgate types` writes them): returns whether the value is valid and
+ * leaves Ajv's errors on its `errors` property.
+ *
+ * @example
+ * const validate: PrecompiledValidator = Object.assign((value: unknown) => typeof value === 'object', { errors: null });
+ */
+export interface PrecompiledValidator {
+  (value: unknown): boolean;
+  errors?:
+    readonly { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }[] | null;
+}
+
+/** `/properties/total` → `properties.total`; the event itself is `(root)`. */
+function dotted(pointer: string, child?: string): string {
+  const parts =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.length === 0 ? '(root)' : parts.join('.');
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let value = root;
+  for (const part of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    value = (value as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** Keywords whose error only says that something inside failed: the inner error says what. */
+const WRAPPERS = new Set([
+  'properties',
+  'items',
+  'additionalItems',
+  '$ref',
+  'allOf',
+  'dependencies',
+  'patternProperties',
+  'false',
+]);
+
+/** The interpreter's verdicts in the words the precompiled validators use, so both read alike. */
+function interpretedViolation(
+  error: { instanceLocation: string; keyword: string; error: string },
+  root: unknown,
+): PlanViolation {
+  const pointer = error.instanceLocation.replace(/^#/, '');
+  const quoted = /"([^"]*)"/.exec(error.error)?.[1];
+  switch (error.keyword) {
+    case 'required':
+      return { path: dotted(pointer, quoted), message: 'is required', keyword: 'required' };
+    case 'additionalProperties':
+      return {
+        path: dotted(pointer, quoted),
+        message: 'is not allowed (additionalProperties is false)',
+        keyword: 'additionalProperties',
+      };
+    case 'type': {
+      const expected = /Expected (.*)\.$/.exec(error.error)?.[1]?.replace(/"/g, '') ?? '';
+      const names = expected.replace(/^\[|\]$/g, '').replace(/, ?/g, ',');
+      return {
+        path: dotted(pointer),
+        message: `must be ${names} (got ${typeName(valueAt(root, pointer))})`,
+        keyword: 'type',
+      };
+    }
+    case 'enum': {
+      const allowed = /any of (\[.*\])\.$/.exec(error.error)?.[1];
+      let list = allowed ?? '';
+      try {
+        if (allowed) list = (JSON.parse(allowed) as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+      } catch {
+        // keep the interpreter's text
+      }
+      return { path: dotted(pointer), message: `must be equal to one of the allowed values: ${list}`, keyword: 'enum' };
+    }
+    default:
+      return { path: dotted(pointer), message: error.error, keyword: error.keyword };
+  }
+}
+
+/**
+ * Prepares a JSON Schema (draft-07) once into a check giving a value's violations, with
+ * `@cfworker/json-schema` (no code generation: safe on Cloudflare Workers).
+ *
+ * @example
+ * const check = interpretedCheck({ type: 'object', properties: { properties: { type: 'object', required: ['total'] } } });
+ * check({ properties: {} }); // [{ path: 'properties.total', message: 'is required', keyword: 'required' }]
+ */
+export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
+  const validator = new Validator(schema, '7', false);
+  return (value) => {
+    const result = validator.validate(value);
+    if (result.valid) return VALID;
+    return result.errors.filter((e) => !WRAPPERS.has(e.keyword)).map((e) => interpretedViolation(e, value));
+  };
+}
+
+/**
+ * A check from a validator Ajv precompiled (the module `hookgate types` writes), its errors in the same
+ * shape as `interpretedCheck`'s.
+ *
+ * @example
+ * const check = precompiledCheck(trackingPlan.validators[0]);
+ */
+export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
+  return (value) => {
+    if (validate(value)) return VALID;
+    return (validate.errors ?? []).map((error) => {
+      const { params } = error;
+      const child =
+        error.keyword === 'required'
+          ? (params.missingProperty as string)
+          : error.keyword === 'additionalProperties'
+            ? (params.additionalProperty as string)
+            : undefined;
+      let message = error.message ?? `fails ${error.keyword}`;
+      if (error.keyword === 'type') message = `${message} (got ${typeName(valueAt(value, error.instancePath))})`;
+      if (error.keyword === 'enum') {
+        message = `${message}: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      }
+      if (error.keyword === 'required') message = 'is required';
+      return { path: dotted(error.instancePath, child), message, keyword: error.keyword };
+    });
+  };
+}
+
+let metaValidator: Validator | undefined;
+
+/**
+ * The problems of a JSON Schema itself, checked against the draft-07 meta-schema (empty when it is a
+ * valid schema), each with its path inside the schema.
+ *
+ * @example
+ * schemaProblems({ type: 'objekt' })[0]?.path; // 'type'
+ */
+export function schemaProblems(schema: Record<string, unknown>): { path: string; message: string }[] {
+  metaValidator ??= new Validator(DRAFT_07_META_SCHEMA, '7', false);
+  const result = metaValidator.validate(schema);
+  if (result.valid) return [];
+  // The deepest error says most: `properties.total.type` rather than "property total does not match".
+  const leaves = result.errors
+    .filter((e) => !WRAPPERS.has(e.keyword) && e.keyword !== 'anyOf' && e.keyword !== 'additionalProperties')
+    .map((e) => interpretedViolation(e, schema));
+  const list = leaves.length > 0 ? leaves : result.errors.map((e) => interpretedViolation(e, schema));
+  list.sort((a, b) => b.path.split('.').length - a.path.split('.').length);
+  return list.map(({ path, message }) => ({ path, message }));
+}

@@ -1,0 +1,136 @@
+// The types a tracking plan gives handlers: `on.track` keyed by event name, each message typed from its rule.
+import type {
+  ExtraFields,
+  GroupMessage,
+  IdentifyMessage,
+  PageMessage,
+  ScreenMessage,
+  TrackMessage,
+} from '../messages/types.js';
+import type { PlanViolation, PrecompiledValidator } from './json-schema-validator.js';
+import type { TrackingPlanRule } from './plan-file.js';
+
+/**
+ * The event types a plan module declares (types only): per track event name, and for identify, group,
+ * page and screen, the whole-event type its rule gives (`properties` or `traits` are read from it).
+ *
+ * @example
+ * interface Shapes extends PlanShapes {
+ *   track: { 'Order Completed': { properties: { order_id: string; total?: number } } };
+ *   identify: { traits: { email: string } };
+ *   group: {}; page: {}; screen: {};
+ * }
+ */
+export interface PlanShapes {
+  track: { [event: string]: object };
+  identify: object;
+  group: object;
+  page: object;
+  screen: object;
+}
+
+/**
+ * A tracking plan with its event types: the `trackingPlan` export of the module `hookgate types` writes.
+ * Passed as the receiver's `trackingPlan`, it types every keyed handler in `on.track`.
+ *
+ * @example
+ * import { trackingPlan } from './tracking-plan.js'; // written by: hookgate types --plan plan.json --out src/tracking-plan.ts
+ * createReceiver({
+ *   secret,
+ *   trackingPlan,
+ *   on: { track: { 'Order Completed': (msg) => console.log(msg.properties.total.toFixed(2)) } },
+ * });
+ */
+export interface TypedTrackingPlan<S extends PlanShapes> {
+  readonly rules: readonly TrackingPlanRule[];
+  /** Each rule's validator, precompiled by Ajv (plain functions), in the order of `rules`. */
+  readonly validators?: readonly PrecompiledValidator[];
+  /** Types only; never present at run time. */
+  readonly '~shapes'?: S;
+}
+
+/**
+ * A handler with its context type `C` (the receiver's `HandlerContext`; taken as a parameter so that
+ * these types need nothing of the receiver's options, which use them).
+ */
+type PlanMessageHandler<M, C> = (message: M, context: C) => unknown;
+
+/** Spells an intersection out as one object type. */
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+/** The event types of a plan, or `undefined` for a plan without types (its JSON as read). */
+type ShapesOf<P> = P extends { readonly '~shapes'?: infer S } ? (S extends PlanShapes ? S : undefined) : undefined;
+
+/** `M` with its field `F` (`properties` or `traits`) replaced by the rule's, when the rule types it. */
+type WithRule<M, Ev, F extends 'properties' | 'traits'> = Flatten<
+  Omit<M, Extract<keyof Ev, F>> & Pick<Ev, Extract<keyof Ev, F>>
+>;
+
+/**
+ * The track message of one planned event: `event` is its name, `properties` its rule's type.
+ *
+ * @example
+ * type OrderCompleted = PlannedTrackMessage<typeof trackingPlan, 'Order Completed'>;
+ */
+export type PlannedTrackMessage<P, E extends string> =
+  ShapesOf<P> extends PlanShapes
+    ? E extends keyof ShapesOf<P>['track']
+      ? Flatten<Omit<WithRule<TrackMessage, ShapesOf<P>['track'][E], 'properties'>, 'event'> & { event: E }>
+      : TrackMessage
+    : TrackMessage;
+
+type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
+  ShapesOf<P> extends PlanShapes
+    ? WithRule<M, ShapesOf<P>[K], K extends 'identify' | 'group' ? 'traits' : 'properties'>
+    : M;
+
+/**
+ * `on.track` keyed by event name: a handler per event the plan names, `'*'` for the others (events the
+ * plan does not name, and named events without their own handler). `C` is the handler context.
+ *
+ * @example
+ * const track: KeyedTrackHandlers<typeof trackingPlan, HandlerContext> = {
+ *   'Order Completed': (msg) => console.log(msg.properties.order_id),
+ *   '*': (msg) => console.log('other event', msg.event),
+ * };
+ */
+export type KeyedTrackHandlers<P, C> = (ShapesOf<P> extends PlanShapes
+  ? { [E in keyof ShapesOf<P>['track'] & string]?: PlanMessageHandler<PlannedTrackMessage<P, E>, C> }
+  : { [event: string]: PlanMessageHandler<TrackMessage, C> | undefined }) & {
+  '*'?: PlanMessageHandler<TrackMessage, C>;
+};
+
+/**
+ * The receiver's `on` with a tracking plan: `Base` (the handlers per message type) with `track` a
+ * handler or handlers keyed by event name, and identify, group, page and screen messages typed from their
+ * rules (when the plan module has types). `C` is the handler context.
+ *
+ * @example
+ * const on: PlanHandlers<typeof trackingPlan, MessageHandlers, HandlerContext> = {
+ *   identify: (msg) => console.log(msg.traits.email),
+ * };
+ */
+export type PlanHandlers<P, Base, C> = Flatten<
+  Omit<Base, 'track' | 'identify' | 'group' | 'page' | 'screen'> & {
+    track?: PlanMessageHandler<TrackMessage, C> | KeyedTrackHandlers<P, C>;
+    identify?: PlanMessageHandler<RuleTyped<P, 'identify', IdentifyMessage>, C>;
+    group?: PlanMessageHandler<RuleTyped<P, 'group', GroupMessage>, C>;
+    page?: PlanMessageHandler<RuleTyped<P, 'page', PageMessage>, C>;
+    screen?: PlanMessageHandler<RuleTyped<P, 'screen', ScreenMessage>, C>;
+  }
+>;
+
+/**
+ * Runs instead of the handler for a message that breaks the tracking plan (the receiver's
+ * `onViolation`); `C` is the handler context. Its outcome is the handler's would be: return normally
+ * and the sender is answered 200; a plan never makes the receiver refuse a verified message.
+ *
+ * @example
+ * const onViolation: ViolationHandler<HandlerContext> = (msg, violations, ctx) =>
+ *   console.warn(`${msg.type} ${ctx.dedupeKey}: ${violations.map((v) => `${v.path} ${v.message}`).join('; ')}`);
+ */
+export type ViolationHandler<C> = (
+  message: { type: string } & ExtraFields,
+  violations: readonly PlanViolation[],
+  context: C,
+) => unknown;

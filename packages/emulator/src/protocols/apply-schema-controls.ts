@@ -1,0 +1,127 @@
+// Segment's Schema Configuration applied to one message before delivery: block unplanned track events,
+// omit unplanned properties and traits, then block, omit or only report JSON Schema violations. What is
+// omitted and what was violated go to `context.protocols`, as Segment records them, e.g.
+//   "protocols": { "omitted": ["newProperty"], "omitted_on_violation": ["integer"],
+//                  "violations": [{ "type": "Invalid Type", "field": "properties.integer", "description": "…" }] }
+import type { PlanViolation, WebhookMessage } from '@hookgate/core';
+import type { ResolvedProtocols } from './schema-controls.js';
+
+/**
+ * What the schema controls make of a message: the message to deliver (a copy when anything changed),
+ * or why it is blocked (the rule and the path named).
+ *
+ * @example
+ * const outcome = applySchemaControls(message, protocols);
+ * if ('blocked' in outcome) console.log(outcome.blocked);
+ */
+export type SchemaControlsOutcome =
+  | { message: WebhookMessage; violations: readonly PlanViolation[]; omitted: string[]; omittedOnViolation: string[] }
+  | { blocked: string };
+
+/** The message's field the plan lists names of: properties for track, traits for identify and group. */
+function controlledField(message: WebhookMessage): 'properties' | 'traits' | undefined {
+  if (message.type === 'track') return 'properties';
+  if (message.type === 'identify' || message.type === 'group') return 'traits';
+  return undefined;
+}
+
+/** `properties.total.amount` → `total` when `field` is `properties`. */
+function topName(path: string, field: string): string | undefined {
+  const parts = path.split('.');
+  return parts[0] === field && parts.length > 1 ? parts[1] : undefined;
+}
+
+/** Segment's names of violation types: "Invalid Type" is Segment's own; the others name the keyword. */
+function violationType(keyword: string): string {
+  if (keyword === 'type') return 'Invalid Type';
+  return `Invalid ${keyword.charAt(0).toUpperCase()}${keyword.slice(1)}`;
+}
+
+function describeViolation(v: PlanViolation): string {
+  return `${v.rule ?? 'the plan'} at ${v.path}: ${v.message}`;
+}
+
+/**
+ * Applies a source's schema controls to a message before delivery (see `SchemaControls`). Returns the
+ * message to deliver — the same object when nothing changes, else a copy with the omitted fields removed
+ * and `context.protocols` telling what was omitted and violated — or the reason it is blocked.
+ *
+ * @example
+ * applySchemaControls(fixture('track', { event: 'Nope' }), { plan, controls: { ...forward, unplannedEvents: 'block' } });
+ * // { blocked: 'blocked by the tracking plan: track event "Nope" is not in the plan (schemaControls.unplannedEvents: block)' }
+ */
+export function applySchemaControls(message: WebhookMessage, protocols: ResolvedProtocols): SchemaControlsOutcome {
+  const { plan, controls } = protocols;
+  const field = controlledField(message);
+  const first = plan.check(message);
+  if (message.type === 'track' && !first.planned && controls.unplannedEvents === 'block') {
+    return {
+      blocked: `blocked by the tracking plan: track event ${JSON.stringify(message.event)} is not in the plan (schemaControls.unplannedEvents: block)`,
+    };
+  }
+  const record = message as unknown as Record<string, unknown>;
+  let values = field ? (record[field] as Record<string, unknown> | undefined) : undefined;
+  const omitted: string[] = [];
+  const omit = field === 'properties' ? controls.unplannedProperties : controls.unplannedTraits;
+  const planned = plan.plannedFields(message);
+  if (values && omit === 'omit' && planned) {
+    const kept: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(values)) {
+      if (planned.names.has(name)) kept[name] = value;
+      else omitted.push(name);
+    }
+    values = kept;
+  }
+  // Checked after unplanned fields were omitted: what is delivered is what is checked.
+  const checked = omitted.length > 0 ? plan.check({ ...record, [field!]: values }) : first;
+  const violations = checked.violations;
+  if (violations.length > 0 && controls.violations === 'block') {
+    const v = violations[0] as PlanViolation;
+    const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : '';
+    return {
+      blocked: `blocked by the tracking plan: ${describeViolation(v)}${more} (schemaControls.violations: block)`,
+    };
+  }
+  const omittedOnViolation: string[] = [];
+  if (values && field && violations.length > 0 && controls.violations === 'omit') {
+    const offending = new Set(violations.flatMap((v) => topName(v.path, field) ?? []));
+    const kept: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(values)) {
+      if (offending.has(name)) omittedOnViolation.push(name);
+      else kept[name] = value;
+    }
+    values = kept;
+  }
+  if (omitted.length === 0 && omittedOnViolation.length === 0 && violations.length === 0) {
+    return { message, violations, omitted, omittedOnViolation };
+  }
+  const context = { ...((record.context as Record<string, unknown> | undefined) ?? {}) };
+  context.protocols = {
+    ...(context.protocols ?? {}),
+    ...(omitted.length > 0 && { omitted }),
+    ...(omittedOnViolation.length > 0 && { omitted_on_violation: omittedOnViolation }),
+    ...(violations.length > 0 && {
+      violations: violations.map((v) => ({ type: violationType(v.keyword), field: v.path, description: v.message })),
+    }),
+  };
+  const delivered: Record<string, unknown> = { ...record, ...(field && values && { [field]: values }), context };
+  // ESLint resolves @hookgate/core to its build, absent before `pnpm build`: its type-aware rules see `any` here.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+  return { message: delivered as unknown as WebhookMessage, violations, omitted, omittedOnViolation };
+}
+
+/**
+ * A build of a message with the schema controls applied (internal, for the pipeline): a blocked
+ * message becomes a build failure whose reason names the rule and path.
+ *
+ * @example
+ * const built = withSchemaControls(callToMessage(call, receivedMs, options), source.protocols);
+ */
+export function withSchemaControls<T extends { ok: true; message: WebhookMessage } | { ok: false; reason: string }>(
+  built: T,
+  protocols: ResolvedProtocols | undefined,
+): T | { ok: false; reason: string } | { ok: true; message: WebhookMessage } {
+  if (protocols === undefined || !built.ok) return built;
+  const outcome = applySchemaControls(built.message, protocols);
+  return 'blocked' in outcome ? { ok: false, reason: outcome.blocked } : { ok: true, message: outcome.message };
+}

@@ -1,0 +1,95 @@
+// A source's tracking plan and Schema Configuration (Segment Protocols), as the emulator's settings take them.
+import { compileTrackingPlan, TrackingPlanError } from '@hookgate/core';
+import type { CompiledTrackingPlan } from '@hookgate/core/internal';
+import { SettingsError } from '../errors.js';
+
+/**
+ * The controls of Segment's Schema Configuration for a source with a tracking plan, applied before
+ * delivery. Every control is `forward` by default (nothing changes, violations are only reported).
+ *
+ * @example
+ * const controls: SchemaControls = { unplannedEvents: 'block', unplannedProperties: 'omit', violations: 'omit' };
+ */
+export interface SchemaControls {
+  /** Track events the plan does not name: delivered, or blocked (a filtered record). */
+  unplannedEvents?: 'forward' | 'block';
+  /** Properties a planned track event's rule does not list: kept, or removed (listed in `context.protocols.omitted`). */
+  unplannedProperties?: 'forward' | 'omit';
+  /** Traits the identify or group rule does not list: kept, or removed (listed in `context.protocols.omitted`). */
+  unplannedTraits?: 'forward' | 'omit';
+  /**
+   * Messages breaking their rule or the COMMON rule: delivered with `context.protocols.violations`,
+   * blocked (a filtered record naming the rule and path), or delivered without the offending
+   * properties and traits (listed in `context.protocols.omitted_on_violation`).
+   */
+  violations?: 'forward' | 'block' | 'omit';
+}
+
+/** A source's plan and controls, resolved (internal). */
+export interface ResolvedProtocols {
+  readonly plan: CompiledTrackingPlan;
+  readonly controls: Required<SchemaControls>;
+}
+
+const CHOICES: { readonly [K in keyof SchemaControls]-?: readonly string[] } = {
+  unplannedEvents: ['forward', 'block'],
+  unplannedProperties: ['forward', 'omit'],
+  unplannedTraits: ['forward', 'omit'],
+  violations: ['forward', 'block', 'omit'],
+};
+
+/**
+ * Resolves a source's `trackingPlan` and `schemaControls` settings, or `undefined` without a plan;
+ * throws a `SettingsError` naming the setting (a malformed plan: its rule and path; an unknown control
+ * or value: the valid ones).
+ *
+ * @example
+ * resolveProtocols(plan, { unplannedEvents: 'block' }, 'sources[0]');
+ */
+export function resolveProtocols(plan: unknown, controls: unknown, path: string): ResolvedProtocols | undefined {
+  if (plan === undefined) {
+    if (controls !== undefined) {
+      throw new SettingsError(`${path}.schemaControls`, 'apply to a tracking plan: set trackingPlan too');
+    }
+    return undefined;
+  }
+  let compiled: CompiledTrackingPlan;
+  try {
+    compiled = compileTrackingPlan(plan);
+  } catch (error) {
+    if (error instanceof TrackingPlanError) {
+      throw new SettingsError(`${path}.trackingPlan${error.path ? `.${error.path}` : ''}`, error.message);
+    }
+    throw error;
+  }
+  const resolved: Required<SchemaControls> = {
+    unplannedEvents: 'forward',
+    unplannedProperties: 'forward',
+    unplannedTraits: 'forward',
+    violations: 'forward',
+  };
+  if (controls !== undefined) {
+    const cp = `${path}.schemaControls`;
+    if (typeof controls !== 'object' || controls === null || Array.isArray(controls)) {
+      throw new SettingsError(
+        cp,
+        'must be an object { unplannedEvents?, unplannedProperties?, unplannedTraits?, violations? }',
+      );
+    }
+    for (const [name, value] of Object.entries(controls)) {
+      const allowed = CHOICES[name as keyof SchemaControls] as readonly string[] | undefined;
+      if (allowed === undefined) {
+        throw new SettingsError(`${cp}.${name}`, `unknown control (known: ${Object.keys(CHOICES).join(', ')})`);
+      }
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || !allowed.includes(value)) {
+        throw new SettingsError(
+          `${cp}.${name}`,
+          `must be ${allowed.map((a) => `'${a}'`).join(' or ')} (got ${JSON.stringify(value)})`,
+        );
+      }
+      (resolved as Record<string, string>)[name] = value;
+    }
+  }
+  return Object.freeze({ plan: compiled, controls: Object.freeze(resolved) });
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `pnpm check:packages`: checks every package as npm users will install it. Run after `pnpm build`
+// (`pnpm test` does). It packs each package into a scratch directory with scripts/pack.mjs (the
+// tarball `pnpm publish` would upload), then on each tarball runs
+//   - publint --strict: the package.json fields, exports map and files against what the tarball holds;
+//   - attw (@arethetypeswrong/cli), profile "strict": every entry point of the exports map, subpaths
+//     included, resolved for types the four ways TypeScript users resolve it — node10 (the old
+//     `moduleResolution: node`), node16 from CommonJS, node16 from ESM, and bundler — each of which
+//     must find types that match the JavaScript it loads (ESM types for ESM, `.d.cts` for CJS).
+// Prints one line a package when all is well; otherwise the tool's own report, and exits 1.
+// An ignore of an attw rule belongs in the package's package.json, under "attw", with its reason.
+//
+// `node scripts/check-packages.mjs <tarball>...` checks those tarballs instead (the test of this script).
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const run = promisify(execFile);
+
+/** Runs one check; resolves to its report when it fails, to undefined when it passes. */
+async function check(file, args) {
+  try {
+    await run(file, args, { cwd: root, encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } });
+    return undefined;
+  } catch (error) {
+    return `${path.basename(file)} ${args.join(' ')}\n${error.stdout ?? ''}${error.stderr ?? error.message}`;
+  }
+}
+
+/** The attw rules a package ignores in its package.json: "attw": { "ignoreRules": [...], "reason": "why" }. */
+function ignoredRules(manifest) {
+  return manifest.attw?.ignoreRules ?? [];
+}
+
+/** attw on one tarball, every entry point of its exports map, the four resolutions; its report when it fails. */
+async function attw(tarball, manifest) {
+  const rules = ignoredRules(manifest);
+  if (rules.length > 0 && !manifest.attw.reason) {
+    return `package.json "attw.ignoreRules" needs a "reason" saying why each ignored rule is wrong for this package`;
+  }
+  const args = [
+    '--profile',
+    'strict',
+    '--no-definitely-typed',
+    '--no-emoji',
+    '--no-color',
+    '--format',
+    'table-flipped',
+  ];
+  return check(bin('attw'), [tarball, ...args, ...(rules.length > 0 ? ['--ignore-rules', ...rules] : [])]);
+}
+
+const started = Date.now();
+const scratch = mkdtempSync(path.join(tmpdir(), 'hookgate-check-packages-'));
+let failed = false;
+try {
+  const given = process.argv.slice(2).map((file) => path.resolve(file));
+  const tarballs =
+    given.length > 0
+      ? given
+      : execFileSync(process.execPath, [path.join(root, 'scripts/pack.mjs'), '--out', scratch], {
+          cwd: root,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+        })
+          .trim()
+          .split('\n');
+  // Two tarballs at a time (each check is CPU-bound: attw loads TypeScript and resolves every entry point).
+  const queue = [...tarballs];
+  const worker = async () => {
+    for (let tarball = queue.shift(); tarball; tarball = queue.shift()) {
+      const manifest = JSON.parse(
+        execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+      );
+      const reports = (
+        await Promise.all([check(bin('publint'), ['run', tarball, '--strict']), attw(tarball, manifest)])
+      ).filter(Boolean);
+      if (reports.length === 0) {
+        const entries = Object.keys(manifest.exports ?? { '.': null }).filter((e) => e !== './package.json');
+        console.log(
+          `ok ${manifest.name}@${manifest.version}: publint --strict, attw (node10, node16 CJS/ESM, bundler) on ${entries.join(', ')}` +
+            (ignoredRules(manifest).length > 0 ? ` (ignoring ${ignoredRules(manifest).join(', ')})` : ''),
+        );
+      } else {
+        failed = true;
+        console.error(`FAIL ${manifest.name}@${manifest.version}\n${reports.join('\n')}`);
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+console.log(
+  `check:packages ${failed ? 'found problems' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
+if (failed) process.exit(1);

@@ -1,0 +1,104 @@
+// `pnpm check:packages` (scripts/check-packages.mjs) on small packages made here, each with a subpath export beside
+// its root: one that TypeScript's node10 resolution cannot follow (no typesVersions), which the check must refuse
+// and name; the same package with typesVersions, which it must pass; one whose package.json names a file the
+// tarball lacks (publint); one that ignores an attw rule without saying why. The workspace's own packages are
+// checked by `pnpm test` itself (after the build); this pins that the check sees every subpath, not only ".".
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+let scratch = '';
+
+/** A dual ESM/CJS package with types for both, a root entry and an `./adapter` subpath, packed with tar as npm would. */
+function makeTarball(name: string, extra: Record<string, unknown>): string {
+  const dir = path.join(scratch, name, 'package');
+  mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  for (const entry of ['index', 'adapter']) {
+    writeFileSync(path.join(dir, 'dist', `${entry}.js`), `export const ${entry} = 1;\n`);
+    writeFileSync(path.join(dir, 'dist', `${entry}.cjs`), `'use strict';\nexports.${entry} = 1;\n`);
+    writeFileSync(path.join(dir, 'dist', `${entry}.d.ts`), `export declare const ${entry}: number;\n`);
+    writeFileSync(path.join(dir, 'dist', `${entry}.d.cts`), `export declare const ${entry}: number;\n`);
+  }
+  const conditions = (entry: string) => ({
+    import: { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` },
+    require: { types: `./dist/${entry}.d.cts`, default: `./dist/${entry}.cjs` },
+  });
+  const manifest = {
+    name: `@scratch/${name}`,
+    version: '1.0.0',
+    license: 'MIT',
+    type: 'module',
+    main: './dist/index.cjs',
+    module: './dist/index.js',
+    types: './dist/index.d.ts',
+    exports: { '.': conditions('index'), './adapter': conditions('adapter'), './package.json': './package.json' },
+    files: ['dist'],
+    ...extra,
+  };
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  const tarball = path.join(scratch, `${name}-1.0.0.tgz`);
+  execFileSync('tar', ['-czf', tarball, '-C', path.dirname(dir), 'package']);
+  return tarball;
+}
+
+async function check(tarball: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [path.join(root, 'scripts/check-packages.mjs'), tarball], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, output: e.stdout + e.stderr };
+  }
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'hookgate-check-packages-test-'));
+});
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('pnpm check:packages', () => {
+  it('refuses a subpath export that node10 resolution cannot type, naming the subpath', async () => {
+    const { code, output } = await check(makeTarball('untyped-subpath', {}));
+    expect(code).toBe(1);
+    expect(output).toContain('FAIL @scratch/untyped-subpath@1.0.0');
+    expect(output).toMatch(/"@scratch\/untyped-subpath\/adapter"\s*│\s*Resolution failed/);
+    expect(output).toContain('check:packages found problems');
+  });
+
+  it('passes the same package once typesVersions maps the subpath for node10', async () => {
+    const tarball = makeTarball('typed-subpath', { typesVersions: { '*': { adapter: ['./dist/adapter.d.ts'] } } });
+    const { code, output } = await check(tarball);
+    expect(output).toContain('ok @scratch/typed-subpath@1.0.0: publint --strict, attw');
+    expect(output).toContain('on ., ./adapter');
+    expect(code).toBe(0);
+  });
+
+  it('refuses a package.json that names a file the tarball lacks (publint)', async () => {
+    const tarball = makeTarball('missing-file', {
+      typesVersions: { '*': { adapter: ['./dist/adapter.d.ts'] } },
+      module: './dist/index.mjs',
+    });
+    const { code, output } = await check(tarball);
+    expect(code).toBe(1);
+    expect(output).toContain('FAIL @scratch/missing-file@1.0.0');
+    expect(output).toMatch(/publint run .*missing-file-1\.0\.0\.tgz --strict[\s\S]*dist\/index\.mjs/);
+  });
+
+  it('refuses an attw rule ignored without a reason', async () => {
+    const tarball = makeTarball('unexplained-ignore', { attw: { ignoreRules: ['no-resolution'] } });
+    const { code, output } = await check(tarball);
+    expect(code).toBe(1);
+    expect(output).toContain('"attw.ignoreRules" needs a "reason"');
+  });
+});
