@@ -1,5 +1,3 @@
-import type { ActionsEndpoint } from './actions-delivery.js';
-
 /** One request header: its name as sent (case kept) and its value. */
 export type HeaderLine = readonly [name: string, value: string];
 
@@ -46,7 +44,8 @@ export function segmentHeaderOrder(headers: Readonly<Record<string, string>>): H
  * // [['user-agent', 'Segment (Actions)'], ['x-signature', 'a94a8f…'], ['content-type', 'application/json'], ['Accept', '*' + '/*'], ['Content-Length', '120'], ['Accept-Encoding', 'gzip,deflate']]
  */
 export function actionsRequestHeaders(
-  endpoint: Pick<ActionsEndpoint, 'userAgent' | 'mappedHeaders'>,
+  // What it reads of an ActionsEndpoint (actions-delivery.ts, which imports this file's HeaderLine).
+  endpoint: { readonly userAgent: string; readonly mappedHeaders: readonly HeaderLine[] },
   bodyLength: number,
   signature: string | undefined,
 ): HeaderLine[] {

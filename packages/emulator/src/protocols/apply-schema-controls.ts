@@ -105,8 +105,6 @@ export function applySchemaControls(message: WebhookMessage, protocols: Resolved
     }),
   };
   const delivered: Record<string, unknown> = { ...record, ...(field && values && { [field]: values }), context };
-  // ESLint resolves @hookgate/core to its build, absent before `pnpm build`: its type-aware rules see `any` here.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   return { message: delivered as unknown as WebhookMessage, violations, omitted, omittedOnViolation };
 }
 
