@@ -1,7 +1,8 @@
 /**
  * What a framework adapter builds on: the adapter contract (`FrameworkAdapter`, run by
- * `createAdapterHandler`), body reading under the receiver's limit and deadline, answers written to
- * Node responses, the option checks adapters share. Users import `@hookgate/core`; this entry is for
+ * `createAdapterHandler`), what the receiver's `accept` gives and `run` takes (`AcceptResult`,
+ * `AcceptedMessage`), options typed by destination (`ReceiverOptionsFor`), body reading under the
+ * receiver's limit and deadline, answers written to Node responses, the option checks adapters share. Users import `@hookgate/core`; this entry is for
  * adapters (`@hookgate/express`, `@hookgate/fastify`, `@hookgate/hono`, your own).
  *
  * @packageDocumentation
