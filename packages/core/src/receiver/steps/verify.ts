@@ -56,6 +56,13 @@ export function checkSignature<TExtra>(
     forms: readonly SignatureForm[] | undefined;
   },
 ): Promise<DetailedVerifyResult> {
-  const input = { ...body, secret: secrets, allowReserialized: setup.allowReserialized };
+  const input = {
+    signature: body.signature,
+    secret: secrets,
+    rawBody: body.rawBody,
+    parsedBody: body.parsedBody,
+    forms: body.forms,
+    allowReserialized: setup.allowReserialized,
+  };
   return setup.useSync ? Promise.resolve(verifyDetailed(input)) : verifyDetailedAsync(input);
 }
