@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import SummaryReporter from './test/support/summary-reporter.js';
 
-const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const pkg = (name: string, entry = 'index') =>
+  fileURLToPath(new URL(`./packages/${name}/src/${entry}.ts`, import.meta.url));
 
 const ALL = ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'];
 
@@ -37,6 +38,10 @@ const HEAVY = [
 export default defineConfig({
   resolve: {
     alias: {
+      // The subpaths first: an alias also matches the imports that start with it and a `/`.
+      '@hookgate/core/adapter': pkg('core', 'adapter'),
+      '@hookgate/core/calls': pkg('core', 'calls'),
+      '@hookgate/core/internal': pkg('core', 'internal'),
       '@hookgate/core': pkg('core'),
       '@hookgate/express': pkg('express'),
       '@hookgate/fastify': pkg('fastify'),

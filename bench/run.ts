@@ -25,7 +25,17 @@ if (!core.includes('/dist/'))
   throw new Error(`@hookgate/core resolved to ${core}, not to a build: run pnpm build first.`);
 console.log(`benchmarks on the built packages (@hookgate/core → ${core.slice(core.indexOf('packages'))})`);
 
-const ALL = ['core', 'adapters', 'emulator', 'intake', 'client', 'redis', 'bullmq', 'inspector', 'tracking-plan'] as const;
+const ALL = [
+  'core',
+  'adapters',
+  'emulator',
+  'intake',
+  'client',
+  'redis',
+  'bullmq',
+  'inspector',
+  'tracking-plan',
+] as const;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : [...ALL];
 

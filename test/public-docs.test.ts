@@ -8,8 +8,14 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq'] as const;
 
+/** Core's public subpaths (`@hookgate/core/adapter`, `@hookgate/core/calls`), documented like a package's main entry. */
+const CORE_SUBPATHS = ['adapter', 'calls'] as const;
+
 const program = ts.createProgram(
-  PACKAGES.map((p) => `${root}packages/${p}/src/index.ts`),
+  [
+    ...PACKAGES.map((p) => `${root}packages/${p}/src/index.ts`),
+    ...CORE_SUBPATHS.map((e) => `${root}packages/core/src/${e}.ts`),
+  ],
   {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
@@ -21,8 +27,8 @@ const program = ts.createProgram(
 );
 const checker = program.getTypeChecker();
 
-function undocumented(pkg: string): string[] {
-  const file = program.getSourceFile(`${root}packages/${pkg}/src/index.ts`);
+function undocumented(pkg: string, entry = 'index'): string[] {
+  const file = program.getSourceFile(`${root}packages/${pkg}/src/${entry}.ts`);
   if (!file) throw new Error(`no index for ${pkg}`);
   const moduleSymbol = checker.getSymbolAtLocation(file);
   if (!moduleSymbol) return [];
@@ -43,6 +49,12 @@ function undocumented(pkg: string): string[] {
 describe.each(PACKAGES)('@hookgate/%s public exports', (pkg) => {
   it('each have a doc comment and an @example', () => {
     expect(undocumented(pkg)).toEqual([]);
+  });
+});
+
+describe.each(CORE_SUBPATHS)('@hookgate/core/%s exports', (entry) => {
+  it('each have a doc comment and an @example', () => {
+    expect(undocumented('core', entry)).toEqual([]);
   });
 });
 

@@ -2,7 +2,8 @@
 // delivery of each message (as a receiver with a brief outage would), then handles the retry.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createReceiver, readNodeBody, writeNodeResponse, type WebhookMessage } from '@hookgate/core';
+import { createReceiver, type WebhookMessage } from '@hookgate/core';
+import { readNodeBody, writeNodeResponse } from '@hookgate/core/adapter';
 
 /** A running flaky receiver: its webhook URL, what its handler saw, and how many 500s it gave. */
 export interface FlakyReceiver {

@@ -8,7 +8,8 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createReceiver, toNodeListener, type AnyReceiverOptions, type ReceiverOptions } from '@hookgate/core';
+import { createReceiver, toNodeListener, type ReceiverOptions } from '@hookgate/core';
+import { type AnyReceiverOptions } from '@hookgate/core/internal';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import {
   hookgate as fastifyHookgate,

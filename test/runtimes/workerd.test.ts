@@ -60,7 +60,7 @@ if (!workerdBinary()) {
     const { bundle } = await start();
     expect(bundle).toMatch(/^\/\/ packages\/core\/dist\/index\.js$/m);
     expect(bundle).toMatch(/^\/\/ packages\/hono\/dist\/index\.js$/m);
-    expect(bundle).not.toContain('packages/core/dist/node.js');
+    expect(bundle).not.toContain('packages/core/dist/node/');
     expect(bundle).not.toMatch(/^import .* from ["']node:/m);
   });
 

@@ -1,14 +1,11 @@
+import { SPEC_EVENT_TYPES, type SpecEventOf, type SpecEventType, type StandardSchemaV1 } from '@hookgate/core';
 import {
   isSpecEventType,
   isStandardSchema,
   specEventIssues,
   validateStandard,
-  SPEC_EVENT_TYPES,
   type PayloadOf,
-  type SpecEventOf,
-  type SpecEventType,
-  type StandardSchemaV1,
-} from '@hookgate/core';
+} from '@hookgate/core/internal';
 import { UnrecoverableError, type ConnectionOptions, type WorkerOptions } from 'bullmq';
 import type { JobContext, JobHandler } from './job-context.js';
 

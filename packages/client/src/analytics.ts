@@ -1,4 +1,4 @@
-import type { CallType } from '@hookgate/core';
+import type { CallType } from '@hookgate/core/calls';
 import { Batch, ENVELOPE_BYTES } from './batch.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
 import { ClientClosedError, DeliveryError, OptionError } from './errors.js';

@@ -1,4 +1,5 @@
-import { ValidationError, type CallType, type ValidationIssue } from '@hookgate/core';
+import { ValidationError, type ValidationIssue } from '@hookgate/core';
+import { type CallType } from '@hookgate/core/calls';
 import type { Message } from './types.js';
 
 /**

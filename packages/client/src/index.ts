@@ -30,4 +30,4 @@ export type {
   ScreenParams,
   TrackParams,
 } from './types.js';
-export type { CallType, Integrations } from '@hookgate/core';
+export type { CallType, Integrations } from '@hookgate/core/calls';

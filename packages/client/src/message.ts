@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { callIssues, normalizeTimestamp, type CallType, type ValidationIssue } from '@hookgate/core';
+import { type ValidationIssue } from '@hookgate/core';
+import { callIssues, type CallType } from '@hookgate/core/calls';
+import { normalizeTimestamp } from '@hookgate/core/calls';
 import { CallTooLargeError, FieldError } from './errors.js';
 import { MAX_CALL_BYTES } from './limits.js';
 

@@ -1,4 +1,4 @@
-import type { Call, CallType, Integrations } from '@hookgate/core';
+import type { Call, CallType, Integrations } from '@hookgate/core/calls';
 
 /**
  * Who did it: a `userId`, an `anonymousId`, or both (the tracking API requires one of them).

@@ -1,56 +1,97 @@
 /**
- * Messages, signatures and the runtime-neutral receiver.
+ * Messages, signatures and the runtime-neutral receiver: what a receiver's author uses. Framework
+ * adapters build on `@hookgate/core/adapter`.
  *
  * @packageDocumentation
  * @module @hookgate/core
  */
 
-export * from './messages/schemas.js';
-export * from './messages/types.js';
-export * from './messages/extra-fields.js';
-export * from './messages/timestamp.js';
-export * from './messages/validation-error.js';
-export * from './messages/parse-message.js';
-export * from './messages/json-schema.js';
-export * from './messages/fixtures.js';
+// The receiver and its options.
+export { createReceiver } from './receiver/create-receiver.js';
+export { DeadlineExceededError, type Receiver } from './receiver/receiver.js';
+export type {
+  DedupeOptions,
+  HandlerContext,
+  MessageHandler,
+  MessageHandlers,
+  ReceiverErrorInfo,
+  ReceiverInput,
+  ReceiverLogger,
+  ReceiverOptions,
+  Verification,
+} from './receiver/options.js';
+export { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './receiver/responses.js';
+export { RouteFailedError } from './receiver/route-outcome.js';
+export { toNodeListener } from './receiver/node-listener.js';
+export { answerClientError, handleClientErrors } from './receiver/client-errors.js';
+export type { EnqueueHandoff, Handoff } from './receiver/handoff.js';
 
-export * from './calls/schemas.js';
-export * from './calls/types.js';
-export * from './calls/integrations.js';
-export { callIssues, parseCall, type CallCheckOptions } from './calls/parse-call.js';
-export * from './calls/call-timestamp.js';
-export * from './calls/read-client-call.js';
+// The dedupe store.
+export { MemoryIdempotencyStore, type ClaimResult, type IdempotencyStore } from './receiver/idempotency-store.js';
 
-export * from './actions/spec-events.js';
-export * from './actions/standard-schema.js';
-export * from './actions/actions-options.js';
-export * from './actions/spec-event-check.js';
-export { BATCH_REFUSED_STATUS, BATCH_REFUSED_MESSAGE, isBatchBody } from './actions/batch-rules.js';
+// Webhooks (Actions).
+export type {
+  ActionsErrorInfo,
+  ActionsHandlerContext,
+  ActionsPayload,
+  ActionsReceiverOptions,
+  BatchElementInfo,
+  SpecEventHandlers,
+} from './actions/actions-options.js';
+export {
+  SPEC_EVENT_TYPES,
+  type SpecEvent,
+  type SpecEventOf,
+  type SpecEventType,
+  type SpecExtras,
+} from './actions/spec-events.js';
+export { isSpecEvent } from './actions/spec-event-check.js';
+export type { StandardSchemaV1 } from './actions/standard-schema.js';
 
-export * from './signatures/body-forms.js';
-export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';
-export * from './signatures/sign.js';
-export * from './signatures/verify.js';
-export * from './signatures/explain-mismatch.js';
+// Messages: types, validators, JSON Schemas, fixtures.
+export { MESSAGE_TYPES, type MessageType } from './messages/schemas.js';
+export type {
+  AliasMessage,
+  DeleteMessage,
+  ExtraFields,
+  GroupMessage,
+  IdentifyMessage,
+  MessageContext,
+  MessageOf,
+  PageMessage,
+  ScreenMessage,
+  TrackMessage,
+  WebhookMessage,
+} from './messages/types.js';
+export { extraFields } from './messages/extra-fields.js';
+export {
+  isMessageOfType,
+  isWebhookMessage,
+  messageIssues,
+  parseMessage,
+  safeParseMessage,
+} from './messages/parse-message.js';
+export { ValidationError, type ValidationIssue } from './messages/validation-error.js';
+export { messageJsonSchemas, webhookMessageJsonSchema } from './messages/json-schema.js';
+export { allFixtures, fixture, fixtures } from './messages/fixtures.js';
 
-export * from './options/nearest-name.js';
+// Signatures.
+export { SIGNATURE_HEADER, sign, signAsync, type Secret } from './signatures/sign.js';
+export {
+  verify,
+  verifyAsync,
+  type VerifyFailureReason,
+  type VerifyInput,
+  type VerifyResult,
+} from './signatures/verify.js';
+export type { SignatureForm } from './signatures/body-forms.js';
+export { explainMismatch, type MismatchFinding } from './signatures/explain-mismatch.js';
 
-export * from './receiver/headers.js';
-export * from './receiver/read-body.js';
-export * from './receiver/read-node-stream.js';
-export * from './receiver/idempotency-store.js';
-export * from './receiver/responses.js';
-export * from './receiver/options.js';
-export * from './receiver/handoff.js';
-export * from './receiver/dedupe-key.js';
-export * from './receiver/create-receiver.js';
-export * from './receiver/pass-through.js';
-export * from './receiver/node-listener.js';
-export * from './receiver/client-errors.js';
-export * from './receiver/end-unread-body.js';
-export * from './receiver/route-outcome.js';
+// Tracking plans: what a receiver's author writes or catches (the rest is on @hookgate/core/internal).
+export { compileTrackingPlan } from './tracking-plan/compile-plan.js';
+export { TrackingPlanError } from './tracking-plan/plan-file.js';
+export type { PlanViolation } from './tracking-plan/json-schema-validator.js';
+export type { TypedTrackingPlan } from './tracking-plan/plan-types.js';
 
-export * from './tracking-plan/plan-file.js';
-export * from './tracking-plan/compile-plan.js';
-export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
-export * from './tracking-plan/plan-types.js';
+// Errors.
+export { UnknownOptionError } from './options/nearest-name.js';

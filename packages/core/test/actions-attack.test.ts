@@ -11,10 +11,10 @@ import {
   createReceiver,
   toNodeListener,
   type ActionsHandlerContext,
-  type AnyReceiverOptions,
   type Receiver,
   type ReceiverOptions,
 } from '../src/index.js';
+import { type AnyReceiverOptions } from '../src/internal.js';
 
 const SECRET = 'whsec_actions_attack_91b3';
 const OLD_SECRET = 'whsec_actions_attack_old_22c0';

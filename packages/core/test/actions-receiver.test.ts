@@ -12,10 +12,10 @@ import {
   createReceiver,
   toNodeListener,
   type ActionsHandlerContext,
-  type AnyReceiverOptions,
   type Receiver,
   type ReceiverOptions,
 } from '../src/index.js';
+import { type AnyReceiverOptions } from '../src/internal.js';
 
 const SECRET = 'whsec_actions_core_7f2a';
 const hmac = (text: string, secret = SECRET) => createHmac('sha1', secret).update(text).digest('hex');

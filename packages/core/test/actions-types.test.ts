@@ -8,14 +8,12 @@ import type { StandardSchemaV1 as SpecPackageSchema } from '@standard-schema/spe
 import {
   createReceiver,
   isSpecEvent,
-  specEventIssues,
   type ActionsHandlerContext,
   type BatchElementInfo,
-  type SpecAliasEvent,
   type SpecEvent,
   type SpecExtras,
-  type SpecTrackEvent,
 } from '../src/index.js';
+import { specEventIssues, type SpecAliasEvent, type SpecTrackEvent } from '../src/internal.js';
 
 const secret = 'whsec_types';
 

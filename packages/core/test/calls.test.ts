@@ -1,13 +1,7 @@
 // Calls that clients send (seed §2.3) and the integrations object (seed §4.3).
 import { describe, expect, it } from 'vitest';
-import {
-  CALL_TYPES,
-  ValidationError,
-  WEBHOOKS_DESTINATION,
-  callIssues,
-  isDestinationEnabled,
-  parseCall,
-} from '../src/index.js';
+import { ValidationError } from '../src/index.js';
+import { CALL_TYPES, WEBHOOKS_DESTINATION, callIssues, isDestinationEnabled, parseCall } from '../src/calls.js';
 
 const paths = (value: unknown, options?: Parameters<typeof callIssues>[1]) =>
   callIssues(value, options).map((i) => i.path);

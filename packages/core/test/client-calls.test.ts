@@ -1,14 +1,9 @@
 // readCallTimestamp and readClientCall: the intake's lenient reading of what official clients send.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  callIssues,
-  ISO_8601_TIMESTAMP,
-  normalizeTimestamp,
-  readCallTimestamp,
-  readClientCall,
-  UTC_MILLIS_TIMESTAMP,
-} from '../src/index.js';
+import { callIssues, readCallTimestamp, readClientCall } from '../src/calls.js';
+import { normalizeTimestamp } from '../src/calls.js';
+import { ISO_8601_TIMESTAMP, UTC_MILLIS_TIMESTAMP } from '../src/internal.js';
 
 describe("readCallTimestamp: one documented rule, the sender's UTC-with-milliseconds form out", () => {
   it.each([

@@ -2,13 +2,8 @@
 // with the runtime validator (checked with an independent schema walker, not with TypeBox).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ISO_8601_TIMESTAMP,
-  fixtures,
-  messageIssues,
-  messageJsonSchemas,
-  webhookMessageJsonSchema,
-} from '../src/index.js';
+import { fixtures, messageIssues, messageJsonSchemas, webhookMessageJsonSchema } from '../src/index.js';
+import { ISO_8601_TIMESTAMP } from '../src/internal.js';
 import { checkJsonSchema } from './helpers/json-schema-check.js';
 import { SEED_FIELDS, SEED_PAGE_PROPERTIES, SEED_REQUIRED, SEED_SCREEN_CONTEXT, SEED_TYPES } from './helpers/seed.js';
 

@@ -5,20 +5,16 @@ import {
   createReceiver,
   extraFields,
   fixtures,
-  isAlias,
-  isDelete,
-  isTrack,
   isWebhookMessage,
-  parseCall,
   safeParseMessage,
   type AliasMessage,
-  type Call,
   type DeleteMessage,
-  type Integrations,
   type MessageOf,
   type TrackMessage,
   type WebhookMessage,
 } from '../src/index.js';
+import { parseCall, type Call, type Integrations } from '../src/calls.js';
+import { isAlias, isDelete, isTrack } from '../src/internal.js';
 
 function summarize(msg: WebhookMessage): string {
   switch (msg.type) {

@@ -9,20 +9,14 @@ import {
   extraFields,
   fixture,
   fixtures,
-  isAlias,
-  isDelete,
-  isGroup,
-  isIdentify,
   isMessageOfType,
-  isPage,
-  isScreen,
-  isTrack,
   isWebhookMessage,
   messageIssues,
   parseMessage,
   safeParseMessage,
   type MessageType,
 } from '../src/index.js';
+import { isAlias, isDelete, isGroup, isIdentify, isPage, isScreen, isTrack } from '../src/internal.js';
 import {
   SEED_FIELDS,
   SEED_PAGE_PROPERTIES,

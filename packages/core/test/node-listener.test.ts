@@ -2,14 +2,9 @@
 // split across chunks, the default 1 MiB limit, 413 answered (not reset) over keep-alive, aborted uploads.
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BodyTooLargeError,
-  DEFAULT_MAX_BODY_BYTES,
-  fixtures,
-  readBody,
-  writeNodeResponse,
-  receiverResponse,
-} from '../src/index.js';
+import { fixtures } from '../src/index.js';
+import { BodyTooLargeError, readBody, writeNodeResponse, receiverResponse } from '../src/adapter.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../src/internal.js';
 import {
   SECRET,
   delay,

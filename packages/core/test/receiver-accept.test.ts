@@ -1,7 +1,8 @@
 // The pieces adapters build on: precheck (no body needed), accept (verify, validate, claim) and
 // run (a handler under the same mode, deadline and dedupe rules as `handle`).
 import { describe, expect, it } from 'vitest';
-import { createReceiver, extraFields, fixtures, type AcceptResult } from '../src/index.js';
+import type { AcceptResult } from '../src/adapter.js';
+import { createReceiver, extraFields, fixtures } from '../src/index.js';
 import { SECRET, delay, hmac } from './helpers/receiver-server.js';
 
 const headers = (body: string, extra: Record<string, string> = {}) => ({

@@ -2,14 +2,8 @@
 // "acknowledge then handle" (200 after verification, handler in the background, failures to onError),
 // and drain() for shutdown. Over a real node:http server.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_DEADLINE_MS,
-  DeadlineExceededError,
-  SENDER_TIMEOUT_MS,
-  extraFields,
-  fixtures,
-  type ReceiverErrorInfo,
-} from '../src/index.js';
+import { DeadlineExceededError, extraFields, fixtures, type ReceiverErrorInfo } from '../src/index.js';
+import { DEFAULT_DEADLINE_MS, SENDER_TIMEOUT_MS } from '../src/internal.js';
 import { SECRET, delay, gate, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;

@@ -4,15 +4,13 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  DEFAULT_DEDUPE_TTL_MS,
-  DEFAULT_IN_FLIGHT_TTL_MS,
   MemoryIdempotencyStore,
-  dedupeKey,
   fixtures,
   type ClaimResult,
   type IdempotencyStore,
   type ReceiverErrorInfo,
 } from '../src/index.js';
+import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_IN_FLIGHT_TTL_MS, dedupeKey } from '../src/internal.js';
 import { SECRET, delay, gate, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;

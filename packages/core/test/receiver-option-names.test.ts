@@ -1,17 +1,9 @@
 // Options are checked at creation: an unknown name throws, naming it and the nearest valid one;
 // a missing options object throws a clear error; `null` in an optional field means "not given".
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  RECEIVER_OPTION_NAMES,
-  UnknownOptionError,
-  checkReceiverOptions,
-  createReceiver,
-  editDistance,
-  fixtures,
-  nearestName,
-  rejectUnknownNames,
-  type ReceiverOptions,
-} from '../src/index.js';
+import { UnknownOptionError, createReceiver, fixtures, type ReceiverOptions } from '../src/index.js';
+import { RECEIVER_OPTION_NAMES, checkReceiverOptions } from '../src/adapter.js';
+import { editDistance, nearestName, rejectUnknownNames } from '../src/internal.js';
 import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;

@@ -1,7 +1,8 @@
 // createReceiver's options: no secret → no receiver (unless opted out by name), and clear errors that
 // name the bad option and the fix.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BODY_BYTES, createReceiver, fixtures, type ReceiverOptions } from '../src/index.js';
+import { createReceiver, fixtures, type ReceiverOptions } from '../src/index.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../src/internal.js';
 import { SECRET, hmac, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;

@@ -12,7 +12,7 @@ import {
   type ReceiverOptions,
 } from '../src/index.js';
 import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
-import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
+import { segmentEvent, segmentSendBatch, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
 
 const plan: unknown = JSON.parse(
   readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
@@ -115,7 +115,7 @@ describe('a receiver with a tracking plan', () => {
         secret: SECRET,
         trackingPlan: plan,
         on: { track: { 'Order Complete': () => {} } },
-      } as ReceiverOptions);
+      });
     } catch (e) {
       error = e;
     }
@@ -128,7 +128,7 @@ describe('a receiver with a tracking plan', () => {
     expect(() =>
       createReceiver({ secret: SECRET, trackingPlan: { rules: [{ type: 'TRACK', jsonSchema: {} }] } }),
     ).toThrow(/rules\[0\] \(TRACK\): a TRACK rule needs its event name/);
-    expect(() => createReceiver({ secret: SECRET, on: { track: { '*': () => {} } } } as ReceiverOptions)).toThrow(
+    expect(() => createReceiver({ secret: SECRET, on: { track: { '*': () => {} } } })).toThrow(
       /keyed by event name, which needs the tracking plan/,
     );
     expect(() => createReceiver({ secret: SECRET, onViolation: () => {} })).toThrow(/pass trackingPlan too/);
@@ -163,5 +163,31 @@ describe('a receiver with a tracking plan', () => {
     expect((await segmentSendEvent(other, { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
     expect((await segmentSendEvent(segmentEvent('identify'), { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
     expect(calls).toEqual(['order:properties.total', 'other:Coupon Applied:false', 'identify:0']);
+  });
+
+  it('checks each element of a Webhooks (Actions) batch: its own ctx.violations, onViolation for the violating one', async () => {
+    const calls: string[] = [];
+    srv = await serveReceiver({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      trackingPlan: plan,
+      on: {
+        track: {
+          'Order Completed': (_e: unknown, ctx: HandlerContext) => void calls.push(`order:${ctx.violations.length}`),
+          '*': (e: { event?: unknown }, ctx: HandlerContext) =>
+            void calls.push(`other:${String(e.event)}:${ctx.planned}`),
+        },
+      },
+      onViolation: (_e: unknown, violations: readonly PlanViolation[]) =>
+        void calls.push(`violation:${violations.map((v) => v.path).join()}`),
+    } as unknown as ReceiverOptions);
+    const events = [
+      segmentEvent('track', { properties: { order_id: 'o1', total: '42.5' } }),
+      segmentEvent('track', { properties: { order_id: 'o2', total: 42.5 } }),
+      segmentEvent('track', { event: 'Coupon Applied' }),
+    ];
+    expect((await segmentSendBatch(events, { url: srv.url }, SECRET)).ok).toBe(true);
+    expect(calls).toEqual(['violation:properties.total', 'order:0', 'other:Coupon Applied:false']);
   });
 });

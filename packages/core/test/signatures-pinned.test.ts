@@ -5,12 +5,11 @@
 import * as NodeCrypto from 'node:crypto';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { constantTimeEqual, sortedJson } from '../src/internal.js';
 import {
-  constantTimeEqual,
   explainMismatch,
   sign,
   signAsync,
-  sortedJson,
   verify,
   verifyAsync,
   type VerifyInput,

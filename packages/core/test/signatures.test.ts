@@ -2,9 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  SIGNATURE_FORMS,
   SIGNATURE_HEADER,
-  constantTimeEqual,
   fixtures,
   sign,
   signAsync,
@@ -13,6 +11,7 @@ import {
   type VerifyInput,
   type VerifyResult,
 } from '../src/index.js';
+import { SIGNATURE_FORMS, constantTimeEqual } from '../src/internal.js';
 
 const SECRET = 'whsec_test_7f3a';
 const hmac = (body: string | Uint8Array, secret: string | Uint8Array = SECRET) =>

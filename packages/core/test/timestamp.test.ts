@@ -1,7 +1,8 @@
 // normalizeTimestamp: any accepted ISO 8601 form (Go's `+0000` included) to the sender's UTC-with-ms form.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ISO_8601_TIMESTAMP, UTC_MILLIS_TIMESTAMP, normalizeTimestamp } from '../src/index.js';
+import { normalizeTimestamp } from '../src/calls.js';
+import { ISO_8601_TIMESTAMP, UTC_MILLIS_TIMESTAMP } from '../src/internal.js';
 
 describe('normalizeTimestamp', () => {
   it.each([

@@ -10,10 +10,10 @@ import {
   parseMessage,
   type AliasMessage,
   type MessageContext,
-  type PageProperties,
   type TrackMessage,
   type WebhookMessage,
 } from '../src/index.js';
+import { type PageProperties } from '../src/internal.js';
 
 const wire = JSON.stringify({
   ...fixtures.track,

@@ -1,4 +1,4 @@
-import type { Call, CallInput } from '@hookgate/core';
+import type { Call, CallInput } from '@hookgate/core/calls';
 import type { Clock } from './clock.js';
 import type { CallOptions, Ingest, IngestOptions } from './ingest.js';
 import type { IntakeListenOptions, IntakeServer } from './intake/intake-options.js';

@@ -1,4 +1,4 @@
-import type { Call, CallInput, CallType } from '@hookgate/core';
+import type { Call, CallInput, CallType } from '@hookgate/core/calls';
 import { ValidationError } from '@hookgate/core';
 import type { Clock } from './clock.js';
 import type { Emulator } from './emulator-api.js';

@@ -1,4 +1,4 @@
-import type { Call } from '@hookgate/core';
+import type { Call } from '@hookgate/core/calls';
 import type { Clock } from './clock.js';
 import type { DeliveryRecord } from './log/delivery-record.js';
 

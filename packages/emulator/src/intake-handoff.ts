@@ -1,4 +1,5 @@
-import { ValidationError, type Call, type CallType } from '@hookgate/core';
+import { ValidationError } from '@hookgate/core';
+import { type Call, type CallType } from '@hookgate/core/calls';
 import type { IntakeNote } from './intake/big-number-notes.js';
 import type { IntakeSink } from './intake/intake-sink.js';
 import { tooDeepAt } from './intake/json-depth.js';

@@ -1,4 +1,5 @@
-import { callIssues, sign, ValidationError, type Call, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { sign, ValidationError, type MessageType, type WebhookMessage } from '@hookgate/core';
+import { callIssues, type Call } from '@hookgate/core/calls';
 import type { ActionsRecordInfo } from './log/actions-record-info.js';
 import { actionsPolicyOf } from './actions/actions-response-policy.js';
 import { ActionsRouter } from './actions/actions-router.js';

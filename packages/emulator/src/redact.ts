@@ -1,7 +1,7 @@
 // The one redaction rule of the emulator: what of an endpoint URL, a signature or a piece of text may
 // be shown in a log line, an HTTP view, a record, CLI output or an error. The request itself always
 // uses the real URL; only what is shown goes through here.
-import { redact } from '@hookgate/core';
+import { redact } from '@hookgate/core/internal';
 
 /** What replaces a hidden value. */
 export const MASK = '***';

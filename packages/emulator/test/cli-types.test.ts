@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, createReceiver, fixture, toNodeListener, type ReceiverOptions } from '@hookgate/core';
+import { compileTrackingPlan, createReceiver, fixture, toNodeListener } from '@hookgate/core';
 import { runTypes } from '../src/cli/command-types.js';
 import { startHttpServer } from '../../../test/helpers/servers.js';
 import { sign } from '@hookgate/core';
@@ -153,7 +153,7 @@ describe('hookgate types', () => {
             ),
         },
       },
-    } as ReceiverOptions);
+    });
     const listener = toNodeListener(receiver);
     const server = await startHttpServer((req, res) => void listener(req, res));
     try {

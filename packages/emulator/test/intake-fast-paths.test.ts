@@ -2,7 +2,8 @@
 // the 32 KB check measures exactly where it matters, canonical timestamps pass unchanged.
 // Real intake and receiver on 127.0.0.1.
 import fc from 'fast-check';
-import { messageIssues, normalizeTimestamp } from '@hookgate/core';
+import { messageIssues } from '@hookgate/core';
+import { normalizeTimestamp } from '@hookgate/core/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as publicApi from '../src/index.js';
 import { createEmulator, MAX_CALL_BYTES, type Emulator } from '../src/index.js';

@@ -5,13 +5,8 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import {
-  createReceiver,
-  messageIssues,
-  toNodeListener,
-  UTC_MILLIS_TIMESTAMP,
-  type WebhookMessage,
-} from '@hookgate/core';
+import { createReceiver, messageIssues, toNodeListener, type WebhookMessage } from '@hookgate/core';
+import { UTC_MILLIS_TIMESTAMP } from '@hookgate/core/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { createEmulator, type Emulator } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { parseMessage, UTC_MILLIS_TIMESTAMP, ValidationError } from '@hookgate/core';
+import { parseMessage, ValidationError } from '@hookgate/core';
+import { UTC_MILLIS_TIMESTAMP } from '@hookgate/core/internal';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

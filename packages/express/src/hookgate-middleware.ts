@@ -1,17 +1,40 @@
+import { createReceiver, type Receiver, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
 import {
-  createReceiver,
+  createAdapterHandler,
   isPassThrough,
   receiverResponse,
   writeNodeResponse,
-  type Receiver,
+  type FrameworkAdapter,
   type ReceiverDestination,
-  type ReceiverOptions,
-  type StandardSchemaV1,
-} from '@hookgate/core';
+} from '@hookgate/core/adapter';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkExpressOptions, type ExpressExtra, type HookgateExpressOptions } from './options.js';
 import { readExpressBody } from './read-express-body.js';
 import { routeOutcome } from './route-outcome.js';
+
+/** One Express call: the request, the response and the next handler. */
+interface ExpressCall {
+  req: Request;
+  res: Response;
+  next: NextFunction;
+}
+
+/** Express's side of core's adapter contract. */
+function expressAdapter(actions: boolean): FrameworkAdapter<ExpressCall, void, ExpressExtra> {
+  return {
+    request: ({ req }) => ({ method: req.method, headers: req.headers }),
+    readBody: ({ req }, limits) => readExpressBody(req, limits, limits.receivedAt),
+    context: ({ req, res }) => ({ req, res }),
+    // The route's own answer stands (`writeNodeResponse` writes nothing once headers are sent).
+    writeAnswer: ({ req, res }, answer, early) => writeNodeResponse(res, answer, early ? req : undefined),
+    next({ req, res, next }, accepted) {
+      req.webhook = accepted.message;
+      if (actions) req.webhookPayload = accepted.message;
+      req.webhookContext = accepted.context;
+      return routeOutcome(req, res, next, accepted.context.signal);
+    },
+  };
+}
 
 /**
  * The middleware, with its receiver (for `drain()` on shutdown).
@@ -49,39 +72,17 @@ export function hookgate<
   S extends StandardSchemaV1 | undefined = undefined,
   D extends ReceiverDestination = 'classic',
   TPlan = unknown,
->(
-  given: HookgateExpressOptions<S, D, TPlan>,
-): HookgateMiddleware {
+>(given: HookgateExpressOptions<S, D, TPlan>): HookgateMiddleware {
   const options = checkExpressOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<ExpressExtra>(options as ReceiverOptions<ExpressExtra>);
-  const passThrough = isPassThrough(options);
-  const actions = options.destination === 'actions';
-
-  async function serve(req: Request, res: Response, next: NextFunction): Promise<void> {
-    // The deadline counts from here: reading the body is inside it (a parser mounted before hookgate
-    // reads the body before this point, outside the budget; see the Express guide).
-    const receivedAt = Date.now();
-    const refused = receiver.precheck(req.method, req.headers);
-    if (refused) return writeNodeResponse(res, refused, req);
-    const body = await readExpressBody(req, receiver, receivedAt);
-    if ('status' in body) return writeNodeResponse(res, body, req);
-    const input = { method: req.method, headers: req.headers, ...body, context: { req, res }, receivedAt };
-    if (!passThrough) return writeNodeResponse(res, await receiver.handle(input));
-
-    const accepted = await receiver.accept(input);
-    if (accepted.kind === 'response') return writeNodeResponse(res, accepted.response);
-    req.webhook = accepted.message;
-    if (actions) req.webhookPayload = accepted.message;
-    req.webhookContext = accepted.context;
-    const answer = await receiver.run(accepted, () => routeOutcome(req, res, next, accepted.context.signal));
-    // The route's own answer stands; the receiver answers when it has not: at the deadline, or
-    // with 500 when hookgateErrorHandler() passed it the route's error.
-    writeNodeResponse(res, answer);
-  }
-
+  const serve = createAdapterHandler(
+    receiver,
+    expressAdapter(options.destination === 'actions'),
+    isPassThrough(options),
+  );
   const middleware: RequestHandler = (req, res, next) => {
-    serve(req, res, next).catch(() => {
+    serve({ req, res, next }).catch(() => {
       // Reading the body failed (the client went away) or a store threw: nothing was handled.
       writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
     });

@@ -1,9 +1,5 @@
-import {
-  checkReceiverOptions,
-  type ReceiverDestination,
-  type ReceiverOptionsFor,
-  type StandardSchemaV1,
-} from '@hookgate/core';
+import type { StandardSchemaV1 } from '@hookgate/core';
+import { checkReceiverOptions, type ReceiverDestination, type ReceiverOptionsFor } from '@hookgate/core/adapter';
 import type { Request, Response } from 'express';
 
 /**

@@ -1,4 +1,5 @@
-import { readNodeBody, type Receiver, type ReceiverInput, type ReceiverResponse } from '@hookgate/core';
+import type { ReceiverInput, ReceiverResponse } from '@hookgate/core';
+import { readNodeBody } from '@hookgate/core/adapter';
 import type { Request } from 'express';
 
 /**
@@ -9,7 +10,7 @@ import type { Request } from 'express';
  */
 export type ExpressBody = Pick<ReceiverInput, 'rawBody' | 'parsedBody'>;
 
-type ParsedRequest = Request & { _body?: boolean; rawBody?: unknown };
+type ParsedRequest = Request & { rawBody?: unknown };
 
 /**
  * Finds the body of an Express request in whatever state earlier middleware left it:
@@ -25,13 +26,14 @@ type ParsedRequest = Request & { _body?: boolean; rawBody?: unknown };
  */
 export async function readExpressBody(
   req: Request,
-  receiver: Pick<Receiver, 'maxBodyBytes' | 'deadlineMs'>,
+  receiver: { maxBodyBytes: number; deadlineMs: number },
   receivedAt: number = Date.now(),
 ): Promise<ExpressBody | ReceiverResponse> {
   const r = req as ParsedRequest;
   const body: unknown = r.body;
   if (body instanceof Uint8Array || typeof body === 'string') return { rawBody: body };
-  if (r._body === true || (body !== undefined && req.readableEnded)) {
+  // A parser ran: it left a value and read the stream to its end (no private flag of body-parser read).
+  if (body !== undefined && req.readableEnded) {
     return {
       parsedBody: body,
       rawBody: r.rawBody instanceof Uint8Array || typeof r.rawBody === 'string' ? r.rawBody : undefined,

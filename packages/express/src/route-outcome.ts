@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { nodeRouteOutcome } from '@hookgate/core';
+import { nodeRouteOutcome } from '@hookgate/core/adapter';
 
 const FAIL = Symbol.for('hookgate.express.fail');
 

@@ -1,4 +1,5 @@
-import { receiverResponse, type ReceiverResponse } from '@hookgate/core';
+import { type ReceiverResponse } from '@hookgate/core';
+import { receiverResponse } from '@hookgate/core/adapter';
 import { RefusedBodyError } from './refused-body-error.js';
 
 /**

@@ -1,16 +1,17 @@
-import { createReceiver, type ReceiverOptions } from '@hookgate/core';
+import { createReceiver } from '@hookgate/core';
+import { createAdapterHandler } from '@hookgate/core/adapter';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { decorateWebhookRequest } from './decorate-request.js';
 import { answerForFastifyError } from './fastify-errors.js';
-import { fastifyJsonParse } from './fastify-json-parse.js';
+import { fastifyAdapter } from './fastify-adapter.js';
 import {
   checkPluginOptions,
   type FastifyExtra,
   type HookgateActionsPluginOptions,
   type HookgatePluginOptions,
 } from './options.js';
-import { arrivalOf, keepRawJsonBodies, rawBodyOf } from './raw-body-parser.js';
+import { keepRawJsonBodies } from './raw-body-parser.js';
 import { sendAnswer } from './send-answer.js';
 
 function pathsOf(path: HookgatePluginOptions['path']): string[] {
@@ -49,7 +50,7 @@ async function hookgatePlugin(
   }
   const paths = pathsOf(path);
   // Either destination's options: core picks the destination's rules from `destination`.
-  const receiver = createReceiver<FastifyExtra>(receiverOptions as ReceiverOptions<FastifyExtra>);
+  const receiver = createReceiver<FastifyExtra>(receiverOptions);
   // Decorations escape the plugin (fastify-plugin), so every route can read request.webhook.
   decorateWebhookRequest(app);
   // Nothing is lost on shutdown: app.close() waits for handlers still running in the background.
@@ -67,22 +68,13 @@ async function hookgatePlugin(
       parse: false,
       deadlineMs: receiver.deadlineMs,
     });
-    const parse = fastifyJsonParse(scope);
+    const serve = createAdapterHandler(receiver, fastifyAdapter(false), false);
     scope.setErrorHandler((error, _request, reply) =>
       sendAnswer(reply, answerForFastifyError(error as { statusCode?: number; message?: string })),
     );
     for (const url of paths) {
       scope.all(url, { bodyLimit: receiver.maxBodyBytes }, (request, reply) =>
-        receiver
-          .handle({
-            method: request.method,
-            headers: request.headers,
-            rawBody: rawBodyOf(request),
-            parse,
-            context: { request, reply },
-            receivedAt: arrivalOf(request),
-          })
-          .then((answer) => sendAnswer(reply, answer)),
+        serve({ request, reply, handOver: () => {} }),
       );
     }
   });

@@ -1,9 +1,5 @@
-import {
-  checkReceiverOptions,
-  type ActionsReceiverOptions,
-  type ReceiverOptions,
-  type StandardSchemaV1,
-} from '@hookgate/core';
+import { type ActionsReceiverOptions, type ReceiverOptions, type StandardSchemaV1 } from '@hookgate/core';
+import { checkReceiverOptions } from '@hookgate/core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { decorateWebhookRequest } from './decorate-request.js';
+import { type ReceiverResponse } from '@hookgate/core';
 import {
   BodyTooLargeError,
   bodyDeadlineResponse,
@@ -8,9 +9,8 @@ import {
   readNodeStreamWithin,
   receiverResponse,
   type NodeReadable,
-  type ReceiverResponse,
   type UnreadBodyRequest,
-} from '@hookgate/core';
+} from '@hookgate/core/adapter';
 import { deferredDeadlineMs, flagWebhookRoutes, parseDeferred } from './deferred-parse.js';
 import { RefusedBodyError } from './refused-body-error.js';
 import { keepConnectionForRefusedBody } from './refused-body-connection.js';

@@ -1,4 +1,4 @@
-import { endUnreadBody } from '@hookgate/core';
+import { endUnreadBody } from '@hookgate/core/adapter';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { RefusedBodyError } from './refused-body-error.js';
 

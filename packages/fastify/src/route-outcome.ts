@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { nodeRouteOutcome } from '@hookgate/core';
+import { nodeRouteOutcome } from '@hookgate/core/adapter';
 
 const FAIL = Symbol.for('hookgate.fastify.fail');
 

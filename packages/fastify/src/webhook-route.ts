@@ -1,17 +1,12 @@
-import {
-  createReceiver,
-  isPassThrough,
-  type Receiver,
-  type ReceiverOptions,
-  type ReceiverResponse,
-} from '@hookgate/core';
+import { createReceiver, type Receiver, type ReceiverOptions } from '@hookgate/core';
+import { createAdapterHandler, isPassThrough } from '@hookgate/core/adapter';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { jsonParserOf, markWebhookPreHandler, parseDeferred } from './deferred-parse.js';
+import { markWebhookPreHandler } from './deferred-parse.js';
+import { fastifyAdapter } from './fastify-adapter.js';
 import { answerForFastifyError } from './fastify-errors.js';
 import { checkWebhookRouteOptions, type FastifyExtra, type WebhookRouteOptions } from './options.js';
-import { arrivalOf, rawBodyOf } from './raw-body-parser.js';
 import { keepConnectionForRefusedBody } from './refused-body-connection.js';
-import { failRoute, routeOutcome } from './route-outcome.js';
+import { failRoute } from './route-outcome.js';
 import { sendAnswer } from './send-answer.js';
 
 /**
@@ -70,42 +65,24 @@ export function webhookRoute(options: WebhookRouteOptions): WebhookRoute {
     options,
     'Register the hookgate plugin with `on` / `onMessage` for acknowledge-first, or leave mode at its default.',
   );
-  const answers = new WeakMap<FastifyRequest, Promise<ReceiverResponse>>();
-  const actions = (options as { destination?: unknown }).destination === 'actions';
+  const serve = createAdapterHandler(receiver, fastifyAdapter(options.destination === 'actions'), true);
+  /** Each request's run through the receiver, until its answer is written (for the route's errors). */
+  const runs = new WeakMap<FastifyRequest, Promise<FastifyReply>>();
 
   const route: WebhookRoute = {
     bodyLimit: receiver.maxBodyBytes,
     receiver,
-    async preHandler(request, reply) {
-      const refused = receiver.precheck(request.method, request.headers);
-      if (refused) return sendAnswer(reply, refused);
-      const body: unknown = request.body;
-      // In a hookgateRawBody scope the body is not parsed yet: the receiver verifies, then parses.
-      const deferred = body === undefined && parseDeferred(request);
-      const accepted = await receiver.accept({
-        method: request.method,
-        headers: request.headers,
-        // A text body (Fastify's text/plain parser) is the raw body; a parsed one is verified by re-serialization.
-        rawBody: rawBodyOf(request) ?? (typeof body === 'string' ? body : undefined),
-        parsedBody: typeof body === 'string' ? undefined : body,
-        parse: deferred ? jsonParserOf(request) : undefined,
-        context: { request, reply },
-        receivedAt: arrivalOf(request),
-      });
-      if (accepted.kind === 'response') return sendAnswer(reply, accepted.response);
-      if (deferred) request.body = accepted.message;
-      request.webhook = accepted.message;
-      if (actions) request.webhookPayload = accepted.message;
-      request.webhookContext = accepted.context;
-      const answer = receiver.run(accepted, () => routeOutcome(request, reply, accepted.context.signal));
-      answers.set(request, answer);
-      // The route's own answer stands; the receiver answers when it has not (at the deadline).
-      void answer.then((a) => sendAnswer(reply, a));
-      return undefined;
-    },
+    // Resolves once the receiver answered (a refusal) or handed the message over to the route.
+    preHandler: (request, reply) =>
+      new Promise((resolve, reject) => {
+        const run = serve({ request, reply, handOver: () => resolve(undefined) });
+        runs.set(request, run);
+        run.then(resolve, reject);
+      }),
     async errorHandler(error, request, reply) {
-      const pending = answers.get(request);
-      if (pending && failRoute(request, error)) return sendAnswer(reply, await pending);
+      const run = runs.get(request);
+      // The route's error: the receiver answers it (500) and settles the message as failed.
+      if (run && failRoute(request, error)) return run;
       // A body refused before its end (413 by Fastify's own reader, too) is read and dropped, not reset.
       keepConnectionForRefusedBody(request, reply, error);
       return sendAnswer(reply, answerForFastifyError(error));

@@ -11,7 +11,9 @@ type HeldSocket = { destroySoon?: (...args: unknown[]) => unknown; destroyed?: b
  * with it, reads and drops the rest for up to 2 s (64 MiB) after the answer and closes the connection
  * itself if the body has not ended by then; this makes the adapter's earlier close wait for the end
  * of the body, then lets it happen (a clean close: nothing is left unread). Only this request's
- * socket is touched, and only until its body ends or the socket closes.
+ * socket is touched, and only until its body ends or the socket closes. Without it the senders read a
+ * reset instead of the 413: test/adapters/oversize-413.process.test.ts, "hono on node" and "hono on
+ * node, pass-through" (four tests fail when this does nothing).
  *
  * @example
  * endUnreadBody(incoming, outgoing);

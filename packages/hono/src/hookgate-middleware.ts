@@ -1,15 +1,19 @@
 import {
   RouteFailedError,
   createReceiver,
-  endUnreadBody,
-  isPassThrough,
   type Receiver,
-  type ReceiverDestination,
   type ReceiverOptions,
   type ReceiverResponse,
   type StandardSchemaV1,
 } from '@hookgate/core';
-import type { MiddlewareHandler } from 'hono';
+import {
+  createAdapterHandler,
+  endUnreadBody,
+  isPassThrough,
+  type FrameworkAdapter,
+  type ReceiverDestination,
+} from '@hookgate/core/adapter';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import {
   checkHonoOptions,
   type HonoExtra,
@@ -73,6 +77,45 @@ function keepAliveForBackground(
   if (typeof ctx?.waitUntil === 'function') ctx.waitUntil(receiver.drain());
 }
 
+/** One Hono call: the context and the next handler. */
+interface HonoCall {
+  c: Context;
+  next: Next;
+}
+
+/** Hono's side of core's adapter contract. */
+function honoAdapter(
+  receiver: Receiver<HonoExtra>,
+  acknowledge: boolean,
+): FrameworkAdapter<HonoCall, Response | undefined, HonoExtra> {
+  return {
+    // On @hono/node-server, the Node request's own headers (a plain object): reading
+    // `c.req.raw.headers` would build a Fetch Headers.
+    request: ({ c }) => ({ method: c.req.method, headers: nodeIncomingOf(c.env)?.headers ?? c.req.raw.headers }),
+    readBody: ({ c }, limits) => readHonoBody(c.req, limits.maxBodyBytes, nodeIncomingOf(c.env), limits),
+    context: ({ c }) => ({ c }),
+    writeAnswer({ c }, answer, early) {
+      if (early) return refusal(answer, nodeIncomingOf(c.env), c.env);
+      // The route's own answer stands (its error handler's and Hono's 404 too); the receiver answers
+      // only when the route has not answered: at the deadline, or when it returned no response.
+      if (c.finalized && answer.code !== 'deadline_exceeded') return undefined;
+      if (acknowledge) keepAliveForBackground(c, receiver);
+      c.res = toResponse(answer);
+      return c.res;
+    },
+    async next({ c, next }, accepted) {
+      c.set('webhook', accepted.message);
+      c.set('webhookContext', accepted.context);
+      // The route reads only what was verified: `c.req.text()` / `json()` / `arrayBuffer()` give the
+      // exact bytes the signature matched, never other bytes of the request.
+      keepSignedBody(c.req, accepted.signedBody);
+      await next();
+      if (c.error) throw c.error;
+      if (c.finalized && !c.res.ok) throw new RouteFailedError(c.res.status);
+    },
+  };
+}
+
 /**
  * Hono middleware that verifies and validates webhook deliveries with core's receiver, on Node,
  * Bun, Deno and Workers. With `on` / `onMessage` it answers by itself; without them it stores the
@@ -115,48 +158,11 @@ export function hookgate<S extends StandardSchemaV1 | undefined = undefined>(
   const options = checkHonoOptions(given);
   // Either destination's options: core picks the destination's rules from `destination`.
   const receiver = createReceiver<HonoExtra>(options as ReceiverOptions<HonoExtra>);
-  const passThrough = isPassThrough(options);
-  const acknowledge = options.mode === 'acknowledge';
-
-  const middleware: MiddlewareHandler<HookgateEnv> = async (c, next) => {
-    // The deadline counts from here: reading the body is inside it.
-    const receivedAt = Date.now();
-    const method = c.req.method;
-    // On @hono/node-server, the Node request's own headers (a plain object) and body stream: reading
-    // `c.req.raw.headers` or the body through `c.req` would build a Fetch Headers, Request and web stream.
-    const incoming = nodeIncomingOf(c.env);
-    const headers = incoming ? incoming.headers : c.req.raw.headers;
-    const refused = receiver.precheck(method, headers);
-    if (refused) return refusal(refused, incoming, c.env);
-    const body = await readHonoBody(c.req, receiver.maxBodyBytes, incoming, {
-      receivedAt,
-      deadlineMs: receiver.deadlineMs,
-    });
-    if ('status' in body) return refusal(body, incoming, c.env);
-    const input = { method, headers, rawBody: body.rawBody, parsedBody: body.parsedBody, context: { c }, receivedAt };
-    if (!passThrough) {
-      const answer = toResponse(await receiver.handle(input));
-      if (acknowledge) keepAliveForBackground(c, receiver);
-      return answer;
-    }
-
-    const accepted = await receiver.accept(input);
-    if (accepted.kind === 'response') return toResponse(accepted.response);
-    c.set('webhook', accepted.message);
-    c.set('webhookContext', accepted.context);
-    // The route reads only what was verified: `c.req.text()` / `json()` / `arrayBuffer()` give the
-    // exact bytes the signature matched, never other bytes of the request.
-    keepSignedBody(c.req, accepted.signedBody);
-    const answer = await receiver.run(accepted, async () => {
-      await next();
-      if (c.error) throw c.error;
-      if (c.finalized && !c.res.ok) throw new RouteFailedError(c.res.status);
-    });
-    // The route's own answer stands (its error handler's and Hono's 404 too); the receiver answers
-    // only when the route has not answered: at the deadline, or when it returned no response.
-    if (c.finalized && answer.code !== 'deadline_exceeded') return;
-    c.res = toResponse(answer);
-    return c.res;
-  };
+  const serve = createAdapterHandler(
+    receiver,
+    honoAdapter(receiver, options.mode === 'acknowledge'),
+    isPassThrough(options),
+  );
+  const middleware: MiddlewareHandler<HookgateEnv> = (c, next) => serve({ c, next });
   return Object.assign(middleware, { receiver });
 }

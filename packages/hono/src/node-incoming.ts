@@ -3,7 +3,7 @@ import {
   type NodeBodyRefusal,
   type UnreadBodyRequest,
   type UnreadBodyResponse,
-} from '@hookgate/core';
+} from '@hookgate/core/adapter';
 
 /**
  * The parts of Node's `IncomingMessage` the middleware reads on `@hono/node-server`, which passes

@@ -1,12 +1,5 @@
-import {
-  checkReceiverOptions,
-  type ActionsPayload,
-  type ReceiverDestination,
-  type HandlerContext,
-  type ReceiverOptionsFor,
-  type StandardSchemaV1,
-  type WebhookMessage,
-} from '@hookgate/core';
+import { checkReceiverOptions, type ReceiverDestination, type ReceiverOptionsFor } from '@hookgate/core/adapter';
+import type { ActionsPayload, HandlerContext, StandardSchemaV1, WebhookMessage } from '@hookgate/core';
 import type { Context } from 'hono';
 
 /**

@@ -1,12 +1,11 @@
+import type { ReceiverInput, ReceiverResponse } from '@hookgate/core';
 import {
   BodyDeadlineError,
   BodyTooLargeError,
   bodyDeadlineResponse,
   readBody,
   receiverResponse,
-  type ReceiverInput,
-  type ReceiverResponse,
-} from '@hookgate/core';
+} from '@hookgate/core/adapter';
 import type { HonoRequest } from 'hono';
 import { bodyUntouched, readIncoming, type NodeIncoming } from './node-incoming.js';
 
@@ -18,6 +17,16 @@ import { bodyUntouched, readIncoming, type NodeIncoming } from './node-incoming.
  */
 export type HonoBody = Pick<ReceiverInput, 'rawBody' | 'parsedBody'>;
 
+/**
+ * Hono's body cache (`c.req.bodyCache`, not part of its documented API): read when an earlier
+ * middleware read the body, filled after reading the Node request directly, and narrowed to the signed
+ * bytes. Without it, these fail (user-visible: the route cannot read the body, or reads unsigned
+ * bytes): packages/hono/test/middleware.test.ts "stores the typed message in c.get('webhook') and reads
+ * the body once, leaving it for c.req.json()/text()"; packages/hono/test/node-incoming.test.ts "verifies
+ * the exact bytes of a body split across chunks …" and "falls back to reading through c.req when an
+ * earlier middleware already started reading the stream"; test/adapters/raw-bytes.attack.test.ts "hono
+ * on node, pass-through (the route reads c.req.text())".
+ */
 type Cache = { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string>; json?: Promise<unknown> };
 
 /**

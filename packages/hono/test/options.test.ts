@@ -24,7 +24,7 @@ describe('@hookgate/hono hookgate() options', () => {
   ])('%j → throws naming %s, suggesting %s', (extra, option, suggestion) => {
     let error: unknown;
     try {
-      hookgate({ secret: SECRET, ...(extra as object) } as HookgateHonoOptions);
+      hookgate({ secret: SECRET, ...(extra as object) });
     } catch (e) {
       error = e;
     }

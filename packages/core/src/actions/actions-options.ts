@@ -155,6 +155,7 @@ export type ReceiverDestination = 'classic' | 'actions' | undefined;
  */
 export type ReceiverOptionsFor<
   D extends ReceiverDestination,
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
   TExtra = {},
   S extends StandardSchemaV1 | undefined = undefined,
   TPlan = unknown,

@@ -1,6 +1,5 @@
 import type { WebhookMessage } from '../messages/types.js';
 import type { DestinationRules, RulesChecked } from '../receiver/destination-rules.js';
-import { acceptBatch } from './accept-batch.js';
 import { isBatchBody } from './batch-rules.js';
 import type { MessageHandler } from '../receiver/options.js';
 import type { ActionsReceiverOptions } from './actions-options.js';
@@ -33,7 +32,7 @@ export function actionsRules<TExtra>(
 
   const eventHandler = (value: Record<string, unknown>) => (isSpecEventType(value.type) ? on?.[value.type] : undefined);
 
-  function check(value: unknown): Checked | Promise<Checked> {
+  async function check(value: unknown): Promise<Checked> {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return {
         refusal: {
@@ -61,33 +60,27 @@ export function actionsRules<TExtra>(
       return { message: record };
     }
     if (schema === undefined || onPayload === undefined) return { message: record };
-    return validateStandard(schema, record).then((result): Checked => {
-      if ('issues' in result) {
-        return {
-          refusal: {
-            code: 'invalid_payload',
-            message: `The payload does not match the schema: ${result.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-            extra: { issues: result.issues },
-          },
-        };
-      }
-      if (typeof result.value === 'object' && result.value !== null) routes.set(result.value, onPayload);
-      // Dedupe by the body's own messageId: the schema's output may have dropped or changed it.
-      return { message: result.value, keyedBy: record };
-    });
+    const result = await validateStandard(schema, record);
+    if ('issues' in result) {
+      return {
+        refusal: {
+          code: 'invalid_payload',
+          message: `The payload does not match the schema: ${result.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+          extra: { issues: result.issues },
+        },
+      };
+    }
+    if (typeof result.value === 'object' && result.value !== null) routes.set(result.value, onPayload);
+    // Dedupe by the body's own messageId: the schema's output may have dropped or changed it.
+    return { message: result.value, keyedBy: record };
   }
 
-  const accept =
-    options.insecureAcceptBatches === true
-      ? 'signed'
-      : options.insecureAcceptBatches === 'including-unsigned'
-        ? 'including-unsigned'
-        : false;
   const rules: DestinationRules<TExtra> = {
     methods: ['POST', 'PUT', 'PATCH'],
     allow: 'POST, PUT, PATCH',
     methodMessage: (method) => `Webhooks (Actions) sends POST, PUT or PATCH; ${method} is not allowed.`,
     check,
+    checkMayWait: schema !== undefined && onPayload !== undefined,
     handlerFor(message) {
       if (typeof message === 'object' && message !== null) {
         if (routes.has(message)) return routes.get(message);
@@ -100,10 +93,7 @@ export function actionsRules<TExtra>(
       const type = (message as { type?: unknown } | null)?.type;
       return isSpecEventType(type) ? `${type} event` : 'payload';
     },
-    batches: {
-      isBatch: isBatchBody,
-      accept: (input, receivedAt, parts) => acceptBatch(input, receivedAt, { ...parts, accept, rules }),
-    },
+    isBatch: isBatchBody,
   };
   return rules;
 }

@@ -10,22 +10,18 @@ export const DEADLINE_PASSED: unique symbol = Symbol('deadline passed');
  * const checked = await beforeDeadline(rules.check(value), receivedAt.getTime(), deadlineMs);
  * if (checked === DEADLINE_PASSED) return receiverResponse('deadline_exceeded', 'The schema did not finish in time.');
  */
-export function beforeDeadline<T>(
+export async function beforeDeadline<T>(
   pending: Promise<T>,
   receivedAtMs: number,
   deadlineMs: number,
 ): Promise<T | typeof DEADLINE_PASSED> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(DEADLINE_PASSED), Math.max(0, deadlineMs - (Date.now() - receivedAtMs)));
-    pending.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<typeof DEADLINE_PASSED>((resolve) => {
+    timer = setTimeout(() => resolve(DEADLINE_PASSED), Math.max(0, deadlineMs - (Date.now() - receivedAtMs)));
   });
+  try {
+    return await Promise.race([pending, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,8 +1,6 @@
 import { messageIssues } from '../messages/parse-message.js';
 import type { WebhookMessage } from '../messages/types.js';
-import type { IdempotencyStore } from './idempotency-store.js';
-import type { MessageHandler, ReceiverErrorInfo, ReceiverInput, ReceiverOptions } from './options.js';
-import type { Secret } from '../signatures/sign.js';
+import type { MessageHandler, ReceiverOptions } from './options.js';
 import type { ReceiverCode } from './responses.js';
 
 /**
@@ -43,53 +41,18 @@ export interface DestinationRules<TExtra> {
   /** The 405's message for `method`. */
   methodMessage(method: string): string;
   /**
-   * Checks a verified, parsed body: the value to hand to a handler, or a refusal. Synchronous
-   * unless a schema validates asynchronously. `keyedBy`: the value whose `messageId` keys the dedupe
+   * Checks a verified, parsed body: the value to hand to a handler, or a refusal. `keyedBy`: the value whose `messageId` keys the dedupe
    * when it is not `message` (a schema's output may drop or change the body's `messageId`).
    */
-  check(value: unknown): RulesChecked | Promise<RulesChecked>;
+  check(value: unknown): Promise<RulesChecked>;
+  /** Whether `check` may wait on user code (a schema validating asynchronously): only then is it raced against the deadline. */
+  readonly checkMayWait: boolean;
   /** The handler for an accepted message, or `undefined` (acknowledged unhandled). */
   handlerFor(message: unknown): MessageHandler<WebhookMessage, TExtra> | undefined;
   /** How logs and answers name a message (`track message`, `payload`). */
   describe(message: unknown): string;
-  /** Bodies holding several messages (Webhooks (Actions) batches); absent where there are none (classic). */
-  batches?: BatchRules<TExtra>;
-}
-
-/**
- * A destination's rules for a body of several messages (internal).
- *
- * @example
- * if (rules.batches?.isBatch(raw, parsed)) return rules.batches.accept(input, receivedAt, parts);
- */
-export interface BatchRules<TExtra> {
-  /** Whether a body is a batch, before anything else is read of it. */
-  isBatch(raw: string | Uint8Array | undefined, parsed: unknown): boolean;
-  /** Verifies, checks and claims a batch under the destination's rules: a refusal, or an accepted message. */
-  accept(input: ReceiverInput<TExtra>, receivedAt: Date, parts: ReceiverParts): unknown;
-}
-
-/**
- * What a receiver lends its destination's batch rules (internal): its secrets, crypto choice, dedupe
- * store and settings, error reporting, and whether it runs handlers itself.
- *
- * @example
- * const parts: ReceiverParts = { secrets, useSync: true, store, inFlightTtlMs, ttlMs, onError, deadlineMs: 4000, canRunElements: true, enqueues: false, debug: undefined };
- */
-export interface ReceiverParts {
-  secrets: readonly Secret[] | null;
-  useSync: boolean;
-  store: IdempotencyStore | null;
-  inFlightTtlMs: number;
-  ttlMs: number;
-  onError: (error: unknown, info: ReceiverErrorInfo) => void;
-  /** The receiver's deadline (ms from arrival): checks still running then are answered 503. */
-  deadlineMs: number;
-  /** Whether the receiver runs handlers itself (not pass-through, not enqueue). */
-  canRunElements: boolean;
-  /** Whether the receiver hands messages to a queue (`enqueue`): batches are then refused with their own message. */
-  enqueues: boolean;
-  debug: ((line: string) => void) | undefined;
+  /** Whether a body holds several messages (a Webhooks (Actions) batch); absent where there are none (classic). */
+  isBatch?(raw: string | Uint8Array | undefined, parsed: unknown): boolean;
 }
 
 /**
@@ -104,7 +67,8 @@ export function classicRules<TExtra>(options: ReceiverOptions<TExtra>): Destinat
     methods: ['POST'],
     allow: 'POST',
     methodMessage: (method) => `The sender only POSTs; ${method} is not allowed.`,
-    check(value) {
+    checkMayWait: false,
+    async check(value) {
       const issues = messageIssues(value, { strictTimestamps: options.strictTimestamps });
       if (issues.length === 0) return { message: value };
       return {

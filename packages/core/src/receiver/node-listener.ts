@@ -1,9 +1,7 @@
-import type { Receiver } from './create-receiver.js';
+import type { Receiver } from './receiver.js';
 import { utf8ByteLength } from './utf8-length.js';
 import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
-import { readNodeStreamThen } from './node-body-read.js';
-import { NODE_ENTRY, sharedWireHeaders, type NodeEntry } from './node-entry.js';
 import { readNodeStreamWithin, type NodeReadable } from './read-node-stream.js';
 import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 
@@ -71,12 +69,8 @@ export function writeNodeResponse(res: NodeResponseLike, response: ReceiverRespo
   ) {
     endUnreadBody(req as UnreadBodyRequest, res as UnreadBodyResponse);
   }
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(byteLength(response.body)) });
+  res.writeHead(response.status, { ...response.headers, 'content-length': String(utf8ByteLength(response.body)) });
   res.end(response.body);
-}
-
-function byteLength(s: string): number {
-  return utf8ByteLength(s); // counted, not encoded: no allocation per answer
 }
 
 /**
@@ -124,77 +118,6 @@ export async function readNodeBody(
  * http.createServer(toNodeListener(createReceiver({ secret, on: { track: (m) => console.log(m.event) } }))).listen(3000);
  */
 export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
-  const entry = (receiver as Partial<NodeEntry>)[NODE_ENTRY];
-  // A receiver made by createReceiver, used as made: the body goes to its node entry, which skips the
-  // checks already run here (`precheck`) and answers without a promise when nothing has to be awaited.
-  // Anything else (a wrapper with its own `handle`) goes through the public methods.
-  if (entry === undefined || entry.handle !== receiver.handle || entry.precheck !== receiver.precheck)
-    return publicListener(receiver);
-  const { maxBodyBytes, deadlineMs } = receiver;
-  const handleBody = entry.handleBody;
-  const viaPublic = publicListener(receiver);
-  return (req, res) => {
-    if (typeof req.on !== 'function' || typeof req.removeListener !== 'function' || typeof req.resume !== 'function')
-      return viaPublic(req, res);
-    const receivedAt = Date.now();
-    const method = req.method ?? 'GET';
-    const headers = req.headers;
-    return new Promise<void>((resolve, reject) => {
-      // What the public listener's `catch` does: answer 500; a failure to write even that rejects.
-      const fail = () => {
-        try {
-          writeNodeResponse(res, receiverFailed(), req);
-          resolve();
-        } catch (error) {
-          reject(error);
-        }
-      };
-      let refused: ReceiverResponse | undefined;
-      try {
-        refused = receiver.precheck(method, headers);
-        if (refused) {
-          writeNodeResponse(res, refused, req);
-          return resolve();
-        }
-      } catch {
-        return fail();
-      }
-      readNodeStreamThen(req as NodeReadable, maxBodyBytes, receivedAt + deadlineMs, (read) => {
-        try {
-          if (read instanceof Uint8Array) {
-            const answer = handleBody(method, headers, read, receivedAt);
-            if (answer instanceof Promise) {
-              answer.then((a) => writeAnswer(res, a)).then(resolve, fail);
-              return;
-            }
-            writeAnswer(res, answer);
-          } else if (read === 'too_large') writeNodeResponse(res, tooLarge(maxBodyBytes), req);
-          else if (read === 'deadline') writeNodeResponse(res, bodyDeadlineResponse(deadlineMs), req);
-          else return fail(); // the request failed or closed before its body ended
-          resolve();
-        } catch {
-          fail();
-        }
-      });
-    });
-  };
-}
-
-function receiverFailed(): ReceiverResponse {
-  return receiverResponse('handler_error', 'The receiver failed; the sender will retry.');
-}
-
-/** Writes an answer to a request whose body was read to its end; the shared answers with headers made once. */
-function writeAnswer(res: NodeResponseLike, answer: ReceiverResponse): void {
-  const headers = sharedWireHeaders(answer);
-  if (headers === undefined) return writeNodeResponse(res, answer);
-  if (res.headersSent) return;
-  res.writeHead(answer.status, headers);
-  res.end(answer.body);
-}
-
-/** The listener through the receiver's public methods: for receivers without the node entry, and requests that are not streams. */
-function publicListener(receiver: Receiver): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
   return async (req, res) => {
     const receivedAt = Date.now();
     const method = req.method ?? 'GET';
@@ -205,7 +128,7 @@ function publicListener(receiver: Receiver): (req: NodeRequestLike, res: NodeRes
       if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body, req);
       writeNodeResponse(res, await receiver.handle({ method, headers: req.headers, rawBody: body, receivedAt }));
     } catch {
-      writeNodeResponse(res, receiverFailed(), req);
+      writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
     }
   };
 }

@@ -1,4 +1,4 @@
-import { MESSAGE_TYPES, type MessageType } from '../messages/schemas.js';
+import type { MessageType } from '../messages/schemas.js';
 import type { MessageOf, WebhookMessage } from '../messages/types.js';
 import type { SignatureForm } from '../signatures/body-forms.js';
 import type { Secret } from '../signatures/sign.js';
@@ -6,9 +6,6 @@ import type { HeadersLike } from './headers.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { EnqueueHandoff } from './handoff.js';
 import type { Verification } from './verification.js';
-import { optionNames, rejectUnknownNames } from '../options/nearest-name.js';
-import { SPEC_EVENT_TYPES } from '../actions/spec-events.js';
-import { isStandardSchema } from '../actions/standard-schema.js';
 import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
 import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
 
@@ -22,6 +19,7 @@ export type { Verification } from './verification.js';
  *   await fetch('https://api.example.com/events', { method: 'POST', body: JSON.stringify(msg), signal: ctx.signal });
  * }
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export type HandlerContext<TExtra = {}> = {
   /** Fires at the deadline (mode `handle`): stop work the sender will no longer wait for. */
   signal: AbortSignal;
@@ -46,6 +44,7 @@ export type HandlerContext<TExtra = {}> = {
  * const onTrack: MessageHandler<TrackMessage> = (msg, ctx) => console.log(msg.event, ctx.dedupeKey);
  * createReceiver({ secret, on: { track: onTrack } });
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export type MessageHandler<M, TExtra = {}> = (message: M, context: HandlerContext<TExtra>) => unknown;
 
 /**
@@ -58,6 +57,7 @@ export type MessageHandler<M, TExtra = {}> = (message: M, context: HandlerContex
  * };
  * createReceiver({ secret, on });
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export type MessageHandlers<TExtra = {}> = {
   [T in MessageType]?: MessageHandler<MessageOf<T>, TExtra>;
 };
@@ -100,6 +100,7 @@ export interface ReceiverErrorInfo {
  * };
  * const receiver = createReceiver(options);
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
   /** Which destination sends: `classic` (default, the Webhooks destination) or `actions` (see `ActionsReceiverOptions`). */
   destination?: 'classic';
@@ -179,6 +180,7 @@ export interface DedupeOptions {
  * const input: ReceiverInput = { method: 'POST', headers: req.headers, rawBody: await readBody(req, receiver.maxBodyBytes) };
  * writeNodeResponse(res, await receiver.handle(input));
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export interface ReceiverInput<TExtra = {}> {
   method: string;
   headers: HeadersLike;
@@ -267,154 +269,3 @@ const RECEIVER_OPTIONS = {
 export const RECEIVER_OPTION_NAMES: readonly (keyof ReceiverOptions)[] = Object.keys(
   RECEIVER_OPTIONS,
 ) as (keyof ReceiverOptions)[];
-
-const DEDUPE_OPTIONS = { store: true, ttlMs: true, inFlightTtlMs: true } as const satisfies Record<
-  keyof DedupeOptions,
-  true
->;
-const DEDUPE_OPTION_NAMES = Object.keys(DEDUPE_OPTIONS);
-
-/** The names only `destination: 'actions'` takes (see `ActionsReceiverOptions`). */
-const ACTIONS_OPTION_NAMES = ['onPayload', 'schema', 'insecureAcceptBatches'] as const;
-
-function checkActionsOnly(options: Record<string, unknown>, caller: string): void {
-  if (options.onPayload !== undefined && typeof options.onPayload !== 'function') {
-    throw new TypeError(
-      `${caller}: onPayload must be a function (payload, ctx) => …; got ${describe(options.onPayload)}.`,
-    );
-  }
-  if (options.schema !== undefined && !isStandardSchema(options.schema)) {
-    throw new TypeError(
-      `${caller}: schema must be a Standard Schema (a Zod, Valibot, ArkType or TypeBox schema, …: an object with "~standard"); got ${describe(options.schema)}.`,
-    );
-  }
-  if (options.schema !== undefined && options.onPayload === undefined) {
-    throw new TypeError(
-      `${caller}: schema checks the payloads onPayload gets; give onPayload too (whole events in on are checked against the Segment Spec).`,
-    );
-  }
-  const batches = options.insecureAcceptBatches;
-  if (batches !== undefined && typeof batches !== 'boolean' && batches !== 'including-unsigned') {
-    throw new TypeError(
-      `${caller}: insecureAcceptBatches must be true, false or 'including-unsigned'; got ${describe(batches)}.`,
-    );
-  }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A plain copy without the names whose value is `null` or `undefined`: `null` means "not given". */
-function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of optionNames(value)) if (value[key] != null) out[key] = value[key];
-  return out;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'function') return 'a function';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value.length > 20 ? `${value.slice(0, 3)}…` : value);
-  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
-}
-
-/**
- * Checks the shape of a receiver's options before anything else: an options object is given, every
- * name is an option (adapters add theirs in `adapterOptions`), every key of `on` is a message type
- * and every handler a function, the booleans are booleans. Throws an error naming the option, the
- * nearest valid name and the fix. Returns a copy in which `null` is the same as leaving an optional
- * field out (at the top level, in `on` and in `dedupe`). Values (ranges, secrets) are checked by
- * `createReceiver` itself.
- *
- * @example
- * const options = checkReceiverOptions(given, { caller: 'hookgate()', adapterOptions: ['path'] });
- * const receiver = createReceiver(options);
- */
-export function checkReceiverOptions<T extends object = ReceiverOptions>(
-  given: unknown,
-  { caller = 'createReceiver()', adapterOptions = [] }: { caller?: string; adapterOptions?: readonly string[] } = {},
-): T {
-  if (!isPlainObject(given)) {
-    throw new TypeError(
-      `${caller} needs an options object with your shared secret, e.g. ${caller.replace(/\(\)$/, '')}({ secret: process.env.WEBHOOK_SECRET, on: { track: (msg) => console.log(msg.event) } }); ` +
-        `to accept unsigned requests instead (local experiments only), pass { insecureSkipVerification: true }. Got ${describe(given)}.`,
-    );
-  }
-  const actions = given.destination === 'actions';
-  if (given.destination != null && given.destination !== 'classic' && !actions) {
-    throw new TypeError(
-      `${caller}: destination must be 'classic' (the default, the Webhooks destination) or 'actions' (Webhooks (Actions)); got ${describe(given.destination)}.`,
-    );
-  }
-  if (actions) {
-    for (const name of ['onMessage', 'strictTimestamps'] as const) {
-      if (given[name] != null) {
-        throw new TypeError(
-          `${caller}: ${name} is an option of the classic destination; with destination: 'actions' ` +
-            (name === 'onMessage'
-              ? 'use onPayload (any payload) or on (whole Segment events).'
-              : 'remove it (Segment events carry their own timestamps).'),
-        );
-      }
-    }
-  }
-  const names = actions
-    ? [...RECEIVER_OPTION_NAMES.filter((n) => n !== 'onMessage' && n !== 'strictTimestamps'), ...ACTIONS_OPTION_NAMES]
-    : RECEIVER_OPTION_NAMES;
-  rejectUnknownNames(given, [...names, ...adapterOptions], { caller });
-  const options = withoutNulls(given);
-
-  if (options.on !== undefined) {
-    if (!isPlainObject(options.on)) {
-      throw new TypeError(
-        `${caller}: on must be an object of handlers per message type, e.g. { track: (msg) => … }; got ${describe(options.on)}.`,
-      );
-    }
-    if (actions) rejectUnknownNames(options.on, SPEC_EVENT_TYPES, { caller, path: 'on', kind: 'Segment event type' });
-    else rejectUnknownNames(options.on, MESSAGE_TYPES, { caller, path: 'on', kind: 'message type' });
-    const on = withoutNulls(options.on);
-    for (const [type, handler] of Object.entries(on)) {
-      if (typeof handler !== 'function' && !(type === 'track' && isPlainObject(handler))) {
-        throw new TypeError(`${caller}: on.${type} must be a function (msg, ctx) => …; got ${describe(handler)}.`);
-      }
-    }
-    options.on = on;
-  }
-  if (actions) checkActionsOnly(options, caller);
-  for (const name of ['onMessage', 'onError', 'enqueue', 'onViolation'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new TypeError(`${caller}: ${name} must be a function; got ${describe(options[name])}.`);
-    }
-  }
-  for (const name of [
-    'insecureSkipVerification',
-    'allowReserializedWithRawBody',
-    'strictTimestamps',
-    'debug',
-  ] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'boolean') {
-      throw new TypeError(`${caller}: ${name} must be true or false; got ${describe(options[name])}.`);
-    }
-  }
-  const logger = options.logger as Record<string, unknown> | undefined;
-  if (
-    logger !== undefined &&
-    (typeof logger !== 'object' ||
-      typeof logger.warn !== 'function' ||
-      (logger.debug != null && typeof logger.debug !== 'function'))
-  ) {
-    throw new TypeError(
-      `${caller}: logger must be an object with a warn(line) method (debug(line) optional), e.g. logger: console; got ${describe(logger)}.`,
-    );
-  }
-  if (isPlainObject(options.dedupe)) {
-    rejectUnknownNames(options.dedupe, DEDUPE_OPTION_NAMES, { caller, path: 'dedupe' });
-    options.dedupe = withoutNulls(options.dedupe);
-  } else if (options.dedupe !== undefined && options.dedupe !== false) {
-    throw new TypeError(
-      `${caller}: dedupe must be false (off) or an object { store?, ttlMs?, inFlightTtlMs? }; got ${describe(options.dedupe)}.`,
-    );
-  }
-  return options as T;
-}

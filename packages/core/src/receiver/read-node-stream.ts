@@ -1,18 +1,39 @@
-import { NodeReadFailure, readNodeStreamThen, type NodeBodyRefusal, type NodeReadable } from './node-body-read.js';
-
-export type { NodeBodyRefusal, NodeReadable } from './node-body-read.js';
+import { concatBytes } from './read-body.js';
 
 /**
- * Reads a Node request body with `data`/`end` events (cheaper than async iteration on a hot path):
- * the bytes, or `undefined` past `limit` bytes (the rest is then read and dropped, so the client
- * still gets the refusal rather than a reset). Rejects when the request errors or closes early.
+ * The parts of a Node readable (an `IncomingMessage`) that `readNodeStream` uses.
+ *
+ * @example
+ * const stream: NodeReadable = req; // an http.IncomingMessage fits
+ */
+export interface NodeReadable {
+  on(event: string, listener: (arg?: unknown) => void): unknown;
+  removeListener(event: string, listener: (arg?: unknown) => void): unknown;
+  resume(): unknown;
+}
+
+/**
+ * Why `readNodeStreamWithin` stopped before the body's end: over the size limit, or still arriving
+ * at the deadline.
+ *
+ * @example
+ * const read = await readNodeStreamWithin(req, limit, receivedAt + deadlineMs);
+ * if (read === 'too_large') console.warn('413');
+ */
+export type NodeBodyRefusal = 'too_large' | 'deadline';
+
+/**
+ * Reads a Node request body with `data`/`end` events: the bytes, or `undefined` past `limit` bytes
+ * (the rest is then read and dropped, so the client still gets the refusal rather than a reset).
+ * Rejects when the request errors or closes early.
  *
  * @example
  * const bytes = await readNodeStream(req, receiver.maxBodyBytes);
  * if (bytes === undefined) return writeNodeResponse(res, receiverResponse('payload_too_large', '…'));
  */
-export function readNodeStream(stream: NodeReadable, limit: number): Promise<Uint8Array | undefined> {
-  return readNodeStreamWithin(stream, limit, Infinity).then((read) => (read instanceof Uint8Array ? read : undefined));
+export async function readNodeStream(stream: NodeReadable, limit: number): Promise<Uint8Array | undefined> {
+  const read = await readNodeStreamWithin(stream, limit, Infinity);
+  return read instanceof Uint8Array ? read : undefined;
 }
 
 /**
@@ -29,9 +50,34 @@ export function readNodeStreamWithin(
   limit: number,
   deadlineAt: number,
 ): Promise<Uint8Array | NodeBodyRefusal> {
-  return new Promise<Uint8Array | NodeBodyRefusal>((resolve, reject) => {
-    readNodeStreamThen(stream, limit, deadlineAt, (read) =>
-      read instanceof NodeReadFailure ? reject(read.error) : resolve(read),
-    );
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const timer =
+      deadlineAt === Infinity
+        ? undefined
+        : setTimeout(() => finish(resolve, 'deadline'), Math.max(0, deadlineAt - Date.now()));
+    const onData = (chunk: unknown) => {
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
+      size += bytes.byteLength;
+      if (size <= limit) return void chunks.push(bytes);
+      finish(resolve, 'too_large');
+      stream.resume(); // the rest is read and dropped
+    };
+    const onEnd = () => finish(resolve, concatBytes(chunks, size));
+    const onError = (error: unknown) => finish(reject, error);
+    const onClose = () => finish(reject, new Error('The request closed before its body ended.'));
+    function finish<T>(settle: (value: T) => void, value: T): void {
+      clearTimeout(timer);
+      stream.removeListener('data', onData);
+      stream.removeListener('end', onEnd);
+      stream.removeListener('error', onError);
+      stream.removeListener('close', onClose);
+      settle(value);
+    }
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
   });
 }

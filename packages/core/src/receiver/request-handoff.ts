@@ -3,9 +3,8 @@ import type { Handoff } from './handoff.js';
 import type { Verification } from './verification.js';
 
 /**
- * The `Handoff` the receiver passes to `enqueue` (internal). A class whose `signal` is read from the
- * request's context only when asked: making an `AbortSignal` per request cost about 1.5 % of a
- * receiver's CPU in enqueue mode, and most `enqueue` functions never read it.
+ * The `Handoff` the receiver passes to `enqueue` (internal); its `signal` is the request context's,
+ * read only when asked (like the context's, it is made on first read).
  *
  * @example
  * const handoff = new RequestHandoff(message, 'id:m1', raw, verification, new Date(), context, 'classic');

@@ -71,29 +71,6 @@ export function receiverResponse(
   return { status, code, headers, body: JSON.stringify({ ok, code, message, ...extra }) };
 }
 
-const fixedBodies = new Map<string, string>();
-
-/**
- * `receiverResponse` for an answer whose code, message and extra never vary (the receiver's
- * "Handled." answer): the JSON text is made once and reused; the headers are a fresh object each time.
- *
- * @example
- * fixedResponse('ok', 'Handled.'); // same status, headers and body as receiverResponse('ok', 'Handled.')
- */
-export function fixedResponse(code: ReceiverCode, message: string, extra?: Record<string, unknown>): ReceiverResponse {
-  const id = `${code}\u0000${message}`;
-  let body = fixedBodies.get(id);
-  if (body === undefined) {
-    body = receiverResponse(code, message, extra).body;
-    fixedBodies.set(id, body);
-  }
-  const status = RECEIVER_CODES[code];
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE };
-  if (code === 'method_not_allowed') headers.allow = 'POST';
-  if (status === 503) headers['retry-after'] = '5';
-  return { status, code, headers, body };
-}
-
 /**
  * The answer to a body still arriving at the deadline: 503 (the sender retries), and the connection
  * is closed after it.

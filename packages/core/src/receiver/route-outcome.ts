@@ -50,6 +50,7 @@ export function nodeRouteOutcome(
       res.off('close', onClose);
       hooks.detach();
       if (error === undefined) resolve();
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the route's own error, passed on as it was thrown
       else reject(error);
     };
     const onFinish = () => {

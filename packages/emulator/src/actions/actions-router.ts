@@ -1,11 +1,5 @@
-import {
-  isDestinationEnabled,
-  sign,
-  type Call,
-  type MessageType,
-  type SpecEvent,
-  type WebhookMessage,
-} from '@hookgate/core';
+import { sign, type MessageType, type SpecEvent, type WebhookMessage } from '@hookgate/core';
+import { isDestinationEnabled, type Call } from '@hookgate/core/calls';
 import type { Clock } from '../clock.js';
 import type { DeliveryRecord, RecordSource } from '../log/delivery-record.js';
 import { ACTIONS_USER_AGENT, type ActionsEndpoint } from './actions-delivery.js';

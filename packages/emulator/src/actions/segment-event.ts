@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeTimestamp, type Call, type SpecEvent } from '@hookgate/core';
+import { type SpecEvent } from '@hookgate/core';
+import { type Call } from '@hookgate/core/calls';
+import { normalizeTimestamp } from '@hookgate/core/calls';
 
 /**
  * The name under which a call's `integrations` object turns this destination on or off

@@ -1,4 +1,4 @@
-import { nearestName } from '@hookgate/core';
+import { nearestName } from '@hookgate/core/internal';
 
 /**
  * The "; did you mean …?" tail for a mistyped command, flag or message type, using core's

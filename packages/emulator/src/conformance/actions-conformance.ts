@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { sign, type Call } from '@hookgate/core';
+import { sign } from '@hookgate/core';
+import { type Call } from '@hookgate/core/calls';
 import { ACTIONS_USER_AGENT } from '../actions/actions-delivery.js';
 import { callToSpecEvent } from '../actions/segment-event.js';
 import { redactUrl } from '../redact.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import { isIP } from 'node:net';
-import { constantTimeEqual } from '@hookgate/core';
+import { constantTimeEqual } from '@hookgate/core/internal';
 import { isLoopbackHost } from './inspector-options.js';
 
 /** The custom header every inspector action must carry: a cross-site form or image cannot send it. */

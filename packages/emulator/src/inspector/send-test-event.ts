@@ -1,4 +1,5 @@
-import { fixtures, messageIssues, MESSAGE_TYPES, type Call, type ValidationIssue } from '@hookgate/core';
+import { fixtures, messageIssues, MESSAGE_TYPES, type ValidationIssue } from '@hookgate/core';
+import { type Call } from '@hookgate/core/calls';
 import type { DeliveryRecord } from '../log/delivery-record.js';
 import type { InspectorEngine } from './inspector-engine.js';
 

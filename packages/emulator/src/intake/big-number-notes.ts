@@ -1,4 +1,4 @@
-import type { Call } from '@hookgate/core';
+import type { Call } from '@hookgate/core/calls';
 import type { IntakeRoute } from './parse-intake-payload.js';
 import { rawCallText } from './raw-call-text.js';
 

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { endUnreadBody, ValidationError } from '@hookgate/core';
+import { ValidationError } from '@hookgate/core';
+import { endUnreadBody } from '@hookgate/core/adapter';
 import { EmulatorClosedError, LogFullError } from '../errors.js';
 import { intakeSinkOf, type IntakeSink } from './intake-sink.js';
 import { bigNumberNotes } from './big-number-notes.js';

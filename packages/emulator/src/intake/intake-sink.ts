@@ -1,4 +1,4 @@
-import type { Call, CallType } from '@hookgate/core';
+import type { Call, CallType } from '@hookgate/core/calls';
 import type { DeliveryRecord } from '../log/delivery-record.js';
 import type { CallSource } from '../routing/deferred-call-bodies.js';
 import type { IntakeNote } from './big-number-notes.js';

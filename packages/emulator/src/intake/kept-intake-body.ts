@@ -1,4 +1,4 @@
-import type { Call } from '@hookgate/core';
+import type { Call } from '@hookgate/core/calls';
 import type { CallSource } from '../routing/deferred-call-bodies.js';
 import { parseIntakePayload, type IntakeRoute, type PayloadLimits } from './parse-intake-payload.js';
 import { rawCallText } from './raw-call-text.js';

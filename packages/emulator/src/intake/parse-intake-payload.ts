@@ -1,4 +1,5 @@
-import { CALL_TYPES, readClientCall, type Call, type CallType, type ValidationIssue } from '@hookgate/core';
+import { type ValidationIssue } from '@hookgate/core';
+import { CALL_TYPES, readClientCall, type Call, type CallType } from '@hookgate/core/calls';
 import { intakeError, type IntakeResponse, type RefusedCallView } from './intake-response.js';
 import { tooDeepAt } from './json-depth.js';
 import { jsonSizeBound } from './json-size-bound.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { gunzip, inflate } from 'node:zlib';
-import { readNodeStream } from '@hookgate/core';
+import { readNodeStream } from '@hookgate/core/adapter';
 import { intakeError, type IntakeResponse } from './intake-response.js';
 
 /**

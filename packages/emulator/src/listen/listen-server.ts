@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { endUnreadBody, type Secret } from '@hookgate/core';
+import { type Secret } from '@hookgate/core';
+import { endUnreadBody } from '@hookgate/core/adapter';
 import { redactUrl } from '../debug-log.js';
 import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
 import { JSON_VIEW_HEADERS, LocalServerGuard } from '../inspector/request-guard.js';

@@ -3,7 +3,8 @@
 // omitted and what was violated go to `context.protocols`, as Segment records them, e.g.
 //   "protocols": { "omitted": ["newProperty"], "omitted_on_violation": ["integer"],
 //                  "violations": [{ "type": "Invalid Type", "field": "properties.integer", "description": "…" }] }
-import type { Call, PlanViolation, WebhookMessage } from '@hookgate/core';
+import type { PlanViolation, WebhookMessage } from '@hookgate/core';
+import type { Call } from '@hookgate/core/calls';
 import { callToSpecEvent } from '../actions/segment-event.js';
 import type { ResolvedProtocols } from './schema-controls.js';
 
@@ -106,8 +107,6 @@ export function applySchemaControls(message: WebhookMessage, protocols: Resolved
     }),
   };
   const delivered: Record<string, unknown> = { ...record, ...(field && values && { [field]: values }), context };
-  // ESLint resolves @hookgate/core to its build, absent before `pnpm build`: its type-aware rules see `any` here.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   return { message: delivered as unknown as WebhookMessage, violations, omitted, omittedOnViolation };
 }
 

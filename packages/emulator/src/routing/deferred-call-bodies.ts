@@ -1,5 +1,5 @@
 import type { DeferredBody } from '../log/delivery-record.js';
-import type { Call } from '@hookgate/core';
+import type { Call } from '@hookgate/core/calls';
 import { serializeMessage, type Serialization } from './serialize.js';
 import { callToMessage, type TransformOptions } from './transform.js';
 

@@ -1,4 +1,4 @@
-import { isDestinationEnabled, WEBHOOKS_DESTINATION, type Call } from '@hookgate/core';
+import { isDestinationEnabled, WEBHOOKS_DESTINATION, type Call } from '@hookgate/core/calls';
 import type { ResolvedSource } from './source-settings.js';
 
 /**

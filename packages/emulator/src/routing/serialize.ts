@@ -1,4 +1,5 @@
-import { sortedJson, type WebhookMessage } from '@hookgate/core';
+import { type WebhookMessage } from '@hookgate/core';
+import { sortedJson } from '@hookgate/core/internal';
 
 /** Key order of the bodies sent. */
 export type Serialization = 'insertion' | 'sorted';

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  messageIssues,
-  normalizeTimestamp,
-  type Call,
-  type DeleteMessage,
-  type IdentifyMessage,
-  type WebhookMessage,
-} from '@hookgate/core';
+import { messageIssues, type DeleteMessage, type IdentifyMessage, type WebhookMessage } from '@hookgate/core';
+import { type Call } from '@hookgate/core/calls';
+import { normalizeTimestamp } from '@hookgate/core/calls';
 
 /**
  * How calls become messages.

@@ -1,4 +1,4 @@
-import { sortedJson } from '@hookgate/core';
+import { sortedJson } from '@hookgate/core/internal';
 
 /** One user's change from a sync: the trait value to send. */
 export interface TraitChange {

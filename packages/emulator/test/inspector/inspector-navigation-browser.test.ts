@@ -25,7 +25,7 @@ function bash(
     execFile(
       'bash',
       ['-c', script],
-      { env: { PATH: process.env.PATH, ...env } as unknown as NodeJS.ProcessEnv, timeout: 15_000 },
+      { env: { PATH: process.env.PATH, ...env }, timeout: 15_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );

@@ -1,6 +1,6 @@
-// The receiver's tracking-plan step: before a handler runs, its message is checked against the plan
-// (`ctx.violations`, `ctx.planned`), `on.track` keyed by event name is dispatched, and `onViolation`
-// runs instead of the handler when given. Nothing here answers the sender differently: a verified
+// The tracking plan settled once, when the receiver is created (internal): the plan compiled, `on.track`
+// keyed by event name made one handler that picks by `msg.event`, and the start-up errors. Each message
+// is checked by the step steps/check-plan.ts, which never answers the sender differently: a verified
 // message is never refused for its properties (Segment would not retry a 4xx; the event would be lost).
 import type { WebhookMessage } from '../messages/types.js';
 import { nearestName, UnknownOptionError } from '../options/nearest-name.js';
@@ -11,11 +11,24 @@ import type { MessageHandler } from './options.js';
 type Handler = MessageHandler<WebhookMessage, unknown>;
 type Handlers = Record<string, unknown>;
 
+/**
+ * What the plan step reads (internal): the compiled plan, `onViolation`, and the handlers the plan
+ * applies to (each of `on` and `onMessage`; not `onPayload`, whose mapped payloads no plan describes).
+ *
+ * @example
+ * if (planSetup.handlers.has(handler)) console.log(planSetup.plan.check(message).violations);
+ */
+export interface PlanSetup {
+  plan: CompiledTrackingPlan;
+  onViolation: ViolationHandler<unknown> | undefined;
+  handlers: ReadonlySet<unknown>;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `on.track` keyed by event name → one handler dispatching on `msg.event` ('*' for the rest, then `onMessage`). */
+/** `on.track` keyed by event name → one handler picking by `msg.event` ('*' for the rest, then `onMessage`). */
 function keyedTrack(
   keyed: Handlers,
   plan: CompiledTrackingPlan,
@@ -49,36 +62,20 @@ function keyedTrack(
   };
 }
 
-/** Checks the message, records the outcome on the context, then runs `onViolation` or the handler. */
-function checked(
-  handler: Handler,
-  plan: CompiledTrackingPlan,
-  onViolation: ViolationHandler<unknown> | undefined,
-): Handler {
-  return (message, context) => {
-    const { planned, violations } = plan.check(message);
-    const ctx = context as { planned: boolean; violations: unknown };
-    ctx.planned = planned;
-    ctx.violations = violations;
-    if (onViolation !== undefined && violations.length > 0) {
-      return onViolation(message, violations, context);
-    }
-    return handler(message, context);
-  };
-}
-
 /**
- * The receiver's options with the tracking plan applied to its handlers (internal): each handler of
- * `on` and `onMessage` checks its message first; `on.track` keyed by event name becomes one handler.
- * Returns the options unchanged without `trackingPlan`. Throws at start for a handler keyed by an event
- * the plan does not have (with a did-you-mean), keyed handlers or `onViolation` without a plan, and a
- * malformed plan (`TrackingPlanError`).
+ * Settles the receiver's `trackingPlan` (internal): the options with `on.track` keyed by event name made
+ * one handler, and what the plan step reads (`undefined` without a plan). Throws at start for a handler
+ * keyed by an event the plan does not have (with a did-you-mean), keyed handlers or `onViolation`
+ * without a plan, and a malformed plan (`TrackingPlanError`).
  *
  * @example
- * const options = applyTrackingPlan(checkReceiverOptions(given));
+ * const { options, plan } = settleTrackingPlan(checkReceiverOptions(given));
  * const rules = classicRules(options);
  */
-export function applyTrackingPlan<T extends object>(options: T, caller = 'createReceiver()'): T {
+export function settleTrackingPlan<T extends object>(
+  options: T,
+  caller = 'createReceiver()',
+): { options: T; plan: PlanSetup | undefined } {
   const given = options as { trackingPlan?: unknown; onViolation?: unknown; on?: Handlers; onMessage?: Handler };
   if (given.trackingPlan === undefined) {
     if (isPlainObject(given.on?.track)) {
@@ -91,15 +88,14 @@ export function applyTrackingPlan<T extends object>(options: T, caller = 'create
         `${caller}: onViolation runs for messages that break the tracking plan; pass trackingPlan too.`,
       );
     }
-    return options;
+    return { options, plan: undefined };
   }
   const plan = compileTrackingPlan(given.trackingPlan);
-  const onViolation = given.onViolation as ViolationHandler<unknown> | undefined;
-  const on: Handlers | undefined = given.on && {};
-  for (const [type, handler] of Object.entries(given.on ?? {})) {
-    const run = isPlainObject(handler) ? keyedTrack(handler, plan, given.onMessage, caller) : (handler as Handler);
-    on![type] = checked(run, plan, onViolation);
-  }
-  const onMessage = given.onMessage && checked(given.onMessage, plan, onViolation);
-  return { ...options, ...(on && { on }), ...(onMessage && { onMessage }) };
+  const track = given.on?.track;
+  const on = isPlainObject(track) ? { ...given.on, track: keyedTrack(track, plan, given.onMessage, caller) } : given.on;
+  const handlers = new Set<unknown>([...Object.values(on ?? {}), given.onMessage].filter((h) => h !== undefined));
+  return {
+    options: on === given.on ? options : { ...options, on },
+    plan: { plan, onViolation: given.onViolation as ViolationHandler<unknown> | undefined, handlers },
+  };
 }

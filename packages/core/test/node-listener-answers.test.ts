@@ -1,7 +1,5 @@
-// core's node listener hands a read body to the receiver's internal node entry (no second precheck, a
-// synchronous answer when nothing is awaited, "Handled." and "Stored in the queue." written with
-// headers made once). These pin what that must not change: the same answers as `handle`, a receiver
-// wrapped with its own `handle` still goes through it, and `handle`/`run` still answer objects of their own.
+// core's node listener answers what `handle` answers: the same answers, a receiver wrapped with its
+// own `handle` goes through it, and `handle`/`run` answer objects of their own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
 import { createReceiver, fixture, fixtures, toNodeListener, type Receiver, type ReceiverInput } from '../src/index.js';
@@ -18,7 +16,7 @@ async function serve(receiver: Receiver): Promise<RunningServer> {
   return server;
 }
 
-describe('toNodeListener and the node entry', () => {
+describe('toNodeListener', () => {
   it('answers what handle answers: status, body and headers, for sync, async, throwing and unhandled handlers', async () => {
     const slow = gate();
     const options = {

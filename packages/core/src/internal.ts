@@ -1,0 +1,89 @@
+/**
+ * Internal: what hookgate's own packages share beyond the public API (message schema parts,
+ * option-name checks, signature and dedupe details). No stability promise: use `@hookgate/core`.
+ *
+ * @packageDocumentation
+ * @module @hookgate/core/internal
+ */
+
+// Message schema parts.
+export { ContextSchema, PagePropertiesSchema, messageSchemas, strictMessageSchemas } from './messages/schemas.js';
+export {
+  ISO_8601_TIMESTAMP,
+  IsoTimestampSchema,
+  StrictTimestampSchema,
+  UTC_MILLIS_TIMESTAMP,
+} from './messages/timestamp.js';
+export { childPath, pointerToPath } from './messages/validation-error.js';
+export {
+  isAlias,
+  isDelete,
+  isGroup,
+  isIdentify,
+  isPage,
+  isScreen,
+  isTrack,
+  type ParseMessageOptions,
+  type SafeParseResult,
+} from './messages/parse-message.js';
+export type { PageProperties } from './messages/types.js';
+export type { JsonSchema } from './messages/json-schema.js';
+
+// Webhooks (Actions) details.
+export type { AnyReceiverOptions, PayloadOf, SpecEventHandler } from './actions/actions-options.js';
+export { BATCH_REFUSED_MESSAGE, BATCH_REFUSED_STATUS, isBatchBody } from './actions/batch-rules.js';
+export { isSpecEventType, specEventIssues, type SpecEventIssue } from './actions/spec-event-check.js';
+export type {
+  SpecAliasEvent,
+  SpecCommonFields,
+  SpecContext,
+  SpecGroupEvent,
+  SpecIdentifyEvent,
+  SpecIntegrations,
+  SpecPageEvent,
+  SpecScreenEvent,
+  SpecTrackEvent,
+} from './actions/spec-events.js';
+export { isStandardSchema, validateStandard, type SchemaIssue } from './actions/standard-schema.js';
+
+// Options, signatures, dedupe.
+export { editDistance, nearestName, optionNames, rejectUnknownNames } from './options/nearest-name.js';
+export { BodyForms, SIGNATURE_FORMS, sortedJson } from './signatures/body-forms.js';
+export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';
+export { hmacSha1Web, webCryptoKey } from './signatures/sign.js';
+export { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from './signatures/verify.js';
+export type { MismatchCause } from './signatures/explain-mismatch.js';
+export { redact } from './receiver/steps/explain-signature.js';
+export { dedupeKey, messageIdKey } from './receiver/dedupe-key.js';
+export type { Awaitable, MemoryIdempotencyStoreOptions } from './receiver/idempotency-store.js';
+export {
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_IN_FLIGHT_TTL_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  SENDER_TIMEOUT_MS,
+} from './receiver/options.js';
+
+// Tracking plans: reading and checking a plan (the emulator's schema controls, `hookgate types`).
+export {
+  readTrackingPlan,
+  ruleLabel,
+  type TrackingPlanFile,
+  type TrackingPlanRule,
+  type TrackingPlanRuleType,
+} from './tracking-plan/plan-file.js';
+export type {
+  CompiledTrackingPlan,
+  PlanCheckResult,
+  PlanRuleRef,
+  PlanVersionChoice,
+  TrackingPlanOptions,
+} from './tracking-plan/compile-plan.js';
+export type { PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+export type {
+  KeyedTrackHandlers,
+  PlanHandlers,
+  PlannedTrackMessage,
+  PlanShapes,
+  ViolationHandler,
+} from './tracking-plan/plan-types.js';

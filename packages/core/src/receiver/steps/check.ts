@@ -1,0 +1,77 @@
+import type { WebhookMessage } from '../../messages/types.js';
+import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
+import type { RulesChecked } from '../destination-rules.js';
+import type { ReceiverSetup } from '../setup.js';
+import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+
+/** One fatal UTF-8 decoder: `decode` without `stream` keeps no state between calls. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The step that parses the verified body (400 `invalid_json`), with the adapter's parser when it gave
+ * one; a body a framework parsed already is taken as it is.
+ *
+ * @example
+ * const refusal = await parseBody(setup, request);
+ */
+export async function parseBody<TExtra>(
+  _setup: ReceiverSetup<TExtra>,
+  request: ReceiverRequest<TExtra>,
+): Promise<Refusal | undefined> {
+  const { rawBody, parsedBody, parse } = request.input;
+  if (parsedBody !== undefined || rawBody === undefined) {
+    request.value = parsedBody;
+    return undefined;
+  }
+  try {
+    const text = typeof rawBody === 'string' ? rawBody : utf8.decode(rawBody);
+    request.value = parse === undefined ? JSON.parse(text) : parse(text);
+  } catch (e) {
+    return refuse('invalid_json', `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return undefined;
+}
+
+/**
+ * The step that checks the parsed value under the destination's rules (Classic: a valid webhook
+ * message; Actions: a whole Segment event for `on`, else a payload for `onPayload`, checked by its
+ * schema) and picks its handler. A schema still checking at the deadline is answered 503, one that
+ * throws 500 (reported to `onError`): the sender retries both. `element` names a batch element in
+ * those answers.
+ *
+ * @example
+ * const refusal = await checkMessage(setup, request);
+ * if (!refusal) console.log(request.message, request.handler);
+ */
+export async function checkMessage<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  request: ReceiverRequest<TExtra>,
+  element?: number,
+): Promise<Refusal | undefined> {
+  const { rules, deadlineMs } = setup;
+  let checked: RulesChecked | typeof DEADLINE_PASSED;
+  try {
+    const pending = rules.check(request.value);
+    // A schema's time is part of the time the sender waits.
+    checked = rules.checkMayWait
+      ? await beforeDeadline(pending, request.receivedAt.getTime(), deadlineMs)
+      : await pending;
+  } catch (error) {
+    setup.onError(error, { phase: 'handler' });
+    return refuse(
+      'handler_error',
+      `The schema failed while checking ${element === undefined ? 'the payload' : `batch element ${element}`} (see onError); the sender will retry.`,
+    );
+  }
+  if (checked === DEADLINE_PASSED) {
+    return refuse(
+      'deadline_exceeded',
+      `The schema did not finish checking ${element === undefined ? 'the payload' : `the batch (element ${element})`} within ${deadlineMs} ms; the sender will retry.`,
+    );
+  }
+  if ('refusal' in checked) return checked.refusal;
+  request.message = checked.message as WebhookMessage;
+  request.keyedBy = checked.keyedBy ?? checked.message;
+  request.handler = rules.handlerFor(checked.message);
+  return undefined;
+}

@@ -1,0 +1,86 @@
+import type { WebhookMessage } from '../../messages/types.js';
+import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
+import type { MessageHandler } from '../options.js';
+import { DeadlineExceededError, type AcceptedMessage } from '../receiver.js';
+import type { ReceiverResponse } from '../responses.js';
+import type { ReceiverSetup } from '../setup.js';
+import { answer, HANDED_OFF } from './answer.js';
+import { enqueue } from './enqueue.js';
+import { refuse } from './request.js';
+
+/**
+ * The step that hands an accepted message on, by the receiver's mode: to the queue (`enqueue`), or
+ * to its handler (`handle`, `acknowledge`); with no handler for it, it is acknowledged unhandled.
+ *
+ * @example
+ * return handOff(setup, accepted, request.handler, 'track message');
+ */
+export async function handOff<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: AcceptedMessage<TExtra>,
+  handler: MessageHandler<WebhookMessage, TExtra> | undefined,
+): Promise<ReceiverResponse> {
+  if (setup.enqueue !== undefined) return enqueue(setup, accepted, setup.enqueue);
+  if (handler === undefined) {
+    await accepted.settle('handled');
+    return HANDED_OFF.unhandled(setup.rules.describe(accepted.message));
+  }
+  return runHandler(setup, accepted, handler);
+}
+
+/**
+ * Runs a handler under the receiver's mode. `handle`: waits for it until the deadline (counted from
+ * arrival) and answers 200, 500 when it threw, or 503 when still running (its `signal` fires and it
+ * finishes in the background). `acknowledge`: answers 200 at once and runs it in the background,
+ * reporting a failure to `onError`. Either way the dedupe claim is settled by its outcome.
+ *
+ * @example
+ * const answer = await runHandler(setup, accepted, (msg) => console.log(msg.type));
+ */
+export async function runHandler<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: AcceptedMessage<TExtra>,
+  handler: MessageHandler<WebhookMessage, TExtra>,
+): Promise<ReceiverResponse> {
+  const { message, context } = accepted;
+  const { deadlineMs, onError } = setup;
+  const settle = (outcome: 'handled' | 'failed') => accepted.settle(outcome);
+  // An async wrapper: a handler that throws synchronously rejects like one that rejects.
+  const run = (async () => handler(message, context))();
+  const finishInBackground = () =>
+    setup.track(
+      run.then(
+        () => settle('handled'),
+        async (error: unknown) => {
+          await settle('failed');
+          onError(error, { message, dedupeKey: context.dedupeKey, phase: 'background' });
+        },
+      ),
+    );
+  if (setup.mode === 'acknowledge') {
+    finishInBackground();
+    return HANDED_OFF.acknowledged();
+  }
+  const outcome = await beforeDeadline(
+    run.then(
+      () => 'ok' as const,
+      (error: unknown) => ({ error }),
+    ),
+    context.receivedAt.getTime(),
+    deadlineMs,
+  );
+  if (outcome === 'ok') {
+    await settle('handled');
+    return HANDED_OFF.handled();
+  }
+  if (outcome === DEADLINE_PASSED) {
+    accepted.abort(new DeadlineExceededError(deadlineMs));
+    finishInBackground();
+    return answer(
+      refuse('deadline_exceeded', `The handler did not finish within ${deadlineMs} ms; the sender will retry.`),
+    );
+  }
+  await settle('failed');
+  onError(outcome.error, { message, dedupeKey: context.dedupeKey, phase: 'handler' });
+  return answer(refuse('handler_error', 'The handler failed; the sender will retry.'));
+}

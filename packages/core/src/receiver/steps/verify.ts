@@ -1,0 +1,68 @@
+import type { SignatureForm } from '../../signatures/body-forms.js';
+import type { Secret } from '../../signatures/sign.js';
+import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '../../signatures/verify.js';
+import { getHeader } from '../headers.js';
+import type { ReceiverSetup } from '../setup.js';
+import { explainSignature } from './explain-signature.js';
+import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+
+/**
+ * The step that checks the `X-Signature` header, before the body is trusted in any way (401 when it
+ * is missing, malformed or wrong). Records which form and secret matched and the exact signed text
+ * or bytes. With verification off, the request goes on as `unsigned`.
+ *
+ * @example
+ * const refusal = await verify(setup, request);
+ */
+export async function verify<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  request: ReceiverRequest<TExtra>,
+): Promise<Refusal | undefined> {
+  const { secrets } = setup;
+  if (secrets === null) return undefined;
+  const { input } = request;
+  const signature = getHeader(input.headers, 'x-signature');
+  if (signature === undefined || signature === '') {
+    return refuse('missing_signature', 'The X-Signature header is missing; the request is not signed.');
+  }
+  const { result, signed } = await checkSignature(setup, secrets, {
+    signature,
+    rawBody: input.rawBody,
+    parsedBody: input.parsedBody,
+    forms: setup.signatureForms,
+  });
+  if (!result.ok) {
+    explainSignature(setup, typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
+    return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
+  }
+  request.verification = { form: result.form, secretIndex: result.secretIndex };
+  request.signedBody = signed;
+  return undefined;
+}
+
+/**
+ * A signature checked with the receiver's crypto (sync `node:crypto`, else Web Crypto) and rules.
+ *
+ * @example
+ * const { result } = await checkSignature(setup, secrets, { signature, parsedBody: batch[0], forms: ['stringify'] });
+ */
+export function checkSignature<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  secrets: readonly Secret[],
+  body: {
+    signature: unknown;
+    rawBody?: string | Uint8Array | undefined;
+    parsedBody?: unknown;
+    forms: readonly SignatureForm[] | undefined;
+  },
+): Promise<DetailedVerifyResult> {
+  const input = {
+    signature: body.signature,
+    secret: secrets,
+    rawBody: body.rawBody,
+    parsedBody: body.parsedBody,
+    forms: body.forms,
+    allowReserialized: setup.allowReserialized,
+  };
+  return setup.useSync ? Promise.resolve(verifyDetailed(input)) : verifyDetailedAsync(input);
+}
