@@ -3,7 +3,9 @@ import {
   BATCH_ENQUEUE_MESSAGE,
   BATCH_NEEDS_HANDLERS_MESSAGE,
   BATCH_REFUSED_MESSAGE,
+  NULL_FIRST_BATCH_MESSAGE,
   UNSIGNED_BATCH_MESSAGE,
+  nullIndexes,
   uncoveredIndexes,
 } from '../../actions/batch-rules.js';
 import type { WebhookMessage } from '../../messages/types.js';
@@ -45,6 +47,11 @@ export async function acceptBatch<TExtra>(
   }
   const firstSigned = await verifyFirstElement(setup, request, elements[0]);
   if (typeof firstSigned !== 'boolean') return firstSigned;
+  // `null` where a mapping's data came out empty (Segment's code keeps the slot): skipped, reported.
+  const skipped = nullIndexes(elements);
+  if (skipped.length === elements.length) {
+    return refuse('ok', 'Every element of this batch is null (its mapping gave no data); nothing to run.', { skipped });
+  }
 
   const checked = await checkElements(setup, request, elements);
   if (!Array.isArray(checked)) return checked;
@@ -58,7 +65,13 @@ export async function acceptBatch<TExtra>(
   const uncovered = uncoveredIndexes(elements.length, firstSigned);
   const batchContext = new RequestContext(input.context, input.headers, undefined, verification, receivedAt);
   const fresh = claims.fresh.map((i) => {
-    const batch: BatchElementInfo = { index: i, size: elements.length, signed: firstSigned && i === 0, uncovered };
+    const batch: BatchElementInfo = {
+      index: i,
+      size: elements.length,
+      signed: firstSigned && i === 0,
+      uncovered,
+      skipped,
+    };
     const extra = { ...(input.context as object | undefined), batch };
     const key = claims.keys[i];
     return {
@@ -120,6 +133,10 @@ async function verifyFirstElement<TExtra>(
 ): Promise<boolean | Refusal> {
   const { secrets } = setup;
   if (secrets === null) return false;
+  // Segment's code signs the first element's data and sends the batch unsigned when it is empty.
+  if (first === null) {
+    return setup.batches === 'including-unsigned' ? false : refuse('missing_signature', NULL_FIRST_BATCH_MESSAGE);
+  }
   const signature = getHeader(request.input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
     return setup.batches === 'including-unsigned' ? false : refuse('missing_signature', UNSIGNED_BATCH_MESSAGE);
@@ -151,8 +168,9 @@ async function checkElements<TExtra>(
   let first: Refusal | undefined;
   for (let i = 0; i < elements.length; i++) {
     const element: ReceiverRequest<TExtra> = { ...request, value: elements[i] };
-    const refusal = await checkMessage(setup, element, i);
     checked.push(element);
+    if (elements[i] === null) continue; // skipped, not checked
+    const refusal = await checkMessage(setup, element, i);
     if (refusal === undefined) continue;
     // A schema still running at the deadline, or one that threw, answers for the whole batch at once.
     if (refusal.code === 'deadline_exceeded' || refusal.code === 'handler_error') return refusal;
