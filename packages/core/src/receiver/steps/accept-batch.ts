@@ -17,6 +17,7 @@ import type { ReceiverSetup } from '../setup.js';
 import { checkMessage, parseBody } from './check.js';
 import { claimBatchElements } from './claim-batch.js';
 import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+import { warnSignatureFailure } from './signature-warning.js';
 import { checkSignature } from './verify.js';
 
 /** How many element issues a refused batch's answer lists (the rest are counted). */
@@ -139,10 +140,13 @@ async function verifyFirstElement<TExtra>(
   }
   const signature = getHeader(request.input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
-    return setup.batches === 'including-unsigned' ? false : refuse('missing_signature', UNSIGNED_BATCH_MESSAGE);
+    if (setup.batches === 'including-unsigned') return false;
+    warnSignatureFailure(setup, 'missing', false);
+    return refuse('missing_signature', UNSIGNED_BATCH_MESSAGE);
   }
   const { result } = await checkSignature(setup, secrets, { signature, parsedBody: first, forms: ['stringify'] });
   if (!result.ok) {
+    warnSignatureFailure(setup, result.reason, false);
     if (setup.debug) {
       setup.logger.warn(
         `[hookgate] batch signature ${result.reason}: it does not match the first element's JSON.stringify (what Segment signs for a batch).`,
