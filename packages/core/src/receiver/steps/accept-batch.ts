@@ -11,6 +11,7 @@ import {
 import type { WebhookMessage } from '../../messages/types.js';
 import { RequestContext } from '../handler-context.js';
 import { getHeader } from '../headers.js';
+import { MAX_ELEMENT_DEPTH, nestsDeeperThan } from '../json-depth.js';
 import type { HandlerContext, MessageHandler } from '../options.js';
 import type { AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
@@ -54,6 +55,14 @@ export async function acceptBatch<TExtra>(
     return refuse('ok', 'Every element of this batch is null (its mapping gave no data); nothing to run.', { skipped });
   }
 
+  // An explicit bound, the same on every stack (a worker thread's bigger one would serialize deeper).
+  const deep = elements.findIndex((element) => nestsDeeperThan(element, MAX_ELEMENT_DEPTH));
+  if (deep !== -1) {
+    return refuse(
+      'invalid_payload',
+      `Batch element ${deep} is nested too deeply: more than ${MAX_ELEMENT_DEPTH} levels of objects and arrays; flatten it, or send the deep part as a string.`,
+    );
+  }
   const checked = await checkElements(setup, request, elements);
   if (!Array.isArray(checked)) return checked;
   const claims = await claimBatchElements(setup, elements, firstSigned);
