@@ -267,8 +267,8 @@ describe.each(SETUPS)('$name', (setUp) => {
       const events = [segmentEvent('track'), segmentEvent('identify')];
       expect(await segmentSendBatch(events, { url, method: 'PATCH' }, SECRET)).toEqual({ ok: true, status: 200 });
       expect(seen.map((s) => [s.payload.messageId, s.batch])).toEqual([
-        [events[0]!.messageId, { index: 0, size: 2, signed: true, uncovered: [1] }],
-        [events[1]!.messageId, { index: 1, size: 2, signed: false, uncovered: [1] }],
+        [events[0]!.messageId, { index: 0, size: 2, signed: true, uncovered: [1], skipped: [] }],
+        [events[1]!.messageId, { index: 1, size: 2, signed: false, uncovered: [1], skipped: [] }],
       ]);
       // A captured signature replayed with an element appended: only the new one runs, flagged uncovered.
       const forged = segmentEvent('track', { event: 'Refund Issued' });
@@ -282,7 +282,7 @@ describe.each(SETUPS)('$name', (setUp) => {
       expect(seen).toHaveLength(3);
       expect(seen[2]).toMatchObject({
         payload: { event: 'Refund Issued' },
-        batch: { index: 2, size: 3, signed: false, uncovered: [1, 2] },
+        batch: { index: 2, size: 3, signed: false, uncovered: [1, 2], skipped: [] },
       });
       // A batch whose first element is not what was signed: 401, nothing runs.
       const tampered = JSON.stringify([{ ...events[0], event: 'Changed' }, forged]);

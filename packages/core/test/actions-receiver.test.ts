@@ -254,9 +254,9 @@ describe('batches', () => {
     expect((await segmentSendBatch(events, { url: srv.url, method: 'PUT' }, SECRET)).ok).toBe(true);
     expect(seen.map((s) => s.messageId)).toEqual(events.map((e) => e.messageId));
     expect(seen.map((s) => s.batch)).toEqual([
-      { index: 0, size: 3, signed: true, uncovered: [1, 2] },
-      { index: 1, size: 3, signed: false, uncovered: [1, 2] },
-      { index: 2, size: 3, signed: false, uncovered: [1, 2] },
+      { index: 0, size: 3, signed: true, uncovered: [1, 2], skipped: [] },
+      { index: 1, size: 3, signed: false, uncovered: [1, 2], skipped: [] },
+      { index: 2, size: 3, signed: false, uncovered: [1, 2], skipped: [] },
     ]);
     // An element no signature covered has a dedupe key of its own namespace (it cannot mark a signed delivery handled).
     expect(seen[0]!.key).toBe(`id:${String(events[0]!.messageId)}`);
@@ -265,7 +265,7 @@ describe('batches', () => {
     const more = [...events, track()];
     expect((await segmentSendBatch(more, { url: srv.url }, SECRET)).ok).toBe(true);
     expect(seen.map((s) => s.messageId)).toEqual(more.map((e) => e.messageId));
-    expect(seen[3]!.batch).toEqual({ index: 3, size: 4, signed: false, uncovered: [1, 2, 3] });
+    expect(seen[3]!.batch).toEqual({ index: 3, size: 4, signed: false, uncovered: [1, 2, 3], skipped: [] });
     // Every element seen before: 200 duplicate, nothing runs.
     const again = await post(srv.url, JSON.stringify(more), { signature: hmac(JSON.stringify(more[0])) });
     expect(again.json.code).toBe('duplicate');
@@ -319,8 +319,8 @@ describe('batches', () => {
     });
     expect((await post(srv.url, JSON.stringify([{ a: 1 }, { a: 2 }]), { signature: null })).status).toBe(200);
     expect(seen).toEqual([
-      { index: 0, size: 2, signed: false, uncovered: [0, 1] },
-      { index: 1, size: 2, signed: false, uncovered: [0, 1] },
+      { index: 0, size: 2, signed: false, uncovered: [0, 1], skipped: [] },
+      { index: 1, size: 2, signed: false, uncovered: [0, 1], skipped: [] },
     ]);
     // A present signature must still match the first element.
     expect((await post(srv.url, JSON.stringify([{ a: 3 }]), { signature: hmac('nope') })).status).toBe(401);

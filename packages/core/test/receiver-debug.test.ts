@@ -90,11 +90,13 @@ describe('debug mode', () => {
     expect(lines[0]).toContain('before body parsers');
   });
 
-  it('is off by default: a mismatch logs nothing', async () => {
+  it('is off by default: a mismatch logs one short warning (once a minute per cause), no explanation', async () => {
     delete process.env.DEBUG;
     const lines = await debugReceiver();
     expect((await send(srv!.url, phpBody, { secret: 'other' })).status).toBe(401);
-    expect(lines).toEqual([]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('DEBUG=hookgate');
+    expect(lines[0]).not.toContain('[number-format]');
   });
 
   it('turns on with DEBUG=hookgate (also in a list)', async () => {

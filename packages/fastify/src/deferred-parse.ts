@@ -1,12 +1,9 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { fastifyJsonParse } from './fastify-json-parse.js';
+import type { FastifyRequest, RouteOptions } from 'fastify';
 
 /** Route config flag: this route's JSON body is parsed by its webhookRoute() preHandler, after verification. */
 const DEFER = Symbol.for('hookgate.fastify.defer-parse');
 /** The preHandlers made by webhookRoute(), with their receiver's deadline: how a route is recognised at registration. */
 const webhookPreHandlers = new WeakMap<object, number>();
-/** Fastify's JSON parser per instance, made once. */
-const parsers = new WeakMap<FastifyInstance, (text: string) => unknown>();
 
 /**
  * Marks a preHandler as webhookRoute()'s, so that a `hookgateRawBody` scope defers the JSON parse of
@@ -61,19 +58,4 @@ export function deferredDeadlineMs(request: FastifyRequest): number | undefined 
   const config = request.routeOptions.config as unknown as Record<symbol, unknown> | undefined;
   const value = config?.[DEFER];
   return typeof value === 'number' ? value : undefined;
-}
-
-/**
- * Fastify's own JSON parser for the request's instance (poisoning settings included), made once.
- *
- * @example
- * const value = jsonParserOf(request)(text);
- */
-export function jsonParserOf(request: FastifyRequest): (text: string) => unknown {
-  let parse = parsers.get(request.server);
-  if (parse === undefined) {
-    parse = fastifyJsonParse(request.server);
-    parsers.set(request.server, parse);
-  }
-  return parse;
 }

@@ -1,6 +1,5 @@
 import type { FrameworkAdapter } from '@hookgate/core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { jsonParserOf } from './deferred-parse.js';
 import type { FastifyExtra } from './options.js';
 import { arrivalOf, rawBodyOf } from './raw-body-parser.js';
 import { routeOutcome } from './route-outcome.js';
@@ -21,8 +20,8 @@ export interface FastifyCall {
 
 /**
  * Fastify's side of core's adapter contract. The body was read by Fastify's content-type parser
- * before the handler runs: the raw bytes a `keepRawJsonBodies` parser kept (parsed here with
- * Fastify's own JSON parser, after verification), a text body, or a body Fastify parsed (verified by
+ * before the handler runs: the raw bytes a `keepRawJsonBodies` parser kept (parsed by core after
+ * verification, as on every adapter), a text body, or a body Fastify parsed (verified by
  * re-serialization). The route after a `webhookRoute()` preHandler is the next handler.
  *
  * @example
@@ -37,8 +36,8 @@ export function fastifyAdapter(actions: boolean): FrameworkAdapter<FastifyCall, 
         // A text body (Fastify's text/plain parser) is the raw body; a parsed one is verified by re-serialization.
         rawBody: rawBodyOf(request) ?? (typeof body === 'string' ? body : undefined),
         parsedBody: typeof body === 'string' ? undefined : body,
-        // Not parsed yet (the raw-body parser kept the bytes only): parsed after verification.
-        parse: body === undefined ? jsonParserOf(request) : undefined,
+        // Not parsed yet (the raw-body parser kept the bytes only): core parses after verification, with
+        // JSON.parse as on every adapter (a `__proto__` key is the message's own data, no prototype changes).
         receivedAt: arrivalOf(request),
       });
     },

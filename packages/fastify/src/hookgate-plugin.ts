@@ -60,8 +60,8 @@ async function hookgatePlugin(
   // The raw-body parser and the error mapping stay inside this encapsulated child context: other
   // routes keep Fastify's default parser and error handler.
   await app.register(async (scope) => {
-    // Bodies are kept as raw bytes only: the receiver verifies them first, then parses with Fastify's
-    // own parser (poisoning checks on), so an unsigned body is a 401 whatever it holds.
+    // Bodies are kept as raw bytes only: the receiver verifies them first, then parses them as every
+    // adapter does (JSON.parse: no prototype changes), so an unsigned body is a 401 whatever it holds.
     keepRawJsonBodies(scope, {
       bodyLimit: receiver.maxBodyBytes,
       anyType: true,
@@ -82,9 +82,9 @@ async function hookgatePlugin(
 
 /**
  * The Fastify plugin: registers the webhook route(s) (default `/webhooks`) in an encapsulated
- * context that keeps the raw bytes; the signature is verified first, then the body is parsed with
- * Fastify's own JSON parser (its body limit and prototype-poisoning protection stay on, mapped to
- * 413 / 400). Runs your `on` / `onMessage` handlers under the status table, and declares
+ * context that keeps the raw bytes; the signature is verified first, then the body is parsed as on
+ * every adapter (a `__proto__` key is the message's own data; Fastify's body limit stays on, mapped
+ * to 413). Runs your `on` / `onMessage` handlers under the status table, and declares
  * `request.webhook` app-wide. Wrapped with fastify-plugin.
  *
  * @example

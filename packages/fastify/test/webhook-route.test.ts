@@ -75,13 +75,13 @@ describe('@hookgate/fastify webhookRoute()', () => {
     expect(signedBad.status).toBe(400);
     expect(JSON.parse(signedBad.body).code).toBe('invalid_json');
     const base = JSON.stringify(message('track')).slice(0, -1);
-    const poisoned = await post(`${url}/mine`, `${base},"__proto__":{"isAdmin":true}}`);
-    expect(poisoned.status).toBe(400); // Fastify's own parser, after verification
-    expect(JSON.parse(poisoned.body).code).toBe('invalid_json');
+    const withProtoKey = await post(`${url}/mine`, `${base},"__proto__":{"isAdmin":true}}`);
+    expect(withProtoKey.status).toBe(200); // parsed by core after verification, as on every adapter
 
     const msg = message('group');
     expect((await post(`${url}/mine`, JSON.stringify(msg))).status).toBe(200);
-    expect(bodies).toEqual([msg]);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual(msg);
 
     expect(await (await unsigned('/plain', '{"a":1}')).json()).toEqual({ body: { a: 1 } });
     expect((await unsigned('/plain', '{"a":')).status).toBe(400);

@@ -19,6 +19,11 @@ export interface BatchElementInfo {
   signed: boolean;
   /** Every element index the signature did not cover (anyone could have added or changed those). */
   uncovered: readonly number[];
+  /**
+   * The indexes of `null` elements, skipped (no handler runs for them): Segment's code keeps `null`
+   * where a mapping's `data` came out empty. A batch whose element 0 is `null` is unsigned.
+   */
+  skipped: readonly number[];
 }
 
 /**

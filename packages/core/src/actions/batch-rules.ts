@@ -57,6 +57,30 @@ export const UNSIGNED_BATCH_MESSAGE =
   "set insecureAcceptBatches: 'including-unsigned', or turn batching off in the mapping so every event arrives signed.";
 
 /**
+ * The explanation for a batch whose first element is `null`: Segment's code signs the first element's
+ * `data`, and sends the batch unsigned when it came out empty.
+ *
+ * @example
+ * receiverResponse('missing_signature', NULL_FIRST_BATCH_MESSAGE);
+ */
+export const NULL_FIRST_BATCH_MESSAGE =
+  "The batch's first element is null (its mapping gave no data), so Segment sent the batch unsigned: no event of it is authenticated. " +
+  "To accept such batches anyway, set insecureAcceptBatches: 'including-unsigned'; or turn batching off in the mapping so every event arrives signed.";
+
+/**
+ * The indexes of a batch's `null` elements (Segment's code keeps `null` where a mapping's `data` came
+ * out empty): skipped, and reported to the handlers.
+ *
+ * @example
+ * nullIndexes([{ a: 1 }, null]); // [1]
+ */
+export function nullIndexes(elements: readonly unknown[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < elements.length; i++) if (elements[i] === null) out.push(i);
+  return out;
+}
+
+/**
  * Whether a body is a batch (a JSON array), looking at its first non-blank character only.
  *
  * @example

@@ -149,12 +149,13 @@ export function checkReceiverOptions<T extends object = ReceiverOptions>(
   const logger = options.logger as Record<string, unknown> | undefined;
   if (
     logger !== undefined &&
+    (logger as unknown) !== false &&
     (typeof logger !== 'object' ||
       typeof logger.warn !== 'function' ||
       (logger.debug != null && typeof logger.debug !== 'function'))
   ) {
     throw new TypeError(
-      `${caller}: logger must be an object with a warn(line) method (debug(line) optional), e.g. logger: console; got ${describe(logger)}.`,
+      `${caller}: logger must be an object with a warn(line) method (debug(line) optional), e.g. logger: console, or false for none; got ${describe(logger)}.`,
     );
   }
   if (isPlainObject(options.dedupe)) {

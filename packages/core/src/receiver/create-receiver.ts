@@ -3,7 +3,8 @@
 import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from '../actions/actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
-import type { MessageHandler, ReceiverInput } from './options.js';
+import type { MessageHandler, ReceiverInput, ReceiverOptions } from './options.js';
+import { bodyAlreadyReadResponse, fetchBodyAlreadyRead } from './body-already-read.js';
 import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
 import type { AcceptResult, AcceptedMessage, Receiver } from './receiver.js';
 import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
@@ -103,6 +104,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const toResponse = (r: ReceiverResponse) => new Response(r.body, { status: r.status, headers: r.headers });
     const refused = precheck(setup, request.method, request.headers);
     if (refused) return toResponse(answer(refused));
+    // Read before (`await request.json()` in the route): reading again would throw a TypeError.
+    if (fetchBodyAlreadyRead(request)) return toResponse(bodyAlreadyReadResponse());
     let rawBody: Uint8Array;
     try {
       // The deadline counts from arrival: a body still arriving then is answered 503 (the sender retries).

@@ -1,6 +1,7 @@
 import type { Receiver } from './receiver.js';
 import { utf8ByteLength } from './utf8-length.js';
 import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
+import { bodyAlreadyReadResponse } from './body-already-read.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { readNodeStreamWithin, type NodeReadable } from './read-node-stream.js';
 import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
@@ -124,6 +125,8 @@ export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: 
     try {
       const refused = receiver.precheck(method, req.headers);
       if (refused) return writeNodeResponse(res, refused, req);
+      // A stream read to its end before (a body parser): its bytes are gone, and no 'end' would come.
+      if (req.readableEnded === true) return writeNodeResponse(res, bodyAlreadyReadResponse(), req);
       const body = await readNodeBody(req, receiver, receivedAt);
       if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body, req);
       writeNodeResponse(res, await receiver.handle({ method, headers: req.headers, rawBody: body, receivedAt }));

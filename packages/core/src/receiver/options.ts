@@ -151,8 +151,11 @@ export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
   onError?: (error: unknown, info: ReceiverErrorInfo) => void;
   /** Explain signature mismatches in the log. Default: on when `DEBUG` names `hookgate`. */
   debug?: boolean;
-  /** Where warnings and debug lines go. Default: `console.warn` / `console.debug`. */
-  logger?: ReceiverLogger;
+  /**
+   * Where warnings and debug lines go (among them one warning a minute per cause of signature
+   * failures). Default: `console.warn` / `console.debug`; `false`: nothing is logged.
+   */
+  logger?: ReceiverLogger | false;
   /** `auto` (default): sync `node:crypto` where present, else Web Crypto. `web` forces Web Crypto. */
   crypto?: 'auto' | 'web';
 }

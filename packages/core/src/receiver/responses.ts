@@ -19,6 +19,7 @@ export const RECEIVER_CODES = {
   unsupported_media_type: 415,
   batch_refused: 422,
   handler_error: 500,
+  body_already_read: 500,
   deadline_exceeded: 503,
   in_flight: 503,
   store_unavailable: 503,

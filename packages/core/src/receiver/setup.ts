@@ -81,10 +81,13 @@ export function receiverSetup<TExtra>(given: AnyReceiverOptions<TExtra>): Receiv
       : undefined;
   const rules = actions ? actionsRules(actions) : classicRules(options);
   const enqueue = options.enqueue;
-  const logger: ReceiverLogger = options.logger ?? {
-    warn: (line) => console.warn(line),
-    debug: (line) => console.debug(line),
-  };
+  const logger: ReceiverLogger =
+    options.logger === false
+      ? { warn: () => {}, debug: () => {} }
+      : (options.logger ?? {
+          warn: (line) => console.warn(line),
+          debug: (line) => console.debug(line),
+        });
   const onError =
     options.onError ??
     ((error: unknown, info: ReceiverErrorInfo) => {

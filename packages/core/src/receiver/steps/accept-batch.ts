@@ -3,12 +3,15 @@ import {
   BATCH_ENQUEUE_MESSAGE,
   BATCH_NEEDS_HANDLERS_MESSAGE,
   BATCH_REFUSED_MESSAGE,
+  NULL_FIRST_BATCH_MESSAGE,
   UNSIGNED_BATCH_MESSAGE,
+  nullIndexes,
   uncoveredIndexes,
 } from '../../actions/batch-rules.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import { RequestContext } from '../handler-context.js';
 import { getHeader } from '../headers.js';
+import { MAX_ELEMENT_DEPTH, nestsDeeperThan } from '../json-depth.js';
 import type { HandlerContext, MessageHandler } from '../options.js';
 import type { AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
@@ -16,6 +19,7 @@ import { checkMessage, parseBody } from './check.js';
 import { checkPlan } from './check-plan.js';
 import { claimBatchElements } from './claim-batch.js';
 import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+import { warnSignatureFailure } from './signature-warning.js';
 import { checkSignature } from './verify.js';
 
 /** How many element issues a refused batch's answer lists (the rest are counted). */
@@ -46,7 +50,20 @@ export async function acceptBatch<TExtra>(
   }
   const firstSigned = await verifyFirstElement(setup, request, elements[0]);
   if (typeof firstSigned !== 'boolean') return firstSigned;
+  // `null` where a mapping's data came out empty (Segment's code keeps the slot): skipped, reported.
+  const skipped = nullIndexes(elements);
+  if (skipped.length === elements.length) {
+    return refuse('ok', 'Every element of this batch is null (its mapping gave no data); nothing to run.', { skipped });
+  }
 
+  // An explicit bound, the same on every stack (a worker thread's bigger one would serialize deeper).
+  const deep = elements.findIndex((element) => nestsDeeperThan(element, MAX_ELEMENT_DEPTH));
+  if (deep !== -1) {
+    return refuse(
+      'invalid_payload',
+      `Batch element ${deep} is nested too deeply: more than ${MAX_ELEMENT_DEPTH} levels of objects and arrays; flatten it, or send the deep part as a string.`,
+    );
+  }
   const checked = await checkElements(setup, request, elements);
   if (!Array.isArray(checked)) return checked;
   const claims = await claimBatchElements(setup, elements, firstSigned);
@@ -59,7 +76,13 @@ export async function acceptBatch<TExtra>(
   const uncovered = uncoveredIndexes(elements.length, firstSigned);
   const batchContext = new RequestContext(input.context, input.headers, undefined, verification, receivedAt);
   const fresh = claims.fresh.map((i) => {
-    const batch: BatchElementInfo = { index: i, size: elements.length, signed: firstSigned && i === 0, uncovered };
+    const batch: BatchElementInfo = {
+      index: i,
+      size: elements.length,
+      signed: firstSigned && i === 0,
+      uncovered,
+      skipped,
+    };
     const extra = { ...(input.context as object | undefined), batch };
     const key = claims.keys[i];
     const element = checked[i]!;
@@ -123,12 +146,19 @@ async function verifyFirstElement<TExtra>(
 ): Promise<boolean | Refusal> {
   const { secrets } = setup;
   if (secrets === null) return false;
+  // Segment's code signs the first element's data and sends the batch unsigned when it is empty.
+  if (first === null) {
+    return setup.batches === 'including-unsigned' ? false : refuse('missing_signature', NULL_FIRST_BATCH_MESSAGE);
+  }
   const signature = getHeader(request.input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
-    return setup.batches === 'including-unsigned' ? false : refuse('missing_signature', UNSIGNED_BATCH_MESSAGE);
+    if (setup.batches === 'including-unsigned') return false;
+    warnSignatureFailure(setup, 'missing', false);
+    return refuse('missing_signature', UNSIGNED_BATCH_MESSAGE);
   }
   const { result } = await checkSignature(setup, secrets, { signature, parsedBody: first, forms: ['stringify'] });
   if (!result.ok) {
+    warnSignatureFailure(setup, result.reason, false);
     if (setup.debug) {
       setup.logger.warn(
         `[hookgate] batch signature ${result.reason}: it does not match the first element's JSON.stringify (what Segment signs for a batch).`,
@@ -154,8 +184,9 @@ async function checkElements<TExtra>(
   let first: Refusal | undefined;
   for (let i = 0; i < elements.length; i++) {
     const element: ReceiverRequest<TExtra> = { ...request, value: elements[i] };
-    const refusal = (await checkMessage(setup, element, i)) ?? (await checkPlan(setup, element));
     checked.push(element);
+    if (elements[i] === null) continue; // skipped, not checked
+    const refusal = (await checkMessage(setup, element, i)) ?? (await checkPlan(setup, element));
     if (refusal === undefined) continue;
     // A schema still running at the deadline, or one that threw, answers for the whole batch at once.
     if (refusal.code === 'deadline_exceeded' || refusal.code === 'handler_error') return refusal;

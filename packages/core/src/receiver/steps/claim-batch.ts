@@ -38,7 +38,11 @@ export async function claimBatchElements<TExtra>(
 ): Promise<BatchClaims | Refusal> {
   const settle = (key: string | undefined, outcome: 'handled' | 'failed') => settleClaim(setup, key, outcome);
   const { store, inFlightTtlMs } = setup;
-  if (store === null) return { keys: elements.map(() => undefined), fresh: elements.map((_, i) => i), settle };
+  // `null` elements are skipped: never claimed nor run.
+  const present = (i: number) => elements[i] !== null;
+  if (store === null) {
+    return { keys: elements.map(() => undefined), fresh: elements.flatMap((_, i) => (present(i) ? [i] : [])), settle };
+  }
   const keys: (string | undefined)[] = [];
   const fresh: number[] = [];
   const claimed: string[] = [];
@@ -53,6 +57,10 @@ export async function claimBatchElements<TExtra>(
   };
   const inThisBatch = new Set<string>();
   for (let i = 0; i < elements.length; i++) {
+    if (!present(i)) {
+      keys.push(undefined);
+      continue;
+    }
     let text: string;
     try {
       text = JSON.stringify(elements[i]);

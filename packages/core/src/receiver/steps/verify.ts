@@ -4,6 +4,7 @@ import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '
 import { getHeader } from '../headers.js';
 import type { ReceiverSetup } from '../setup.js';
 import { explainSignature } from './explain-signature.js';
+import { warnSignatureFailure } from './signature-warning.js';
 import { refuse, type ReceiverRequest, type Refusal } from './request.js';
 
 /**
@@ -23,6 +24,7 @@ export async function verify<TExtra>(
   const { input } = request;
   const signature = getHeader(input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
+    warnSignatureFailure(setup, 'missing', false);
     return refuse('missing_signature', 'The X-Signature header is missing; the request is not signed.');
   }
   const { result, signed } = await checkSignature(setup, secrets, {
@@ -33,6 +35,7 @@ export async function verify<TExtra>(
   });
   if (!result.ok) {
     explainSignature(setup, typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
+    warnSignatureFailure(setup, result.reason, input.rawBody === undefined);
     return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
   }
   request.verification = { form: result.form, secretIndex: result.secretIndex };
