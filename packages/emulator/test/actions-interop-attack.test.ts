@@ -199,15 +199,16 @@ describe("hostile events: the emulator sends what Segment's 3.387.0 code sends",
     expect('x-absent' in (r.emulated[0]?.headers ?? {})).toBe('x-absent' in (r.real[0]?.headers ?? {}));
   });
 
-  it("Accept as Segment's client sends it (*/*, or the mapping's); Accept-Encoding stays identity", async () => {
+  it("Accept as Segment's client sends it (*/*, or the mapping's); Accept-Encoding gzip,deflate as it does", async () => {
     const plain = await attack(subscription('/accept', { data: { a: 1 } }), base);
     expect(plain.emulated[0]?.headers.accept).toBe('*/*');
     expect(plain.emulated[0]?.headers.accept).toBe(plain.real[0]?.headers.accept);
     const own = await attack(subscription('/accept2', { headers: { accept: 'text/plain' }, data: { a: 1 } }), base);
     expect(own.emulated[0]?.headers.accept).toBe('text/plain');
     expect(own.emulated[0]?.headers.accept).toBe(own.real[0]?.headers.accept);
-    // Documented difference: the emulator does not decode compressed answers, so it asks for none.
-    expect(plain.emulated[0]?.headers['accept-encoding']).toBe('identity');
+    // As Segment's client: it asks for gzip or deflate (and logs a compressed answer decoded).
+    expect(plain.emulated[0]?.headers['accept-encoding']).toBe('gzip,deflate');
+    expect(plain.emulated[0]?.headers['accept-encoding']).toBe(plain.real[0]?.headers['accept-encoding']);
   });
 
   it('a mapped header value with CR/LF is not sent by either side', async () => {
