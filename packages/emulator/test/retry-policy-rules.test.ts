@@ -125,7 +125,7 @@ describe('the Actions response policy (Segment rule for destinations)', () => {
     expect(custom.judgeAnswer(503, undefined, undefined).outcome).toBe('fail');
     expect(custom.judgeAnswer(501, undefined, undefined).outcome).toBe('retry');
     const { actions: _, ...withoutActions } = policy();
-    const defaults = actionsPolicyOf(withoutActions as ReturnType<typeof policy>, undefined);
+    const defaults = actionsPolicyOf(withoutActions, undefined);
     expect(defaults.judgeAnswer(460, undefined, undefined).outcome).toBe('retry');
     expect(defaults.judgeAnswer(505, undefined, undefined).outcome).toBe('fail');
   });

@@ -3,7 +3,7 @@
 import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from '../actions/actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
-import type { MessageHandler, ReceiverInput, ReceiverOptions } from './options.js';
+import type { MessageHandler, ReceiverInput } from './options.js';
 import { bodyAlreadyReadResponse, fetchBodyAlreadyRead } from './body-already-read.js';
 import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
 import type { AcceptResult, AcceptedMessage, Receiver } from './receiver.js';
