@@ -129,7 +129,7 @@ describe('the packed tarballs', () => {
         // (dist/node/), sharing chunks whose names carry a content hash.
         for (const entry of ['adapter', 'calls', 'internal'])
           for (const ext of ['cjs', 'cjs.map', 'd.cts', 'd.ts', 'js', 'js.map']) expected.push(`dist/${entry}.${ext}`);
-        for (const entry of ['index', 'adapter', 'internal'])
+        for (const entry of ['index', 'adapter', 'calls', 'internal'])
           expected.push(`dist/node/${entry}.js`, `dist/node/${entry}.js.map`);
         const shared = /^dist\/(node\/)?(chunk-\w+\.c?js(\.map)?|[\w-]+-\w+\.d\.c?ts)$/;
         expect(
