@@ -33,13 +33,13 @@ const RUNTIMES = [
 ] as const;
 
 // `resolved`: the file the runtime loads for the package. Both runtimes match the `node` export
-// condition, so core comes from its Node build (dist/node.js, node:crypto imported statically).
+// condition, so core comes from its Node build (dist/node/index.js, node:crypto imported statically).
 const TARGETS = [
   {
     target: 'core',
     label: `core's receiver.fetch (served directly)`,
     pkg: 'core',
-    resolved: /\/packages\/core\/dist\/node\.js$/,
+    resolved: /\/packages\/core\/dist\/node\/index\.js$/,
     passThrough: false,
   },
   {

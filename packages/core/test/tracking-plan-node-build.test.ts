@@ -1,4 +1,4 @@
-// The Node build (dist/node.js) compiles a tracking plan given as JSON with Ajv, once per rule, and says
+// The Node build (dist/node/index.js) compiles a tracking plan given as JSON with Ajv, once per rule, and says
 // exactly what the runtime-neutral build (the @cfworker/json-schema interpreter, Workers-safe) says: the
 // same rules, paths, keywords and words, for the same messages. Both bundles are built from the sources
 // here as tsup builds them (test/helpers/bundle.ts).

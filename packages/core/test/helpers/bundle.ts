@@ -17,7 +17,7 @@ export interface CoreBundle {
 }
 
 /**
- * Builds `core-node.mjs` as dist/node.js is built (every `.node.ts` variant swapped in by tsup.config.ts's
+ * Builds `core-node.mjs` as dist/node/index.js is built (every `.node.ts` variant swapped in by tsup.config.ts's
  * plugin), with every dependency inlined so that it runs from a temporary directory.
  */
 export async function bundleCoreForNode(): Promise<CoreBundle> {
