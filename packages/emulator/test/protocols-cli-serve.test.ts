@@ -2,6 +2,9 @@
 // event is a --json filtered line naming the rule and path; a delivered one carries context.protocols (in
 // the body, signed over what is delivered, and in the attempt line); bad flags are usage errors.
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
@@ -12,8 +15,10 @@ let receiver: CaptureReceiver;
 beforeAll(async () => {
   receiver = await startCaptureReceiver();
 });
+const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-plan-actions-'));
 afterAll(async () => {
   await receiver.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('hookgate serve --tracking-plan', () => {
@@ -72,6 +77,65 @@ describe('hookgate serve --tracking-plan', () => {
         context: { protocols: { omitted: ['utm'] } },
       });
       expect(got!.headers['x-signature']).toBe(createHmac('sha1', 'plan-s3cret').update(got!.text).digest('hex'));
+    } finally {
+      serve.child.kill('SIGINT');
+      await serve.exited;
+    }
+  }, 60_000);
+
+  it('a Webhooks (Actions) request: the whole event carries context.protocols, and so does its --json attempt line', async () => {
+    receiver.received.length = 0;
+    const subscriptions = path.join(dir, 'subs.json');
+    writeFileSync(
+      subscriptions,
+      JSON.stringify([
+        {
+          subscribe: 'type = "track"',
+          partnerAction: 'send',
+          enabled: true,
+          mapping: { url: `${receiver.url}/actions`, method: 'POST' },
+        },
+      ]),
+    );
+    const serve = startCliFromSources([
+      'serve',
+      '--port',
+      '0',
+      '--json',
+      '--actions',
+      subscriptions,
+      '--secret',
+      'plan-s3cret',
+      '--tracking-plan',
+      PLAN,
+      '--unplanned-properties',
+      'omit',
+    ]);
+    try {
+      const [, url] = (await serve.waitFor(/"event":"listening","url":"(http:\/\/[^"]+)"/)) as unknown as [
+        string,
+        string,
+      ];
+      const answer = await fetch(`${url}/v1/track`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from('hookgate-dev:').toString('base64')}`,
+        },
+        body: JSON.stringify({ userId: 'u1', event: 'Signed Up', properties: { plan: 'pro', utm: 'x' } }),
+      });
+      expect(answer.status).toBe(200);
+      await serve.waitFor(/"event":"attempt"/);
+      const attempt = serve
+        .out()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.event === 'attempt')!;
+      expect(attempt.protocols).toEqual({ omitted: ['utm'] });
+      const [got] = receiver.received;
+      expect(got!.json).toMatchObject({ event: 'Signed Up', context: { protocols: { omitted: ['utm'] } } });
+      expect((got!.json as { properties: object }).properties).toEqual({ plan: 'pro' });
     } finally {
       serve.child.kill('SIGINT');
       await serve.exited;
