@@ -257,7 +257,8 @@ describe('a stopped server in chromium', () => {
       await second?.intake.close();
       await second?.emulator.close();
     }
-  });
+    // Its own waits bound it (10 s for the banner, 15 s to reconnect); the rest is a browser on a loaded machine.
+  }, 60_000);
 });
 
 describe('the curl command of a signed delivery, run in bash', () => {
