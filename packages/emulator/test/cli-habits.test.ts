@@ -318,23 +318,25 @@ describe('serve with two endpoints', () => {
       expect([...ids].sort()).toEqual(['dlv_1', 'dlv_2', 'dlv_3']);
       const count = (endpoint: string, outcome: string) =>
         lines.filter((m) => m[3] === endpoint && m[5] === outcome).length;
-      // The summary table: endpoint, attempts, delivered, failed, pending.
+      // The summary table: endpoint, attempts, delivered, failed, pending, not retried.
       const row = (endpoint: string) => {
-        const m = new RegExp(`^${endpoint.replace(/[.:/]/g, '\\$&')} +(\\d+) +(\\d+) +(\\d+) +(\\d+)$`, 'm').exec(
-          serve.out(),
-        );
+        const m = new RegExp(
+          `^${endpoint.replace(/[.:/]/g, '\\$&')} +(\\d+) +(\\d+) +(\\d+) +(\\d+) +(\\d+)$`,
+          'm',
+        ).exec(serve.out());
         if (!m) throw new Error(`no summary row for ${endpoint} in:\n${serve.out()}`);
         return m.slice(1).map(Number);
       };
       for (const endpoint of [a, b]) {
-        const [attempts, delivered, failed, pending] = row(endpoint);
+        const [attempts, delivered, failed, pending, notRetried] = row(endpoint);
         expect(attempts).toBe(lines.filter((m) => m[3] === endpoint).length);
         expect(delivered).toBe(count(endpoint, 'delivered'));
         expect(failed).toBe(count(endpoint, 'gave up'));
         expect(pending).toBe(0);
+        expect(notRetried).toBe(0); // a 400 is given up ("gave up"), not left to another endpoint
       }
-      expect(row(a)).toEqual([3, 3, 0, 0]);
-      expect(row(b)).toEqual([3, 0, 3, 0]);
+      expect(row(a)).toEqual([3, 3, 0, 0, 0]);
+      expect(row(b)).toEqual([3, 0, 3, 0, 0]);
       expect(serve.out()).toMatch(/received 3: delivered 3, failed 0/);
     } finally {
       await accepting.close();

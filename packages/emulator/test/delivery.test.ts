@@ -52,7 +52,13 @@ describe('delivery: several endpoints, timeouts, retries, 4xx/429/3xx policy, TL
     expect([a.received.length, b.received.length, c.received.length, slow.received.length]).toEqual([1, 1, 1, 1]);
     // drain() waited for the slower endpoint's answer too: every attempt is in the log.
     expect(record.attempts).toHaveLength(4);
-    expect(record.attempts.at(-1)).toMatchObject({ endpoint: `${slow.url}/hook`, status: 503, outcome: 'retry' });
+    // It failed after b had accepted: not retried, and its attempt says so (not "retry").
+    expect(record.attempts.at(-1)).toMatchObject({
+      endpoint: `${slow.url}/hook`,
+      status: 503,
+      outcome: 'not-retried',
+      notRetriedBecause: 'endpoint 2 accepted',
+    });
     expect(record.state).toBe('delivered');
     expect(record.deliveredTo).toBe(`${b.url}/hook`);
     expect(record.attempts.map((x) => x.round)).toEqual([1, 1, 1, 1]);

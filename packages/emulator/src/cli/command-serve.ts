@@ -18,6 +18,7 @@ import {
 } from './tracking-plan-flags.js';
 import {
   attemptJson,
+  cancelledJson,
   clockTime,
   formatAttemptLine,
   formatCancelledLine,
@@ -40,7 +41,9 @@ Runs the intake (the tracking HTTP API: POST /v1/identify|track|page|screen|grou
 and the delivery engine: every call accepted is delivered to the endpoints as the Webhooks destination
 does (signed, 5 s deadline, retries of 5xx for up to 4 h). One log line per attempt, printed when it
 ends and showing the time it ended (so times never go backwards) and the delivery id (what
-"hookgate replay" takes); one per message filtered, per retry cancelled and per delivery failed. On
+"hookgate replay" takes); one per message filtered, per retry cancelled and per delivery failed. Once
+an endpoint accepts a message, the others are not retried: a failure there says "not retried:
+endpoint 1 accepted", or a "retry cancelled" line follows its "will retry". On
 Ctrl-C it stops taking calls, lets deliveries in flight finish (up to --drain-ms), lists what was
 still pending (now recorded failed), then prints a summary per endpoint that agrees with that list.
 Endpoint passwords and query values are shown as *** everywhere (the requests use the real URL).
@@ -57,9 +60,11 @@ Options:
   --write-key K      the write key clients must send (default ${SERVE_DEFAULTS.writeKey}, as in the client's README)
   --timeout-ms N     how long each endpoint has to answer (default 5000, the sender's budget)
   --drain-ms N       at exit, how long to wait for deliveries in flight (default ${SERVE_DEFAULTS.drainMs})
-  --json             one JSON object per line on stdout: listening, attempt, filtered (a resent
-                     messageId has duplicateOf; an Actions event waiting in its batch, batched: true),
-                     cancelled, gave_up (a delivery failed for good),
+  --json             one JSON object per line on stdout: listening, attempt (outcome delivered,
+                     retry, fail or not-retried with notRetriedBecause: "endpoint 1 accepted"),
+                     filtered (a resent messageId has duplicateOf; an Actions event waiting in its
+                     batch, batched: true), cancelled (with notRetriedBecause), gave_up (a delivery
+                     failed for good),
                      stopping, closed, and a final summary; no banner, no colour
   --ui-token T       the web inspector's token (or set HOOKGATE_UI_TOKEN); required with a non-loopback --host
   --allow-origin O   let web pages from origin O (e.g. https://app.example.com) call the tracking API
@@ -218,18 +223,10 @@ export async function runServe(argv: string[]): Promise<number> {
       });
     } else out(formatAttemptLine(attempt, record, color, now));
   });
-  // Another endpoint accepted the message: this endpoint's queued retry will not start.
+  // Another endpoint accepted the message: this endpoint's retry (queued, or promised by its "will retry" line) will not start.
   emulator.on('cancelled', (cancelled, record) => {
     const now = Date.now();
-    if (json)
-      writeJsonLine(process.stdout, {
-        event: 'cancelled',
-        at: new Date(now).toISOString(),
-        recordId: cancelled.recordId,
-        type: record.type,
-        endpoint: shown(cancelled.endpoint),
-        reason: shown(cancelled.reason),
-      });
+    if (json) writeJsonLine(process.stdout, cancelledJson(cancelled, record, now));
     else out(formatCancelledLine(cancelled, record, color, now));
   });
   // A delivery gave up while running (not the records closed at exit: the close report lists those).

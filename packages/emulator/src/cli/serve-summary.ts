@@ -1,5 +1,6 @@
 import type { Attempt, CancelledRetry, DeliveryRecord } from '../log/delivery-record.js';
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
+import { endpointOutcome, notRetriedWords } from '../log/endpoint-outcome.js';
 import { redactText } from '../redact.js';
 import { flagHint } from './serve-options.js';
 import { painter, statusStyle, type Style } from './terminal-style.js';
@@ -11,6 +12,8 @@ export interface EndpointSummary {
   delivered: number;
   failed: number;
   pending: number;
+  /** Records that failed there and were not retried because another endpoint accepted them. */
+  notRetried: number;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -31,10 +34,32 @@ function endOf(attempt: Attempt): number {
   return Date.parse(attempt.at) + attempt.durationMs;
 }
 
+/** What follows an attempt at its endpoint, in words: `not retried: endpoint 1 accepted` when another endpoint had accepted. */
+function outcomeWords(attempt: Attempt): string {
+  switch (attempt.outcome) {
+    case 'delivered':
+      return 'delivered';
+    case 'retry':
+      return 'will retry';
+    case 'not-retried':
+      return `not retried: ${attempt.notRetriedBecause ?? notRetriedWords(undefined)}`;
+    default:
+      return 'gave up';
+  }
+}
+
+const OUTCOME_STYLE: Record<Attempt['outcome'], Style> = {
+  delivered: 'green',
+  retry: 'yellow',
+  'not-retried': 'yellow',
+  fail: 'red',
+};
+
 /**
  * One line of `serve`'s live log for an attempt, printed when it ends: the time it ended, the
  * delivery id (what `hookgate replay` takes), type, endpoint, status (or error), duration, and what
- * follows at that endpoint (delivered, will retry, gave up). Lines print in the order attempts end,
+ * follows at that endpoint (delivered, will retry, gave up, or `not retried: endpoint 1 accepted`
+ * when another endpoint had already accepted the message). Lines print in the order attempts end,
  * so their times never go backwards.
  *
  * @example
@@ -48,10 +73,6 @@ export function formatAttemptLine(
 ): string {
   const paint = painter(color);
   const status = attempt.status !== undefined ? String(attempt.status) : (attempt.error?.code ?? 'error');
-  const outcome =
-    attempt.outcome === 'delivered' ? 'delivered' : attempt.outcome === 'retry' ? 'will retry' : 'gave up';
-  const outcomeStyle: Style =
-    attempt.outcome === 'delivered' ? 'green' : attempt.outcome === 'retry' ? 'yellow' : 'red';
   const error =
     attempt.error && (attempt.status === undefined || attempt.outcome === 'fail')
       ? `  ${shown(attempt.error.message)}`
@@ -63,13 +84,16 @@ export function formatAttemptLine(
     attempt.endpoint,
     paint(statusStyle(attempt.status), status.padStart(3)),
     `${Math.round(attempt.durationMs)} ms`.padStart(7),
-    paint(outcomeStyle, outcome) + (attempt.round > 1 ? paint('dim', ` (round ${attempt.round})`) : '') + error,
+    paint(OUTCOME_STYLE[attempt.outcome], outcomeWords(attempt)) +
+      (attempt.round > 1 ? paint('dim', ` (round ${attempt.round})`) : '') +
+      error,
   ].join('  ');
 }
 
 /**
  * An attempt as one `--json` line: when it started and ended, the record, the endpoint (masked),
- * the answer or error, and the outcome. No body, no header, no signature.
+ * the answer or error, and the outcome; `notRetriedBecause` (`endpoint 1 accepted`, else null) when
+ * the outcome is `not-retried`. No body, no header, no signature.
  *
  * @example
  * emulator.on('attempt', (a, r) => writeJsonLine(process.stdout, attemptJson(a, r, Date.now())));
@@ -90,6 +114,7 @@ export function attemptJson(
     status: attempt.status ?? null,
     durationMs: Math.round(attempt.durationMs * 10) / 10,
     outcome: attempt.outcome,
+    notRetriedBecause: attempt.notRetriedBecause ?? null,
     error: attempt.error ? { code: attempt.error.code, message: shown(attempt.error.message) } : null,
   };
 }
@@ -113,8 +138,8 @@ export function formatFilteredLine(record: DeliveryRecord, color: boolean, at: n
 }
 
 /**
- * A line for one `cancelled` event: a queued retry to this endpoint will not start, because another
- * endpoint accepted the message.
+ * A line for one `cancelled` event: a retry to this endpoint will not start (queued, or promised by a
+ * "will retry" line), because another endpoint accepted the message.
  *
  * @example
  * emulator.on('cancelled', (c, r) => console.log(formatCancelledLine(c, r, false, Date.now())));
@@ -136,11 +161,34 @@ export function formatCancelledLine(
 }
 
 /**
+ * A `cancelled` event as one `--json` line, with `notRetriedBecause` as on `not-retried` attempt lines.
+ *
+ * @example
+ * emulator.on('cancelled', (c, r) => writeJsonLine(process.stdout, cancelledJson(c, r, Date.now())));
+ */
+export function cancelledJson(
+  cancelled: CancelledRetry,
+  record: Pick<DeliveryRecord, 'type' | 'deliveredBy'>,
+  at: number,
+): Record<string, unknown> {
+  return {
+    event: 'cancelled',
+    at: new Date(at).toISOString(),
+    recordId: cancelled.recordId,
+    type: record.type,
+    endpoint: shown(cancelled.endpoint),
+    round: cancelled.round,
+    notRetriedBecause: notRetriedWords(record.deliveredBy),
+    reason: shown(cancelled.reason),
+  };
+}
+
+/**
  * Figures per endpoint over the delivery log, counted as the live log shows them for that endpoint:
  * attempts sent to it; records it delivered (a "delivered" line there); records failed there (a
  * "gave up" line there, or the record failed with nothing delivered there, e.g. closed at exit);
- * records still pending. A record another endpoint delivered, whose retries here were cancelled, is
- * in none of the last three. `endpoints` are as shown (masked).
+ * records still pending; records not retried there (failed there, and another endpoint accepted
+ * them: a "not retried" or "retry cancelled" line). `endpoints` are as shown (masked).
  *
  * @example
  * summarizeEndpoints(emulator.deliveries, ['http://127.0.0.1:3000/webhooks']);
@@ -150,14 +198,15 @@ export function summarizeEndpoints(
   endpoints: readonly string[],
 ): EndpointSummary[] {
   return [...new Set(endpoints)].map((endpoint) => {
-    const row: EndpointSummary = { endpoint, attempts: 0, delivered: 0, failed: 0, pending: 0 };
+    const row: EndpointSummary = { endpoint, attempts: 0, delivered: 0, failed: 0, pending: 0, notRetried: 0 };
     for (const r of records) {
       if (r.state === 'filtered') continue;
-      const here = r.attempts.filter((a) => a.endpoint === endpoint);
-      row.attempts += here.length;
-      if (here.some((a) => a.outcome === 'delivered')) row.delivered++;
-      else if (here.some((a) => a.outcome === 'fail') || r.state === 'failed') row.failed++;
-      else if (r.state === 'pending') row.pending++;
+      row.attempts += r.attempts.filter((a) => a.endpoint === endpoint).length;
+      const outcome = endpointOutcome(r, endpoint);
+      if (outcome === 'delivered') row.delivered++;
+      else if (outcome === 'failed') row.failed++;
+      else if (outcome === 'pending') row.pending++;
+      else if (outcome === 'not-retried') row.notRetried++;
     }
     return row;
   });
@@ -219,13 +268,14 @@ export function formatSummary(
 ): string {
   const paint = painter(color);
   const rows = summarizeEndpoints(records, endpoints);
-  const header = ['endpoint', 'attempts', 'delivered', 'failed', 'pending'];
+  const header = ['endpoint', 'attempts', 'delivered', 'failed', 'pending', 'not retried'];
   const cells = rows.map((r) => [
     r.endpoint,
     String(r.attempts),
     String(r.delivered),
     String(r.failed),
     String(r.pending),
+    String(r.notRetried),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
   const line = (c: string[]) =>
@@ -236,6 +286,9 @@ export function formatSummary(
     paint('bold', 'Summary'),
     line(header),
     ...cells.map(line),
+    ...(rows.some((r) => r.notRetried > 0)
+      ? ['not retried: failed at that endpoint, not retried because another endpoint accepted the message']
+      : []),
     '',
     `received ${c.received}: delivered ${c.delivered}, failed ${c.failed}${atExit}, pending ${c.pending}, filtered ${c.filtered}` +
       (c.batched > 0 ? ` (${c.batched} of them sent in a Webhooks (Actions) batch, counted in its record)` : ''),

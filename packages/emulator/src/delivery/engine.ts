@@ -1,11 +1,13 @@
 import type { ClockTimer } from '../clock.js';
-import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
+import { redactUrl, type DebugLog } from '../debug-log.js';
 import type { AttemptError, CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
-import type { LoggedAttempt, RecordEndpoint } from '../log/logged-attempt.js';
+import { notRetriedWords } from '../log/endpoint-outcome.js';
+import type { RecordEndpoint } from '../log/logged-attempt.js';
 import type { EngineOptions } from './delivery-options.js';
 import type { DeliveryPolicy } from './delivery-policy.js';
 import { EndpointAgents } from './endpoint-agents.js';
+import { attemptDebugLine, formatDuration, lastErrors } from './engine-words.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
 import { RetryQueue } from './retry-queue.js';
 import { nextRoundDelay, retryAfterWait } from './retry-schedule.js';
@@ -32,6 +34,8 @@ interface Progress {
   inRound: number;
   /** The largest Retry-After (ms) answered in the current round. */
   retryAfterMs: number;
+  /** The index of the endpoint whose 2xx delivered the record, once one did. */
+  acceptedBy: number | undefined;
 }
 
 /** One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order. */
@@ -43,14 +47,6 @@ interface Lane {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Formats a duration for a reason: `4 h`, `90 s`, `250 ms`. */
-function formatDuration(ms: number): string {
-  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
-  return `${ms} ms`;
-}
 
 /**
  * The delivery engine: rounds of attempts to every still-retryable endpoint, in parallel (at most
@@ -118,6 +114,7 @@ export class DeliveryEngine {
       queued: new Array<boolean>(n).fill(false),
       inRound: 0,
       retryAfterMs: 0,
+      acceptedBy: undefined,
     });
     if (this.#closed) this.#fail(record, CLOSED_REASON);
     else this.#startRound(record);
@@ -269,7 +266,10 @@ export class DeliveryEngine {
       : progress.policy.judgeAnswer(result.status ?? 0, result.statusText, result.responseHeaders?.location);
     const error = verdict.outcome === 'delivered' ? undefined : verdict.error;
     if (verdict.outcome === 'fail') progress.retryable[index] = false;
-    if (error && verdict.outcome !== 'fail') {
+    // Another endpoint accepted the message while this attempt was out: it is not retried, and says so.
+    const acceptedBy = progress.acceptedBy;
+    const notRetried = verdict.outcome === 'retry' && acceptedBy !== undefined;
+    if (error && verdict.outcome === 'retry' && !notRetried) {
       const retryAfter = result.responseHeaders?.['retry-after'];
       const wait = retryAfterWait(
         result.status,
@@ -289,16 +289,19 @@ export class DeliveryEngine {
       responseBody: result.responseBody,
       durationMs: result.durationMs,
       error,
-      outcome: verdict.outcome,
+      outcome: notRetried ? 'not-retried' : verdict.outcome,
+      notRetriedBecause: notRetried ? notRetriedWords(acceptedBy + 1) : undefined,
     });
-    this.#logAttempt(record, attempt, endpoint.parsed);
+    this.#log?.(attemptDebugLine(record, attempt, endpoint.parsed));
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
       record.state = 'delivered';
       record.deliveredTo = redactUrl(endpoint.url);
+      record.deliveredBy = index + 1;
+      progress.acceptedBy = index;
       this.#finish(record);
       this.#events.emit('delivered', record);
-      this.#cancelQueuedRetries(record, progress, index, result.status ?? 0);
+      this.#cancelRetries(record, progress, index, result.status ?? 0);
     }
     if (--progress.inRound > 0) return;
     if (record.state === 'pending') this.#roundEnded(record, progress);
@@ -306,32 +309,41 @@ export class DeliveryEngine {
   }
 
   /**
-   * Once an endpoint accepted the message, the retries of this round still waiting in other
-   * endpoints' lanes will not start (as the service does: once delivery to any one succeeds, the message is
-   * processed and not retried to the others). First attempts keep the fan-out: every endpoint gets
-   * the message once, even when queued behind a slow one. Each cancelled retry is logged, with why.
+   * Once an endpoint accepted the message, no other endpoint is retried (as the service does: once
+   * delivery to any one succeeds, the message is processed and not retried to the others), and each
+   * retry that will not come is logged, with why: this round's retries still waiting in their lanes
+   * (they will not start), and the next round's retries of endpoints whose attempt of this round had
+   * already failed as retryable (their line said "will retry"; this says it will not). First attempts
+   * keep the fan-out: every endpoint gets the message once, even when queued behind a slow one.
    */
-  #cancelQueuedRetries(record: LoggedDelivery, progress: Progress, winner: number, status: number): void {
-    if (progress.round === 1) return;
+  #cancelRetries(record: LoggedDelivery, progress: Progress, winner: number, status: number): void {
     const now = this.#options.clock.now();
     const endpoints = record.endpoints;
     const winnerUrl = (endpoints[winner] as RecordEndpoint).parsed;
     const reason = `endpoint ${winner + 1} (${redactUrl(winnerUrl)}) answered ${status}: a message is not retried after an endpoint accepted it`;
     endpoints.forEach((endpoint, i) => {
-      if (!progress.queued[i]) return;
-      progress.queued[i] = false;
-      progress.inRound--;
-      this.#outstanding--;
+      let round: number;
+      if (progress.queued[i]) {
+        if (progress.round === 1) return; // a first attempt: it goes out
+        progress.queued[i] = false;
+        progress.inRound--;
+        this.#outstanding--;
+        round = progress.round;
+      } else {
+        const last = record.attempts.findLast((a) => a.resolvedEndpoint === endpoint);
+        if (last?.round !== progress.round || last.outcome !== 'retry') return; // in flight, delivered, or given up
+        round = progress.round + 1;
+      }
       const cancelled: CancelledRetry = Object.freeze({
         recordId: record.id,
-        endpoint: endpoint.url,
-        round: progress.round,
+        endpoint: redactUrl(endpoint.url),
+        round,
         at: iso(now),
         reason,
       });
       record.cancelled.push(cancelled);
       this.#log?.(
-        `${cancelled.at} ${record.id} ${record.type} round ${progress.round} POST ${redactUrl(endpoint.parsed)} cancelled: ${reason}`,
+        `${cancelled.at} ${record.id} ${record.type} round ${round} POST ${cancelled.endpoint} cancelled: ${reason}`,
       );
       this.#events.emit('cancelled', cancelled, record);
     });
@@ -342,7 +354,7 @@ export class DeliveryEngine {
     progress.retryAfterMs = 0;
     if (this.#closed) return;
     if (!progress.retryable.includes(true)) {
-      this.#fail(record, `every endpoint failed for good: ${this.#lastErrors(record)}`);
+      this.#fail(record, `every endpoint failed for good: ${lastErrors(record)}`);
       return;
     }
     const { clock, retry } = this.#options;
@@ -354,22 +366,12 @@ export class DeliveryEngine {
       this.#fail(
         record,
         `gave up: the next retry would start more than ${formatDuration(retry.windowMs)} after the first attempt (retry.windowMs); ` +
-          `${progress.round} round(s), last error: ${this.#lastErrors(record)}`,
+          `${progress.round} round(s), last error: ${lastErrors(record)}`,
       );
       return;
     }
     record.nextAttemptMs = due;
     this.#waiting.add(record);
-  }
-
-  /** Each endpoint's last error: its last attempt's. */
-  #lastErrors(record: LoggedDelivery): string {
-    return record.endpoints
-      .map((e) => {
-        const err = record.attempts.findLast((a) => a.resolvedEndpoint === e)?.error;
-        return `${redactUrl(e.parsed)} → ${err ? `${err.code}: ${err.message}` : 'no error'}`;
-      })
-      .join('; ');
   }
 
   #fail(record: LoggedDelivery, reason: string): void {
@@ -388,19 +390,5 @@ export class DeliveryEngine {
     this.#pendingCount--;
     if (progress.inRound === 0) this.#progress.delete(record);
     this.#checkIdle();
-  }
-
-  #logAttempt(record: LoggedDelivery, a: LoggedAttempt, url: URL): void {
-    if (!this.#log) return;
-    const answer = !a.error
-      ? `${a.status}`
-      : a.error.code === 'http'
-        ? a.error.message
-        : `${a.status !== undefined ? `${a.status} ` : ''}${a.error.code}: ${a.error.message}`;
-    const sig = record.signature ? ` sig=${redactSignature(record.signature)}` : '';
-    const method = record.actions?.method ?? 'POST';
-    this.#log(
-      `${a.at} ${record.id} ${record.type} round ${a.round} ${method} ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`,
-    );
   }
 }

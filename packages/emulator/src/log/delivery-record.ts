@@ -14,8 +14,10 @@ export type { Attempt, AttemptError, AttemptErrorCode } from './logged-attempt.j
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'filtered';
 
 /**
- * A retry that never started: another endpoint accepted the message while this one waited for its
- * turn in its endpoint's queue (at most `concurrency` requests in flight per endpoint).
+ * A retry that never started because another endpoint accepted the message: one that waited for its
+ * turn in its endpoint's queue (at most `concurrency` requests in flight per endpoint), or the next
+ * round's retry of an endpoint whose attempt had already failed as retryable (`outcome: 'retry'`)
+ * before the accepting answer came.
  *
  * @example
  * emulator.on('cancelled', (c) => console.log(c.endpoint, c.reason)); // 'endpoint 1 (…) answered 200: …'
@@ -23,9 +25,9 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'filtered';
 export interface CancelledRetry {
   /** The id of the delivery record. */
   readonly recordId: string;
-  /** The endpoint URL the retry was for. */
+  /** The endpoint URL the retry was for, masked as `Attempt.endpoint`. */
   readonly endpoint: string;
-  /** The retry round it belonged to (2 or more: first attempts are never cancelled). */
+  /** The retry round it belonged to or would have started (2 or more: first attempts are never cancelled). */
   readonly round: number;
   /** When it was cancelled (the accepting answer arrived), ISO 8601 UTC on the emulator's clock. */
   readonly at: string;
@@ -78,6 +80,11 @@ export interface DeliveryRecord {
   readonly reason?: string;
   /** The endpoint whose 2xx made the record delivered, masked as `Attempt.endpoint`. */
   readonly deliveredTo?: string;
+  /**
+   * The 1-based number of that endpoint among the source's endpoints (as `serve` numbers its
+   * `--endpoint` flags): other endpoints' failures are not retried, "endpoint N accepted".
+   */
+  readonly deliveredBy?: number;
   /** The id of the record this one replays. */
   readonly replayOf?: string;
   /** A Webhooks (Actions) record: its subscription, method and how many events its request holds. */
@@ -174,6 +181,7 @@ export class LoggedDelivery implements DeliveryRecord {
   nextAttemptMs: number | undefined = undefined;
   reason: string | undefined;
   deliveredTo: string | undefined = undefined;
+  deliveredBy: number | undefined = undefined;
   readonly replayOf: string | undefined;
   readonly duplicateOf: string | undefined;
   readonly actions: ActionsRecordInfo | undefined;
@@ -299,6 +307,7 @@ export class LoggedDelivery implements DeliveryRecord {
       cancelled: this.cancelled,
       reason: this.reason,
       deliveredTo: this.deliveredTo,
+      deliveredBy: this.deliveredBy,
       replayOf: this.replayOf,
       duplicateOf: this.duplicateOf,
       notes: this.notes,

@@ -55,8 +55,15 @@ export interface Attempt {
   readonly durationMs: number;
   /** What went wrong; absent on a 2xx. */
   readonly error?: AttemptError;
-  /** What the attempt led to for this endpoint: delivered, retry in a later round, or given up. */
-  readonly outcome: 'delivered' | 'retry' | 'fail';
+  /**
+   * What the attempt led to for this endpoint: delivered, retry in a later round, given up, or
+   * `not-retried`: it failed as retryable after another endpoint had accepted the message, so no
+   * retry follows (`notRetriedBecause` says which endpoint). A `retry` attempt whose retry another
+   * endpoint's acceptance made moot is followed by a `CancelledRetry` in `record.cancelled`.
+   */
+  readonly outcome: 'delivered' | 'retry' | 'fail' | 'not-retried';
+  /** For a `not-retried` attempt: why, e.g. `endpoint 1 accepted` (1-based, the source's endpoint order). */
+  readonly notRetriedBecause?: string;
 }
 
 /**
@@ -95,6 +102,8 @@ export interface AttemptInit {
   durationMs: number;
   error: AttemptError | undefined;
   outcome: Attempt['outcome'];
+  /** For a `not-retried` outcome: why (`endpoint 1 accepted`). */
+  notRetriedBecause?: string | undefined;
 }
 
 /**
@@ -119,6 +128,7 @@ export class LoggedAttempt implements Attempt {
   readonly durationMs: number;
   readonly error: AttemptError | undefined;
   readonly outcome: Attempt['outcome'];
+  readonly notRetriedBecause: string | undefined;
 
   constructor(record: { readonly id: string; readonly body: string }, init: AttemptInit) {
     this.#record = record;
@@ -132,6 +142,7 @@ export class LoggedAttempt implements Attempt {
     this.durationMs = init.durationMs;
     this.error = init.error;
     this.outcome = init.outcome;
+    this.notRetriedBecause = init.notRetriedBecause;
   }
 
   get recordId(): string {
@@ -168,6 +179,7 @@ export class LoggedAttempt implements Attempt {
       durationMs: this.durationMs,
       error: this.error,
       outcome: this.outcome,
+      notRetriedBecause: this.notRetriedBecause,
     };
   }
 }
