@@ -3,23 +3,11 @@
 // (packages/emulator/dist/cli.js) in its own process against real HTTP servers on 127.0.0.1, in both
 // orders, each made certain by holding one endpoint's answer until serve has printed the other's.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type http from 'node:http';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import type { RunningServer } from '../../../test/helpers/servers.js';
+import { startGatedReceiver } from './helpers/gated-receiver.js';
 import { postCall, requireBuiltCli, startServe, type ServeProcess } from './helpers/cli-process.js';
 
 beforeAll(() => requireBuiltCli());
-
-/** A receiver whose answers wait until the test opens its gate. */
-async function gatedReceiver(status: number) {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  const server = await startHttpServer(async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    for await (const _ of req) void _;
-    await opened;
-    res.writeHead(status).end(status === 200 ? '{}' : '{"error":"down"}');
-  });
-  return { server, open };
-}
 
 const esc = (text: string) => text.replace(/[.:/()]/g, '\\$&');
 
@@ -39,8 +27,8 @@ describe('serve: one endpoint accepted, the other is not retried and says so', {
 
   /** Runs serve with A then B, sends one track call, lets the two answers come in `order`, stops it. */
   async function run(order: Order, json: boolean) {
-    const a = await gatedReceiver(200);
-    const b = await gatedReceiver(500);
+    const a = await startGatedReceiver(200);
+    const b = await startGatedReceiver(500);
     servers.push(a.server, b.server);
     const urlA = `${a.server.url}/a`;
     const urlB = `${b.server.url}/b`;

@@ -4,22 +4,10 @@
 // emulator has seen the other's: B fails after A accepted (its attempt says `not-retried`), and B
 // fails before A accepted (its attempt said `retry`, true then; a `cancelled` event follows).
 import { afterEach, describe, expect, it } from 'vitest';
-import type http from 'node:http';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import type { RunningServer } from '../../../test/helpers/servers.js';
+import { startGatedReceiver } from './helpers/gated-receiver.js';
 import { createEmulator, type Attempt, type CancelledRetry, type DeliveryRecord, type Emulator } from '../src/index.js';
 import { summarizeEndpoints } from '../src/cli/serve-summary.js';
-
-/** A receiver that answers `status` once `gate` resolves, counting requests. */
-async function gatedReceiver(status: number, gate: () => Promise<void>) {
-  let requests = 0;
-  const server = await startHttpServer(async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    requests++;
-    for await (const _ of req) void _; // the body, read in full
-    await gate();
-    res.writeHead(status).end(status === 200 ? '{}' : '{"error":"down"}');
-  });
-  return { server, requests: () => requests };
-}
 
 type Seen =
   | { kind: 'attempt'; endpoint: string; outcome: Attempt['outcome'] }
@@ -46,8 +34,15 @@ describe('two endpoints, one accepted: the other is not retried, and says so', (
     const aAnswered = latch();
     const bAnswered = latch();
     // A answers 200; B answers 500. The later of the two waits for the emulator to log the earlier.
-    const a = await gatedReceiver(200, order === 'B fails after A accepts' ? async () => {} : bAnswered.wait);
-    const b = await gatedReceiver(500, order === 'B fails after A accepts' ? aAnswered.wait : async () => {});
+    const a = await startGatedReceiver(200);
+    const b = await startGatedReceiver(500);
+    if (order === 'B fails after A accepts') {
+      a.open();
+      void aAnswered.wait().then(b.open);
+    } else {
+      b.open();
+      void bAnswered.wait().then(a.open);
+    }
     servers.push(a.server, b.server);
     const urlA = `${a.server.url}/a`;
     const urlB = `${b.server.url}/b`;

@@ -14,6 +14,8 @@ export interface Summary {
   state: 'pending' | 'delivered' | 'failed' | 'filtered';
   attempts: number;
   lastStatus?: number | string;
+  /** What the last status means when its endpoint is not retried because another accepted (`not retried — endpoint 1 accepted`). */
+  lastStatusNote?: string;
   replayOf?: string;
   /** For a filtered delivery: why it was never sent, in words. */
   filteredBecause?: string;
@@ -36,13 +38,25 @@ export interface AttemptView {
   status?: number;
   error?: { code: string; message: string };
   responseStart?: string;
-  outcome: 'delivered' | 'retry' | 'fail';
+  outcome: 'delivered' | 'retry' | 'fail' | 'not-retried';
+  /** For a `not-retried` attempt: why (`endpoint 1 accepted`). */
+  notRetriedBecause?: string;
+}
+
+/** Where a delivery stands at one endpoint: e.g. `not retried — endpoint 1 accepted` beside its last status 500. */
+export interface EndpointStatus {
+  endpoint: string;
+  outcome?: 'delivered' | 'failed' | 'pending' | 'not-retried';
+  lastStatus?: number | string;
+  words: string;
 }
 
 export interface Detail extends Summary {
   body: string;
   headers: Record<string, string>;
   endpoints: string[];
+  /** Where the delivery stands at each endpoint (absent from an older server). */
+  endpointStatuses?: EndpointStatus[];
   attemptList: AttemptView[];
   firstAttemptAt?: string;
   nextAttemptAt?: string;

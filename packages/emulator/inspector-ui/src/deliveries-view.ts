@@ -154,7 +154,12 @@ export function deliveriesView(meta: Meta): View {
       ),
       cell('state-cell', 'State', h('span', { class: `state state-${s.state}` }, s.state)),
       cell('attempts num', 'Attempts', s.attempts),
-      cell('last num', 'Last status', s.lastStatus ?? null),
+      cell(
+        'last num',
+        'Last status',
+        s.lastStatus ?? null,
+        s.lastStatusNote ? h('span', { class: 'last-note' }, s.lastStatusNote) : null,
+      ),
     );
   }
 

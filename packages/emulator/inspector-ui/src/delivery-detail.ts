@@ -1,7 +1,7 @@
 // One delivery: summary, actions, attempts per endpoint on a timeline, headers and body, curl.
 
 import { ApiError, getJson, postJson, type AttemptView, type Detail, type Summary } from './api.js';
-import { breakable, h, replaceChildren } from './dom.js';
+import { append, breakable, h, replaceChildren } from './dom.js';
 import { duration, fullTime, prettyJson, shortTime } from './format.js';
 
 function field(label: string, value: string | Node | undefined | null): HTMLElement[] {
@@ -19,6 +19,21 @@ function statusText(a: AttemptView): string {
       ? `${a.status} ${a.error.code}: ${a.error.message}`
       : `${a.error.code}: ${a.error.message}`;
   return String(a.status ?? '');
+}
+
+/** An attempt's status, and for one not retried, why: `500 Internal Server Error · not retried: endpoint 1 accepted`. */
+function attemptText(a: AttemptView): string {
+  return a.outcome === 'not-retried'
+    ? `${statusText(a)} · not retried: ${a.notRetriedBecause ?? 'another endpoint accepted'}`
+    : statusText(a);
+}
+
+/** One endpoint's standing beside its attempts: its last status and what follows (`not retried — endpoint 1 accepted`). */
+function endpointStatus(d: Detail, endpoint: string): HTMLElement | null {
+  const s = d.endpointStatuses?.find((e) => e.endpoint === endpoint);
+  if (!s) return null;
+  const last = s.lastStatus === undefined ? '' : `Last status ${s.lastStatus} · `;
+  return h('p', { class: `endpoint-status endpoint-${s.outcome ?? 'none'}` }, `${last}${s.words}`);
 }
 
 function timeline(d: Detail): HTMLElement {
@@ -43,7 +58,7 @@ function timeline(d: Detail): HTMLElement {
           { class: `attempt outcome-${a.outcome}`, 'data-status': a.status ?? a.error?.code ?? '' },
           h('span', { class: 'round' }, `#${a.round}`),
           h('time', { datetime: a.at, title: fullTime(a.at) }, `${shortTime(a.at)} (+${duration(offset)})`),
-          h('span', { class: 'status' }, breakable(statusText(a))),
+          h('span', { class: 'status' }, breakable(attemptText(a))),
           h('span', { class: 'took' }, `${Math.round(a.durationMs)} ms`),
           h('span', { class: 'bar-row' }, bar),
           a.responseStart ? h('code', { class: 'response' }, a.responseStart) : null,
@@ -58,7 +73,7 @@ function timeline(d: Detail): HTMLElement {
           h('span', { class: 'status' }, d.state === 'pending' ? 'queued' : 'no attempt'),
         ),
       );
-    section.append(h('h4', { class: 'endpoint' }, breakable(endpoint)), list);
+    append(section, h('h4', { class: 'endpoint' }, breakable(endpoint)), endpointStatus(d, endpoint), list);
   }
   return section;
 }

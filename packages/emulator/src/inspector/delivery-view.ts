@@ -1,6 +1,8 @@
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { redactSignature, redactUrl } from '../debug-log.js';
 import { redactHeaders, redactWriteKey } from '../redact.js';
+import { curlCommand } from './curl-command.js';
+import { endpointStatuses, lastStatusNote, type EndpointStatusView } from './endpoint-status-view.js';
 import { protocolsView, type ProtocolsView } from './protocols-view.js';
 import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
 import type { InspectorEngine } from './inspector-engine.js';
@@ -26,6 +28,8 @@ export interface DeliverySummary {
   attempts: number;
   /** The last attempt's status, else its error code. */
   lastStatus: number | string | undefined;
+  /** What that status means when its endpoint is not retried because another accepted: `not retried — endpoint 1 accepted`. */
+  lastStatusNote: string | undefined;
   replayOf: string | undefined;
   /** For a filtered record: why it was never sent, in words (the list shows it under the event name). */
   filteredBecause: string | undefined;
@@ -44,6 +48,8 @@ export interface AttemptView {
   /** The start of the answer's body (at most 200 characters). */
   responseStart: string | undefined;
   outcome: Attempt['outcome'];
+  /** For a `not-retried` attempt: why (`endpoint 1 accepted`). */
+  notRetriedBecause: string | undefined;
 }
 
 /** A delivery's detail as the page shows it. */
@@ -53,6 +59,8 @@ export interface DeliveryDetail extends DeliverySummary {
   /** The headers sent: signature shortened, credential-like static header values masked. */
   headers: Record<string, string>;
   endpoints: string[];
+  /** Where the delivery stands at each endpoint (e.g. `not retried — endpoint 1 accepted` beside its last status). */
+  endpointStatuses: EndpointStatusView[];
   attemptList: AttemptView[];
   firstAttemptAt: string | undefined;
   nextAttemptAt: string | undefined;
@@ -258,6 +266,7 @@ export function summarizeDelivery(
     state: record.state,
     attempts: record.attempts.length,
     lastStatus: last ? (last.status ?? last.error?.code) : undefined,
+    lastStatusNote: lastStatusNote(record),
     replayOf: record.replayOf,
     filteredBecause:
       record.state !== 'filtered'
@@ -289,40 +298,6 @@ function actionsSummary(record: DeliveryRecord, m: Record<string, unknown> | und
 export function filteredWords(reason: string | undefined, built: boolean): string {
   const why = reason === undefined ? 'no reason was recorded' : oneLine(reason, 300).replace(/\.$/, '');
   return built ? `Not sent: ${why}.` : `Not sent, and no message could be built from the call: ${why}.`;
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * A curl command that sends a delivery's exact body again to an endpoint. The signature is computed
- * by the shell from `$HOOKGATE_SECRET` (openssl), so neither the secret nor a full signature is in it.
- *
- * @example
- * curlCommand('{"type":"track"}', 'http://127.0.0.1:3000/hook', { 'user-agent': 'Segment.io/1.0' }, true);
- */
-export function curlCommand(body: string, url: string, headers: Record<string, string>, signed: boolean): string {
-  // Without the secret, openssl would sign with an empty key and the receiver would answer 401 for a
-  // reason the user cannot see: the command stops first, saying what to set.
-  const lines = signed
-    ? [`: "\${HOOKGATE_SECRET:?set HOOKGATE_SECRET to the shared secret of the source first (nothing was sent)}"`]
-    : [];
-  lines.push(`BODY=${shellQuote(body)}`);
-  const parts = [`curl -sS -X POST ${shellQuote(url)}`];
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'x-signature' || lower === 'content-length') continue;
-    parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
-  }
-  if (signed) {
-    parts.push(
-      `-H "X-Signature: $(printf '%s' "$BODY" | openssl dgst -sha1 -hmac "$HOOKGATE_SECRET" | sed 's/^.*= //')"`,
-    );
-  }
-  parts.push(`--data-binary "$BODY"`);
-  lines.push(parts.join(' \\\n  '));
-  return lines.join('\n');
 }
 
 /** The headers sent, masked by the emulator's one rule (`redactHeaders`: every endpoint header's value hidden). */
@@ -360,6 +335,7 @@ export function describeDelivery(
     body: record.body,
     headers,
     endpoints,
+    endpointStatuses: endpointStatuses(record, endpoints, (u) => masks.url(u)),
     attemptList: record.attempts.map((a) => ({
       endpoint: masks.url(a.endpoint),
       round: a.round,
@@ -369,6 +345,7 @@ export function describeDelivery(
       error: a.error ? { code: a.error.code, message: masks.scrub(a.error.message) } : undefined,
       responseStart: a.responseBody === undefined ? undefined : a.responseBody.slice(0, 200),
       outcome: a.outcome,
+      notRetriedBecause: a.notRetriedBecause,
     })),
     firstAttemptAt: record.firstAttemptAt,
     nextAttemptAt: record.nextAttemptAt,
