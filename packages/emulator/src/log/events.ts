@@ -11,7 +11,10 @@ export interface EmulatorEvents {
   received: (record: DeliveryRecord) => void;
   /** An attempt ended (answer, error or timeout). */
   attempt: (attempt: Attempt, record: DeliveryRecord) => void;
-  /** A queued retry will not start: another endpoint accepted the message (`cancelled.reason` says which). */
+  /**
+   * A retry will not start (one queued, or the next round's of an endpoint whose attempt ended `retry`):
+   * another endpoint accepted the message (`cancelled.reason` says which).
+   */
   cancelled: (cancelled: CancelledRetry, record: DeliveryRecord) => void;
   /** A record became delivered: an endpoint answered 2xx. Emitted once per record. */
   delivered: (record: DeliveryRecord) => void;
