@@ -320,6 +320,8 @@ export function curlCommand(body: string, url: string, headers: Record<string, s
       `-H "X-Signature: $(printf '%s' "$BODY" | openssl dgst -sha1 -hmac "$HOOKGATE_SECRET" | sed 's/^.*= //')"`,
     );
   }
+  // Segment asks for gzip or deflate (Webhooks (Actions)); curl then has to decode the answer itself, or it prints compressed bytes.
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding')) parts.push('--compressed');
   parts.push(`--data-binary "$BODY"`);
   lines.push(parts.join(' \\\n  '));
   return lines.join('\n');
