@@ -5,9 +5,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 let receiver: CaptureReceiver;
 
 beforeAll(async () => {

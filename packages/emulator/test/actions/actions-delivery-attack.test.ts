@@ -3,10 +3,10 @@
 // (the same bytes and signature each time), drain() and close() with open batches (nothing lost), and
 // the inspector's JSON never showing the shared secret or a whole signature. Real HTTP on 127.0.0.1.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, ManualClock } from '../src/index.js';
-import { formatFilteredLine, formatSummary } from '../src/cli/serve-summary.js';
-import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
-import { segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
+import { createEmulator, ManualClock } from '../../src/index.js';
+import { formatFilteredLine, formatSummary } from '../../src/cli/serve-summary.js';
+import { startCaptureReceiver, type CaptureReceiver, type Received } from '../helpers/capture-receiver.js';
+import { segmentOnEvent } from '../../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'delivery-attack-shared-s3cret';
 const PASSWORD = 'pa55-w0rd-Xq';

@@ -1,8 +1,8 @@
 // The emulator's Webhooks (Actions) destination: settings, routing, the Spec event, retries and final
 // statuses, replay and close, against a real HTTP receiver on 127.0.0.1.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, ManualClock, SettingsError, type ActionsSubscription } from '../src/index.js';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { createEmulator, ManualClock, SettingsError, type ActionsSubscription } from '../../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 let receiver: CaptureReceiver;
 beforeAll(async () => {

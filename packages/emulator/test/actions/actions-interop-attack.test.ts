@@ -6,10 +6,10 @@
 // and the emulator records the event filtered with a reason.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type DeliveryRecord } from '../src/index.js';
-import { listenIntake } from '../src/intake/index.js';
-import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
-import { segmentOnBatch, segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
+import { createEmulator, type DeliveryRecord } from '../../src/index.js';
+import { listenIntake } from '../../src/intake/index.js';
+import { startCaptureReceiver, type CaptureReceiver, type Received } from '../helpers/capture-receiver.js';
+import { segmentOnBatch, segmentOnEvent } from '../../../../test/helpers/segment-actions-sender.js';
 
 // Segment's CommonJS build, as the emulator loads it.
 const require = createRequire(import.meta.url);

@@ -3,13 +3,13 @@
 // sending to the same real HTTP receiver on 127.0.0.1.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, ManualClock, type Emulator } from '../src/index.js';
-import { startCaptureReceiver, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
+import { createEmulator, ManualClock, type Emulator } from '../../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver, type Received } from '../helpers/capture-receiver.js';
 import {
   SEGMENT_ACTION_DESTINATIONS_VERSION as segmentVersion,
   segmentOnBatch,
   segmentOnEvent,
-} from '../../../test/helpers/segment-actions-sender.js';
+} from '../../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'actions-s3cret';
 let receiver: CaptureReceiver;

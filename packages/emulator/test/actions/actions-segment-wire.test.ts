@@ -5,16 +5,16 @@
 // order, values), number header literals, a mapped Content-Type, and a URL Segment refuses.
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { actionsRequestHeaders } from '../src/actions/actions-headers.js';
-import type { ActionsEndpoint } from '../src/actions/actions-delivery.js';
-import { createEmulator, type DeliveryRecord } from '../src/index.js';
-import type { LoggedDelivery } from '../src/log/delivery-record.js';
+import { actionsRequestHeaders } from '../../src/actions/actions-headers.js';
+import type { ActionsEndpoint } from '../../src/actions/actions-delivery.js';
+import { createEmulator, type DeliveryRecord } from '../../src/index.js';
+import type { LoggedDelivery } from '../../src/log/delivery-record.js';
 import {
   segmentEvent,
   segmentOnBatch,
   segmentOnEvent,
   SEGMENT_ACTION_DESTINATIONS_VERSION,
-} from '../../../test/helpers/segment-actions-sender.js';
+} from '../../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'wire-s3cret';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const emulatorDir = fileURLToPath(new URL('..', import.meta.url));
+const emulatorDir = fileURLToPath(new URL('../..', import.meta.url));
 const emulatorPkg = JSON.parse(readFileSync(path.join(emulatorDir, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
 };

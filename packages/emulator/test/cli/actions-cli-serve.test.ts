@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
-import { startCliFromSources } from './helpers/local-http.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
+import { startCliFromSources } from '../helpers/local-http.js';
 
 let receiver: CaptureReceiver;
 const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-actions-'));

@@ -3,11 +3,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { requireBuiltCli, startServe, type ServeProcess } from './helpers/cli-process.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { requireBuiltCli, startServe, type ServeProcess } from '../helpers/cli-process.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const EXAMPLE = fileURLToPath(new URL('../../../examples/client-quickstart.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../../../examples/client-quickstart.ts', import.meta.url));
 let receiver: RunningServer | undefined;
 let serve: ServeProcess | undefined;
 

@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { CLI, requireBuiltCli, runCli } from './helpers/cli-process.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { CLI, requireBuiltCli, runCli } from '../helpers/cli-process.js';
 
 const SECRET = 'conformance-secret';
 const servers: RunningServer[] = [];

@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { SEND_HELP } from '../src/cli/command-send.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { SEND_HELP } from '../../src/cli/command-send.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
 interface Run {
   code: number | null;

@@ -5,9 +5,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli, runCli } from './helpers/cli-process.js';
+import { requireBuiltCli, runCli } from '../helpers/cli-process.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const INTERNAL = /\bseed\b|\bseed's\b|§/i;
 const COMMANDS = ['serve', 'send', 'fixtures', 'sign', 'replay', 'listen', 'conformance', 'types'];
 

@@ -5,10 +5,10 @@
 import http from 'node:http';
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { postCall, requireBuiltCli, runCli, startServe, CLI } from './helpers/cli-process.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { postCall, requireBuiltCli, runCli, startServe, CLI } from '../helpers/cli-process.js';
 import { spawn } from 'node:child_process';
-import { flagHint, HINTS } from '../src/cli/serve-options.js';
+import { flagHint, HINTS } from '../../src/cli/serve-options.js';
 
 const SECRET = 'habits-secret';
 let receiver: RunningServer;

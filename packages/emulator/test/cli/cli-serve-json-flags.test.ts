@@ -2,12 +2,12 @@
 // for every option its hints name, the close report and summary after SIGINT, and lines in time order.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { postCall, requireBuiltCli, runCli, startServe } from './helpers/cli-process.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { postCall, requireBuiltCli, runCli, startServe } from '../helpers/cli-process.js';
 
 // eslint-disable-next-line no-control-regex -- ESC [ starts an ANSI colour code, which is what is looked for
 const ANSI = /\x1b\[/;
-const PKG = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 const servers: RunningServer[] = [];
 const start = async (listener: Parameters<typeof startHttpServer>[0]) => {
   const s = await startHttpServer(listener);

@@ -3,7 +3,7 @@
 // a test, otherwise matches no body and nobody knows why. The bin runs from its build.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requireBuiltCli, runCli } from './helpers/cli-process.js';
+import { requireBuiltCli, runCli } from '../helpers/cli-process.js';
 
 describe('hookgate sign', () => {
   it('says the body is empty when stdin had nothing', async () => {

@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileTrackingPlan, createReceiver, fixture, toNodeListener } from '@hookgate/core';
-import { runTypes } from '../src/cli/command-types.js';
-import { startHttpServer } from '../../../test/helpers/servers.js';
+import { runTypes } from '../../src/cli/command-types.js';
+import { startHttpServer } from '../../../../test/helpers/servers.js';
 import { sign } from '@hookgate/core';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const PLAN = join(ROOT, 'test/fixtures/tracking-plans/public-api-rules.json');
 const dir = join(ROOT, '.hookgate-tmp', `types-${process.pid}-${Date.now()}`);
 const out = join(dir, 'src/tracking-plan.ts');

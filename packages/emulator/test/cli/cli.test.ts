@@ -4,11 +4,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createReceiver, fixtures, messageIssues, sign, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { formatAttemptLine } from '../src/cli/serve-summary.js';
-import { wantsColor } from '../src/cli/terminal-style.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { formatAttemptLine } from '../../src/cli/serve-summary.js';
+import { wantsColor } from '../../src/cli/terminal-style.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const SECRET = 'cli-secret';
 // eslint-disable-next-line no-control-regex -- ESC [ starts an ANSI colour code, which is what is looked for
 const ANSI = /\x1b\[/;

@@ -1,8 +1,8 @@
 // `hookgate serve`, spawned from its build, shows a resent messageId as a duplicate: a `filtered`
 // line with `duplicateOf` under --json, a `duplicate` line in the live log; the endpoint gets it once.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { postCall, requireBuiltCli, runCli, startServe } from './helpers/cli-process.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { postCall, requireBuiltCli, runCli, startServe } from '../helpers/cli-process.js';
 
 const servers: RunningServer[] = [];
 beforeAll(() => requireBuiltCli());

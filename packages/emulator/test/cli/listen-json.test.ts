@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { CLI, requireBuiltCli } from './helpers/cli-process.js';
+import { CLI, requireBuiltCli } from '../helpers/cli-process.js';
 
 describe('hookgate listen --json', () => {
   it('prints a listening line with the URL first, then each request, then the summary', async () => {

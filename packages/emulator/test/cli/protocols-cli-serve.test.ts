@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
-import { startCliFromSources } from './helpers/local-http.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
+import { startCliFromSources } from '../helpers/local-http.js';
 
-const PLAN = fileURLToPath(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url));
+const PLAN = fileURLToPath(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url));
 let receiver: CaptureReceiver;
 beforeAll(async () => {
   receiver = await startCaptureReceiver();
@@ -153,7 +153,7 @@ describe('hookgate serve --tracking-plan', () => {
     expect(bad.err).toMatch(/--violations must be one of forward, block, omit/);
     const alone = await run(['--unplanned-events', 'block']);
     expect(alone.err).toMatch(/add --tracking-plan FILE/);
-    const malformed = await run(['--tracking-plan', fileURLToPath(new URL('../package.json', import.meta.url))]);
+    const malformed = await run(['--tracking-plan', fileURLToPath(new URL('../../package.json', import.meta.url))]);
     expect(malformed.code).toBe(2);
     expect(malformed.err).toMatch(/--tracking-plan .*package\.json.*A tracking plan must be/);
   }, 60_000);

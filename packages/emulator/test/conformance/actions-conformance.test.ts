@@ -5,9 +5,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, toNodeListener } from '@hookgate/core';
-import { runConformance } from '../src/index.js';
-import { startCliFromSources } from './helpers/local-http.js';
-import { startHttpServer, type RunningServer, type TestListener } from '../../../test/helpers/servers.js';
+import { runConformance } from '../../src/index.js';
+import { startCliFromSources } from '../helpers/local-http.js';
+import { startHttpServer, type RunningServer, type TestListener } from '../../../../test/helpers/servers.js';
 
 const SECRET = 'conformance-actions-s3cret';
 const servers: RunningServer[] = [];

@@ -1,11 +1,11 @@
 // The conformance suite against the example receivers (Express, Fastify, Hono, NestJS): every MUST
 // and SHOULD case passes, and no refused request ever reaches a handler.
 import { afterEach, describe, expect, it } from 'vitest';
-import { start as startExpress } from '../../../examples/express-receiver/server.js';
-import { start as startFastify } from '../../../examples/fastify-receiver/server.js';
-import { start as startHono } from '../../../examples/hono-receiver/server.js';
-import { start as startNest } from '../../../examples/nest-receiver/server.js';
-import { runConformance } from '../src/conformance/index.js';
+import { start as startExpress } from '../../../../examples/express-receiver/server.js';
+import { start as startFastify } from '../../../../examples/fastify-receiver/server.js';
+import { start as startHono } from '../../../../examples/hono-receiver/server.js';
+import { start as startNest } from '../../../../examples/nest-receiver/server.js';
+import { runConformance } from '../../src/conformance/index.js';
 
 const SECRET = 'example-receivers-secret';
 const running: Array<{ close(): Promise<void> }> = [];

@@ -4,8 +4,8 @@
 // runs from its build in its own process against real receivers on 127.0.0.1.
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { requireBuiltCli, runCli } from './helpers/cli-process.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { requireBuiltCli, runCli } from '../helpers/cli-process.js';
 
 const SECRET = 'destination-secret';
 let classic: RunningServer;

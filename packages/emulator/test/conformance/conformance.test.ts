@@ -12,15 +12,15 @@ import {
   type WebhookMessage,
 } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { start as startNaive } from '../../../test/naive-receiver/server.js';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import { start as startNaive } from '../../../../test/naive-receiver/server.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
 import {
   ConformanceUnreachableError,
   formatConformanceReport,
   RAW_BODY_VARIANTS,
   runConformance,
   type ConformanceReport,
-} from '../src/conformance/index.js';
+} from '../../src/conformance/index.js';
 
 const SECRET = 'conformance-secret';
 const cleanups: Array<() => Promise<void>> = [];

@@ -6,9 +6,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EndpointAgents } from '../src/delivery/endpoint-agents.js';
-import { RESPONSE_BODY_LIMIT, sendAttempt, type AttemptResult } from '../src/delivery/http-attempt.js';
-import { createEmulator } from '../src/index.js';
+import { EndpointAgents } from '../../src/delivery/endpoint-agents.js';
+import { RESPONSE_BODY_LIMIT, sendAttempt, type AttemptResult } from '../../src/delivery/http-attempt.js';
+import { createEmulator } from '../../src/index.js';
 
 const open: Array<() => unknown> = [];
 afterEach(async () => {

@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type Emulator, type EmulatorOptions } from '@hookgate/emulator';
-import { startCaptureReceiver, type Answer, type CaptureReceiver, type Received } from './helpers/capture-receiver.js';
-import { startSelfSignedServer } from './helpers/self-signed.js';
-import { startHttpServer } from '../../../test/helpers/servers.js';
+import { startCaptureReceiver, type Answer, type CaptureReceiver, type Received } from '../helpers/capture-receiver.js';
+import { startSelfSignedServer } from '../helpers/self-signed.js';
+import { startHttpServer } from '../../../../test/helpers/servers.js';
 
 const HOUR = 3_600_000;
 const ms = (iso: string | undefined) => Date.parse(iso ?? '');

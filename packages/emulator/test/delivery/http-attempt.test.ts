@@ -4,10 +4,10 @@ import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EndpointAgents, IDLE_CLOSE_MS } from '../src/delivery/endpoint-agents.js';
-import { RESPONSE_BODY_LIMIT, sendAttempt, type AttemptResult } from '../src/delivery/http-attempt.js';
-import { requestHeaders } from '../src/delivery/request-headers.js';
-import { startSelfSignedServer } from './helpers/self-signed.js';
+import { EndpointAgents, IDLE_CLOSE_MS } from '../../src/delivery/endpoint-agents.js';
+import { RESPONSE_BODY_LIMIT, sendAttempt, type AttemptResult } from '../../src/delivery/http-attempt.js';
+import { requestHeaders } from '../../src/delivery/request-headers.js';
+import { startSelfSignedServer } from '../helpers/self-signed.js';
 
 const UA = 'Segment.io/1.0';
 /** node:http's bound on an answer's head. */
@@ -584,7 +584,7 @@ describe('abort', () => {
 
 describe('HTTPS', () => {
   it("tls.ca is trusted on top of Node's root certificates, not instead of them", async () => {
-    const { trustedCertificates } = await import('../src/delivery/endpoint-agents.js');
+    const { trustedCertificates } = await import('../../src/delivery/endpoint-agents.js');
     const tls = await import('node:tls');
     const list = trustedCertificates('-----BEGIN CERTIFICATE-----\nTEST\n-----END CERTIFICATE-----\n');
     expect(list).toHaveLength(tls.rootCertificates.length + 1);
@@ -611,7 +611,7 @@ describe('process lifetime', () => {
   it('free keep-alive sockets do not keep the process alive: a script that drains and never calls close() exits at once', async () => {
     const { spawn } = await import('node:child_process');
     const { fileURLToPath } = await import('node:url');
-    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
     // A node:http receiver that keeps idle connections open for a minute, in this process.
     const server = http.createServer((req, res) => {
       req.resume();

@@ -3,9 +3,9 @@
 // (concurrency 1) must not start after another endpoint answered 2xx; first attempts keep the
 // fan-out. Over real HTTP, on the system clock and on a ManualClock.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, ManualClock, type Clock, type DeliveryRecord, type Emulator } from '../src/index.js';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
-import { watchRequestStarts, type RequestStart } from './helpers/request-starts.js';
+import { createEmulator, ManualClock, type Clock, type DeliveryRecord, type Emulator } from '../../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
+import { watchRequestStarts, type RequestStart } from '../helpers/request-starts.js';
 
 const MESSAGES = 8;
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type Emulator } from '@hookgate/emulator';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 const SECRET = 'whsec_test_9f8e7d';
 

@@ -3,14 +3,14 @@
 // behaviour is pinned in retry-policy.test.ts.
 import { describe, expect, it } from 'vitest';
 import { createEmulator, SettingsError } from '@hookgate/emulator';
-import { classifyError, classifyStatus } from '../src/delivery/response-policy.js';
-import { backoffDelay, retryAfterMs } from '../src/delivery/retry-schedule.js';
-import { actionsPolicyOf } from '../src/actions/actions-response-policy.js';
+import { classifyError, classifyStatus } from '../../src/delivery/response-policy.js';
+import { backoffDelay, retryAfterMs } from '../../src/delivery/retry-schedule.js';
+import { actionsPolicyOf } from '../../src/actions/actions-response-policy.js';
 import {
   ACTIONS_FINAL_STATUSES,
   ACTIONS_RETRY_STATUSES,
   resolveActionsResponsePolicy,
-} from '../src/actions/actions-response-settings.js';
+} from '../../src/actions/actions-response-settings.js';
 
 const POLICY = {
   retryStatuses: [408, 429],

@@ -4,8 +4,8 @@
 // (`pnpm test:mutation`) found unpinned.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type EmulatorOptions } from '@hookgate/emulator';
-import { startCaptureReceiver, type Answer, type Received } from './helpers/capture-receiver.js';
-import { startSelfSignedServer } from './helpers/self-signed.js';
+import { startCaptureReceiver, type Answer, type Received } from '../helpers/capture-receiver.js';
+import { startSelfSignedServer } from '../helpers/self-signed.js';
 
 const START = Date.parse('2026-03-02T10:00:00.000Z');
 const ms = (iso: string | undefined) => Date.parse(iso ?? '');

@@ -3,9 +3,9 @@ import { parseMessage } from '@hookgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type DeliveryRecord, type Emulator } from '@hookgate/emulator';
 import type http from 'node:http';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { watchRequestStarts } from './helpers/request-starts.js';
-import { seededRandom } from '../../../test/helpers/seeded-random.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { watchRequestStarts } from '../helpers/request-starts.js';
+import { seededRandom } from '../../../../test/helpers/seeded-random.js';
 
 const MESSAGES = 10_000;
 const ENDPOINTS = 5;

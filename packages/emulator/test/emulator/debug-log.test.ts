@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, debugEnabled, ManualClock } from '@hookgate/emulator';
-import { startCaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver } from '../helpers/capture-receiver.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CHILD = fileURLToPath(new URL('./fixtures/debug-child.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('../fixtures/debug-child.ts', import.meta.url));
 
 function runChild(debug: string | undefined) {
   const env: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: `${ROOT}tsconfig.json` };

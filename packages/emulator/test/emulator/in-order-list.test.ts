@@ -1,7 +1,7 @@
 // InOrderList: the in-flight requests and the manual clock's open I/O are kept in it (one add and one
 // delete per attempt, no hash table rebuilt).
 import { describe, expect, it } from 'vitest';
-import { InOrderList, type ListLinks } from '../src/in-order-list.js';
+import { InOrderList, type ListLinks } from '../../src/in-order-list.js';
 
 interface Item extends ListLinks<Item> {
   n: number;

@@ -9,7 +9,7 @@ import {
   type Attempt,
   type DeliveryRecord,
 } from '@hookgate/emulator';
-import { startCaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver } from '../helpers/capture-receiver.js';
 
 describe('events, drain, replay and close', () => {
   const open: Array<{ close(): Promise<unknown> }> = [];

@@ -3,9 +3,9 @@
 // are at most 10 s for headers, and `serve` (spawned, at its defaults) cuts a trickle off by then.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, listenIntake, startListener } from '../src/index.js';
-import { DEFAULT_SERVER_TIMEOUTS } from '../src/server-timeouts.js';
-import { startCliFromSources } from './helpers/local-http.js';
+import { createEmulator, listenIntake, startListener } from '../../src/index.js';
+import { DEFAULT_SERVER_TIMEOUTS } from '../../src/server-timeouts.js';
+import { startCliFromSources } from '../helpers/local-http.js';
 
 const open: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, SettingsError, systemClock } from '@hookgate/emulator';
-import { startHttpServer } from '../../../test/helpers/servers.js';
+import { startHttpServer } from '../../../../test/helpers/servers.js';
 
 describe('ManualClock', () => {
   it('runs timers in time order (FIFO for equal times), each at its own virtual time', async () => {

@@ -7,7 +7,7 @@ import {
   redactSignature,
   redactText,
   redactUrl,
-} from '../src/redact.js';
+} from '../../src/redact.js';
 
 describe('redactUrl', () => {
   it('masks the password and every query value, keeps user name, host, path and query keys', () => {

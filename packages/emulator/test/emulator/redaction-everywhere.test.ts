@@ -5,8 +5,8 @@
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, listenIntake } from '@hookgate/emulator';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { postCall, requireBuiltCli, runCli, startServe } from './helpers/cli-process.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { postCall, requireBuiltCli, runCli, startServe } from '../helpers/cli-process.js';
 
 const PASSWORD = 's3cretpw';
 const TOKEN = 'tok123';

@@ -1,8 +1,8 @@
 // emulator.sources is documented as free of secrets: endpoint URL passwords and query tokens are
 // masked in it (added, updated and initial sources alike), while requests still carry them.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../src/index.js';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { createEmulator, type Emulator } from '../../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 const PASSWORD = 'pw-Zx81-hunter2';
 const TOKEN = 'tok_9f8e7d6c5b4a';

@@ -1,8 +1,8 @@
 // The inspector's API shows a Webhooks (Actions) delivery's method, subscription and batch size, and
 // its curl command resends with the delivery's own method and URL (over real HTTP).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator, type IntakeServer } from '../src/index.js';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { createEmulator, type Emulator, type IntakeServer } from '../../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 let receiver: CaptureReceiver;
 let emulator: Emulator;

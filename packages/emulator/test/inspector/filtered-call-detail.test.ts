@@ -2,8 +2,8 @@
 // the call as the client sent it, names it by its event in the list, and says why — in the library's
 // words in-process, and in serve's flags when `hookgate serve` runs the inspector.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, listenIntake } from '../src/index.js';
-import { postCall, requireBuiltCli, startServe, type ServeProcess } from './helpers/cli-process.js';
+import { createEmulator, listenIntake } from '../../src/index.js';
+import { postCall, requireBuiltCli, startServe, type ServeProcess } from '../helpers/cli-process.js';
 
 const WRITE_KEY = 'wk_filtered_detail';
 const CALL = { anonymousId: 'anon-7', event: 'Anonymous Checkout', properties: { total: 12 } };

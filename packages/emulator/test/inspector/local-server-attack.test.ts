@@ -6,8 +6,8 @@
 // tracking API serves); `null` (sandboxed and file pages) is not loopback.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, listenIntake, startListener, type Emulator, type IntakeServer } from '../src/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, listenIntake, startListener, type Emulator, type IntakeServer } from '../../src/index.js';
 
 const WRITE_KEY = 'wk_variants_0123456789';
 

@@ -9,9 +9,9 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { CHROMIUM_PATH } from './inspector/chromium.js';
-import { rawRequest, startCliFromSources } from './helpers/local-http.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { CHROMIUM_PATH } from './chromium.js';
+import { rawRequest, startCliFromSources } from '../helpers/local-http.js';
 
 const WRITE_KEY = 'wk_browser_attack_0123456789';
 const open: Array<{ close(): Promise<unknown> }> = [];

@@ -3,9 +3,9 @@
 // without the token, and no view, event stream, page or log line carries the source's write key.
 import { sign } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, listenIntake, startListener, type Emulator } from '../src/index.js';
-import { externalIPv4, rawRequest, startCliFromSources } from './helpers/local-http.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, listenIntake, startListener, type Emulator } from '../../src/index.js';
+import { externalIPv4, rawRequest, startCliFromSources } from '../helpers/local-http.js';
 
 const WRITE_KEY = 'wk_live_H1guard0123456789abcdef';
 const TOKEN = 'ui-token-0123456789abcdef';

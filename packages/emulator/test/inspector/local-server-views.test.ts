@@ -3,8 +3,8 @@
 // JSON view says `X-Content-Type-Options: nosniff` and `Cross-Origin-Resource-Policy: same-origin`,
 // and `listen` masks every header named like a credential by one pattern.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, listenIntake, startListener } from '../src/index.js';
-import { isSecretHeader } from '../src/redact.js';
+import { createEmulator, listenIntake, startListener } from '../../src/index.js';
+import { isSecretHeader } from '../../src/redact.js';
 
 const TOKEN = 'ui-token-0123456789abcdef';
 const open: Array<{ close(): Promise<unknown> }> = [];

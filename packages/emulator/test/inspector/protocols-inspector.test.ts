@@ -3,11 +3,11 @@
 // destination and the Webhooks (Actions) destination alike; a delivery the plan left alone has none.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, type Emulator } from '../src/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, type Emulator } from '../../src/index.js';
 
 const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
 );
 
 let receiver: RunningServer;

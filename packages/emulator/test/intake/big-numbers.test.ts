@@ -3,14 +3,14 @@
 // The intake says so: a DEBUG line, a note on the record (JSON views, inspector detail), and the call's
 // text exactly as sent, shown in the inspector (checked in a real chromium page).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
-import { launchChromium, type RunningBrowser } from './inspector/chromium.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
+import { launchChromium, type RunningBrowser } from '../inspector/chromium.js';
 import { sign } from '@hookgate/core';
-import { createEmulator, startListener, type Emulator } from '../src/index.js';
-import { listenIntake, type IntakeServer } from '../src/intake/index.js';
+import { createEmulator, startListener, type Emulator } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
 import fc from 'fast-check';
-import { hasDigitRun } from '../src/intake/big-number-notes.js';
-import { rawCallText } from '../src/intake/raw-call-text.js';
+import { hasDigitRun } from '../../src/intake/big-number-notes.js';
+import { rawCallText } from '../../src/intake/raw-call-text.js';
 
 const KEY = 'wk_big_numbers_0123456789';
 const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;

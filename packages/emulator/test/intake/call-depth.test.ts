@@ -3,7 +3,7 @@
 // stack overflow halfway through accepting it.
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@hookgate/core';
-import { createEmulator, MAX_CALL_DEPTH } from '../src/index.js';
+import { createEmulator, MAX_CALL_DEPTH } from '../../src/index.js';
 
 function nested(levels: number): Record<string, unknown> {
   const root: Record<string, unknown> = {};

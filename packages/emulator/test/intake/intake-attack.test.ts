@@ -4,12 +4,12 @@
 // and a request pipelined behind it is still answered.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import type { RawOutcome, RawPlan } from '../../../test/adapters/raw-attack-client.js';
-import { createEmulator, listenIntake, type Emulator, type IntakeServer } from '../src/index.js';
-import { runOutcomesProcess } from '../../../test/helpers/outcomes-process.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import type { RawOutcome, RawPlan } from '../../../../test/adapters/raw-attack-client.js';
+import { createEmulator, listenIntake, type Emulator, type IntakeServer } from '../../src/index.js';
+import { runOutcomesProcess } from '../../../../test/helpers/outcomes-process.js';
 
-const CLIENT = fileURLToPath(new URL('../../../test/adapters/raw-attack-client.ts', import.meta.url));
+const CLIENT = fileURLToPath(new URL('../../../../test/adapters/raw-attack-client.ts', import.meta.url));
 const KEY = 'wk_intake_attack';
 const FIVE_MB = 5 * 1024 * 1024;
 

@@ -4,9 +4,9 @@
 // retry forever); as deep as a call's own `context` may be, it is accepted and delivered.
 import { createReceiver, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, type Emulator } from '../src/index.js';
-import { listenIntake, MAX_CALL_DEPTH, type IntakeServer } from '../src/intake/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, type Emulator } from '../../src/index.js';
+import { listenIntake, MAX_CALL_DEPTH, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'batch-level-depth-secret';
 const KEY = 'wk_batch_level_depth';

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { Analytics } from '@segment/analytics-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
-import { createEmulator, ManualClock, type Emulator, type EmulatorOptions } from '../src/index.js';
-import { MessageIdWindow } from '../src/intake/message-id-window.js';
-import { listenIntake, type IntakeServer } from '../src/intake/index.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
+import { createEmulator, ManualClock, type Emulator, type EmulatorOptions } from '../../src/index.js';
+import { MessageIdWindow } from '../../src/intake/message-id-window.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'dedupe-secret';
 const KEY = 'wk_dedupe';
@@ -216,7 +216,7 @@ describe('dedupe by messageId at the intake', () => {
 
   it('50 concurrent requests with the same official body: its 6 calls delivered once, the other 294 recorded as duplicates', async () => {
     await start();
-    const raw = readFileSync(new URL('./fixtures/official-clients/python-analytics-python.json', import.meta.url));
+    const raw = readFileSync(new URL('../fixtures/official-clients/python-analytics-python.json', import.meta.url));
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
         fetch(`${intake!.url}/v1/batch`, {

@@ -5,12 +5,12 @@ import fc from 'fast-check';
 import { messageIssues } from '@hookgate/core';
 import { normalizeTimestamp } from '@hookgate/core/calls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as publicApi from '../src/index.js';
-import { createEmulator, MAX_CALL_BYTES, type Emulator } from '../src/index.js';
-import { listenIntake, type IntakeServer } from '../src/intake/index.js';
-import { jsonSizeBound } from '../src/intake/json-size-bound.js';
-import { callToMessage } from '../src/routing/transform.js';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import * as publicApi from '../../src/index.js';
+import { createEmulator, MAX_CALL_BYTES, type Emulator } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
+import { jsonSizeBound } from '../../src/intake/json-size-bound.js';
+import { callToMessage } from '../../src/routing/transform.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 let receiver: CaptureReceiver;

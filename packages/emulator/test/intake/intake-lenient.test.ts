@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { createReceiver, messageIssues, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, NO_USER_ID_REASON, type Emulator, type EmulatorOptions } from '../src/index.js';
-import { listenIntake, type IntakeServer } from '../src/intake/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, NO_USER_ID_REASON, type Emulator, type EmulatorOptions } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'lenient-secret';
 const KEY = 'wk_lenient';
@@ -302,7 +302,7 @@ describe('neighbours of a good request', () => {
     await emulator.close();
     await receiver.close();
     await start({ dedupe: false });
-    const raw = readFileSync(new URL('./fixtures/official-clients/python-analytics-python.json', import.meta.url));
+    const raw = readFileSync(new URL('../fixtures/official-clients/python-analytics-python.json', import.meta.url));
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
         fetch(`${intake.url}/v1/batch`, {

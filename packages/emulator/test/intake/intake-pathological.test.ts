@@ -5,9 +5,9 @@
 import { createReceiver, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, type Emulator } from '../src/index.js';
-import { listenIntake, MAX_CALL_DEPTH, type IntakeServer } from '../src/intake/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, type Emulator } from '../../src/index.js';
+import { listenIntake, MAX_CALL_DEPTH, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'pathological-secret';
 const KEY = 'wk_pathological';

@@ -3,9 +3,9 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createReceiver, messageIssues, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, type Emulator } from '../src/index.js';
-import { listenIntake, MAX_BATCH_BYTES, MAX_CALL_BYTES, type IntakeServer } from '../src/intake/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, type Emulator } from '../../src/index.js';
+import { listenIntake, MAX_BATCH_BYTES, MAX_CALL_BYTES, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'intake-secret';
 const KEY = 'wk_intake_test';

@@ -4,10 +4,16 @@
 // `--allow-origin` allows exactly the origin it names.
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, createIntakeListener, listenIntake, type Emulator, type IntakeServer } from '../src/index.js';
-import { CHROMIUM_PATH, launchChromium, type RunningBrowser } from './inspector/chromium.js';
-import { rawRequest, startCliFromSources } from './helpers/local-http.js';
+import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import {
+  createEmulator,
+  createIntakeListener,
+  listenIntake,
+  type Emulator,
+  type IntakeServer,
+} from '../../src/index.js';
+import { CHROMIUM_PATH, launchChromium, type RunningBrowser } from '../inspector/chromium.js';
+import { rawRequest, startCliFromSources } from '../helpers/local-http.js';
 
 const WRITE_KEY = 'wk_origin_0123456789abcdef';
 const open: Array<{ close(): Promise<unknown> }> = [];

@@ -1,5 +1,5 @@
 // Request bodies in the exact shapes Segment's official libraries send (Python, Ruby, Go, Java,
-// Node; see fixtures/official-clients/README.md for the public source each follows), posted byte for
+// Node; see test/fixtures/official-clients/README.md for the public source each follows), posted byte for
 // byte over real HTTP to a real intake, delivered to a real receiver: every call must arrive,
 // verified, in the seed's shapes (userId a string, timestamp ISO 8601 UTC with milliseconds).
 import { readFileSync } from 'node:fs';
@@ -8,14 +8,14 @@ import { gzipSync } from 'node:zlib';
 import { createReceiver, messageIssues, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import { UTC_MILLIS_TIMESTAMP } from '@hookgate/core/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, type Emulator } from '../src/index.js';
-import { listenIntake, type IntakeServer } from '../src/intake/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, type Emulator } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'official-clients-secret';
 const KEY = 'wk_official';
 const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/official-clients/${name}`, import.meta.url));
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/official-clients/${name}`, import.meta.url));
 
 let receiver: RunningServer;
 let seen: Array<{ message: WebhookMessage; form: string }>;

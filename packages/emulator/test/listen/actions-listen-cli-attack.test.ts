@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startListener, type Listener } from '../src/index.js';
-import { startCliFromSources } from './helpers/local-http.js';
+import { startListener, type Listener } from '../../src/index.js';
+import { startCliFromSources } from '../helpers/local-http.js';
 
 const SECRET = 'listen-attack-s3cret';
 let listener: Listener;

@@ -2,8 +2,8 @@
 // batch's first-element-only signature. The requests come from Segment's own destination code
 // (@segment/action-destinations 3.387.0) over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startListener, type Listener } from '../src/index.js';
-import { segmentOnBatch, segmentOnEvent } from '../../../test/helpers/segment-actions-sender.js';
+import { startListener, type Listener } from '../../src/index.js';
+import { segmentOnBatch, segmentOnEvent } from '../../../../test/helpers/segment-actions-sender.js';
 
 const SECRET = 'listen-actions-s3cret';
 let listener: Listener;

@@ -5,8 +5,8 @@
 import net from 'node:net';
 import { sign } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer } from '../../../test/helpers/servers.js';
-import { startListener } from '../src/index.js';
+import { readAll, startHttpServer } from '../../../../test/helpers/servers.js';
+import { startListener } from '../../src/index.js';
 
 const SECRET = 'listen-attack-s3cret';
 const BODY = '{"type":"track","userId":"u1","event":"Hop","timestamp":"2026-01-01T00:00:00.000Z","version":1}';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import v8 from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LISTEN_LOG_BYTES, startListener } from '../src/index.js';
+import { DEFAULT_LISTEN_LOG_BYTES, startListener } from '../../src/index.js';
 
 const open: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
@@ -84,7 +84,7 @@ describe('listen: the log is bounded by bytes', () => {
 });
 
 describe('hookgate listen --max-log-bytes (the CLI, spawned from the sources)', () => {
-  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const root = fileURLToPath(new URL('../../../../', import.meta.url));
   const cli = (args: string[]) =>
     spawn(process.execPath, ['--import', 'tsx', 'packages/emulator/src/cli.ts', 'listen', ...args], {
       cwd: root,

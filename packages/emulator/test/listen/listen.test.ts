@@ -3,8 +3,8 @@
 import http from 'node:http';
 import { createReceiver, fixture, sign } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer, type TestListener } from '../../../test/helpers/servers.js';
-import { startListener, type InboundRecord, type Listener } from '../src/index.js';
+import { readAll, startHttpServer, type RunningServer, type TestListener } from '../../../../test/helpers/servers.js';
+import { startListener, type InboundRecord, type Listener } from '../../src/index.js';
 
 const SECRET = 'listen-s3cret';
 const open: Array<{ close(): Promise<void> }> = [];
@@ -457,7 +457,7 @@ describe('hookgate listen (the CLI, spawned from the sources)', () => {
   it('--json: one JSON object per request on stdout, the banner on stderr, a summary object after SIGINT', async () => {
     const { spawn } = await import('node:child_process');
     const { fileURLToPath } = await import('node:url');
-    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
     const rx = await realReceiver();
     const child = spawn(
       process.execPath,

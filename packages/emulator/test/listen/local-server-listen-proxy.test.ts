@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { sign } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer } from '../../../test/helpers/servers.js';
-import { startListener } from '../src/index.js';
+import { readAll, startHttpServer } from '../../../../test/helpers/servers.js';
+import { startListener } from '../../src/index.js';
 
 const SECRET = 'proxy-s3cret';
 const open: Array<{ close(): Promise<unknown> }> = [];

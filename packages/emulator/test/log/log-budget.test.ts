@@ -5,8 +5,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, LogFullError, ManualClock, SettingsError, type Emulator } from '../src/index.js';
-import { listenIntake, type IntakeServer } from '../src/intake/index.js';
+import { createEmulator, LogFullError, ManualClock, SettingsError, type Emulator } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'budget-secret';
 const KEY = 'wk_budget';

@@ -8,8 +8,8 @@ import {
   ReplayError,
   SettingsError,
   type Emulator,
-} from '../src/index.js';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+} from '../../src/index.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 let receiver: CaptureReceiver | undefined;
 let emulator: Emulator | undefined;

@@ -3,11 +3,11 @@
 // honouring the same controls (blocking, omitting, context.protocols) on the whole event it sends.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, type Emulator, type SchemaControls } from '../src/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, type Emulator, type SchemaControls } from '../../src/index.js';
 
 const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
 );
 
 let server: RunningServer | undefined;

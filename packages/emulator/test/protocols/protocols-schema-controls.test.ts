@@ -5,15 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver, toNodeListener, type PlanViolation, type WebhookMessage } from '@hookgate/core';
-import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createEmulator, SettingsError, type Emulator, type SchemaControls } from '../src/index.js';
-import { listenIntake, type IntakeServer } from '../src/intake/index.js';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, SettingsError, type Emulator, type SchemaControls } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
 
 const SECRET = 'protocols-secret';
 const KEY = 'wk_protocols';
 const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
 const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
 );
 
 let receiver: RunningServer | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, type DeliveryRecord, type Emulator } from '@hookgate/emulator';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 describe('routing (seed §4.3): integrations, the enabled toggle, schema filtering', () => {
   let receiver: CaptureReceiver;

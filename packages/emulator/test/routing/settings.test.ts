@@ -6,7 +6,7 @@ import {
   type Emulator,
   type SourceSettings,
 } from '@hookgate/emulator';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 const url = 'http://127.0.0.1:9/hook';
 const source = (webhooks: Record<string, unknown>): SourceSettings[] =>

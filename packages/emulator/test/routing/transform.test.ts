@@ -10,7 +10,7 @@ import {
   type Emulator,
   type EmulatorOptions,
 } from '@hookgate/emulator';
-import { startCaptureReceiver, type CaptureReceiver } from './helpers/capture-receiver.js';
+import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 const START = '2026-03-01T10:20:30.456Z';
 
