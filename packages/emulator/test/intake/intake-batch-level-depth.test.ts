@@ -2,62 +2,28 @@
 // rule as a call's fields, on /v1/batch and /v1/import, over real HTTP: nested too deep, the batch is
 // a clear 400 naming the field (not a 500 from a stack overflow that loses every call, which clients
 // retry forever); as deep as a call's own `context` may be, it is accepted and delivered.
-import { createReceiver, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
-import { createEmulator, type Emulator } from '../../src/index.js';
-import { listenIntake, MAX_CALL_DEPTH, type IntakeServer } from '../../src/intake/index.js';
+import { MAX_CALL_DEPTH } from '../../src/intake/index.js';
+import { deepObjectText } from '../helpers/deep-json.js';
+import { startIntakeToReceiver, type IntakeAnswer, type IntakeToReceiver } from '../helpers/intake-to-receiver.js';
 
-const SECRET = 'batch-level-depth-secret';
-const KEY = 'wk_batch_level_depth';
-const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
-
-let receiver: RunningServer;
-let seen: WebhookMessage[];
-let emulator: Emulator;
-let intake: IntakeServer;
-const errors: unknown[] = [];
+let rig: IntakeToReceiver;
 
 beforeAll(async () => {
-  seen = [];
-  const rx = createReceiver({ secret: SECRET, onMessage: (message) => void seen.push(message) });
-  const listener = toNodeListener(rx);
-  receiver = await startHttpServer((req, res) => void listener(req, res));
-  emulator = createEmulator({
-    sources: [
-      {
-        writeKey: KEY,
-        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
-      },
-    ],
-  });
-  intake = await listenIntake(emulator, { onError: (e) => errors.push(e) });
+  rig = await startIntakeToReceiver({ writeKey: 'wk_batch_level_depth', secret: 'batch-level-depth-secret' });
 });
 
-afterAll(async () => {
-  await intake.close();
-  await emulator.close();
-  await receiver.close();
-});
+afterAll(() => rig.close());
 
-interface Answer {
-  status: number;
-  body: { success: boolean; code?: string; message?: string; accepted?: number; issues?: Array<{ path: string }> };
-}
+type Answer = IntakeAnswer<{
+  success: boolean;
+  code?: string;
+  message?: string;
+  accepted?: number;
+  issues?: Array<{ path: string }>;
+}>;
 
-async function post(path: string, text: string): Promise<Answer> {
-  const res = await fetch(`${intake.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: basic },
-    body: text,
-  });
-  return { status: res.status, body: (await res.json()) as Answer['body'] };
-}
-
-/** JSON text of an object nested `depth` levels (`{"a":{"a":...}}`), built as text: no stack needed. */
-function deepObjectText(depth: number): string {
-  return '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
-}
+const post = (path: string, text: string): Promise<Answer> => rig.post(path, text);
 
 let seq = 0;
 function call(): { text: string; event: string } {
@@ -74,7 +40,7 @@ describe('batch-level context and integrations nested too deep', () => {
       expect(answer.body.message).toContain('$.context');
       expect(answer.body.message).toContain(`${MAX_CALL_DEPTH} levels`);
       expect(answer.body.issues?.[0]?.path).toBe('$.context');
-      expect(errors).toEqual([]);
+      expect(rig.errors).toEqual([]);
     });
 
     it(`${route}: the depth rule of a call's own fields applies (150 levels refused, the limit accepted)`, async () => {
@@ -87,9 +53,9 @@ describe('batch-level context and integrations nested too deep', () => {
       expect(at.status).toBe(200);
       const over = await post(route, `{"batch":[${call().text}],"context":${deepObjectText(MAX_CALL_DEPTH)}}`);
       expect(over.status).toBe(400);
-      await emulator.drain();
-      expect(seen.some((m) => m.type === 'track' && m.event === ok.event)).toBe(true);
-      expect(errors).toEqual([]);
+      await rig.emulator.drain();
+      expect(rig.seen.some((m) => m.type === 'track' && m.event === ok.event)).toBe(true);
+      expect(rig.errors).toEqual([]);
     });
   }
 });

@@ -2,70 +2,28 @@
 // very wide one, a huge one, or junk where a call should be is refused alone (named in the answer's
 // `refused` list with its reason and JSON path); the good calls beside it are delivered to a real
 // receiver, and the answer is never a 5xx. A property test throws random mixes of such calls.
-import { createReceiver, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
-import { createEmulator, type Emulator } from '../../src/index.js';
-import { listenIntake, MAX_CALL_DEPTH, type IntakeServer } from '../../src/intake/index.js';
+import { MAX_CALL_DEPTH } from '../../src/intake/index.js';
+import { deepArrayText, deepObjectText } from '../helpers/deep-json.js';
+import { startIntakeToReceiver, type IntakeAnswer, type IntakeToReceiver } from '../helpers/intake-to-receiver.js';
 
-const SECRET = 'pathological-secret';
-const KEY = 'wk_pathological';
-const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
-
-let receiver: RunningServer;
-let seen: WebhookMessage[];
-let emulator: Emulator;
-let intake: IntakeServer;
-const errors: unknown[] = [];
+let rig: IntakeToReceiver;
 
 beforeAll(async () => {
-  seen = [];
-  const rx = createReceiver({ secret: SECRET, onMessage: (message) => void seen.push(message) });
-  receiver = await startHttpServer(toNodeListener(rx));
-  emulator = createEmulator({
-    sources: [
-      {
-        writeKey: KEY,
-        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
-      },
-    ],
-  });
-  intake = await listenIntake(emulator, { onError: (e) => errors.push(e) });
+  rig = await startIntakeToReceiver({ writeKey: 'wk_pathological', secret: 'pathological-secret' });
 });
 
-afterAll(async () => {
-  await intake.close();
-  await emulator.close();
-  await receiver.close();
-});
+afterAll(() => rig.close());
 
-interface Answer {
-  status: number;
-  body: {
-    success: boolean;
-    code?: string;
-    accepted?: number;
-    refused?: Array<{ index: number; recordId?: string; issues: Array<{ path: string; message: string }> }>;
-  };
-}
+type Answer = IntakeAnswer<{
+  success: boolean;
+  code?: string;
+  accepted?: number;
+  refused?: Array<{ index: number; recordId?: string; issues: Array<{ path: string; message: string }> }>;
+}>;
 
-async function post(path: string, text: string): Promise<Answer> {
-  const res = await fetch(`${intake.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: basic },
-    body: text,
-  });
-  return { status: res.status, body: (await res.json()) as Answer['body'] };
-}
-
-/** JSON text of an object nested `depth` levels (`{"a":{"a":...}}`), built as text: no stack needed. */
-function deepObjectText(depth: number): string {
-  return '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
-}
-function deepArrayText(depth: number): string {
-  return '['.repeat(depth) + ']'.repeat(depth);
-}
+const post = (path: string, text: string): Promise<Answer> => rig.post(path, text);
 
 let goodSeq = 0;
 function goodCall(properties: Record<string, unknown> = { n: goodSeq + 1 }): { text: string; event: string } {
@@ -76,7 +34,7 @@ function goodCall(properties: Record<string, unknown> = { n: goodSeq + 1 }): { t
   };
 }
 
-const delivered = (event: string) => seen.some((m) => m.type === 'track' && m.event === event);
+const delivered = (event: string) => rig.seen.some((m) => m.type === 'track' && m.event === event);
 
 describe('pathological calls', () => {
   it('a call nested 6,000 deep is refused alone with its path; its neighbours are delivered; the answer is 200', async () => {
@@ -93,13 +51,13 @@ describe('pathological calls', () => {
     expect(refused?.issues[0]?.message).toContain(`nests deeper than ${MAX_CALL_DEPTH} levels`);
     expect(refused?.recordId).toMatch(/^dlv_/);
     // Its record says why, and does not keep its 30 KB of nesting as text (kept only up to a call's size).
-    const record = emulator.deliveries.find((d) => d.id === refused?.recordId);
+    const record = rig.emulator.deliveries.find((d) => d.id === refused?.recordId);
     expect(record?.reason).toContain('$.batch[1].properties nests deeper than');
     expect(record?.rawCall).toBeUndefined();
-    await emulator.drain();
+    await rig.emulator.drain();
     expect(delivered(a.event) && delivered(b.event)).toBe(true);
-    expect(seen.some((m) => m.type === 'track' && m.event === 'Deep')).toBe(false);
-    expect(errors).toEqual([]);
+    expect(rig.seen.some((m) => m.type === 'track' && m.event === 'Deep')).toBe(false);
+    expect(rig.errors).toEqual([]);
   });
 
   it('the 10 KB call nested 5,000 deep from the report is refused with 400 on a single-call route, not 500', async () => {
@@ -109,7 +67,7 @@ describe('pathological calls', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('invalid_call');
     expect(answer.body.refused?.[0]?.issues[0]?.path).toBe('$.properties');
-    expect(errors).toEqual([]);
+    expect(rig.errors).toEqual([]);
   });
 
   it('deep context, deep traits and a deep array where a call should be are each refused alone', async () => {
@@ -127,7 +85,7 @@ describe('pathological calls', () => {
       [2, '$.batch[2].context'],
       [3, '$.batch[3][0]'],
     ]);
-    await emulator.drain();
+    await rig.emulator.drain();
     expect(delivered(a.event)).toBe(true);
   });
 
@@ -139,7 +97,7 @@ describe('pathological calls', () => {
     const answer = await post('/v1/batch', `{"batch":[${atText},${over}]}`);
     expect(answer.status).toBe(200);
     expect(answer.body.refused?.map((r) => r.index)).toEqual([1]);
-    await emulator.drain();
+    await rig.emulator.drain();
     expect(delivered(at.event)).toBe(true);
   });
 
@@ -160,8 +118,8 @@ describe('pathological calls', () => {
     expect(typed.status).toBe(400);
     const recordId = typed.body.refused?.[0]?.recordId;
     expect(recordId).toMatch(/^dlv_/);
-    expect(emulator.deliveries.find((d) => d.id === recordId)?.rawCall).toBeUndefined();
-    expect(errors).toEqual([]);
+    expect(rig.emulator.deliveries.find((d) => d.id === recordId)?.rawCall).toBeUndefined();
+    expect(rig.errors).toEqual([]);
   });
 
   it('property: random deep, wide, huge and junk calls never sink a batch; every good call is delivered once', async () => {
@@ -204,11 +162,12 @@ describe('pathological calls', () => {
         const refused = answer.body.refused ?? [];
         const accepted = answer.body.accepted ?? (answer.status === 200 ? texts.length : 0);
         expect(accepted + refused.length).toBe(texts.length);
-        await emulator.drain();
-        for (const event of goods) expect(seen.filter((m) => m.type === 'track' && m.event === event)).toHaveLength(1);
+        await rig.emulator.drain();
+        for (const event of goods)
+          expect(rig.seen.filter((m) => m.type === 'track' && m.event === event)).toHaveLength(1);
       }),
       { numRuns: 40 },
     );
-    expect(errors).toEqual([]);
+    expect(rig.errors).toEqual([]);
   }, 120_000);
 });
