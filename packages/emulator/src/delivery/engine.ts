@@ -6,8 +6,8 @@ import { notRetriedWords } from '../log/endpoint-outcome.js';
 import type { RecordEndpoint } from '../log/logged-attempt.js';
 import type { EngineOptions } from './delivery-options.js';
 import type { DeliveryPolicy } from './delivery-policy.js';
+import { attemptLogLine, formatDuration, lastErrors } from './delivery-wording.js';
 import { EndpointAgents } from './endpoint-agents.js';
-import { attemptDebugLine, formatDuration, lastErrors } from './engine-words.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
 import { RetryQueue } from './retry-queue.js';
 import { nextRoundDelay, retryAfterWait } from './retry-schedule.js';
@@ -292,7 +292,7 @@ export class DeliveryEngine {
       outcome: notRetried ? 'not-retried' : verdict.outcome,
       notRetriedBecause: notRetried ? notRetriedWords(acceptedBy + 1) : undefined,
     });
-    this.#log?.(attemptDebugLine(record, attempt, endpoint.parsed));
+    this.#log?.(attemptLogLine(record, attempt, endpoint.parsed));
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
       record.state = 'delivered';

@@ -1,93 +1,11 @@
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { redactSignature, redactUrl } from '../debug-log.js';
 import { redactHeaders, redactWriteKey } from '../redact.js';
-import { curlCommand } from './curl-command.js';
-import { endpointStatuses, lastStatusNote, type EndpointStatusView } from './endpoint-status-view.js';
-import { protocolsView, type ProtocolsView } from './protocols-view.js';
-import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
+import { endpointStatuses, lastStatusNote } from './endpoint-status-view.js';
+import { protocolsView } from './protocols-view.js';
+import type { DeliveryRecord } from '../log/delivery-record.js';
 import type { InspectorEngine } from './inspector-engine.js';
-
-/**
- * One row of the inspector's list: what a page may show of a delivery (URLs, signatures and write keys
- * masked).
- *
- * @example
- * const row: DeliverySummary = summarizeDelivery(record, masks);
- */
-export interface DeliverySummary {
-  id: string;
-  seq: number;
-  receivedAt: string;
-  source: string;
-  origin: DeliveryRecord['origin'];
-  type: DeliveryRecord['type'];
-  /** The event name, or a one-line summary for other types. */
-  summary: string;
-  userId: string | undefined;
-  state: DeliveryRecord['state'];
-  attempts: number;
-  /** The last attempt's status, else its error code. */
-  lastStatus: number | string | undefined;
-  /** What that status means when its endpoint is not retried because another accepted: `not retried — endpoint 1 accepted`. */
-  lastStatusNote: string | undefined;
-  replayOf: string | undefined;
-  /** For a filtered record: why it was never sent, in words (the list shows it under the event name). */
-  filteredBecause: string | undefined;
-  /** A Webhooks (Actions) record: method, subscription and how many events its request holds. */
-  actions?: DeliveryRecord['actions'];
-}
-
-/** One attempt as the page shows it. */
-export interface AttemptView {
-  endpoint: string;
-  round: number;
-  at: string;
-  durationMs: number;
-  status: number | undefined;
-  error: { code: string; message: string } | undefined;
-  /** The start of the answer's body (at most 200 characters). */
-  responseStart: string | undefined;
-  outcome: Attempt['outcome'];
-  /** For a `not-retried` attempt: why (`endpoint 1 accepted`). */
-  notRetriedBecause: string | undefined;
-}
-
-/** A delivery's detail as the page shows it. */
-export interface DeliveryDetail extends DeliverySummary {
-  /** The exact bytes sent, as UTF-8 text. */
-  body: string;
-  /** The headers sent: signature shortened, credential-like static header values masked. */
-  headers: Record<string, string>;
-  endpoints: string[];
-  /** Where the delivery stands at each endpoint (e.g. `not retried — endpoint 1 accepted` beside its last status). */
-  endpointStatuses: EndpointStatusView[];
-  attemptList: AttemptView[];
-  firstAttemptAt: string | undefined;
-  nextAttemptAt: string | undefined;
-  /** When the 4 h retry window closes (from the first attempt), while the delivery is pending. */
-  windowEndsAt: string | undefined;
-  /** The length of the retry window, from the first attempt. */
-  windowMs: number;
-  /** The emulator's clock now, so the page counts time left on the emulator's time. */
-  now: string;
-  reason: string | undefined;
-  deliveredTo: string | undefined;
-  /** A curl command that resends the body, its signature computed from $HOOKGATE_SECRET (never shown). */
-  curl: string;
-  signed: boolean;
-  /**
-   * False for a signed delivery whose source no longer has a shared secret (removed since): no secret
-   * the user can look up reproduces its signature, so the page refuses to copy its curl command.
-   */
-  secretKnown: boolean;
-  /** For a call the intake had already accepted with the same messageId: the record that took it. */
-  duplicateOf: string | undefined;
-  /** What the intake noticed about the call (a number JSON parsing changed). */
-  notes: readonly string[] | undefined;
-  /** The call's text as the client sent it (write key masked), kept when there are notes. */
-  rawCall: string | undefined;
-  protocols: ProtocolsView | undefined;
-}
+import type { DeliveryDetail, DeliverySummary } from './wire-types.js';
 
 /**
  * Masks for one engine: endpoint URLs as `redactUrl` shows them (password and query hidden), and each
@@ -298,6 +216,42 @@ function actionsSummary(record: DeliveryRecord, m: Record<string, unknown> | und
 export function filteredWords(reason: string | undefined, built: boolean): string {
   const why = reason === undefined ? 'no reason was recorded' : oneLine(reason, 300).replace(/\.$/, '');
   return built ? `Not sent: ${why}.` : `Not sent, and no message could be built from the call: ${why}.`;
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A curl command that sends a delivery's exact body again to an endpoint. The signature is computed
+ * by the shell from `$HOOKGATE_SECRET` (openssl), so neither the secret nor a full signature is in it.
+ *
+ * @example
+ * curlCommand('{"type":"track"}', 'http://127.0.0.1:3000/hook', { 'user-agent': 'Segment.io/1.0' }, true);
+ */
+export function curlCommand(body: string, url: string, headers: Record<string, string>, signed: boolean): string {
+  // Without the secret, openssl would sign with an empty key and the receiver would answer 401 for a
+  // reason the user cannot see: the command stops first, saying what to set.
+  const lines = signed
+    ? [`: "\${HOOKGATE_SECRET:?set HOOKGATE_SECRET to the shared secret of the source first (nothing was sent)}"`]
+    : [];
+  lines.push(`BODY=${shellQuote(body)}`);
+  const parts = [`curl -sS -X POST ${shellQuote(url)}`];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'x-signature' || lower === 'content-length') continue;
+    parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  }
+  if (signed) {
+    parts.push(
+      `-H "X-Signature: $(printf '%s' "$BODY" | openssl dgst -sha1 -hmac "$HOOKGATE_SECRET" | sed 's/^.*= //')"`,
+    );
+  }
+  // Segment asks for gzip or deflate (Webhooks (Actions)); curl then has to decode the answer itself, or it prints compressed bytes.
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding')) parts.push('--compressed');
+  parts.push(`--data-binary "$BODY"`);
+  lines.push(parts.join(' \\\n  '));
+  return lines.join('\n');
 }
 
 /** The headers sent, masked by the emulator's one rule (`redactHeaders`: every endpoint header's value hidden). */

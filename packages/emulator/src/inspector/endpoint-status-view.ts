@@ -1,24 +1,6 @@
 import { endpointOutcome, notRetriedWords, type EndpointOutcome } from '../log/endpoint-outcome.js';
 import type { DeliveryRecord } from '../log/delivery-record.js';
-
-/**
- * Where a delivery stands at one endpoint, as the inspector's page shows it beside that endpoint's
- * attempts: e.g. `not retried — endpoint 1 accepted` beside its last status 500, while the delivery
- * itself is `delivered` (endpoint 1's 2xx).
- *
- * @example
- * const view: EndpointStatusView = { endpoint, outcome: 'not-retried', lastStatus: 500, words: 'not retried — endpoint 1 accepted' };
- */
-export interface EndpointStatusView {
-  /** The endpoint URL, masked. */
-  endpoint: string;
-  /** Delivered there, failed there, still pending, or not retried there; absent when it had no attempt. */
-  outcome: EndpointOutcome | undefined;
-  /** Its last attempt's status, else that attempt's error code. */
-  lastStatus: number | string | undefined;
-  /** The outcome in words: `delivered`, `failed`, `retrying`, `queued`, `no attempt`, `not retried — endpoint 1 accepted`. */
-  words: string;
-}
+import type { EndpointStatusView } from './wire-types.js';
 
 function lastStatusOf(record: DeliveryRecord, endpoint: string): number | string | undefined {
   const last = record.attempts.findLast((a) => a.endpoint === endpoint);
