@@ -1,7 +1,8 @@
 // Issue #30 item 3 across the adapters, over real HTTP: a signed body with `12345678901234567890`
 // reaches the handler (or the pass-through route) with `ctx.lossyNumbers` naming where JSON parsing
-// changed it, and with `bigNumbers: 'string'` as its exact digits. Express, Fastify and Hono, each with
-// handlers and as a pass-through route; core's own listener is covered in packages/core/test.
+// changed it, and with `bigNumbers: 'string'` as its exact digits. Core's fetch handler; Express,
+// Fastify and Hono, each with handlers and as a pass-through route. Core's node listener, Actions
+// payloads and batches: packages/core/test/receiver-big-numbers.test.ts.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
@@ -9,7 +10,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sign, type HandlerContext, type ReceiverOptions } from '@hookgate/core';
+import { createReceiver, sign, type HandlerContext, type ReceiverOptions } from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgate as fastifyHookgate, hookgateRawBody, webhookRoute } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
@@ -39,6 +40,15 @@ async function fastifyServe(app: ReturnType<typeof Fastify>, runs: Run[]): Promi
 }
 
 const SETUPS: { name: string; start(options: Options): Promise<Running> }[] = [
+  {
+    name: "core's fetch handler (@hono/node-server adaptor)",
+    async start(options) {
+      const runs: Run[] = [];
+      const receiver = createReceiver({ ...options, onMessage: record(runs) });
+      const s = await listenOnLoopback(createAdaptorServer({ fetch: receiver.fetch, hostname: '127.0.0.1' }) as Server);
+      return { url: `${s.url}${PATH}`, runs, close: s.close };
+    },
+  },
   {
     name: 'express, handlers',
     async start(options) {
