@@ -18,9 +18,9 @@ const HEAVY = [
   'test/packaging/prepack.test.ts',
   // a real chromium
   'packages/*/test/**/*browser*.test.ts',
-  'packages/emulator/test/big-numbers.test.ts',
-  'packages/emulator/test/local-server-origin.test.ts',
-  'packages/emulator/test/soak.test.ts',
+  'packages/emulator/test/intake/big-numbers.test.ts',
+  'packages/emulator/test/intake/local-server-origin.test.ts',
+  'packages/emulator/test/delivery/soak.test.ts',
   // separate processes on a real Redis, 5,000 messages
   'packages/bullmq/test/durable-handoff.test.ts',
   // ten concurrent 50 MB uploads per set-up: each must be drained within 2 s, which CPU contention breaks

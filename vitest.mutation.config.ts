@@ -19,10 +19,10 @@ const AREAS: Record<string, string[]> = {
   ],
   // the emulator's retry policy: response classification, retry schedule, Retry-After
   retry: [
-    'packages/emulator/test/retry-*.test.ts',
-    'packages/emulator/test/delivery.test.ts',
-    'packages/emulator/test/no-retry-after-success.test.ts',
-    'packages/emulator/test/actions-emulator.test.ts',
+    'packages/emulator/test/delivery/retry-*.test.ts',
+    'packages/emulator/test/delivery/delivery.test.ts',
+    'packages/emulator/test/delivery/no-retry-after-success.test.ts',
+    'packages/emulator/test/actions/actions-emulator.test.ts',
   ],
 };
 

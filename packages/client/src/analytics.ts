@@ -1,14 +1,14 @@
 import type { CallType } from '@hookgate/core/calls';
 import { Batch, ENVELOPE_BYTES } from './batch.js';
 import { createDebugLog, type DebugLog } from './debug-log.js';
-import { ClientClosedError, DeliveryError, OptionError } from './errors.js';
+import { deliverBatch, failBatch, type BatchSender } from './batch-delivery.js';
+import { ClientClosedError, OptionError } from './errors.js';
 import { unwatchExit, watchExit } from './exit-flush.js';
 import { MAX_BATCH_BYTES } from './limits.js';
 import { buildEntry } from './message.js';
 import { resolveOptions, type AnalyticsOptions, type ResolvedOptions } from './options.js';
 import { MessageQueue } from './queue.js';
-import { backoffDelay, isRetryableError, isRetryableStatus, parseRetryAfter } from './retry.js';
-import { Transport, type PostOutcome } from './transport.js';
+import { Transport } from './transport.js';
 import type { AliasParams, GroupParams, IdentifyParams, PageParams, ScreenParams, TrackParams } from './types.js';
 
 /** Why a batch was cut: it filled up, or something asked for everything queued. */
@@ -74,6 +74,8 @@ export class Analytics {
   readonly #abort = new AbortController();
   /** Wakes the batches sleeping before a retry. */
   readonly #wakers = new Set<() => void>();
+  /** What the batches being sent need of this client (see batch-delivery.ts). */
+  readonly #sender: BatchSender;
 
   /**
    * Creates a client for the source with this write key. Throws an `OptionError` naming a bad option.
@@ -90,6 +92,15 @@ export class Analytics {
       this.#options.maxInFlight,
     );
     this.#log = createDebugLog();
+    this.#sender = {
+      options: this.#options,
+      transport: this.#transport,
+      log: this.#log,
+      signal: this.#abort.signal,
+      abandoned: () => this.#abandoned,
+      pause: (ms) => this.#pause(ms),
+      settle: (batch) => this.#settle(batch),
+    };
     const o = this.#options;
     this.#log?.(
       'ready',
@@ -284,7 +295,7 @@ export class Analytics {
         'flushed',
         `${batch.count} message(s), ${batch.bytes} bytes (${full ? 'size' : this.#flushReason}; ${queue.length} still queued)`,
       );
-      void this.#deliver(batch);
+      void deliverBatch(this.#sender, batch);
     }
     if (queue.length === 0) this.#disarmTimer();
   }
@@ -295,7 +306,7 @@ export class Analytics {
     while (this.#queue.length > 0) {
       const batch = new Batch(this.#queue.take(flushAt, MAX_BATCH_BYTES - ENVELOPE_BYTES), this.#dispatched);
       this.#dispatched += batch.count;
-      this.#fail(batch, 'closed', `${why} with the batch still queued; it was never sent`);
+      failBatch(this.#sender, batch, 'closed', `${why} with the batch still queued; it was never sent`);
     }
     this.#disarmTimer();
     this.#resolveWaiters();
@@ -356,110 +367,4 @@ export class Analytics {
       (this.#waiters[i++] as Waiter).resolve();
     if (i > 0) this.#waiters = this.#waiters.slice(i);
   }
-
-  /** Sends a batch until the server accepts it, refuses it, or retries run out; then settles it. */
-  async #deliver(batch: Batch): Promise<void> {
-    const { maxRetries } = this.#options;
-    batch.startedAt = Date.now();
-    try {
-      for (;;) {
-        if (this.#abandoned !== undefined) {
-          this.#fail(
-            batch,
-            'closed',
-            `${this.#abandoned} while the batch waited for a retry${batch.attempts > 0 ? ` (after ${batch.attempts} attempt(s))` : ''}`,
-          );
-          return;
-        }
-        batch.attempts++;
-        const started = Date.now();
-        const outcome = await this.#transport.post(batch.body(), this.#abort.signal);
-        if (outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300) {
-          this.#log?.(
-            'sent',
-            `${batch.count} message(s): HTTP ${outcome.status} in ${Date.now() - started} ms (attempt ${batch.attempts})`,
-          );
-          this.#report(() =>
-            this.#options.onFlush?.({
-              count: batch.count,
-              messageIds: batch.ids,
-              bytes: batch.bytes,
-              status: outcome.status,
-              attempts: batch.attempts,
-              durationMs: Date.now() - batch.startedAt,
-            }),
-          );
-          return;
-        }
-        if (this.#abandoned !== undefined && outcome.kind === 'failure' && outcome.error.name === 'AbortError') {
-          this.#fail(
-            batch,
-            'closed',
-            // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- close() may set #abandoned while the request was awaited; TypeScript keeps its narrowing from before the await
-            `${this.#abandoned} with the request in flight (aborted: the server may have received it)`,
-            outcome,
-          );
-          return;
-        }
-        const detail = describe(outcome, this.#options.timeoutMs);
-        const retryable =
-          outcome.kind === 'failure' ? isRetryableError(outcome.error) : isRetryableStatus(outcome.status);
-        if (!retryable || batch.attempts > maxRetries) {
-          this.#fail(batch, retryable ? 'retries-exhausted' : 'rejected', detail, outcome);
-          return;
-        }
-        if (this.#abandoned !== undefined) {
-          this.#fail(
-            batch,
-            'closed',
-            // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- close() may set #abandoned while the request was awaited; TypeScript keeps its narrowing from before the await
-            `${this.#abandoned} after attempt ${batch.attempts} failed (${detail}); not retried`,
-            outcome,
-          );
-          return;
-        }
-        const retryAfter = outcome.kind === 'answer' ? parseRetryAfter(outcome.retryAfter) : undefined;
-        const delay = retryAfter ?? backoffDelay(batch.attempts);
-        this.#log?.(
-          'retried',
-          `${batch.count} message(s) in ${delay} ms${retryAfter !== undefined ? ' (Retry-After)' : ''}: ${detail} (attempt ${batch.attempts} of ${maxRetries + 1})`,
-        );
-        await this.#pause(delay);
-      }
-    } catch (error) {
-      this.#fail(batch, 'rejected', `unexpected error: ${(error as Error).message}`, undefined, error);
-    } finally {
-      this.#settle(batch);
-    }
-  }
-
-  #fail(batch: Batch, reason: DeliveryError['reason'], detail: string, outcome?: PostOutcome, cause?: unknown): void {
-    const status = outcome?.kind === 'answer' ? outcome.status : undefined;
-    const error = new DeliveryError(reason, batch.messages(), batch.attempts, detail, status, {
-      cause: cause ?? (outcome?.kind === 'failure' ? outcome.error : undefined),
-    });
-    this.#log?.('failed', error.message);
-    this.#report(() => this.#options.onError(error));
-  }
-
-  /** Runs a user callback; one that throws must not break delivery. */
-  #report(callback: () => void): void {
-    try {
-      callback();
-    } catch (error) {
-      process.emitWarning(
-        `@hookgate/client: an onFlush/onError callback threw: ${(error as Error)?.message ?? String(error)}`,
-      );
-    }
-  }
-}
-
-function describe(outcome: PostOutcome, timeoutMs: number): string {
-  if (outcome.kind === 'answer') {
-    const body = outcome.body.trim(); // the whole answer as kept by the transport (1 KB): never cut mid-sentence
-    return `HTTP ${outcome.status}${body ? `: ${body}` : ''}`;
-  }
-  if (outcome.timedOut) return `timeout: no answer within ${timeoutMs} ms`;
-  const code = outcome.error.code;
-  return code && !outcome.error.message.includes(code) ? `${code}: ${outcome.error.message}` : outcome.error.message;
 }

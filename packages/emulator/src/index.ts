@@ -64,7 +64,8 @@ export { backoffDelay } from './delivery/retry-schedule.js';
 export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
 
 // The intake (tracking HTTP API) and the receiver conformance suite (README: sections below the engine's).
-export { listenIntake, createIntakeListener } from './intake/intake-server.js';
+export { createIntakeListener } from './intake/intake-server.js';
+export { listenIntake } from './intake/listen-intake.js';
 export type { IntakeOptions, IntakeListenOptions, IntakeServer, IntakeListener } from './intake/intake-server.js';
 export type { IntakeEngine } from './intake/intake-engine.js';
 export type { InspectorOptions } from './inspector/inspector-options.js';

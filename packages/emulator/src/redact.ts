@@ -196,7 +196,8 @@ export function redactHeaderValue(name: string, value: string): string {
 }
 
 /** The headers the sender itself sets; every other request header is the endpoint's own (often a credential). */
-const SENDER_HEADERS = new Set(['user-agent', 'content-type', 'content-length', 'accept-encoding']);
+// `accept` is Segment's own `*/*` on Webhooks (Actions) requests (or a media type a mapping set): never a credential.
+const SENDER_HEADERS = new Set(['user-agent', 'content-type', 'content-length', 'accept', 'accept-encoding']);
 
 /**
  * Request headers of a delivery fit to be shown: the sender's own headers and `X-Signature` as

@@ -87,6 +87,11 @@ interface PendingResponse {
 
 function answerInTurn(error: Error & { code?: string }, socket: ClientErrorSocket): void {
   if (socket.destroyed) return;
+  // Node's private `_httpMessage` (Node's own default clientError handler reads it too): no public API
+  // gives a `clientError` handler the response its connection is still answering. Without it the
+  // refusal goes out at once, before an earlier keep-alive answer still to come, and the client reads
+  // 431/408 as the answer to its earlier request, whose real answer is lost after the close
+  // (packages/core/test/client-errors.test.ts fails that way).
   const current = (socket as { _httpMessage?: PendingResponse | null })._httpMessage;
   if (current === undefined || current === null || current.writableFinished === true) {
     respond(error, socket);

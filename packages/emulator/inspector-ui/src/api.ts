@@ -1,110 +1,23 @@
-// The inspector's HTTP API, as the page uses it. Actions carry the CSRF header the server requires.
+// The inspector's HTTP API, as the page uses it. Actions carry the CSRF header the server requires. The
+// shapes of its answers are the server's, in src/inspector/wire-types.ts (types only: nothing of it is bundled).
 
-export const CSRF_HEADER = 'x-hookgate-inspector';
+import type { ApiErrorBody, ApiIssue, CsrfHeaderName } from '../../src/inspector/wire-types.js';
 
-export interface Summary {
-  id: string;
-  seq: number;
-  receivedAt: string;
-  source: string;
-  origin: string;
-  type: string;
-  summary: string;
-  userId?: string;
-  state: 'pending' | 'delivered' | 'failed' | 'filtered';
-  attempts: number;
-  lastStatus?: number | string;
-  replayOf?: string;
-  /** For a filtered delivery: why it was never sent, in words. */
-  filteredBecause?: string;
-  /** A Webhooks (Actions) delivery: method, subscription and how many events its request holds. */
-  actions?: {
-    subscription: number;
-    name?: string;
-    subscribe: string;
-    method: string;
-    batchSize: number;
-    batch: boolean;
-  };
-}
-
-export interface AttemptView {
-  endpoint: string;
-  round: number;
-  at: string;
-  durationMs: number;
-  status?: number;
-  error?: { code: string; message: string };
-  responseStart?: string;
-  outcome: 'delivered' | 'retry' | 'fail';
-}
-
-export interface Detail extends Summary {
-  body: string;
-  headers: Record<string, string>;
-  endpoints: string[];
-  attemptList: AttemptView[];
-  firstAttemptAt?: string;
-  nextAttemptAt?: string;
-  windowEndsAt?: string;
-  windowMs: number;
-  now: string;
-  reason?: string;
-  deliveredTo?: string;
-  curl: string;
-  signed: boolean;
-  /** False when the delivery is signed but its source no longer has a shared secret: Copy as curl refuses. */
-  secretKnown?: boolean;
-  /** The record that first took this call's messageId, when this one is a duplicate. */
-  duplicateOf?: string;
-  /** What the intake noticed about the call (a number JSON parsing changed). */
-  /** What the source's tracking plan did (its message's context.protocols), when anything. */
-  protocols?: {
-    violations: { type: string; field: string; description: string }[];
-    omitted: string[];
-    omittedOnViolation: string[];
-  };
-  notes?: string[];
-  /** The call's text as the client sent it, kept when there are notes. */
-  rawCall?: string;
-}
-
-export interface ListPage {
-  items: Summary[];
-  next: number | null;
-  scanned: number;
-  endpoints: string[];
-}
-
-export interface Meta {
-  feeds: string[];
-  states: string[];
-  types: string[];
-  endpoints: string[];
-  templates: Record<string, unknown>;
-  now: string;
-  /** The sources: name and write key (masked), for the empty list's help. */
-  sources?: Array<{ name: string | null; writeKey: string; webhooks: boolean }>;
-}
-
-export interface Issue {
-  path: string;
-  message: string;
-}
+export const CSRF_HEADER: CsrfHeaderName = 'x-hookgate-inspector';
 
 /** An error answer of the API, with its message and, for validation, its issues. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly issues: Issue[] = [],
+    readonly issues: ApiIssue[] = [],
   ) {
     super(message);
   }
 }
 
 async function parse<T>(res: Response): Promise<T> {
-  const body = (await res.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };
+  const body = (await res.json().catch(() => ({}))) as Partial<ApiErrorBody>;
   if (!res.ok) throw new ApiError(res.status, body.error ?? `HTTP ${res.status}`, body.issues ?? []);
   return body as T;
 }

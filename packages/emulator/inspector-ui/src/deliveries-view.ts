@@ -1,7 +1,8 @@
 // The deliveries view: filters (kept in the address), the list (newest first, pages of 100 loaded on
 // demand, updated live; a table on wide screens, cards on narrow ones), the detail pane, and keys.
 
-import { getJson, type ListPage, type Meta, type Summary } from './api.js';
+import { getJson } from './api.js';
+import type { DeliveryListPage, DeliverySummary, InspectorMeta } from '../../src/inspector/wire-types.js';
 import { showDelivery } from './delivery-detail.js';
 import { breakable, h, keepingFocus, replaceChildren } from './dom.js';
 import { emptyState } from './empty-state.js';
@@ -25,7 +26,7 @@ function placeholder(): HTMLElement {
   );
 }
 
-export function deliveriesView(meta: Meta): View {
+export function deliveriesView(meta: InspectorMeta): View {
   const rows = new Map<string, HTMLTableRowElement>();
   /** Rows this page made (a replay, a test event): marked "new" until the page is reloaded. */
   const made = new Set<string>();
@@ -106,7 +107,7 @@ export function deliveriesView(meta: Meta): View {
     return h('td', { class: cls, 'data-label': label }, ...children);
   }
 
-  function fillRow(tr: HTMLTableRowElement, s: Summary): void {
+  function fillRow(tr: HTMLTableRowElement, s: DeliverySummary): void {
     tr.dataset.id = s.id;
     tr.dataset.seq = String(s.seq);
     tr.dataset.state = s.state;
@@ -158,7 +159,7 @@ export function deliveriesView(meta: Meta): View {
     );
   }
 
-  function rowFor(s: Summary): HTMLTableRowElement {
+  function rowFor(s: DeliverySummary): HTMLTableRowElement {
     const tr = h('tr', {});
     tr.addEventListener('click', (event) => {
       if ((event.target as Element).closest('a')) return;
@@ -190,7 +191,7 @@ export function deliveriesView(meta: Meta): View {
     }
     loading = true;
     try {
-      const page = await getJson<ListPage>(
+      const page = await getJson<DeliveryListPage>(
         '/_hookgate/ui/api/deliveries',
         older ? params(next ?? undefined) : params(undefined, Math.min(500, Math.max(PAGE, loaded))),
       );
@@ -232,7 +233,7 @@ export function deliveriesView(meta: Meta): View {
       return;
     }
     let fresh = false;
-    for (const s of (data.changed ?? []) as Summary[]) {
+    for (const s of (data.changed ?? []) as DeliverySummary[]) {
       const tr = rows.get(s.id);
       if (tr) keepingFocus(tr, () => fillRow(tr, s));
       else fresh = true;
@@ -243,7 +244,7 @@ export function deliveriesView(meta: Meta): View {
   });
 
   /** A record this page made (replay, test event): marked in the list, which reloads. */
-  function changed(summary?: Summary): void {
+  function changed(summary?: DeliverySummary): void {
     if (summary) made.add(summary.id);
     reloadSoon();
   }

@@ -1,6 +1,7 @@
 // One delivery: summary, actions, attempts per endpoint on a timeline, headers and body, curl.
 
-import { ApiError, getJson, postJson, type AttemptView, type Detail, type Summary } from './api.js';
+import { ApiError, getJson, postJson } from './api.js';
+import type { AttemptView, DeliveryDetail, DeliverySummary } from '../../src/inspector/wire-types.js';
 import { breakable, h, replaceChildren } from './dom.js';
 import { duration, fullTime, prettyJson, shortTime } from './format.js';
 
@@ -21,7 +22,7 @@ function statusText(a: AttemptView): string {
   return String(a.status ?? '');
 }
 
-function timeline(d: Detail): HTMLElement {
+function timeline(d: DeliveryDetail): HTMLElement {
   const byEndpoint = new Map<string, AttemptView[]>();
   for (const a of d.attemptList) byEndpoint.set(a.endpoint, [...(byEndpoint.get(a.endpoint) ?? []), a]);
   for (const e of d.endpoints) if (!byEndpoint.has(e)) byEndpoint.set(e, []);
@@ -63,7 +64,7 @@ function timeline(d: Detail): HTMLElement {
   return section;
 }
 
-function schedule(d: Detail): HTMLElement | null {
+function schedule(d: DeliveryDetail): HTMLElement | null {
   if (d.state !== 'pending' || !d.nextAttemptAt) return null;
   const now = Date.parse(d.now);
   const next = Date.parse(d.nextAttemptAt);
@@ -76,7 +77,7 @@ function schedule(d: Detail): HTMLElement | null {
 }
 
 /** The body: as sent (pretty, and its exact bytes); for a filtered delivery, what it would have sent. */
-function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
+function bodyBlocks(d: DeliveryDetail, filtered: boolean): Array<HTMLElement | null> {
   const bytes = new TextEncoder().encode(d.body).length;
   if (filtered && d.body === '')
     return [
@@ -100,7 +101,7 @@ function bodyBlocks(d: Detail, filtered: boolean): Array<HTMLElement | null> {
 }
 
 /** What the source's tracking plan did: each violation (rule field and words) and the fields omitted. */
-function trackingPlan(d: Detail): HTMLElement | null {
+function trackingPlan(d: DeliveryDetail): HTMLElement | null {
   const p = d.protocols;
   if (!p) return null;
   const names = (list: string[]) => list.map((n) => JSON.stringify(n)).join(', ');
@@ -121,7 +122,7 @@ function trackingPlan(d: Detail): HTMLElement | null {
 }
 
 /** What the intake noticed about the call (e.g. a big integer JSON parsing changed) and the call as the client sent it. */
-function intakeNotes(d: Detail): HTMLElement[] {
+function intakeNotes(d: DeliveryDetail): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (d.notes && d.notes.length > 0) {
     out.push(
@@ -150,11 +151,11 @@ function intakeNotes(d: Detail): HTMLElement[] {
 export async function showDelivery(
   pane: HTMLElement,
   id: string,
-  onChanged: (summary?: Summary) => void,
+  onChanged: (summary?: DeliverySummary) => void,
 ): Promise<void> {
-  let d: Detail;
+  let d: DeliveryDetail;
   try {
-    d = await getJson<Detail>(`/_hookgate/ui/api/deliveries/${encodeURIComponent(id)}`);
+    d = await getJson<DeliveryDetail>(`/_hookgate/ui/api/deliveries/${encodeURIComponent(id)}`);
   } catch (error) {
     replaceChildren(pane, h('p', { class: 'error', role: 'alert' }, (error as Error).message));
     return;
@@ -172,7 +173,7 @@ export async function showDelivery(
     message.setAttribute('role', 'status');
     message.textContent = `${label}…`;
     try {
-      const r = await postJson<{ record: Summary }>(path);
+      const r = await postJson<{ record: DeliverySummary }>(path);
       if (r.record.id === d.id) message.textContent = `${label}: started.`;
       else replaceChildren(message, `${label}: sent as `, deliveryLink(r.record.id), '.');
       onChanged(r.record);

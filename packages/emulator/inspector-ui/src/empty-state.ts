@@ -1,7 +1,7 @@
 // What an empty delivery list shows: where to send a first call (this server's tracking API), with
 // the sources' write keys masked and a curl command and a client snippet to copy.
 
-import type { Meta } from './api.js';
+import type { InspectorMeta } from '../../src/inspector/wire-types.js';
 import { h } from './dom.js';
 
 function copyButton(label: string, text: () => string, status: HTMLElement): HTMLButtonElement {
@@ -25,7 +25,7 @@ function copyButton(label: string, text: () => string, status: HTMLElement): HTM
 }
 
 /** The help shown while the log holds no delivery at all (not when filters hide every row). */
-export function emptyState(meta: Meta): HTMLElement {
+export function emptyState(meta: InspectorMeta): HTMLElement {
   const origin = location.origin;
   const sources = meta.sources ?? [];
   const curl = [

@@ -8,65 +8,10 @@ import { bigIntegerCount, duration, fullTime, prettyJson, shortTime } from './fo
 import { installListKeys } from './list-keys.js';
 import { onFeed } from './live.js';
 import type { View } from './views.js';
+import type { InboundDetail, InboundPage, InboundRow } from '../../src/inspector/wire-types.js';
 
 /** The sender's answer budget: past it, the real sender would time out and retry. */
 const SENDER_BUDGET_MS = 5000;
-
-export interface InboundRow {
-  id: string;
-  seq: number;
-  receivedAt: string;
-  method: string;
-  path: string;
-  type?: string;
-  summary?: string;
-  bodyBytes: number;
-  verdict: { ok: boolean; reason?: string; message: string };
-  forward?: { status?: number; error?: string; timedOut: boolean; durationMs: number; slow: boolean };
-  answeredStatus: number;
-}
-
-interface Finding {
-  path: string;
-  cause: string;
-  message: string;
-  raw?: string;
-  reserialized?: string;
-}
-
-export interface InboundDetail {
-  id: string;
-  receivedAt: string;
-  method: string;
-  path: string;
-  headers: Array<[string, string]>;
-  bodyBytes: number;
-  body: string;
-  bodyTruncated: boolean;
-  type?: string;
-  summary?: string;
-  verdict:
-    | { ok: true; form: string; secretIndex: number; message: string }
-    | { ok: false; reason: string; message: string; findings: Finding[]; matchesForm?: string };
-  forward?: {
-    url: string;
-    status?: number;
-    error?: string;
-    timedOut: boolean;
-    durationMs: number;
-    slow: boolean;
-    bodyStart?: string;
-  };
-  answeredStatus: number;
-  durationMs: number;
-}
-
-interface InboundPage {
-  items: InboundRow[];
-  next: number | null;
-  total: number;
-  dropped: number;
-}
 
 /** listen runs without a secret (a catch-all): the request was accepted, nothing was checked. */
 function notVerified(v: InboundRow['verdict']): boolean {

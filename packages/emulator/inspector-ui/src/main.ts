@@ -1,6 +1,7 @@
 // The inspector page: loads the metadata, mounts each view under its tab, routes the hash, goes live.
 
-import { getJson, type Meta } from './api.js';
+import { getJson } from './api.js';
+import type { InspectorMeta } from '../../src/inspector/wire-types.js';
 import { deliveriesView } from './deliveries-view.js';
 import { byId, h, replaceChildren } from './dom.js';
 import { inboundView } from './inbound-view.js';
@@ -9,9 +10,9 @@ import { registeredViews, registerView, type View } from './views.js';
 
 async function start(): Promise<void> {
   const app = byId('app');
-  let meta: Meta;
+  let meta: InspectorMeta;
   try {
-    meta = await getJson<Meta>('/_hookgate/ui/api/meta');
+    meta = await getJson<InspectorMeta>('/_hookgate/ui/api/meta');
   } catch (error) {
     replaceChildren(
       app,

@@ -1,11 +1,16 @@
 // "Send test event": a type picker prefilled from core's fixtures, a JSON editor, the server's
 // validation (core's validator) shown issue by issue with its JSON path.
 
-import { ApiError, postJson, type Meta, type Summary } from './api.js';
+import { ApiError, postJson } from './api.js';
+import type { DeliverySummary, InspectorMeta } from '../../src/inspector/wire-types.js';
 import { h, replaceChildren } from './dom.js';
 
 /** Renders the form into `pane`; `onSent` gets the records created. */
-export function showSendTest(pane: HTMLElement, meta: Meta, onSent: (records: Summary[]) => void): void {
+export function showSendTest(
+  pane: HTMLElement,
+  meta: InspectorMeta,
+  onSent: (records: DeliverySummary[]) => void,
+): void {
   const types = Object.keys(meta.templates);
   const picker = h('select', { id: 'test-type', name: 'type' }, ...types.map((t) => h('option', { value: t }, t)));
   const editor = h('textarea', {
@@ -50,7 +55,7 @@ export function showSendTest(pane: HTMLElement, meta: Meta, onSent: (records: Su
       issues.append(h('li', {}, h('code', {}, '$'), `: not JSON: ${(error as Error).message}`));
       return;
     }
-    postJson<{ records: Summary[] }>('/_hookgate/send-test', { message }).then(
+    postJson<{ records: DeliverySummary[] }>('/_hookgate/send-test', { message }).then(
       (r) => {
         if (r.records.length === 0) result.textContent = 'No record was created (no source has seen this user).';
         else {

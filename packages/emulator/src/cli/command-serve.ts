@@ -1,7 +1,7 @@
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { createEmulator } from '../emulator.js';
 import { readActionsFile } from './actions-file.js';
-import { listenIntake } from '../intake/intake-server.js';
+import { listenIntake } from '../intake/listen-intake.js';
 import { redactText, redactUrl } from '../redact.js';
 import { writeJsonLine } from './json-line.js';
 import { assertInspectorExposure } from '../inspector/inspector-options.js';

@@ -8,6 +8,7 @@ import { callToSpecEvent } from '../actions/segment-event.js';
 import { redactUrl } from '../redact.js';
 import type { ConformanceCaseResult, ConformanceLevel, ConformanceReport } from './conformance-types.js';
 import { probe, type ProbeResult } from './http-probe.js';
+import { is2xx, is4xx, observed } from './probe-verdicts.js';
 import { ConformanceUnreachableError } from './unreachable-error.js';
 
 /** What the Actions suite needs (checked by `runConformance`). */
@@ -21,11 +22,6 @@ export interface ActionsConformanceSettings {
 
 /** The number of cases of `runConformance({ destination: 'actions' })`. */
 export const ACTIONS_CONFORMANCE_CASE_COUNT = 7;
-
-const is2xx = (r: ProbeResult) => r.kind === 'answer' && r.status >= 200 && r.status < 300;
-const is4xx = (r: ProbeResult) => r.kind === 'answer' && r.status >= 400 && r.status < 500;
-const observed = (r: ProbeResult) =>
-  r.kind === 'answer' ? `answered ${r.status} in ${r.durationMs} ms` : r.timedOut ? r.error : `no answer: ${r.error}`;
 
 /**
  * The conformance cases of a Webhooks (Actions) receiver, sent as Segment's Actions destination sends

@@ -1,10 +1,11 @@
 import type { ClockTimer } from '../clock.js';
-import { redactSignature, redactUrl, type DebugLog } from '../debug-log.js';
+import { redactUrl, type DebugLog } from '../debug-log.js';
 import type { AttemptError, CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
 import type { EventHub } from '../log/events.js';
-import type { LoggedAttempt, RecordEndpoint } from '../log/logged-attempt.js';
+import type { RecordEndpoint } from '../log/logged-attempt.js';
 import type { EngineOptions } from './delivery-options.js';
 import type { DeliveryPolicy } from './delivery-policy.js';
+import { attemptLogLine, formatDuration, lastErrors } from './delivery-wording.js';
 import { EndpointAgents } from './endpoint-agents.js';
 import { sendAttempt, type AttemptHandle, type AttemptResult } from './http-attempt.js';
 import { RetryQueue } from './retry-queue.js';
@@ -43,14 +44,6 @@ interface Lane {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Formats a duration for a reason: `4 h`, `90 s`, `250 ms`. */
-function formatDuration(ms: number): string {
-  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
-  return `${ms} ms`;
-}
 
 /**
  * The delivery engine: rounds of attempts to every still-retryable endpoint, in parallel (at most
@@ -291,7 +284,7 @@ export class DeliveryEngine {
       error,
       outcome: verdict.outcome,
     });
-    this.#logAttempt(record, attempt, endpoint.parsed);
+    this.#log?.(attemptLogLine(record, attempt, endpoint.parsed));
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
       record.state = 'delivered';
@@ -342,7 +335,7 @@ export class DeliveryEngine {
     progress.retryAfterMs = 0;
     if (this.#closed) return;
     if (!progress.retryable.includes(true)) {
-      this.#fail(record, `every endpoint failed for good: ${this.#lastErrors(record)}`);
+      this.#fail(record, `every endpoint failed for good: ${lastErrors(record)}`);
       return;
     }
     const { clock, retry } = this.#options;
@@ -354,22 +347,12 @@ export class DeliveryEngine {
       this.#fail(
         record,
         `gave up: the next retry would start more than ${formatDuration(retry.windowMs)} after the first attempt (retry.windowMs); ` +
-          `${progress.round} round(s), last error: ${this.#lastErrors(record)}`,
+          `${progress.round} round(s), last error: ${lastErrors(record)}`,
       );
       return;
     }
     record.nextAttemptMs = due;
     this.#waiting.add(record);
-  }
-
-  /** Each endpoint's last error: its last attempt's. */
-  #lastErrors(record: LoggedDelivery): string {
-    return record.endpoints
-      .map((e) => {
-        const err = record.attempts.findLast((a) => a.resolvedEndpoint === e)?.error;
-        return `${redactUrl(e.parsed)} → ${err ? `${err.code}: ${err.message}` : 'no error'}`;
-      })
-      .join('; ');
   }
 
   #fail(record: LoggedDelivery, reason: string): void {
@@ -388,19 +371,5 @@ export class DeliveryEngine {
     this.#pendingCount--;
     if (progress.inRound === 0) this.#progress.delete(record);
     this.#checkIdle();
-  }
-
-  #logAttempt(record: LoggedDelivery, a: LoggedAttempt, url: URL): void {
-    if (!this.#log) return;
-    const answer = !a.error
-      ? `${a.status}`
-      : a.error.code === 'http'
-        ? a.error.message
-        : `${a.status !== undefined ? `${a.status} ` : ''}${a.error.code}: ${a.error.message}`;
-    const sig = record.signature ? ` sig=${redactSignature(record.signature)}` : '';
-    const method = record.actions?.method ?? 'POST';
-    this.#log(
-      `${a.at} ${record.id} ${record.type} round ${a.round} ${method} ${redactUrl(url)} → ${answer} ${a.durationMs}ms ${a.outcome}${sig}`,
-    );
   }
 }

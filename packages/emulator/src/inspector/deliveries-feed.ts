@@ -3,6 +3,7 @@ import { listDeliveries, parseListQuery } from './delivery-list.js';
 import type { FeedAnswer, InspectorFeed } from './inspector-feed.js';
 import type { InspectorEngine } from './inspector-engine.js';
 import type { DeliveryRecord } from '../log/delivery-record.js';
+import type { DeliveryListPage } from './wire-types.js';
 
 /**
  * The inspector's feed of the emulator's deliveries: the list (filters, cursor), one delivery's
@@ -22,14 +23,12 @@ export function deliveriesFeed(engine: InspectorEngine, masks: ViewMasks, window
       } catch (error) {
         return problem(400, `Query: ${(error as Error).message}.`);
       }
-      return {
-        status: 200,
-        body: {
-          ...listDeliveries(engine.deliveries, masks, query),
-          order: 'newest first',
-          endpoints: masks.allEndpoints(),
-        },
+      const page: DeliveryListPage = {
+        ...listDeliveries(engine.deliveries, masks, query),
+        order: 'newest first',
+        endpoints: masks.allEndpoints(),
       };
+      return { status: 200, body: page };
     },
     detail(id) {
       const record = engine.get(id);

@@ -1,6 +1,7 @@
 import { MESSAGE_TYPES } from '@hookgate/core';
 import type { DeliveryRecord } from '../log/delivery-record.js';
-import { summarizeDelivery, type DeliverySummary, type ViewMasks } from './delivery-view.js';
+import { summarizeDelivery, type ViewMasks } from './delivery-view.js';
+import type { DeliverySummary } from './wire-types.js';
 
 /** The delivery states the list filters on. */
 const STATES = ['pending', 'delivered', 'failed', 'filtered'] as const;

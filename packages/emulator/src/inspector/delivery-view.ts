@@ -1,85 +1,10 @@
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { redactSignature, redactUrl } from '../debug-log.js';
 import { redactHeaders, redactWriteKey } from '../redact.js';
-import { protocolsView, type ProtocolsView } from './protocols-view.js';
-import type { Attempt, DeliveryRecord } from '../log/delivery-record.js';
+import { protocolsView } from './protocols-view.js';
+import type { DeliveryRecord } from '../log/delivery-record.js';
 import type { InspectorEngine } from './inspector-engine.js';
-
-/**
- * One row of the inspector's list: what a page may show of a delivery (URLs, signatures and write keys
- * masked).
- *
- * @example
- * const row: DeliverySummary = summarizeDelivery(record, masks);
- */
-export interface DeliverySummary {
-  id: string;
-  seq: number;
-  receivedAt: string;
-  source: string;
-  origin: DeliveryRecord['origin'];
-  type: DeliveryRecord['type'];
-  /** The event name, or a one-line summary for other types. */
-  summary: string;
-  userId: string | undefined;
-  state: DeliveryRecord['state'];
-  attempts: number;
-  /** The last attempt's status, else its error code. */
-  lastStatus: number | string | undefined;
-  replayOf: string | undefined;
-  /** For a filtered record: why it was never sent, in words (the list shows it under the event name). */
-  filteredBecause: string | undefined;
-  /** A Webhooks (Actions) record: method, subscription and how many events its request holds. */
-  actions?: DeliveryRecord['actions'];
-}
-
-/** One attempt as the page shows it. */
-export interface AttemptView {
-  endpoint: string;
-  round: number;
-  at: string;
-  durationMs: number;
-  status: number | undefined;
-  error: { code: string; message: string } | undefined;
-  /** The start of the answer's body (at most 200 characters). */
-  responseStart: string | undefined;
-  outcome: Attempt['outcome'];
-}
-
-/** A delivery's detail as the page shows it. */
-export interface DeliveryDetail extends DeliverySummary {
-  /** The exact bytes sent, as UTF-8 text. */
-  body: string;
-  /** The headers sent: signature shortened, credential-like static header values masked. */
-  headers: Record<string, string>;
-  endpoints: string[];
-  attemptList: AttemptView[];
-  firstAttemptAt: string | undefined;
-  nextAttemptAt: string | undefined;
-  /** When the 4 h retry window closes (from the first attempt), while the delivery is pending. */
-  windowEndsAt: string | undefined;
-  /** The length of the retry window, from the first attempt. */
-  windowMs: number;
-  /** The emulator's clock now, so the page counts time left on the emulator's time. */
-  now: string;
-  reason: string | undefined;
-  deliveredTo: string | undefined;
-  /** A curl command that resends the body, its signature computed from $HOOKGATE_SECRET (never shown). */
-  curl: string;
-  signed: boolean;
-  /**
-   * False for a signed delivery whose source no longer has a shared secret (removed since): no secret
-   * the user can look up reproduces its signature, so the page refuses to copy its curl command.
-   */
-  secretKnown: boolean;
-  /** For a call the intake had already accepted with the same messageId: the record that took it. */
-  duplicateOf: string | undefined;
-  /** What the intake noticed about the call (a number JSON parsing changed). */
-  notes: readonly string[] | undefined;
-  /** The call's text as the client sent it (write key masked), kept when there are notes. */
-  rawCall: string | undefined;
-  protocols: ProtocolsView | undefined;
-}
+import type { DeliveryDetail, DeliverySummary } from './wire-types.js';
 
 /**
  * Masks for one engine: endpoint URLs as `redactUrl` shows them (password and query hidden), and each
@@ -320,6 +245,8 @@ export function curlCommand(body: string, url: string, headers: Record<string, s
       `-H "X-Signature: $(printf '%s' "$BODY" | openssl dgst -sha1 -hmac "$HOOKGATE_SECRET" | sed 's/^.*= //')"`,
     );
   }
+  // Segment asks for gzip or deflate (Webhooks (Actions)); curl then has to decode the answer itself, or it prints compressed bytes.
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding')) parts.push('--compressed');
   parts.push(`--data-binary "$BODY"`);
   lines.push(parts.join(' \\\n  '));
   return lines.join('\n');

@@ -11,6 +11,7 @@ import type { InspectorOptions } from './inspector-options.js';
 import { checkCsrf, LocalServerGuard, tokenInQuery, TOKEN_COOKIE, type Refusal } from './request-guard.js';
 import { sendTestEvent, testEventTemplates } from './send-test-event.js';
 import { loadUiAssets } from './ui-assets.js';
+import type { InspectorMeta } from './wire-types.js';
 
 /** The inspector's paths. */
 export const INSPECTOR_ROUTES = Object.freeze({
@@ -251,7 +252,7 @@ export function createInspector(
     } else if (path === INSPECTOR_ROUTES.events) stream.attach(req, res, SECURITY_HEADERS);
     else if (path === `${INSPECTOR_ROUTES.api}meta`) {
       const now = engine ? engine.clock.now() : Date.now();
-      sendJson(res, 200, {
+      const meta: InspectorMeta = {
         feeds: [...feeds.keys()],
         mode: engine ? 'serve' : 'listen',
         states: engine ? ['pending', 'delivered', 'failed', 'filtered'] : [],
@@ -267,7 +268,8 @@ export function createInspector(
           : [],
         templates: engine ? testEventTemplates(now) : {},
         now: new Date(now).toISOString(),
-      });
+      };
+      sendJson(res, 200, meta);
     } else if (path.startsWith(INSPECTOR_ROUTES.api)) {
       const [name, id, ...more] = path.slice(INSPECTOR_ROUTES.api.length).split('/');
       const feed = feeds.get(name ?? '');

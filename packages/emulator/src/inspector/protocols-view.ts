@@ -2,19 +2,7 @@
 // properties and traits its message carries in `context.protocols` (Segment's spelling), read from the
 // body sent (a classic message, or a whole Webhooks (Actions) event).
 
-/**
- * A delivery's tracking-plan outcome, as the inspector's delivery view shows it.
- *
- * @example
- * const view: ProtocolsView = { violations: [{ type: 'Invalid Type', field: 'properties.total', description: 'must be number (got string)' }], omitted: ['utm'], omittedOnViolation: [] };
- */
-export interface ProtocolsView {
-  violations: { type: string; field: string; description: string }[];
-  /** Unplanned properties or traits removed (`unplannedProperties` / `unplannedTraits: omit`). */
-  omitted: string[];
-  /** Properties or traits removed because they broke the plan (`violations: omit`). */
-  omittedOnViolation: string[];
-}
+import type { ProtocolsView } from './wire-types.js';
 
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

@@ -3,9 +3,10 @@ import type http from 'node:http';
 import { isIP } from 'node:net';
 import { constantTimeEqual } from '@hookgate/core/internal';
 import { isLoopbackHost } from './inspector-options.js';
+import type { CsrfHeaderName } from './wire-types.js';
 
 /** The custom header every inspector action must carry: a cross-site form or image cannot send it. */
-export const CSRF_HEADER = 'x-hookgate-inspector';
+export const CSRF_HEADER: CsrfHeaderName = 'x-hookgate-inspector';
 
 /**
  * Headers of every JSON view of the local servers (`/_hookgate/*` of `serve` and `listen`, answers and

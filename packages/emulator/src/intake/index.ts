@@ -7,3 +7,4 @@ export * from './read-intake-body.js';
 export * from './parse-intake-payload.js';
 export * from './inspection.js';
 export * from './intake-server.js';
+export * from './listen-intake.js';

@@ -1,33 +1,14 @@
 import type { FeedAnswer, InspectorFeed } from '../inspector/inspector-feed.js';
 import type { InboundLog } from './inbound-log.js';
 import type { InboundRecord } from './inbound-record.js';
-
-/**
- * One inbound request as a row of the inspector's list: what arrived, the verdict in a line, and the
- * receiver's answer. Built from a record that is already masked (see `inspect-inbound.ts`).
- *
- * @example
- * const row: InboundRow = inboundRow(listener.log.records[0]);
- */
-export interface InboundRow {
-  id: string;
-  seq: number;
-  receivedAt: string;
-  method: string;
-  path: string;
-  type?: string;
-  summary?: string;
-  bodyBytes: number;
-  verdict: { ok: boolean; reason?: string; message: string };
-  forward?: { status?: number; error?: string; timedOut: boolean; durationMs: number; slow: boolean };
-  answeredStatus: number;
-}
+import type { InboundDetail, InboundPage, InboundRow } from '../inspector/wire-types.js';
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 1000;
 
 /**
- * The row of one record (no headers, no body: those are in its detail).
+ * The row of one record (no headers, no body: those are in its detail), built from a record that is
+ * already masked (see `inspect-inbound.ts`).
  *
  * @example
  * inboundRow(record).verdict; // { ok: false, reason: 'mismatch', message: '…' }
@@ -85,7 +66,8 @@ export function inboundFeed(log: InboundLog): InspectorFeed {
       }
       const last = items.at(-1);
       const next = i >= 0 && last ? last.seq : null;
-      return { status: 200, body: { items, next, total: records.length, dropped: log.dropped, order: 'newest first' } };
+      const page: InboundPage = { items, next, total: records.length, dropped: log.dropped, order: 'newest first' };
+      return { status: 200, body: page };
     },
     detail(id) {
       const record = log.get(id);
@@ -94,7 +76,8 @@ export function inboundFeed(log: InboundLog): InspectorFeed {
           404,
           `No request ${JSON.stringify(id)} in the log (unknown, or dropped: the log keeps at most 10,000 requests and --max-log-bytes).`,
         );
-      return { status: 200, body: record };
+      const detail: InboundDetail = record;
+      return { status: 200, body: detail };
     },
     watch(onChange) {
       return log.subscribe((record) => onChange(record.id));

@@ -1,0 +1,153 @@
+// A source with a tracking plan and Segment's schema controls, over real HTTP: calls posted to the intake,
+// delivered to a real hookgate receiver enforcing the same plan (which verifies every signature, so what is
+// delivered is what is signed). Blocked events are filtered records naming the rule and path; omitted
+// properties and traits go to context.protocols.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createReceiver, toNodeListener, type PlanViolation, type WebhookMessage } from '@hookgate/core';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, SettingsError, type Emulator, type SchemaControls } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
+
+const SECRET = 'protocols-secret';
+const KEY = 'wk_protocols';
+const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
+const plan: unknown = JSON.parse(
+  readFileSync(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+);
+
+let receiver: RunningServer | undefined;
+let emulator: Emulator | undefined;
+let intake: IntakeServer | undefined;
+let seen: { message: WebhookMessage; violations: readonly PlanViolation[] }[] = [];
+
+afterEach(async () => {
+  await intake?.close();
+  await emulator?.close();
+  await receiver?.close();
+  seen = [];
+});
+
+async function start(schemaControls?: SchemaControls): Promise<void> {
+  const rx = createReceiver({
+    secret: SECRET,
+    trackingPlan: plan,
+    onMessage: (message, ctx) => void seen.push({ message, violations: ctx.violations }),
+  });
+  const listener = toNodeListener(rx);
+  receiver = await startHttpServer((req, res) => void listener(req, res));
+  emulator = createEmulator({
+    sources: [
+      {
+        writeKey: KEY,
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
+        trackingPlan: plan,
+        ...(schemaControls && { schemaControls }),
+      },
+    ],
+  });
+  intake = await listenIntake(emulator);
+}
+
+async function track(event: string, properties: Record<string, unknown>) {
+  const res = await fetch(`${intake!.url}/v1/track`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: basic },
+    body: JSON.stringify({ userId: 'u1', event, properties }),
+  });
+  expect(res.status).toBe(200);
+  await emulator!.drain();
+  return emulator!.deliveries.at(-1)!;
+}
+
+describe('schema controls', () => {
+  it('forward (default): everything is delivered; violations are listed in context.protocols', async () => {
+    await start();
+    const record = await track('Order Completed', { order_id: 'o1', total: '12' });
+    expect(record.state).toBe('delivered');
+    await track('Coupon Applied', { code: 'X' });
+    expect(seen.map((s) => s.message.type === 'track' && s.message.event)).toEqual([
+      'Order Completed',
+      'Coupon Applied',
+    ]);
+    expect((seen[0]!.message as { context?: { protocols?: unknown } }).context?.protocols).toEqual({
+      violations: [{ type: 'Invalid Type', field: 'properties.total', description: 'must be number (got string)' }],
+    });
+    expect(seen[0]!.violations.map((v) => v.path)).toEqual(['properties.total']);
+    expect((seen[1]!.message as { context?: unknown }).context).toBeUndefined();
+  });
+
+  it('unplannedEvents: block filters unplanned track events, naming the event', async () => {
+    await start({ unplannedEvents: 'block' });
+    const record = await track('Coupon Applied', { code: 'X' });
+    expect(record.state).toBe('filtered');
+    expect(record.reason).toBe(
+      'blocked by the tracking plan: track event "Coupon Applied" is not in the plan (schemaControls.unplannedEvents: block)',
+    );
+    expect((await track('Signed Up', { plan: 'pro' })).state).toBe('delivered');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('unplannedProperties: omit removes them and lists them in context.protocols.omitted; the receiver verifies the smaller body', async () => {
+    await start({ unplannedProperties: 'omit' });
+    const record = await track('Signed Up', { plan: 'pro', newProperty: 1, utm: 'x' });
+    expect(record.state).toBe('delivered');
+    expect(seen[0]!.message).toMatchObject({
+      properties: { plan: 'pro' },
+      context: { protocols: { omitted: ['newProperty', 'utm'] } },
+    });
+    expect(Object.keys((seen[0]!.message as { properties: object }).properties)).toEqual(['plan']);
+  });
+
+  it('violations: block filters the event, naming the rule and the path', async () => {
+    await start({ violations: 'block' });
+    const record = await track('Order Completed', { order_id: 'o1', total: '12' });
+    expect(record.state).toBe('filtered');
+    expect(record.reason).toBe(
+      'blocked by the tracking plan: TRACK "Order Completed" v2 at properties.total: must be number (got string) (schemaControls.violations: block)',
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('violations: omit removes the offending properties and lists them in omitted_on_violation', async () => {
+    await start({ violations: 'omit' });
+    await track('Order Completed', { order_id: 'o1', total: 12, currency: 'GBP' });
+    expect(seen[0]!.message).toMatchObject({
+      properties: { order_id: 'o1', total: 12 },
+      context: {
+        protocols: {
+          omitted_on_violation: ['currency'],
+          violations: [{ type: 'Invalid Enum', field: 'properties.currency' }],
+        },
+      },
+    });
+  });
+
+  it('unplannedTraits: omit applies to identify against the IDENTIFY rule', async () => {
+    await start({ unplannedTraits: 'omit' });
+    await fetch(`${intake!.url}/v1/identify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basic },
+      body: JSON.stringify({ userId: 'u1', traits: { email: 'ada@example.com', first_name: 'Ada' } }),
+    });
+    await emulator!.drain();
+    expect(seen[0]!.message).toMatchObject({
+      traits: { email: 'ada@example.com' },
+      context: { protocols: { omitted: ['first_name'] } },
+    });
+  });
+
+  it('refuses bad settings naming the setting', () => {
+    const source = { writeKey: 'k', webhooks: { enabled: true, endpoints: [] } };
+    expect(() => createEmulator({ sources: [{ ...source, trackingPlan: { rules: [{ type: 'TRAK' }] } }] })).toThrow(
+      SettingsError,
+    );
+    expect(() => createEmulator({ sources: [{ ...source, trackingPlan: { rules: [{ type: 'TRAK' }] } }] })).toThrow(
+      /sources\[0\]\.trackingPlan\.rules\[0\]\.type/,
+    );
+    expect(() =>
+      createEmulator({ sources: [{ ...source, trackingPlan: plan, schemaControls: { violations: 'drop' } as never }] }),
+    ).toThrow(/schemaControls\.violations: must be 'forward' or 'block' or 'omit'/);
+    expect(() => createEmulator({ sources: [{ ...source, schemaControls: {} }] })).toThrow(/set trackingPlan too/);
+  });
+});
