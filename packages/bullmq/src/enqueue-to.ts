@@ -84,6 +84,7 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
     if (handoff.destination !== 'classic') data.destination = handoff.destination;
     const { verification } = handoff;
     if (verification.form !== 'raw' || verification.secretIndex !== 0) data.verification = verification;
+    if (handoff.lossyNumbers.length > 0) data.lossyNumbers = [...handoff.lossyNumbers];
     const signed = handoff.signedBody;
     if (includeSignedBody && signed !== undefined)
       data.signedBody = typeof signed === 'string' ? signed : utf8.decode(signed);

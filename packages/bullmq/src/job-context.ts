@@ -23,6 +23,12 @@ export interface JobContext {
   receivedAt: Date;
   /** Which body form and which secret index verified the message. */
   verification: Verification;
+  /**
+   * Where the body held a number JSON parsing changed (`properties.orderId`), as the receiver's
+   * `ctx.lossyNumbers` gave it; empty when none. With the receiver's `bigNumbers: 'string'` the
+   * message holds their exact text.
+   */
+  lossyNumbers: readonly string[];
   /** The exact signed text, when the receiver used `enqueueTo(queue, { includeSignedBody: true })`. */
   signedBody: string | undefined;
   /** Fires when BullMQ cancels the job (e.g. the worker closes with force). */
@@ -38,6 +44,7 @@ export interface JobContext {
 export type JobHandler<M> = (message: M, context: JobContext) => unknown;
 
 const NEVER = new AbortController().signal;
+const NO_LOSSY_NUMBERS: readonly string[] = Object.freeze([]);
 
 /**
  * The context of a job `enqueueTo` stored: the dedupe key from its id, the time from its timestamp,
@@ -56,6 +63,7 @@ export function jobContextOf(job: Job<HandoffJobData<unknown>>, signal: AbortSig
     receivedAt: new Date(job.timestamp),
     verification: data.verification ?? { form: 'raw', secretIndex: 0 },
     signedBody: data.signedBody,
+    lossyNumbers: Array.isArray(data.lossyNumbers) ? data.lossyNumbers : NO_LOSSY_NUMBERS,
     signal: signal ?? NEVER,
   };
 }

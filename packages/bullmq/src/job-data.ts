@@ -24,6 +24,11 @@ export interface HandoffJobData<M = WebhookMessage> {
    * under the first secret (`{ form: 'raw', secretIndex: 0 }`).
    */
   verification?: Verification;
+  /**
+   * Where the body held a number JSON parsing changed (the receiver's `ctx.lossyNumbers`, e.g.
+   * `properties.orderId`); absent when none. A worker's `ctx.lossyNumbers` gives it.
+   */
+  lossyNumbers?: string[];
   /** The exact signed text (UTF-8), only with `enqueueTo(queue, { includeSignedBody: true })`. */
   signedBody?: string;
 }

@@ -219,6 +219,28 @@ describe('the job', () => {
     }
   });
 
+  it('a number JSON parsing changes: the job keeps its path (and with bigNumbers: string its digits); the worker reads both', async () => {
+    const queue = newQueue();
+    const receiver = createReceiver({ secret: SECRET, bigNumbers: 'string', enqueue: enqueueTo(queue) });
+    const server = await startHttpServer(toNodeListener(receiver));
+    closers.push(() => server.close());
+    const text = `${JSON.stringify(trackMessage('big-number')).slice(0, -1)},"orderId":12345678901234567890}`;
+    expect((await post(server.url, text)).status).toBe(200);
+    const job = await queue.getJob(jobIdOf('id:big-number'));
+    expect(job?.data.lossyNumbers).toEqual(['orderId']);
+    expect((job?.data.message as unknown as { orderId: unknown }).orderId).toBe('12345678901234567890');
+
+    const seen: Array<{ orderId: unknown; lossyNumbers: readonly string[] }> = [];
+    const worker = createWorker(queue.name, {
+      connection: { host: '127.0.0.1', port: suite.redis.port },
+      onMessage: (msg, ctx) =>
+        void seen.push({ orderId: (msg as unknown as { orderId: unknown }).orderId, lossyNumbers: ctx.lossyNumbers }),
+    });
+    closers.push(() => worker.close());
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(1);
+    expect(seen[0]).toEqual({ orderId: '12345678901234567890', lossyNumbers: ['orderId'] });
+  });
+
   it('jobIdOf and dedupeKeyOf: one key, one id, read back exactly (any text, `%` and `:` included)', () => {
     fc.assert(
       fc.property(

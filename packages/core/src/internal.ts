@@ -55,6 +55,7 @@ export { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '
 export type { MismatchCause } from './signatures/explain-mismatch.js';
 export { redact } from './receiver/steps/explain-signature.js';
 export { dedupeKey, messageIdKey } from './receiver/dedupe-key.js';
+export { hasDigitRun } from './json/digit-run.js';
 export type { Awaitable, MemoryIdempotencyStoreOptions } from './receiver/idempotency-store.js';
 export {
   DEFAULT_DEADLINE_MS,

@@ -125,6 +125,7 @@ describe('unknown names', () => {
     expect([...RECEIVER_OPTION_NAMES].sort()).toEqual(
       [
         'allowReserializedWithRawBody',
+        'bigNumbers',
         'crypto',
         'debug',
         'dedupe',

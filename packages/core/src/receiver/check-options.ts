@@ -198,6 +198,11 @@ export function checkOptionValues<T>(options: ReceiverOptions<T>): {
   if (options.crypto !== undefined && options.crypto !== 'auto' && options.crypto !== 'web') {
     throw new TypeError(`crypto must be 'auto' or 'web'; got ${JSON.stringify(options.crypto)}.`);
   }
+  if (options.bigNumbers !== undefined && options.bigNumbers !== 'number' && options.bigNumbers !== 'string') {
+    throw new TypeError(
+      `bigNumbers must be 'number' (default: numbers as JSON.parse gives them) or 'string' (numbers JSON.parse would change, as their exact text); got ${describe(options.bigNumbers)}.`,
+    );
+  }
   checkSignatureForms(options.signatureForms);
   checkDedupe(options.dedupe);
   checkEnqueue(options);

@@ -1,5 +1,5 @@
 // The receiver's wiring: options settled once (`receiverSetup`), then every request through the same
-// named steps (steps/): precheck → verify → parse → check → claim → hand off → answer.
+// named steps (steps/): precheck → verify → parse (and big numbers) → check → claim → hand off → answer.
 import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from '../actions/actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
@@ -12,6 +12,7 @@ import { receiverSetup, type ReceiverSetup } from './setup.js';
 import { acceptBatch } from './steps/accept-batch.js';
 import { acceptedMessage } from './steps/accepted.js';
 import { answer } from './steps/answer.js';
+import { bigNumbersAsText } from './steps/big-numbers.js';
 import { checkMessage, parseBody } from './steps/check.js';
 import { checkPlan } from './steps/check-plan.js';
 import { claim } from './steps/claim.js';
@@ -22,10 +23,10 @@ import { verify } from './steps/verify.js';
 
 /**
  * The steps of a request once its body is read, in order; each may refuse it. The check stage is
- * `parseBody`, `checkMessage`, then `checkPlan` (the tracking plan: annotates the context, never
+ * `parseBody`, `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`), `checkMessage`, then `checkPlan` (the tracking plan: annotates the context, never
  * refuses); a further check of that kind goes after it, before `claim`.
  */
-const STEPS = [verify, parseBody, checkMessage, checkPlan, claim] as const;
+const STEPS = [verify, parseBody, bigNumbersAsText, checkMessage, checkPlan, claim] as const;
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 interface Passed<TExtra> {

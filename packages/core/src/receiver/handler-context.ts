@@ -18,6 +18,7 @@ export class RequestContext {
   declare header: (name: string) => string | undefined;
   declare violations: readonly PlanViolation[];
   declare planned: boolean;
+  declare lossyNumbers: readonly string[];
   #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
 
@@ -58,5 +59,9 @@ export class RequestContext {
     else context.#aborted ??= { reason };
   }
 }
-// Without a tracking plan (or before its step set them): no violations, not planned.
-Object.assign(RequestContext.prototype, { violations: Object.freeze([]), planned: false });
+// Without a tracking plan (or before its step set them): no violations, not planned; no number changed.
+Object.assign(RequestContext.prototype, {
+  violations: Object.freeze([]),
+  planned: false,
+  lossyNumbers: Object.freeze([]),
+});

@@ -27,6 +27,11 @@ export interface Handoff<M = WebhookMessage> {
   verification: Verification;
   /** When the request reached the receiver. */
   receivedAt: Date;
+  /**
+   * Where the body held a number JSON parsing changed (`properties.orderId`), as `ctx.lossyNumbers`
+   * gives handlers; empty when none. With `bigNumbers: 'string'` the message holds their exact text.
+   */
+  lossyNumbers: readonly string[];
   /** Fires at the deadline: the receiver has answered 503 and the sender will retry. */
   signal: AbortSignal;
 }

@@ -35,6 +35,14 @@ export type HandlerContext<TExtra = {}> = {
   violations: readonly PlanViolation[];
   /** Whether the tracking plan has a rule for the message (false without a plan). */
   planned: boolean;
+  /**
+   * Where the body held a number JSON parsing changed (`properties.orderId`, `properties.items[0].id`,
+   * `properties["order.id"]`): an integer beyond 2^53 − 1 such as `12345678901234567890` (read as
+   * 12345678901234567000), or any number whose value, written back, is not the number sent (`1e400`,
+   * `0.1000000000000000055511151231257827`). Found in the raw body, so empty when a framework parsed
+   * it before hookgate; empty when none. With `bigNumbers: 'string'` these places hold the exact text.
+   */
+  lossyNumbers: readonly string[];
 } & TExtra;
 
 /**
@@ -158,6 +166,21 @@ export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
   logger?: ReceiverLogger | false;
   /** `auto` (default): sync `node:crypto` where present, else Web Crypto. `web` forces Web Crypto. */
   crypto?: 'auto' | 'web';
+  /**
+   * Numbers JSON parsing would change (`12345678901234567890` becomes 12345678901234567000; see
+   * `ctx.lossyNumbers`). `number` (default): keep them as `JSON.parse` gives them; handlers still get
+   * their paths in `ctx.lossyNumbers`. `string`: hand them to handlers, schemas and `enqueue` as their
+   * exact text, a string. Other numbers stay numbers. The signature is checked over the raw bytes
+   * either way.
+   *
+   * @example
+   * createReceiver({
+   *   secret,
+   *   bigNumbers: 'string',
+   *   on: { track: (msg, ctx) => console.log(msg.properties.orderId, ctx.lossyNumbers) }, // '12345678901234567890' ['properties.orderId']
+   * });
+   */
+  bigNumbers?: 'number' | 'string';
 }
 
 /**
@@ -260,6 +283,7 @@ const RECEIVER_OPTIONS = {
   debug: true,
   logger: true,
   crypto: true,
+  bigNumbers: true,
   destination: true,
 } as const satisfies Record<keyof ReceiverOptions, true>;
 

@@ -3,15 +3,15 @@ import type { Handoff } from './handoff.js';
 import type { Verification } from './verification.js';
 
 /**
- * The `Handoff` the receiver passes to `enqueue` (internal); its `signal` is the request context's,
- * read only when asked (like the context's, it is made on first read).
+ * The `Handoff` the receiver passes to `enqueue` (internal); its `signal` and `lossyNumbers` are the
+ * request context's, read only when asked (like the context's, `signal` is made on first read).
  *
  * @example
  * const handoff = new RequestHandoff(message, 'id:m1', raw, verification, new Date(), context, 'classic');
  * await enqueue(handoff);
  */
 export class RequestHandoff implements Handoff {
-  readonly #source: { readonly signal: AbortSignal };
+  readonly #source: { readonly signal: AbortSignal; readonly lossyNumbers: readonly string[] };
 
   constructor(
     readonly message: WebhookMessage,
@@ -19,7 +19,7 @@ export class RequestHandoff implements Handoff {
     readonly signedBody: string | Uint8Array | undefined,
     readonly verification: Verification,
     readonly receivedAt: Date,
-    source: { readonly signal: AbortSignal },
+    source: { readonly signal: AbortSignal; readonly lossyNumbers: readonly string[] },
     readonly destination: 'classic' | 'actions',
   ) {
     this.#source = source;
@@ -28,5 +28,10 @@ export class RequestHandoff implements Handoff {
   /** Fires at the deadline; made on first read. */
   get signal(): AbortSignal {
     return this.#source.signal;
+  }
+
+  /** The request context's: where the body held a number JSON parsing changed. */
+  get lossyNumbers(): readonly string[] {
+    return this.#source.lossyNumbers;
   }
 }

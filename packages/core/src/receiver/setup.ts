@@ -48,6 +48,8 @@ export interface ReceiverSetup<TExtra> {
   store: IdempotencyStore | null;
   ttlMs: number;
   inFlightTtlMs: number;
+  /** `string`: numbers JSON parsing changed reach handlers as their exact text (`bigNumbers`). */
+  bigNumbers: 'number' | 'string';
   /** Explain signature mismatches in the log. */
   debug: boolean;
   logger: ReceiverLogger;
@@ -121,6 +123,7 @@ export function receiverSetup<TExtra>(given: AnyReceiverOptions<TExtra>): Receiv
     store: dedupe ? (dedupe.store ?? new MemoryIdempotencyStore()) : null,
     ttlMs: dedupe?.ttlMs ?? DEFAULT_DEDUPE_TTL_MS,
     inFlightTtlMs: dedupe?.inFlightTtlMs ?? DEFAULT_IN_FLIGHT_TTL_MS,
+    bigNumbers: options.bigNumbers ?? 'number',
     debug: options.debug ?? envDebug(),
     logger,
     onError,

@@ -1,4 +1,5 @@
 import type { Call } from '@hookgate/core/calls';
+import { hasDigitRun } from '@hookgate/core/internal';
 import type { IntakeRoute } from './parse-intake-payload.js';
 import { rawCallText } from './raw-call-text.js';
 
@@ -54,28 +55,6 @@ export function bigNumberNotes(
     };
   }
   return out;
-}
-
-/**
- * Whether `text` has `n` ASCII digits in a row. Looks at every `n`-th character only: a run of `n`
- * digits covers one of them, so a non-digit there rules out every run through it (a 30 KB batch is
- * read in about 2,000 steps; a regular expression tries every position).
- */
-export function hasDigitRun(text: string, n: number): boolean {
-  for (let i = n - 1; i < text.length; i += n) {
-    if (!isDigit(text.charCodeAt(i))) continue;
-    let start = i;
-    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
-    let end = i + 1;
-    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
-    if (end - start >= n) return true;
-    i = end; // text[end] is no digit: the next run starts after it, and covers end + n or a later look
-  }
-  return false;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
 }
 
 /** Every integer beyond 2^53 − 1 in a parsed value, with its JSON path (walked with an explicit stack). */

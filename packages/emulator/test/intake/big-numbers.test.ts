@@ -9,7 +9,7 @@ import { sign } from '@hookgate/core';
 import { createEmulator, startListener, type Emulator } from '../../src/index.js';
 import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
 import fc from 'fast-check';
-import { hasDigitRun } from '../../src/intake/big-number-notes.js';
+import { hasDigitRun } from '@hookgate/core/internal';
 import { rawCallText } from '../../src/intake/raw-call-text.js';
 
 const KEY = 'wk_big_numbers_0123456789';

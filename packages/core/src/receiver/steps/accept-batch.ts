@@ -8,6 +8,7 @@ import {
   nullIndexes,
   uncoveredIndexes,
 } from '../../actions/batch-rules.js';
+import { pathOf, type LossyNumber } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import { RequestContext } from '../handler-context.js';
 import { getHeader } from '../headers.js';
@@ -15,6 +16,7 @@ import { MAX_ELEMENT_DEPTH, nestsDeeperThan } from '../json-depth.js';
 import type { HandlerContext, MessageHandler } from '../options.js';
 import type { AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
+import { bigNumbersAsText } from './big-numbers.js';
 import { checkMessage, parseBody } from './check.js';
 import { checkPlan } from './check-plan.js';
 import { claimBatchElements } from './claim-batch.js';
@@ -28,7 +30,8 @@ const MAX_LISTED_ISSUES = 20;
 /**
  * A Webhooks (Actions) batch (a JSON array) through the receiver's steps, per element: refused (422)
  * unless accepted by name; parsed; its signature, when present, must match the first element's
- * `JSON.stringify`, the only thing the sender signed (else 401); every element checked like a single
+ * `JSON.stringify`, the only thing the sender signed (else 401); then numbers parsing changed put back as
+ * text (`bigNumbers: 'string'`; `ctx.lossyNumbers` per element, from the element); every element checked like a single
  * event (400 naming `/index/path`) and against the tracking plan before any is claimed; every element claimed by its own key
  * (`claimBatchElements`); then one hand-off whose handler runs each new element's handler in order.
  *
@@ -50,6 +53,8 @@ export async function acceptBatch<TExtra>(
   }
   const firstSigned = await verifyFirstElement(setup, request, elements[0]);
   if (typeof firstSigned !== 'boolean') return firstSigned;
+  // Only now: the signature covers the first element as parsed. The elements change in place.
+  await bigNumbersAsText(setup, request);
   // `null` where a mapping's data came out empty (Segment's code keeps the slot): skipped, reported.
   const skipped = nullIndexes(elements);
   if (skipped.length === elements.length) {
@@ -75,6 +80,7 @@ export async function acceptBatch<TExtra>(
   const { input, verification, receivedAt } = request;
   const uncovered = uncoveredIndexes(elements.length, firstSigned);
   const batchContext = new RequestContext(input.context, input.headers, undefined, verification, receivedAt);
+  if (request.lossy.length > 0) batchContext.lossyNumbers = Object.freeze(request.lossy.map((n) => n.path));
   const fresh = claims.fresh.map((i) => {
     const batch: BatchElementInfo = {
       index: i,
@@ -91,6 +97,8 @@ export async function acceptBatch<TExtra>(
       context.planned = element.planCheck.planned;
       context.violations = element.planCheck.violations;
     }
+    const lossy = lossyIn(request.lossy, i);
+    if (lossy.length > 0) context.lossyNumbers = lossy;
     return { element, key, context };
   });
   let aborted = false;
@@ -133,6 +141,12 @@ export async function acceptBatch<TExtra>(
     },
   };
   return { accepted, handler: runElements };
+}
+
+/** The paths of the lossy numbers of element `index`, from the element (`properties.x`, not `[2].properties.x`). */
+function lossyIn(lossy: readonly LossyNumber[], index: number): readonly string[] {
+  if (lossy.length === 0) return lossy as readonly never[];
+  return Object.freeze(lossy.filter((n) => n.at[0] === index).map((n) => pathOf(n.at.slice(1))));
 }
 
 /**

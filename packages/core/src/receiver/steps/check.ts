@@ -1,3 +1,4 @@
+import { findLossyNumbers } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
 import type { RulesChecked } from '../destination-rules.js';
@@ -9,7 +10,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The step that parses the verified body (400 `invalid_json`), with the adapter's parser when it gave
- * one; a body a framework parsed already is taken as it is.
+ * one, and finds the numbers parsing changed (`request.lossy`, read from the raw text only when it has
+ * a long digit run or exponent). A body a framework parsed already is taken as it is: its raw text is
+ * gone, so no number is found changed.
  *
  * @example
  * const refusal = await parseBody(setup, request);
@@ -26,6 +29,7 @@ export async function parseBody<TExtra>(
   try {
     const text = typeof rawBody === 'string' ? rawBody : utf8.decode(rawBody);
     request.value = parse === undefined ? JSON.parse(text) : parse(text);
+    request.lossy = findLossyNumbers(text, request.value);
   } catch (e) {
     return refuse('invalid_json', `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,3 +1,4 @@
+import type { LossyNumber } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import type { PlanCheckResult } from '../../tracking-plan/compile-plan.js';
 import type { MessageHandler, ReceiverInput, Verification } from '../options.js';
@@ -7,7 +8,8 @@ import type { ReceiverSetup } from '../setup.js';
 /**
  * One request on its way through the receiver's steps (internal). Each step reads what the steps
  * before it found and adds its own: `verify` the verification and the signed body, `parseBody` the
- * value, `checkMessage` the message and its handler, `checkPlan` the tracking plan's outcome, `claim`
+ * value and the numbers parsing changed, `bigNumbersAsText` puts those back as text (`bigNumbers:
+ * 'string'`), `checkMessage` the message and its handler, `checkPlan` the tracking plan's outcome, `claim`
  * the dedupe key.
  *
  * @example
@@ -23,6 +25,8 @@ export interface ReceiverRequest<TExtra> {
   signedBody: string | Uint8Array | undefined;
   /** The parsed body. */
   value: unknown;
+  /** The numbers of the raw body that parsing changed (`ctx.lossyNumbers`); empty when none, or without raw bytes. */
+  lossy: readonly LossyNumber[];
   /** The checked message (a schema's output, for an Actions payload). */
   message: WebhookMessage;
   /** The value whose `messageId` keys the dedupe (the body's, even when a schema changed the message). */
@@ -52,12 +56,14 @@ export interface Refusal {
  * A step of the receiver: reads and completes the request, and refuses it or lets it go on.
  *
  * @example
- * const steps: Step<{}>[] = [verify, parseBody, checkMessage, checkPlan, claim];
+ * const steps: Step<{}>[] = [verify, parseBody, bigNumbersAsText, checkMessage, checkPlan, claim];
  */
 export type Step<TExtra> = (
   setup: ReceiverSetup<TExtra>,
   request: ReceiverRequest<TExtra>,
 ) => Promise<Refusal | undefined>;
+
+const NO_LOSSY_NUMBERS: readonly LossyNumber[] = Object.freeze([]);
 
 /**
  * A request at the start of the steps.
@@ -72,6 +78,7 @@ export function newRequest<TExtra>(input: ReceiverInput<TExtra>): ReceiverReques
     verification: { form: 'unsigned', secretIndex: -1 },
     signedBody: undefined,
     value: undefined,
+    lossy: NO_LOSSY_NUMBERS,
     message: undefined as unknown as WebhookMessage,
     keyedBy: undefined,
     handler: undefined,

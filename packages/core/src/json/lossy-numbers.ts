@@ -1,0 +1,232 @@
+// Numbers whose value JSON parsing did not keep. A JSON number is read as the nearest double, so
+// `12345678901234567890` becomes 12345678901234567168 (written back as `12345678901234567000`), and
+// `1e400` becomes Infinity. The text tells; the parsed value no longer can. So the raw text is read
+// again, only when it may hold such a number at all (`mayHoldLossyNumbers`, a cheap first look).
+import { hasDigitRun } from './digit-run.js';
+
+/**
+ * One number of a JSON text that JSON parsing changed: where it is, and its text as sent.
+ *
+ * @example
+ * const lossy: LossyNumber = { path: 'properties.total', at: ['properties', 'total'], text: '12345678901234567890' };
+ */
+export interface LossyNumber {
+  /**
+   * Where it is, written as JavaScript reads it: `properties.total`, `properties.items[0].id`, and a
+   * key that is not a plain name quoted in brackets (`properties["order.id"]`, `traits["a b"]`).
+   */
+  path: string;
+  /** The same place as keys and array indexes. */
+  at: readonly (string | number)[];
+  /** The number exactly as the body wrote it, e.g. `12345678901234567890`. */
+  text: string;
+}
+
+const NONE: readonly LossyNumber[] = Object.freeze([]);
+
+/** An exponent of three digits or more: the only way a number of few digits leaves the doubles' range. */
+const LONG_EXPONENT = /\d[eE][+-]?\d{3}/;
+
+/**
+ * Whether a JSON text may hold a number JSON parsing changes: a number of 15 significant digits or
+ * fewer is read back exactly (in the doubles' range), so only a run of 16 digits (a decimal point
+ * may sit among them) or an exponent of three digits can. Reads every 16th character of the text.
+ *
+ * @example
+ * mayHoldLossyNumbers('{"x":12345678901234567890}'); // true
+ * mayHoldLossyNumbers('{"x":1e400}'); // true
+ * mayHoldLossyNumbers('{"x":123.25,"t":"2026-01-01T00:00:00.000Z"}'); // false
+ */
+export function mayHoldLossyNumbers(text: string): boolean {
+  return hasDigitRun(text, 16, true) || LONG_EXPONENT.test(text);
+}
+
+/**
+ * Whether a JSON number's text is changed by parsing: its value as a double, written back the way
+ * `JSON.stringify` and `String` write it (the shortest text that reads back the same), is not the
+ * number the text says. Changed: `12345678901234567890` (back as `12345678901234567000`),
+ * `9007199254740993`, `1152921504606846976` (2^60: the double is exact, yet it is written back as
+ * `1152921504606847000`), `1e400` (Infinity), `1e-400` (0), `0.1000000000000000055511151231257827`
+ * (read as 0.1). Not changed: `12345678901234567000`, `9007199254740992`, `1.50`, `1e2`, `-0`.
+ *
+ * @example
+ * isLossyNumber('12345678901234567890'); // true
+ * isLossyNumber('12345678901234567000'); // false: the same double, written back as sent
+ */
+export function isLossyNumber(text: string): boolean {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return true;
+  const back = String(value);
+  if (back === text) return false;
+  return !sameDecimal(decimalOf(text), decimalOf(back));
+}
+
+/**
+ * The numbers of a JSON text that parsing changed, in the order they appear, each with its path and
+ * its text as sent. `parsed` is the value that text was parsed into: a number counts only if it is
+ * still there (a repeated key keeps its last value, a parser may drop keys). Empty, at the cost of one
+ * look at every 16th character, for a text without a long digit run or a long exponent.
+ *
+ * @example
+ * const text = '{"properties":{"x":12345678901234567890,"items":[{"id":1e400}]}}';
+ * findLossyNumbers(text, JSON.parse(text)).map((n) => n.path); // ['properties.x', 'properties.items[0].id']
+ */
+export function findLossyNumbers(text: string, parsed: unknown): readonly LossyNumber[] {
+  if (!mayHoldLossyNumbers(text)) return NONE;
+  const found = new Map<string, LossyNumber>();
+  for (const { at, text: number } of numbersOf(text)) {
+    if (isLossyNumber(number)) {
+      const path = pathOf(at);
+      found.delete(path); // a repeated key: the last value is the one kept, at its place in the text
+      found.set(path, { path, at, text: number });
+    } else if (found.size > 0) {
+      found.delete(pathOf(at));
+    }
+  }
+  const kept = [...found.values()].filter((n) => {
+    const value = valueAt(parsed, n.at);
+    return typeof value === 'number' && Object.is(value, Number(n.text));
+  });
+  return kept.length === 0 ? NONE : kept;
+}
+
+/**
+ * Puts each lossy number's text, a string, where the parsed value has its changed number (`bigNumbers:
+ * 'string'`). Changes `parsed` in place and returns it; returns the text itself for a body that is one
+ * number.
+ *
+ * @example
+ * const value = JSON.parse('{"x":12345678901234567890}');
+ * numbersAsText(value, findLossyNumbers('{"x":12345678901234567890}', value)); // { x: '12345678901234567890' }
+ */
+export function numbersAsText(parsed: unknown, lossy: readonly LossyNumber[]): unknown {
+  let root = parsed;
+  for (const { at, text } of lossy) {
+    if (at.length === 0) {
+      root = text;
+      continue;
+    }
+    const parent = valueAt(root, at.slice(0, -1)) as Record<string | number, unknown>;
+    parent[at[at.length - 1]!] = text;
+  }
+  return root;
+}
+
+/**
+ * A path as `LossyNumber.path` writes it: names joined by dots, indexes in brackets, a key that is not
+ * a plain name quoted in brackets; `(root)` for the value itself.
+ *
+ * @example
+ * pathOf(['properties', 'items', 0, 'id']); // 'properties.items[0].id'
+ * pathOf(['properties', 'order.id']); // 'properties["order.id"]'
+ */
+export function pathOf(at: readonly (string | number)[]): string {
+  if (at.length === 0) return '(root)';
+  let path = '';
+  for (const part of at) {
+    if (typeof part === 'number') path += `[${part}]`;
+    else if (PLAIN_NAME.test(part)) path += path === '' ? part : `.${part}`;
+    else path += `[${JSON.stringify(part)}]`;
+  }
+  return path;
+}
+
+const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
+
+function valueAt(root: unknown, at: readonly (string | number)[]): unknown {
+  let value = root;
+  for (const part of at) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string | number, unknown>)[part];
+  }
+  return value;
+}
+
+/** A decimal number as sign, significant digits (no leading or trailing zeros) and exponent; zero has no digits. */
+interface Decimal {
+  negative: boolean;
+  digits: string;
+  exponent: number;
+}
+
+function decimalOf(text: string): Decimal {
+  const negative = text.startsWith('-');
+  const unsigned = negative || text.startsWith('+') ? text.slice(1) : text;
+  const e = unsigned.search(/[eE]/);
+  const mantissa = e === -1 ? unsigned : unsigned.slice(0, e);
+  let exponent = e === -1 ? 0 : Number.parseInt(unsigned.slice(e + 1), 10);
+  const point = mantissa.indexOf('.');
+  const whole = point === -1 ? mantissa : mantissa.slice(0, point);
+  const fraction = point === -1 ? '' : mantissa.slice(point + 1);
+  exponent -= fraction.length;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  const trimmed = digits.replace(/0+$/, '');
+  exponent += digits.length - trimmed.length;
+  digits = trimmed;
+  return { negative, digits, exponent };
+}
+
+function sameDecimal(a: Decimal, b: Decimal): boolean {
+  if (a.digits === '' || b.digits === '') return a.digits === b.digits; // zero, whatever its sign
+  return a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
+}
+
+/** One level of the text being read: an array (its index) or an object (its key, and whether a key comes next). */
+interface Level {
+  array: boolean;
+  key: string | number;
+  keyNext: boolean;
+}
+
+/**
+ * Every number of a JSON text with its place, read once from left to right. The text is one JSON
+ * parsing accepted, so the reading trusts its shape; it never recurses.
+ */
+function* numbersOf(text: string): Generator<{ at: (string | number)[]; text: string }> {
+  const levels: Level[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    const top = levels[levels.length - 1];
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      if (top !== undefined && top.keyNext) {
+        const quoted = text.slice(i, end);
+        top.key = quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1);
+        top.keyNext = false;
+      }
+      i = end;
+    } else if (c === '{' || c === '[') {
+      levels.push({ array: c === '[', key: c === '[' ? 0 : '', keyNext: c === '{' });
+      i++;
+    } else if (c === '}' || c === ']') {
+      levels.pop();
+      i++;
+    } else if (c === ',') {
+      if (top?.array) (top.key as number)++;
+      else if (top) top.keyNext = true;
+      i++;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      let end = i + 1;
+      while (end < text.length && NUMBER_PART.test(text[end]!)) end++;
+      yield { at: levels.map((level) => level.key), text: text.slice(i, end) };
+      i = end;
+    } else {
+      i++; // white space, `:`, and the letters of true, false and null
+    }
+  }
+}
+
+const NUMBER_PART = /[0-9.eE+-]/;
+
+/** The index just after the string that starts at `start` (its closing quote is the first one not escaped). */
+function stringEnd(text: string, start: number): number {
+  let quote = text.indexOf('"', start + 1);
+  while (quote !== -1) {
+    let backslashes = 0;
+    while (text[quote - 1 - backslashes] === '\\') backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    quote = text.indexOf('"', quote + 1);
+  }
+  return text.length;
+}

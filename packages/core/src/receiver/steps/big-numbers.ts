@@ -1,0 +1,24 @@
+import { numbersAsText } from '../../json/lossy-numbers.js';
+import type { ReceiverSetup } from '../setup.js';
+import type { ReceiverRequest, Refusal } from './request.js';
+
+/**
+ * The step that, with `bigNumbers: 'string'`, puts each number parsing changed back as its exact text
+ * (a string) in the parsed body, before the body is checked: the handler, a schema and `enqueue` see
+ * `'12345678901234567890'` where JSON parsing would give 12345678901234567000. It runs after the
+ * signature was checked (over the raw bytes, or for a batch over its first element as parsed), and
+ * never refuses.
+ *
+ * @example
+ * await parseBody(setup, request);
+ * await bigNumbersAsText(setup, request); // request.value.properties.id === '12345678901234567890'
+ */
+export async function bigNumbersAsText<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  request: ReceiverRequest<TExtra>,
+): Promise<Refusal | undefined> {
+  if (setup.bigNumbers === 'string' && request.lossy.length > 0) {
+    request.value = numbersAsText(request.value, request.lossy);
+  }
+  return undefined;
+}
