@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import Fastify from 'fastify';
 import { fixture, type TypedTrackingPlan } from '@hookgate/core';
-import { hookgate, hookgateOptions } from '@hookgate/fastify';
+import { hookgate, hookgateOptions, webhookRoute } from '@hookgate/fastify';
 import { closeAll, listen, post, SECRET } from './helpers.js';
 
 afterEach(closeAll);
@@ -69,5 +69,43 @@ describe('hookgateOptions', () => {
         },
       });
     expect(typeof options).toBe('function');
+  });
+});
+
+describe('webhookRoute() with a tracking plan (pass-through)', () => {
+  it('the route reads request.webhookContext.violations and .planned; onViolation runs instead of the route', async () => {
+    const calls: string[] = [];
+    const app = Fastify();
+    app.post('/events', webhookRoute({ secret: SECRET, trackingPlan }), async (request) => {
+      const ctx = request.webhookContext!;
+      calls.push(`route:${ctx.planned}:${ctx.violations.map((v) => v.path).join()}`);
+      return { ok: true };
+    });
+    app.post(
+      '/checked',
+      webhookRoute({
+        secret: SECRET,
+        trackingPlan,
+        onViolation: (msg, violations) => void calls.push(`violation:${msg.type}:${violations[0]?.path}`),
+      }),
+      async (request) => {
+        calls.push(`checked-route:${String(request.webhook?.type)}`);
+        return { ok: true };
+      },
+    );
+    const url = await listen(app);
+    const good = fixture('track', { event: 'Signed Up', properties: { plan: 'pro' } });
+    const bad = fixture('track', { event: 'Signed Up', properties: { plan: 'gold' } });
+    expect((await post(`${url}/events`, JSON.stringify(good))).status).toBe(200);
+    expect((await post(`${url}/events`, JSON.stringify(bad))).status).toBe(200);
+    expect((await post(`${url}/checked`, JSON.stringify(good))).status).toBe(200);
+    const violating = await post(`${url}/checked`, JSON.stringify(bad));
+    expect(violating.status).toBe(200);
+    expect(calls).toEqual([
+      'route:true:',
+      'route:true:properties.plan',
+      'checked-route:track',
+      'violation:track:properties.plan',
+    ]);
   });
 });

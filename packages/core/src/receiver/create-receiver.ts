@@ -13,7 +13,7 @@ import { acceptBatch } from './steps/accept-batch.js';
 import { acceptedMessage } from './steps/accepted.js';
 import { answer } from './steps/answer.js';
 import { checkMessage, parseBody } from './steps/check.js';
-import { checkPlan } from './steps/check-plan.js';
+import { checkPlan, planHandler } from './steps/check-plan.js';
 import { claim } from './steps/claim.js';
 import { handOff, runHandler } from './steps/hand-off.js';
 import { checkArrival, precheck } from './steps/precheck.js';
@@ -125,7 +125,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       const refused = precheck(setup, method, headers);
       return refused && answer(refused);
     },
-    run: (accepted, handler) => runHandler(setup, accepted, handler),
+    run: (accepted, handler) => runHandler(setup, accepted, planHandler(setup, accepted, handler)),
     fetch: fetchHandler,
     drain: () => setup.drain(),
     maxBodyBytes,
