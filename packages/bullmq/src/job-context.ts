@@ -1,4 +1,4 @@
-import type { Verification } from '@hookgate/core';
+import type { PlanViolation, Verification } from '@hookgate/core';
 import type { Job } from 'bullmq';
 import type { HandoffJobData } from './job-data.js';
 import { dedupeKeyOf } from './job-id.js';
@@ -27,6 +27,10 @@ export interface JobContext {
   signedBody: string | undefined;
   /** Fires when BullMQ cancels the job (e.g. the worker closes with force). */
   signal: AbortSignal;
+  /** How the message breaks the worker's `trackingPlan`; empty when it does not, or without a plan. */
+  violations: readonly PlanViolation[];
+  /** Whether the worker's `trackingPlan` has a rule for the message (false without a plan). */
+  planned: boolean;
 }
 
 /**
@@ -38,6 +42,7 @@ export interface JobContext {
 export type JobHandler<M> = (message: M, context: JobContext) => unknown;
 
 const NEVER = new AbortController().signal;
+const NO_VIOLATIONS: readonly PlanViolation[] = Object.freeze([]);
 
 /**
  * The context of a job `enqueueTo` stored: the dedupe key from its id, the time from its timestamp,
@@ -57,5 +62,7 @@ export function jobContextOf(job: Job<HandoffJobData<unknown>>, signal: AbortSig
     verification: data.verification ?? { form: 'raw', secretIndex: 0 },
     signedBody: data.signedBody,
     signal: signal ?? NEVER,
+    violations: NO_VIOLATIONS,
+    planned: false,
   };
 }

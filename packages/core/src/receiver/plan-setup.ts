@@ -66,10 +66,11 @@ function keyedTrack(
 }
 
 /**
- * Settles the receiver's `trackingPlan` (internal): the options with `on.track` keyed by event name made
- * one handler, and what the plan step reads (`undefined` without a plan). Throws at start for a handler
- * keyed by an event the plan does not have (with a did-you-mean), keyed handlers or `onViolation`
- * without a plan, and a malformed plan (`TrackingPlanError`).
+ * Settles the receiver's `trackingPlan` (internal; also a worker's, `@hookgate/bullmq`): the options with
+ * `on.track` keyed by event name made one handler, and what the plan step reads (`undefined` without a
+ * plan). Throws at start for a handler keyed by an event the plan does not have (with a did-you-mean),
+ * keyed handlers or `onViolation` without a plan, a plan with `enqueue` (the worker takes it), and a
+ * malformed plan (`TrackingPlanError`).
  *
  * @example
  * const { options, plan } = settleTrackingPlan(checkReceiverOptions(given));
@@ -100,6 +101,12 @@ export function settleTrackingPlan<T extends object>(
       );
     }
     return { options, plan: undefined };
+  }
+  if (given.enqueue != null) {
+    throw new TypeError(
+      `${caller}: trackingPlan with enqueue: the messages are handled by your worker, not here. Pass trackingPlan ` +
+        '(and onViolation, keyed on.track) to the worker instead, e.g. createWorker(queueName, { connection, trackingPlan, on }) from @hookgate/bullmq: it checks each job against it.',
+    );
   }
   const plan = compileTrackingPlan(given.trackingPlan);
   const track = given.on?.track;
