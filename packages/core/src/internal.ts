@@ -85,6 +85,7 @@ export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
 export type {
   KeyedTrackHandlers,
   PlanHandlers,
+  PlanMessages,
   PlannedTrackMessage,
   PlanShapes,
   ViolationHandler,
