@@ -6,7 +6,7 @@ import {
   validateStandard,
   type PayloadOf,
 } from '@hookgate/core/internal';
-import type { PlanSetup, ViolationHandler } from '@hookgate/core/internal';
+import type { PlanHandlers, PlanSetup, SpecPlanEvents, ViolationHandler } from '@hookgate/core/internal';
 import { UnrecoverableError, type ConnectionOptions, type WorkerOptions } from 'bullmq';
 import type { JobContext, JobHandler } from './job-context.js';
 import { planned } from './job-plan.js';
@@ -34,7 +34,7 @@ export type ActionsJobHandlers = { [T in SpecEventType]?: JobHandler<SpecEventOf
  *   onPayload: (o) => console.log(o.orderId, o.total),
  * };
  */
-export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined> extends Omit<
+export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined, TPlan = unknown> extends Omit<
   WorkerOptions,
   'connection'
 > {
@@ -43,7 +43,7 @@ export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = u
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
   connection: ConnectionOptions;
   /** Handlers per Segment event type: a payload whose `type` has a handler here must be a whole Segment event (else the job fails, not retried). */
-  on?: ActionsJobHandlers;
+  on?: PlanHandlers<NoInfer<TPlan>, ActionsJobHandlers, JobContext, SpecPlanEvents>;
   /** Runs for every other payload (a mapped `data`, or an event type without its own handler in `on`). */
   onPayload?: JobHandler<PayloadOf<S>>;
   /** A Standard Schema (Zod, Valibot, ArkType, TypeBox, …) for `onPayload`'s payloads: a payload it refuses fails the job with its issues, not retried. */
@@ -51,9 +51,9 @@ export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = u
   /**
    * Segment tracking plan, as a receiver takes it: each whole event `on` gets is checked against it
    * (`ctx.violations`, `ctx.planned`); mapped payloads (`onPayload`) are not. `on.track` may then be
-   * keyed by event name (typed as whole events, not by the plan, as with an Actions receiver).
+   * keyed by event name, typed by the plan module as with an Actions receiver.
    */
-  trackingPlan?: unknown;
+  trackingPlan?: TPlan;
   /** Runs instead of the `on` handler for a whole event that breaks `trackingPlan`. */
   onViolation?: ViolationHandler<JobContext>;
 }

@@ -99,9 +99,9 @@ export function createWorker<M = WebhookMessage, TPlan = unknown>(
  *   onPayload: (payload) => console.log('mapped payload', payload),
  * });
  */
-export function createWorker<S extends StandardSchemaV1 | undefined = undefined>(
+export function createWorker<S extends StandardSchemaV1 | undefined = undefined, TPlan = unknown>(
   queueName: string,
-  options: ActionsWorkerOptions<S>,
+  options: ActionsWorkerOptions<S, TPlan>,
 ): Worker<HandoffJobData<unknown>>;
 export function createWorker<M = WebhookMessage>(
   queueName: string,

@@ -125,6 +125,12 @@ expressHookgate({
   trackingPlan,
   on: { track: { 'Signed Up': (event, ctx) => console.log(event.properties.plan, ctx.req.path, ctx.planned) } },
 });
+createWorker('q', {
+  destination: 'actions',
+  connection: {},
+  trackingPlan,
+  on: { track: { 'Order Completed': (event, ctx) => console.log(event.properties.total.toFixed(2), event.messageId, ctx.attempt) } },
+});
 `;
 
 const ADAPTERS_BAD = `import { createReceiver } from '@hookgate/core';
@@ -165,6 +171,12 @@ expressHookgate({
   secret: 's',
   trackingPlan,
   on: { track: { 'Signed Upp': () => {} } }, // BAD unknown event name
+});
+createWorker('q', {
+  destination: 'actions',
+  connection: {},
+  trackingPlan,
+  on: { track: { 'Order Completed': (event) => console.log(event.properties.totl) } }, // BAD misspelt property
 });
 `;
 

@@ -60,8 +60,14 @@ export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
 export type SpecEventHandlers<TExtra = {}> = { [T in SpecEventType]?: SpecEventHandler<T, TExtra> };
 
-/** The whole Segment events a plan's rules refine in an Actions receiver's `on` (`PlanHandlers`' `M`). */
-interface SpecPlanEvents {
+/**
+ * The whole Segment events a plan's rules refine in an Actions receiver's (or worker's) `on`
+ * (`PlanHandlers`' `M`).
+ *
+ * @example
+ * type On = PlanHandlers<typeof trackingPlan, SpecEventHandlers, ActionsHandlerContext, SpecPlanEvents>;
+ */
+export interface SpecPlanEvents {
   track: SpecEventOf<'track'>;
   identify: SpecEventOf<'identify'>;
   group: SpecEventOf<'group'>;
