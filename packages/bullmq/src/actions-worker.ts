@@ -6,8 +6,10 @@ import {
   validateStandard,
   type PayloadOf,
 } from '@hookgate/core/internal';
+import type { PlanHandlers, PlanSetup, SpecPlanEvents, ViolationHandler } from '@hookgate/core/internal';
 import { UnrecoverableError, type ConnectionOptions, type WorkerOptions } from 'bullmq';
 import type { JobContext, JobHandler } from './job-context.js';
+import { planned } from './job-plan.js';
 
 /**
  * A worker's handlers per Segment event type, for jobs from a Webhooks (Actions) receiver with the
@@ -32,7 +34,7 @@ export type ActionsJobHandlers = { [T in SpecEventType]?: JobHandler<SpecEventOf
  *   onPayload: (o) => console.log(o.orderId, o.total),
  * };
  */
-export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined> extends Omit<
+export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined, TPlan = unknown> extends Omit<
   WorkerOptions,
   'connection'
 > {
@@ -41,11 +43,19 @@ export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = u
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
   connection: ConnectionOptions;
   /** Handlers per Segment event type: a payload whose `type` has a handler here must be a whole Segment event (else the job fails, not retried). */
-  on?: ActionsJobHandlers;
+  on?: PlanHandlers<NoInfer<TPlan>, ActionsJobHandlers, JobContext, SpecPlanEvents>;
   /** Runs for every other payload (a mapped `data`, or an event type without its own handler in `on`). */
   onPayload?: JobHandler<PayloadOf<S>>;
   /** A Standard Schema (Zod, Valibot, ArkType, TypeBox, …) for `onPayload`'s payloads: a payload it refuses fails the job with its issues, not retried. */
   schema?: S;
+  /**
+   * Segment tracking plan, as a receiver takes it: each whole event `on` gets is checked against it
+   * (`ctx.violations`, `ctx.planned`); mapped payloads (`onPayload`) are not. `on.track` may then be
+   * keyed by event name, typed by the plan module as with an Actions receiver.
+   */
+  trackingPlan?: TPlan;
+  /** Runs instead of the `on` handler for a whole event that breaks `trackingPlan`. */
+  onViolation?: ViolationHandler<JobContext>;
 }
 
 /** Names `createWorker` itself reads from Actions options (the rest are BullMQ's). */
@@ -55,13 +65,15 @@ export const ACTIONS_WORKER_OWN_OPTIONS: readonly string[] = ['destination', 'on
  * Checks Actions worker options and returns the job runner: routes a payload to `on[type]` (after
  * checking it is a whole Segment event) or to `onPayload` (after `schema`), as an Actions receiver
  * does. A payload that can never pass fails with `UnrecoverableError` (no retry), naming the field.
+ * With the worker's tracking plan (`settleWorkerPlan`), a whole event is checked before its handler.
  *
  * @example
- * const run = actionsJobRunner(options);
+ * const run = actionsJobRunner(options, plan);
  * await run(job.data.message, context);
  */
 export function actionsJobRunner(
   options: ActionsWorkerOptions<StandardSchemaV1 | undefined>,
+  plan?: PlanSetup,
 ): (payload: unknown, context: JobContext) => Promise<void> {
   const { on, onPayload, schema } = options;
   if ((options as { onMessage?: unknown }).onMessage !== undefined) {
@@ -112,7 +124,7 @@ export function actionsJobRunner(
             `${issues.map((i) => `${i.path} ${i.message}`).join('; ')}. For a mapped payload, use onPayload.`,
         );
       }
-      await handler(record, context);
+      await planned(plan, record, handler, context)(record, context);
       return;
     }
     if (onPayload == null) return;

@@ -5,11 +5,13 @@ import {
   type StandardSchemaV1,
   type WebhookMessage,
 } from '@hookgate/core';
+import type { PlanHandlers, ViolationHandler } from '@hookgate/core/internal';
 import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
-import { jobContextOf, type JobHandler } from './job-context.js';
+import { jobContextOf, type JobContext, type JobHandler } from './job-context.js';
 import type { HandoffJobData } from './job-data.js';
 import { checkJobDestination } from './job-destination.js';
+import { planned, settleWorkerPlan } from './job-plan.js';
 
 /**
  * Handlers per message type, each narrowed: the same `on` shape as a receiver's.
@@ -28,18 +30,33 @@ export type JobHandlers = { [T in MessageType]?: JobHandler<MessageOf<T>> };
  * const options: CreateWorkerOptions = { connection: { host: '127.0.0.1', port: 6379 }, concurrency: 10, onMessage: (msg) => console.log(msg.type) };
  * const worker = createWorker('webhooks', options);
  */
-export interface CreateWorkerOptions<M = WebhookMessage> extends Omit<WorkerOptions, 'connection'> {
+export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extends Omit<WorkerOptions, 'connection'> {
   /** Jobs from a classic Webhooks receiver (the default); for Webhooks (Actions) jobs see `ActionsWorkerOptions`. */
   destination?: 'classic';
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
   connection: ConnectionOptions;
-  /** Handlers per message type. */
-  on?: JobHandlers;
+  /** Handlers per message type; with `trackingPlan`, `on.track` may be keyed by event name (`'*'` for the rest). */
+  on?: PlanHandlers<NoInfer<TPlan>, JobHandlers, JobContext>;
+  /**
+   * Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`), as a receiver takes it:
+   * each job's message is checked against it before its handler runs (`ctx.violations`, `ctx.planned`).
+   * A violating message still runs its handler unless `onViolation` is given.
+   */
+  trackingPlan?: TPlan;
+  /** Runs instead of the handler for a message that breaks `trackingPlan`; throwing fails the attempt (retried). */
+  onViolation?: ViolationHandler<JobContext>;
   /** Catch-all: runs for a type without its own handler in `on`. `M` is the classic message by default. */
   onMessage?: JobHandler<M>;
 }
 
-const WORKER_OWN_OPTIONS = new Set(['destination', 'on', 'onMessage', ...ACTIONS_WORKER_OWN_OPTIONS]);
+const WORKER_OWN_OPTIONS = new Set([
+  'destination',
+  'on',
+  'onMessage',
+  'trackingPlan',
+  'onViolation',
+  ...ACTIONS_WORKER_OWN_OPTIONS,
+]);
 
 /**
  * Starts a BullMQ worker that runs typed handlers for the messages `enqueueTo` stored. A handler that
@@ -47,6 +64,9 @@ const WORKER_OWN_OPTIONS = new Set(['destination', 'on', 'onMessage', ...ACTIONS
  * job stays in the failed set with its error (re-run it with `job.retry()`). A message without a
  * handler completes without running anything. Processing is at least once: a worker that dies
  * mid-job leaves it to be taken again once its lock expires, so write idempotently on `ctx.dedupeKey`.
+ * With `trackingPlan` (the receiver in `enqueue` mode takes none), the worker checks each message
+ * against it before its handler runs, exactly as a receiver does: `ctx.violations`, `ctx.planned`,
+ * `on.track` keyed by event name, `onViolation` instead of the handler.
  *
  * @example
  * import { createWorker } from '@hookgate/bullmq';
@@ -58,9 +78,9 @@ const WORKER_OWN_OPTIONS = new Set(['destination', 'on', 'onMessage', ...ACTIONS
  * });
  * process.on('SIGTERM', () => void worker.close());
  */
-export function createWorker<M = WebhookMessage>(
+export function createWorker<M = WebhookMessage, TPlan = unknown>(
   queueName: string,
-  options: CreateWorkerOptions<M>,
+  options: CreateWorkerOptions<M, TPlan>,
 ): Worker<HandoffJobData<M>>;
 /**
  * Starts a BullMQ worker for the jobs a Webhooks (Actions) receiver stored (`destination: 'actions'`,
@@ -79,24 +99,26 @@ export function createWorker<M = WebhookMessage>(
  *   onPayload: (payload) => console.log('mapped payload', payload),
  * });
  */
-export function createWorker<S extends StandardSchemaV1 | undefined = undefined>(
+export function createWorker<S extends StandardSchemaV1 | undefined = undefined, TPlan = unknown>(
   queueName: string,
-  options: ActionsWorkerOptions<S>,
+  options: ActionsWorkerOptions<S, TPlan>,
 ): Worker<HandoffJobData<unknown>>;
 export function createWorker<M = WebhookMessage>(
   queueName: string,
-  options: CreateWorkerOptions<M> | ActionsWorkerOptions<StandardSchemaV1 | undefined>,
+  given: CreateWorkerOptions<M> | ActionsWorkerOptions<StandardSchemaV1 | undefined>,
 ): Worker<HandoffJobData<M>> {
   if (typeof queueName !== 'string' || queueName.length === 0) {
     throw new TypeError(
       `createWorker(queueName, options): queueName must be the name of the queue given to enqueueTo's Queue, e.g. 'webhooks'; got ${JSON.stringify(queueName)}.`,
     );
   }
-  if (options === null || typeof options !== 'object') {
+  if (given === null || typeof given !== 'object') {
     throw new TypeError(
       "createWorker(queueName, options) needs options, e.g. { connection: { host: '127.0.0.1', port: 6379 }, on: { track: (msg) => … } }.",
     );
   }
+  // With a tracking plan, `on.track` keyed by event name is one handler from here on.
+  const { options, plan } = settleWorkerPlan(given);
   if (options.connection == null) {
     throw new TypeError(
       "createWorker: connection is required (BullMQ's Redis connection), e.g. { host: '127.0.0.1', port: 6379 }.",
@@ -111,7 +133,7 @@ export function createWorker<M = WebhookMessage>(
   const workerOptions: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
   if (destination === 'actions') {
-    const run = actionsJobRunner(options as ActionsWorkerOptions<StandardSchemaV1 | undefined>);
+    const run = actionsJobRunner(options as ActionsWorkerOptions<StandardSchemaV1 | undefined>, plan);
     const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
       checkJobDestination(job.data.destination, 'actions', job.id);
       await run(job.data.message, jobContextOf(job, signal));
@@ -119,7 +141,7 @@ export function createWorker<M = WebhookMessage>(
     return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
   }
 
-  const { on, onMessage } = options as CreateWorkerOptions<M>;
+  const { on, onMessage } = options as { on?: Record<string, unknown>; onMessage?: JobHandler<M> };
   for (const name of ['onPayload', 'schema'] as const) {
     if ((options as unknown as Record<string, unknown>)[name] !== undefined) {
       throw new TypeError(
@@ -152,7 +174,8 @@ export function createWorker<M = WebhookMessage>(
       (typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ??
       onMessage;
     if (handler === undefined) return;
-    await handler(message, jobContextOf(job, signal));
+    const context = jobContextOf(job, signal);
+    await planned(plan, message, handler, context)(message, context);
   };
   return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
 }

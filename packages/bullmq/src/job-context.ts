@@ -1,4 +1,4 @@
-import type { Verification } from '@hookgate/core';
+import type { PlanViolation, Verification } from '@hookgate/core';
 import type { Job } from 'bullmq';
 import type { HandoffJobData } from './job-data.js';
 import { dedupeKeyOf } from './job-id.js';
@@ -33,6 +33,10 @@ export interface JobContext {
   signedBody: string | undefined;
   /** Fires when BullMQ cancels the job (e.g. the worker closes with force). */
   signal: AbortSignal;
+  /** How the message breaks the worker's `trackingPlan`; empty when it does not, or without a plan. */
+  violations: readonly PlanViolation[];
+  /** Whether the worker's `trackingPlan` has a rule for the message (false without a plan). */
+  planned: boolean;
 }
 
 /**
@@ -45,6 +49,7 @@ export type JobHandler<M> = (message: M, context: JobContext) => unknown;
 
 const NEVER = new AbortController().signal;
 const NO_LOSSY_NUMBERS: readonly string[] = Object.freeze([]);
+const NO_VIOLATIONS: readonly PlanViolation[] = Object.freeze([]);
 
 /**
  * The context of a job `enqueueTo` stored: the dedupe key from its id, the time from its timestamp,
@@ -65,5 +70,7 @@ export function jobContextOf(job: Job<HandoffJobData<unknown>>, signal: AbortSig
     signedBody: data.signedBody,
     lossyNumbers: Array.isArray(data.lossyNumbers) ? data.lossyNumbers : NO_LOSSY_NUMBERS,
     signal: signal ?? NEVER,
+    violations: NO_VIOLATIONS,
+    planned: false,
   };
 }

@@ -81,9 +81,13 @@ export type {
   TrackingPlanOptions,
 } from './tracking-plan/compile-plan.js';
 export type { PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+// A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
+export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
+export type { SpecPlanEvents } from './actions/actions-options.js';
 export type {
   KeyedTrackHandlers,
   PlanHandlers,
+  PlanMessages,
   PlannedTrackMessage,
   PlanShapes,
   ViolationHandler,

@@ -138,6 +138,27 @@ describe('checking messages', () => {
     expect(plan.check(fixture('screen'))).toEqual({ planned: false, violations: [] });
   });
 
+  it('checks screen calls as "Screen Viewed" (or the SCREEN rule of their name, or the plan\'s SCREEN rule)', () => {
+    const properties = (required: string) => ({
+      type: 'object',
+      properties: { properties: { type: 'object', required: [required] } },
+    });
+    const screens = compileTrackingPlan([
+      { type: 'TRACK', key: 'Screen Viewed', version: 1, jsonSchema: properties('viewed') },
+      { type: 'SCREEN', key: 'Checkout', version: 1, jsonSchema: properties('step') },
+    ]);
+    const home = screens.check(fixture('screen', { name: 'Home', properties: {} }));
+    expect(home).toMatchObject({ planned: true, rule: { type: 'TRACK', key: 'Screen Viewed' } });
+    expect(home.violations.map((v) => v.path)).toEqual(['properties.viewed']);
+    const checkout = screens.check(fixture('screen', { name: 'Checkout', properties: {} }));
+    expect(checkout).toMatchObject({ planned: true, rule: { type: 'SCREEN', key: 'Checkout' } });
+    expect(checkout.violations.map((v) => v.path)).toEqual(['properties.step']);
+    const anyScreen = compileTrackingPlan([{ type: 'SCREEN', key: null, version: 1, jsonSchema: properties('x') }]);
+    expect(anyScreen.check(fixture('screen', { name: 'Home', properties: {} })).violations.map((v) => v.path)).toEqual([
+      'properties.x',
+    ]);
+  });
+
   it('lists the planned property and trait names of a message', () => {
     expect([...(plan.plannedFields(order({}))?.names ?? [])]).toEqual(['order_id', 'total', 'currency', 'products']);
     expect(plan.plannedFields(fixture('identify'))?.field).toBe('traits');

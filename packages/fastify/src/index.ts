@@ -7,7 +7,7 @@
 export type {} from './augment.js'; // the augmentation: types only, no runtime code
 
 export { hookgate, hookgateActions } from './hookgate-plugin.js';
-export { hookgateOptions } from './plan-options.js';
+export { hookgateActionsOptions, hookgateOptions } from './plan-options.js';
 export { webhookRoute, type WebhookRoute } from './webhook-route.js';
 export { hookgateRawBody, keepRawJsonBodies, rawBodyOf, type RawBodyOptions } from './raw-body-parser.js';
 export { answerForFastifyError } from './fastify-errors.js';

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import Fastify from 'fastify';
 import { fixture, type TypedTrackingPlan } from '@hookgate/core';
-import { hookgate, hookgateOptions } from '@hookgate/fastify';
+import { hookgate, hookgateActions, hookgateActionsOptions, hookgateOptions, webhookRoute } from '@hookgate/fastify';
+import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
 import { closeAll, listen, post, SECRET } from './helpers.js';
 
 afterEach(closeAll);
@@ -65,6 +66,89 @@ describe('hookgateOptions', () => {
             'Order Complete': () => {},
             // @ts-expect-error -- not a property of the event
             'Signed Up': (msg) => msg.properties.plna,
+          },
+        },
+      });
+    expect(typeof options).toBe('function');
+  });
+});
+
+describe('webhookRoute() with a tracking plan (pass-through)', () => {
+  it('the route reads request.webhookContext.violations and .planned; onViolation runs instead of the route', async () => {
+    const calls: string[] = [];
+    const app = Fastify();
+    app.post('/events', webhookRoute({ secret: SECRET, trackingPlan }), async (request) => {
+      const ctx = request.webhookContext!;
+      calls.push(`route:${ctx.planned}:${ctx.violations.map((v) => v.path).join()}`);
+      return { ok: true };
+    });
+    app.post(
+      '/checked',
+      webhookRoute({
+        secret: SECRET,
+        trackingPlan,
+        onViolation: (msg, violations) => void calls.push(`violation:${msg.type}:${violations[0]?.path}`),
+      }),
+      async (request) => {
+        calls.push(`checked-route:${String(request.webhook?.type)}`);
+        return { ok: true };
+      },
+    );
+    const url = await listen(app);
+    const good = fixture('track', { event: 'Signed Up', properties: { plan: 'pro' } });
+    const bad = fixture('track', { event: 'Signed Up', properties: { plan: 'gold' } });
+    expect((await post(`${url}/events`, JSON.stringify(good))).status).toBe(200);
+    expect((await post(`${url}/events`, JSON.stringify(bad))).status).toBe(200);
+    expect((await post(`${url}/checked`, JSON.stringify(good))).status).toBe(200);
+    const violating = await post(`${url}/checked`, JSON.stringify(bad));
+    expect(violating.status).toBe(200);
+    expect(calls).toEqual([
+      'route:true:',
+      'route:true:properties.plan',
+      'checked-route:track',
+      'violation:track:properties.plan',
+    ]);
+  });
+});
+
+describe('hookgateActionsOptions', () => {
+  it("types an Actions receiver's keyed track handlers by the plan; the plugin checks whole events", async () => {
+    const seen: string[] = [];
+    const app = Fastify();
+    await app.register(
+      hookgateActions,
+      hookgateActionsOptions({
+        path: '/segment',
+        secret: SECRET,
+        trackingPlan,
+        on: {
+          track: {
+            'Order Completed': (event, ctx) => {
+              expectTypeOf(event.properties.order_id).toEqualTypeOf<string>();
+              expectTypeOf(event.messageId).toEqualTypeOf<string>();
+              seen.push(`${event.properties.order_id}:${ctx.violations.map((v) => v.path).join()}:${ctx.batch?.index}`);
+            },
+          },
+        },
+      }),
+    );
+    const url = await listen(app);
+    const order = segmentEvent('track', { properties: { order_id: 'o1', total: '42.5' } });
+    expect((await segmentSendEvent(order, { url: `${url}/segment`, method: 'PUT' }, SECRET)).ok).toBe(true);
+    expect(seen).toEqual(['o1:properties.total:undefined']);
+  });
+
+  it('a misspelt event or property is a compile error', () => {
+    const options = () =>
+      hookgateActionsOptions({
+        secret: SECRET,
+        trackingPlan,
+        on: {
+          track: {
+            // @ts-expect-error -- not an event of the plan
+            'Order Complete': () => {},
+            // @ts-expect-error -- not a property of the event
+            'Signed Up': (event) => event.properties.plna,
           },
         },
       });

@@ -1,4 +1,5 @@
 import type { HandlerContext, ReceiverErrorInfo, ReceiverOptions } from '../receiver/options.js';
+import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
 import type { SpecEventOf, SpecEventType } from './spec-events.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 
@@ -60,6 +61,21 @@ export type SpecEventHandler<T extends SpecEventType, TExtra = {}> = (
 export type SpecEventHandlers<TExtra = {}> = { [T in SpecEventType]?: SpecEventHandler<T, TExtra> };
 
 /**
+ * The whole Segment events a plan's rules refine in an Actions receiver's (or worker's) `on`
+ * (`PlanHandlers`' `M`).
+ *
+ * @example
+ * type On = PlanHandlers<typeof trackingPlan, SpecEventHandlers, ActionsHandlerContext, SpecPlanEvents>;
+ */
+export interface SpecPlanEvents {
+  track: SpecEventOf<'track'>;
+  identify: SpecEventOf<'identify'>;
+  group: SpecEventOf<'group'>;
+  page: SpecEventOf<'page'>;
+  screen: SpecEventOf<'screen'>;
+}
+
+/**
  * The payload type `onPayload` receives: the schema's output, else any JSON object.
  *
  * @example
@@ -104,15 +120,26 @@ export interface ActionsErrorInfo extends Omit<ReceiverErrorInfo, 'message'> {
  *   onPayload: (order) => console.log(order.orderId, order.total),
  * });
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
-export interface ActionsReceiverOptions<TExtra = {}, S extends StandardSchemaV1 | undefined = undefined> extends Omit<
+export interface ActionsReceiverOptions<
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` is the identity of `&`: no extra context fields
+  TExtra = {},
+  S extends StandardSchemaV1 | undefined = undefined,
+  TPlan = unknown,
+> extends Omit<
   ReceiverOptions<TExtra>,
-  'on' | 'onMessage' | 'strictTimestamps' | 'destination' | 'onError'
+  'on' | 'onMessage' | 'strictTimestamps' | 'destination' | 'onError' | 'trackingPlan' | 'onViolation'
 > {
   /** Receive Segment's Webhooks (Actions) destination (PUT, PATCH and POST; mapped payloads; batches). */
   destination: 'actions';
-  /** Handlers per Segment event type: a body whose `type` has a handler here must be a whole Segment event. */
-  on?: SpecEventHandlers<TExtra>;
+  /**
+   * Handlers per Segment event type: a body whose `type` has a handler here must be a whole Segment event.
+   * With `trackingPlan`, `on.track` may be keyed by event name (`'*'` for the rest), typed by the plan module.
+   */
+  on?: PlanHandlers<NoInfer<TPlan>, SpecEventHandlers<TExtra>, ActionsHandlerContext<TExtra>, SpecPlanEvents>;
+  /** Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`): whole events get `ctx.violations` and `ctx.planned`; mapped payloads are not checked. */
+  trackingPlan?: TPlan;
+  /** Runs instead of the `on` handler for a whole event that breaks `trackingPlan`. */
+  onViolation?: ViolationHandler<ActionsHandlerContext<TExtra>>;
   /** Runs for every other payload (a mapped `data`, or an event type without its own handler in `on`). */
   onPayload?: (payload: PayloadOf<S>, context: ActionsHandlerContext<TExtra>) => unknown;
   /** A Standard Schema (Zod, Valibot, ArkType, TypeBox, …) for the payloads `onPayload` gets: 400 with its issues otherwise. */
@@ -164,4 +191,6 @@ export type ReceiverOptionsFor<
   TExtra = {},
   S extends StandardSchemaV1 | undefined = undefined,
   TPlan = unknown,
-> = (D extends 'actions' ? ActionsReceiverOptions<TExtra, S> : ReceiverOptions<TExtra, TPlan>) & { destination?: D };
+> = (D extends 'actions' ? ActionsReceiverOptions<TExtra, S, TPlan> : ReceiverOptions<TExtra, TPlan>) & {
+  destination?: D;
+};

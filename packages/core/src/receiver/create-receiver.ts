@@ -14,7 +14,7 @@ import { acceptedMessage } from './steps/accepted.js';
 import { answer } from './steps/answer.js';
 import { bigNumbersAsText } from './steps/big-numbers.js';
 import { checkMessage, parseBody } from './steps/check.js';
-import { checkPlan } from './steps/check-plan.js';
+import { checkPlan, planHandler } from './steps/check-plan.js';
 import { claim } from './steps/claim.js';
 import { handOff, runHandler } from './steps/hand-off.js';
 import { checkArrival, precheck } from './steps/precheck.js';
@@ -126,7 +126,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       const refused = precheck(setup, method, headers);
       return refused && answer(refused);
     },
-    run: (accepted, handler) => runHandler(setup, accepted, handler),
+    run: (accepted, handler) => runHandler(setup, accepted, planHandler(setup, accepted, handler)),
     fetch: fetchHandler,
     drain: () => setup.drain(),
     maxBodyBytes,

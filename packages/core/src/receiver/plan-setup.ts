@@ -2,6 +2,7 @@
 // keyed by event name made one handler that picks by `msg.event`, and the start-up errors. Each message
 // is checked by the step steps/check-plan.ts, which never answers the sender differently: a verified
 // message is never refused for its properties (Segment would not retry a 4xx; the event would be lost).
+import { isSpecEvent } from '../actions/spec-event-check.js';
 import type { WebhookMessage } from '../messages/types.js';
 import { nearestName, UnknownOptionError } from '../options/nearest-name.js';
 import { compileTrackingPlan, type CompiledTrackingPlan } from '../tracking-plan/compile-plan.js';
@@ -12,16 +13,18 @@ type Handler = MessageHandler<WebhookMessage, unknown>;
 type Handlers = Record<string, unknown>;
 
 /**
- * What the plan step reads (internal): the compiled plan, `onViolation`, and the handlers the plan
- * applies to (each of `on` and `onMessage`; not `onPayload`, whose mapped payloads no plan describes).
+ * What the plan step reads (internal): the compiled plan, `onViolation`, and which messages the plan
+ * applies to (`appliesTo`): those run by a handler of `on` or `onMessage` (not `onPayload`, whose
+ * mapped payloads no plan describes), and, in pass-through use (no handlers, no `enqueue`: the
+ * framework's route is the handler), every classic message and every whole Segment event.
  *
  * @example
- * if (planSetup.handlers.has(handler)) console.log(planSetup.plan.check(message).violations);
+ * if (planSetup.appliesTo(message, handler)) console.log(planSetup.plan.check(message).violations);
  */
 export interface PlanSetup {
   plan: CompiledTrackingPlan;
   onViolation: ViolationHandler<unknown> | undefined;
-  handlers: ReadonlySet<unknown>;
+  appliesTo(message: unknown, handler: unknown): boolean;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -63,10 +66,11 @@ function keyedTrack(
 }
 
 /**
- * Settles the receiver's `trackingPlan` (internal): the options with `on.track` keyed by event name made
- * one handler, and what the plan step reads (`undefined` without a plan). Throws at start for a handler
- * keyed by an event the plan does not have (with a did-you-mean), keyed handlers or `onViolation`
- * without a plan, and a malformed plan (`TrackingPlanError`).
+ * Settles the receiver's `trackingPlan` (internal; also a worker's, `@hookgate/bullmq`): the options with
+ * `on.track` keyed by event name made one handler, and what the plan step reads (`undefined` without a
+ * plan). Throws at start for a handler keyed by an event the plan does not have (with a did-you-mean),
+ * keyed handlers or `onViolation` without a plan, a plan with `enqueue` (the worker takes it), and a
+ * malformed plan (`TrackingPlanError`).
  *
  * @example
  * const { options, plan } = settleTrackingPlan(checkReceiverOptions(given));
@@ -76,7 +80,15 @@ export function settleTrackingPlan<T extends object>(
   options: T,
   caller = 'createReceiver()',
 ): { options: T; plan: PlanSetup | undefined } {
-  const given = options as { trackingPlan?: unknown; onViolation?: unknown; on?: Handlers; onMessage?: Handler };
+  const given = options as {
+    trackingPlan?: unknown;
+    onViolation?: unknown;
+    on?: Handlers;
+    onMessage?: Handler;
+    onPayload?: unknown;
+    enqueue?: unknown;
+    destination?: unknown;
+  };
   if (given.trackingPlan === undefined) {
     if (isPlainObject(given.on?.track)) {
       throw new TypeError(
@@ -90,12 +102,23 @@ export function settleTrackingPlan<T extends object>(
     }
     return { options, plan: undefined };
   }
+  if (given.enqueue != null) {
+    throw new TypeError(
+      `${caller}: trackingPlan with enqueue: the messages are handled by your worker, not here. Pass trackingPlan ` +
+        '(and onViolation, keyed on.track) to the worker instead, e.g. createWorker(queueName, { connection, trackingPlan, on }) from @hookgate/bullmq: it checks each job against it.',
+    );
+  }
   const plan = compileTrackingPlan(given.trackingPlan);
   const track = given.on?.track;
   const on = isPlainObject(track) ? { ...given.on, track: keyedTrack(track, plan, given.onMessage, caller) } : given.on;
   const handlers = new Set<unknown>([...Object.values(on ?? {}), given.onMessage].filter((h) => h !== undefined));
+  // Pass-through: the route after the adapter gets the message and its context (`req.webhookContext`).
+  const passThrough = on == null && given.onMessage == null && given.onPayload == null && given.enqueue == null;
+  const actions = given.destination === 'actions';
+  const appliesTo = (message: unknown, handler: unknown): boolean =>
+    handler === undefined ? passThrough && (!actions || isSpecEvent(message)) : handlers.has(handler);
   return {
     options: on === given.on ? options : { ...options, on },
-    plan: { plan, onViolation: given.onViolation as ViolationHandler<unknown> | undefined, handlers },
+    plan: { plan, onViolation: given.onViolation as ViolationHandler<unknown> | undefined, appliesTo },
   };
 }

@@ -62,7 +62,8 @@ export interface Receiver<TExtra = {}> {
   /**
    * Runs `handler` for a message from `accept` exactly as `handle` runs the configured handlers:
    * under the mode and the deadline, settling the dedupe claim, reporting failures to `onError`.
-   * Returns the answer (200, 500, or 503 at the deadline). For adapters whose "handler" is the rest
+   * `onViolation`, when given, runs instead for a message that broke the tracking plan (its context's
+   * `violations`). Returns the answer (200, 500, or 503 at the deadline). For adapters whose "handler" is the rest
    * of the framework's chain (Express `next()`, Hono `await next()`, a Fastify route after a hook).
    */
   run(accepted: AcceptedMessage<TExtra>, handler: MessageHandler<WebhookMessage, TExtra>): Promise<ReceiverResponse>;

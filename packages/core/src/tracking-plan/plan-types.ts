@@ -67,17 +67,33 @@ type WithRule<M, Ev, F extends 'properties' | 'traits'> = Flatten<
 >;
 
 /**
- * The track message of one planned event: `event` is its name, `properties` its rule's type.
+ * The message types a plan's rules refine, per call type: the classic Webhooks messages by default;
+ * a Webhooks (Actions) receiver's whole Segment events (`SpecEventOf<'track'>`, …) for its `on`.
+ *
+ * @example
+ * type Classic = PlanMessages; // { track: TrackMessage; identify: IdentifyMessage; … }
+ */
+export interface PlanMessages {
+  track: TrackMessage;
+  identify: IdentifyMessage;
+  group: GroupMessage;
+  page: PageMessage;
+  screen: ScreenMessage;
+}
+
+/**
+ * The track message of one planned event: `event` is its name, `properties` its rule's type. `T` is
+ * the track message type refined (a classic `TrackMessage` by default, or a whole Segment track event).
  *
  * @example
  * type OrderCompleted = PlannedTrackMessage<typeof trackingPlan, 'Order Completed'>;
  */
-export type PlannedTrackMessage<P, E extends string> =
+export type PlannedTrackMessage<P, E extends string, T = TrackMessage> =
   ShapesOf<P> extends PlanShapes
     ? E extends keyof ShapesOf<P>['track']
-      ? Flatten<Omit<WithRule<TrackMessage, ShapesOf<P>['track'][E], 'properties'>, 'event'> & { event: E }>
-      : TrackMessage
-    : TrackMessage;
+      ? Flatten<Omit<WithRule<T, ShapesOf<P>['track'][E], 'properties'>, 'event'> & { event: E }>
+      : T
+    : T;
 
 type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
   ShapesOf<P> extends PlanShapes
@@ -86,7 +102,8 @@ type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
 
 /**
  * `on.track` keyed by event name: a handler per event the plan names, `'*'` for the others (events the
- * plan does not name, and named events without their own handler). `C` is the handler context.
+ * plan does not name, and named events without their own handler). `C` is the handler context, `T`
+ * the track message type (a classic `TrackMessage` by default).
  *
  * @example
  * const track: KeyedTrackHandlers<typeof trackingPlan, HandlerContext> = {
@@ -94,29 +111,30 @@ type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
  *   '*': (msg) => console.log('other event', msg.event),
  * };
  */
-export type KeyedTrackHandlers<P, C> = (ShapesOf<P> extends PlanShapes
-  ? { [E in keyof ShapesOf<P>['track'] & string]?: PlanMessageHandler<PlannedTrackMessage<P, E>, C> }
-  : { [event: string]: PlanMessageHandler<TrackMessage, C> | undefined }) & {
-  '*'?: PlanMessageHandler<TrackMessage, C>;
+export type KeyedTrackHandlers<P, C, T = TrackMessage> = (ShapesOf<P> extends PlanShapes
+  ? { [E in keyof ShapesOf<P>['track'] & string]?: PlanMessageHandler<PlannedTrackMessage<P, E, T>, C> }
+  : { [event: string]: PlanMessageHandler<T, C> | undefined }) & {
+  '*'?: PlanMessageHandler<T, C>;
 };
 
 /**
  * The receiver's `on` with a tracking plan: `Base` (the handlers per message type) with `track` a
  * handler or handlers keyed by event name, and identify, group, page and screen messages typed from their
- * rules (when the plan module has types). `C` is the handler context.
+ * rules (when the plan module has types). `C` is the handler context; `M` the message types refined
+ * (the classic messages by default; a Webhooks (Actions) receiver passes its whole Segment events).
  *
  * @example
  * const on: PlanHandlers<typeof trackingPlan, MessageHandlers, HandlerContext> = {
  *   identify: (msg) => console.log(msg.traits.email),
  * };
  */
-export type PlanHandlers<P, Base, C> = Flatten<
+export type PlanHandlers<P, Base, C, M extends Record<keyof PlanMessages, object> = PlanMessages> = Flatten<
   Omit<Base, 'track' | 'identify' | 'group' | 'page' | 'screen'> & {
-    track?: PlanMessageHandler<TrackMessage, C> | KeyedTrackHandlers<P, C>;
-    identify?: PlanMessageHandler<RuleTyped<P, 'identify', IdentifyMessage>, C>;
-    group?: PlanMessageHandler<RuleTyped<P, 'group', GroupMessage>, C>;
-    page?: PlanMessageHandler<RuleTyped<P, 'page', PageMessage>, C>;
-    screen?: PlanMessageHandler<RuleTyped<P, 'screen', ScreenMessage>, C>;
+    track?: PlanMessageHandler<M['track'], C> | KeyedTrackHandlers<P, C, M['track']>;
+    identify?: PlanMessageHandler<RuleTyped<P, 'identify', M['identify']>, C>;
+    group?: PlanMessageHandler<RuleTyped<P, 'group', M['group']>, C>;
+    page?: PlanMessageHandler<RuleTyped<P, 'page', M['page']>, C>;
+    screen?: PlanMessageHandler<RuleTyped<P, 'screen', M['screen']>, C>;
   }
 >;
 

@@ -12,6 +12,7 @@ import { portInUse } from './port-in-use.js';
 import { SERVE_OPTION_FLAGS, SERVE_OPTION_HELP, flagHint, serveOptionsFromFlags } from './serve-options.js';
 import {
   deliveredProtocols,
+  BLOCKED_SOURCE_NAME,
   TRACKING_PLAN_FLAGS,
   TRACKING_PLAN_HELP,
   trackingPlanFromFlags,
@@ -149,7 +150,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const options = serveOptionsFromFlags(values);
   const webhooksActions = values.actions === undefined ? undefined : readActionsFile(values.actions, secret);
   const json = values.json === true;
-  const protocols = trackingPlanFromFlags(values);
+  const { blockedTo, ...protocols } = trackingPlanFromFlags(values);
   const uiToken = values['ui-token'] || process.env.HOOKGATE_UI_TOKEN || undefined;
   try {
     assertInspectorExposure(host, { token: uiToken });
@@ -183,6 +184,22 @@ export async function runServe(argv: string[]): Promise<number> {
           ...(webhooksActions !== undefined ? { webhooksActions } : {}),
           ...protocols,
         },
+        // Segment's "forward blocked events to a source": a source of its own, delivering to one URL.
+        ...(blockedTo !== undefined
+          ? [
+              {
+                writeKey: blockedTo.writeKey,
+                name: BLOCKED_SOURCE_NAME,
+                webhooks: {
+                  enabled: true,
+                  endpoints: [
+                    Object.keys(headers).length > 0 ? { url: blockedTo.url, headers } : { url: blockedTo.url },
+                  ],
+                  ...(secret !== undefined ? { sharedSecret: secret } : {}),
+                },
+              },
+            ]
+          : []),
       ],
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...options,
@@ -269,6 +286,7 @@ export async function runServe(argv: string[]): Promise<number> {
       url: intake.url,
       writeKey,
       endpoints: shownEndpoints,
+      ...(blockedTo !== undefined ? { forwardBlockedTo: redactUrl(blockedTo.url) } : {}),
       ...(webhooksActions ? { actionsSubscriptions: webhooksActions.subscriptions.length } : {}),
       signed: secret !== undefined,
       deliveries: `${intake.url}/_hookgate/deliveries`,
@@ -280,6 +298,7 @@ export async function runServe(argv: string[]): Promise<number> {
         `${paint('bold', 'hookgate')} intake listening on ${paint('cyan', intake.url)}`,
         `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body; the only key accepted)`,
         `  endpoints   ${shownEndpoints.join(', ') || 'none (Webhooks (Actions) only)'}`,
+        ...(blockedTo !== undefined ? [`  blocked     forwarded to ${redactUrl(blockedTo.url)}`] : []),
         ...(webhooksActions !== undefined
           ? [
               `  actions     ${webhooksActions.subscriptions.length} subscription(s) from ${values.actions}: ${webhooksActions.subscriptions.map((s, i) => `${i + 1}. ${s.subscribe}`).join('; ')}`,

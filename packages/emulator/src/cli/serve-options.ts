@@ -150,6 +150,7 @@ export const HINTS: ReadonlyArray<[RegExp, string | ((match: string, ...groups: 
   ],
   [/, turn it off \(inspector: false\), or bind 127\.0\.0\.1\./g, ', or bind 127.0.0.1 (--host 127.0.0.1).'],
   [/set anonymousCalls: 'anonymousId-as-userId'/g, 'pass --anonymous-calls anonymousId-as-userId'],
+  [/schemaControls\.forwardBlockedTo/g, '--forward-blocked-to'],
   [/responsePolicy\.clientErrors/g, '--on-4xx'],
   [/responsePolicy\.redirects/g, '--on-3xx'],
   [/responsePolicy\.tlsErrors/g, '--on-tls-error'],

@@ -1,6 +1,8 @@
 // `hookgate types`: the module it writes from a Public API plan types a receiver's keyed handlers (tsc on a
 // temporary project compiles good user code and refuses a misspelt property, a wrong type and an unknown
-// event name), and at run time its precompiled validators check messages as the JSON plan would.
+// event name; through core, Express, Fastify's hookgateOptions, Hono and BullMQ's createWorker, Classic
+// and whole-event Actions), and at
+// run time its precompiled validators check messages as the JSON plan would.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,12 +78,124 @@ createReceiver({
 });
 `;
 
+// The same module through every adapter and the BullMQ worker: good code compiles, each BAD line does not.
+const ADAPTERS_GOOD = `import { createReceiver } from '@hookgate/core';
+import { hookgate as expressHookgate } from '@hookgate/express';
+import { hookgateOptions } from '@hookgate/fastify';
+import { hookgate as honoHookgate } from '@hookgate/hono';
+import { createWorker } from '@hookgate/bullmq';
+import { trackingPlan } from './tracking-plan.js';
+
+const track = {
+  'Order Completed': (msg: { properties: { total: number } }) => console.log(msg.properties.total.toFixed(2)),
+};
+expressHookgate({
+  secret: 's',
+  trackingPlan,
+  on: { track: { 'Order Completed': (msg, ctx) => console.log(msg.properties.total.toFixed(2), ctx.req.path, ctx.violations) } },
+});
+hookgateOptions({
+  secret: 's',
+  trackingPlan,
+  on: { track: { 'Order Completed': (msg, ctx) => console.log(msg.properties.order_id, ctx.request.id, ctx.planned) } },
+});
+honoHookgate({
+  secret: 's',
+  trackingPlan,
+  on: { track, identify: (msg, ctx) => console.log(msg.traits.email, ctx.c.req.path) },
+});
+createWorker('q', {
+  connection: {},
+  trackingPlan,
+  on: { track: { 'Order Completed': (msg, ctx) => console.log(msg.properties.total.toFixed(2), ctx.dedupeKey, ctx.violations) } },
+});
+createReceiver({
+  destination: 'actions',
+  secret: 's',
+  trackingPlan,
+  on: {
+    track: { 'Order Completed': (event, ctx) => console.log(event.properties.total.toFixed(2), event.messageId, ctx.batch?.index) },
+    identify: (event) => console.log(event.traits.email, event.receivedAt),
+  },
+  onViolation: (event, violations, ctx) => console.log(event.type, violations.length, ctx.batch?.size),
+});
+expressHookgate({
+  destination: 'actions',
+  secret: 's',
+  trackingPlan,
+  on: { track: { 'Signed Up': (event, ctx) => console.log(event.properties.plan, ctx.req.path, ctx.planned) } },
+});
+createWorker('q', {
+  destination: 'actions',
+  connection: {},
+  trackingPlan,
+  on: { track: { 'Order Completed': (event, ctx) => console.log(event.properties.total.toFixed(2), event.messageId, ctx.attempt) } },
+});
+`;
+
+const ADAPTERS_BAD = `import { createReceiver } from '@hookgate/core';
+import { hookgate as expressHookgate } from '@hookgate/express';
+import { hookgateOptions } from '@hookgate/fastify';
+import { hookgate as honoHookgate } from '@hookgate/hono';
+import { createWorker } from '@hookgate/bullmq';
+import { trackingPlan } from './tracking-plan.js';
+
+expressHookgate({
+  secret: 's',
+  trackingPlan,
+  on: { track: { 'Order Completed': (msg) => console.log(msg.properties.totl) } }, // BAD misspelt property
+});
+hookgateOptions({
+  secret: 's',
+  trackingPlan,
+  on: { track: { 'Order Complete': () => {} } }, // BAD unknown event name
+});
+honoHookgate({
+  secret: 's',
+  trackingPlan,
+  on: { identify: (msg) => console.log(msg.traits.emial) }, // BAD misspelt trait
+});
+createWorker('q', {
+  connection: {},
+  trackingPlan,
+  on: { track: { 'Order Completed': (msg) => console.log(msg.properties.totl) } }, // BAD misspelt property
+});
+createReceiver({
+  destination: 'actions',
+  secret: 's',
+  trackingPlan,
+  on: { track: { 'Order Completed': (event) => console.log(event.properties.totl) } }, // BAD misspelt property
+});
+expressHookgate({
+  destination: 'actions',
+  secret: 's',
+  trackingPlan,
+  on: { track: { 'Signed Upp': () => {} } }, // BAD unknown event name
+});
+createWorker('q', {
+  destination: 'actions',
+  connection: {},
+  trackingPlan,
+  on: { track: { 'Order Completed': (event) => console.log(event.properties.totl) } }, // BAD misspelt property
+});
+`;
+
+/** Each workspace package's sources, as the temporary project imports them. */
+const PATHS = Object.fromEntries(
+  ['core', 'express', 'fastify', 'hono', 'bullmq'].flatMap((name) => [
+    [`@hookgate/${name}`, [join(ROOT, `packages/${name}/src/index.ts`)]],
+    [`@hookgate/${name}/*`, [join(ROOT, `packages/${name}/src/*.ts`)]],
+  ]),
+);
+
 const run = promisify(execFile);
 
 describe('hookgate types', () => {
   it('writes a module whose trackingPlan types keyed handlers: good code compiles, bad code does not', async () => {
     writeFileSync(join(dir, 'src/good.ts'), GOOD);
     writeFileSync(join(dir, 'src/bad.ts'), BAD);
+    writeFileSync(join(dir, 'src/adapters-good.ts'), ADAPTERS_GOOD);
+    writeFileSync(join(dir, 'src/adapters-bad.ts'), ADAPTERS_BAD);
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -96,7 +210,7 @@ describe('hookgate types', () => {
           noEmit: true,
           skipLibCheck: true,
           baseUrl: '.',
-          paths: { '@hookgate/core': [join(ROOT, 'packages/core/src/index.ts')] },
+          paths: PATHS,
         },
         include: ['src'],
       }),
@@ -107,12 +221,16 @@ describe('hookgate types', () => {
       (e: { stdout: string }) => e.stdout,
     );
     const errors = output.split('\n').filter((l) => /error TS/.test(l));
-    expect(errors.filter((l) => !l.startsWith('src/bad.ts'))).toEqual([]);
-    const badLines = BAD.split('\n').flatMap((l, i) => (l.includes('// BAD') ? [i + 1] : []));
-    const errorLines = [...new Set(errors.map((l) => Number(/^src\/bad\.ts\((\d+),/.exec(l)?.[1])))].sort(
-      (a, b) => a - b,
-    );
-    expect(errorLines).toEqual(badLines);
+    expect(errors.filter((l) => !l.startsWith('src/bad.ts') && !l.startsWith('src/adapters-bad.ts'))).toEqual([]);
+    for (const [file, text] of [
+      ['bad.ts', BAD],
+      ['adapters-bad.ts', ADAPTERS_BAD],
+    ] as const) {
+      const badLines = text.split('\n').flatMap((l, i) => (l.includes('// BAD') ? [i + 1] : []));
+      const lineOf = (l: string) => (l.startsWith(`src/${file}(`) ? Number(/\((\d+),/.exec(l)?.[1]) : NaN);
+      const errorLines = [...new Set(errors.map(lineOf).filter((n) => !Number.isNaN(n)))].sort((a, b) => a - b);
+      expect(errorLines, file).toEqual(badLines);
+    }
     expect(errors.join('\n')).toMatch(/'totl' does not exist/);
     expect(output).toMatch(/'Order Complete'+ does not exist/);
   }, 120_000);

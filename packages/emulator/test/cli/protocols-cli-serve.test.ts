@@ -142,6 +142,67 @@ describe('hookgate serve --tracking-plan', () => {
     }
   }, 60_000);
 
+  it('--forward-blocked-to URL: a blocked event is delivered there as it was sent, signed; the filtered line says so', async () => {
+    receiver.received.length = 0;
+    const serve = startCliFromSources([
+      'serve',
+      '--endpoint',
+      `${receiver.url}/webhooks`,
+      '--secret',
+      'plan-s3cret',
+      '--port',
+      '0',
+      '--json',
+      '--tracking-plan',
+      PLAN,
+      '--violations',
+      'block',
+      '--unplanned-properties',
+      'omit',
+      '--forward-blocked-to',
+      `${receiver.url}/blocked`,
+    ]);
+    try {
+      const [listening] = (await serve.waitFor(/^\{"event":"listening"[^\n]*$/m)) as unknown as [string];
+      const { url, forwardBlockedTo } = JSON.parse(listening) as { url: string; forwardBlockedTo: string };
+      expect(forwardBlockedTo).toBe(`${receiver.url}/blocked`);
+      const post = (body: unknown) =>
+        fetch(`${url}/v1/track`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Basic ${Buffer.from('hookgate-dev:').toString('base64')}`,
+          },
+          body: JSON.stringify(body),
+        });
+      const blocked = { userId: 'u1', event: 'Order Completed', properties: { order_id: 'o1', total: '12', extra: 1 } };
+      expect((await post(blocked)).status).toBe(200);
+      await serve.waitFor(/"event":"attempt"/);
+      expect((await post({ userId: 'u1', event: 'Signed Up', properties: { plan: 'pro' } })).status).toBe(200);
+      await serve.waitFor(/"event":"attempt"[^]*"event":"attempt"/);
+      const lines = serve
+        .out()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const filtered = lines.find((l) => l.event === 'filtered')!;
+      expect(filtered.reason).toBe(
+        'blocked by the tracking plan: TRACK "Order Completed" v2 at properties.total: must be number (got string) (schemaControls.violations: block); forwarded to blocked events (--forward-blocked-to)',
+      );
+      expect(receiver.received.map((r) => r.url)).toEqual(['/blocked', '/webhooks']);
+      const [forwarded] = receiver.received;
+      // As it was sent: nothing omitted, no context.protocols; signed like every delivery.
+      expect(forwarded!.json).toMatchObject({ event: 'Order Completed', properties: blocked.properties });
+      expect((forwarded!.json as { context?: { protocols?: unknown } }).context?.protocols).toBeUndefined();
+      expect(forwarded!.headers['x-signature']).toBe(
+        createHmac('sha1', 'plan-s3cret').update(forwarded!.text).digest('hex'),
+      );
+    } finally {
+      serve.child.kill('SIGINT');
+      await serve.exited;
+    }
+  }, 60_000);
+
   it('a bad control value, controls without a plan, and a malformed plan are usage errors naming the flag', async () => {
     const run = async (args: string[]) => {
       const p = startCliFromSources(['serve', '--endpoint', `${receiver.url}/x`, '--port', '0', ...args]);
@@ -156,5 +217,20 @@ describe('hookgate serve --tracking-plan', () => {
     const malformed = await run(['--tracking-plan', fileURLToPath(new URL('../../package.json', import.meta.url))]);
     expect(malformed.code).toBe(2);
     expect(malformed.err).toMatch(/--tracking-plan .*package\.json.*A tracking plan must be/);
+    const notUrl = await run([
+      '--tracking-plan',
+      PLAN,
+      '--violations',
+      'block',
+      '--forward-blocked-to',
+      'wk_quarantine',
+    ]);
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.err).toMatch(/--forward-blocked-to must be the full http\(s\) URL blocked events are delivered to/);
+    const nothingBlocked = await run(['--tracking-plan', PLAN, '--forward-blocked-to', `${receiver.url}/blocked`]);
+    expect(nothingBlocked.code).toBe(2);
+    expect(nothingBlocked.err).toMatch(/nothing is blocked: add --unplanned-events block or --violations block/);
+    const noPlan = await run(['--forward-blocked-to', `${receiver.url}/blocked`]);
+    expect(noPlan.err).toMatch(/add --tracking-plan FILE/);
   }, 60_000);
 });

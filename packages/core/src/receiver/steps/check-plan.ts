@@ -1,3 +1,6 @@
+import type { WebhookMessage } from '../../messages/types.js';
+import type { PlanViolation } from '../../tracking-plan/json-schema-validator.js';
+import type { MessageHandler } from '../options.js';
 import type { ReceiverSetup } from '../setup.js';
 import type { ReceiverRequest, Refusal } from './request.js';
 
@@ -5,9 +8,10 @@ import type { ReceiverRequest, Refusal } from './request.js';
  * The step that checks a message against the tracking plan (`trackingPlan`), part of the check stage:
  * its outcome goes on the request (the handler's `ctx.violations` and `ctx.planned`), and `onViolation`
  * takes the handler's place for a message that breaks the plan. It never refuses: a verified message
- * is never refused for its properties (Segment does not retry a 4xx; the event would be lost). Only a
- * message that runs a handler of `on` or `onMessage` is checked: not a mapped payload (`onPayload`),
- * nor one passed on to a route or a queue (the worker sees the message).
+ * is never refused for its properties (Segment does not retry a 4xx; the event would be lost). A
+ * message is checked where a handler runs: a handler of `on` or `onMessage`, or in pass-through use
+ * the framework's route (every classic message, every whole Segment event); not a mapped payload
+ * (`onPayload`), nor a message for a queue (`createWorker` checks it against its own `trackingPlan`).
  *
  * @example
  * await checkPlan(setup, request);
@@ -19,7 +23,7 @@ export async function checkPlan<TExtra>(
 ): Promise<Refusal | undefined> {
   const { plan } = setup;
   const { handler, message } = request;
-  if (plan === undefined || handler === undefined || !plan.handlers.has(handler)) return undefined;
+  if (plan === undefined || !plan.appliesTo(message, handler)) return undefined;
   const outcome = plan.plan.check(message);
   request.planCheck = outcome;
   const { onViolation } = plan;
@@ -28,4 +32,23 @@ export async function checkPlan<TExtra>(
     request.handler = (msg, context) => onViolation(msg, violations, context);
   }
   return undefined;
+}
+
+/**
+ * The handler `receiver.run` runs for an accepted message (the route, in pass-through use): `onViolation`
+ * instead, when it is given and the message broke the plan (its context's `violations`), as `handle`
+ * does for its own handlers.
+ *
+ * @example
+ * return runHandler(setup, accepted, planHandler(setup, accepted, () => adapter.next(call, accepted)));
+ */
+export function planHandler<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: { readonly context: { readonly violations: readonly PlanViolation[] } },
+  handler: MessageHandler<WebhookMessage, TExtra>,
+): MessageHandler<WebhookMessage, TExtra> {
+  const onViolation = setup.plan?.onViolation;
+  const { violations } = accepted.context;
+  if (onViolation === undefined || violations.length === 0) return handler;
+  return (msg, context) => onViolation(msg, violations, context);
 }
