@@ -10,13 +10,10 @@ import type { ReceiverRequest, Refusal } from './request.js';
  * nor one passed on to a route or a queue (the worker sees the message).
  *
  * @example
- * await checkPlan(setup, request);
+ * checkPlan(setup, request);
  * console.log(request.planCheck?.violations);
  */
-export async function checkPlan<TExtra>(
-  setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Promise<Refusal | undefined> {
+export function checkPlan<TExtra>(setup: ReceiverSetup<TExtra>, request: ReceiverRequest<TExtra>): Refusal | undefined {
   const { plan } = setup;
   const { handler, message } = request;
   if (plan === undefined || handler === undefined || !plan.handlers.has(handler)) return undefined;
