@@ -64,6 +64,48 @@ export function compareOps(
   return { ops: median(a), baselineOps: median(b), ratio: median(r) };
 }
 
+/**
+ * `compareOps` for work that finishes in a promise (a receiver's `handle`): each call is awaited, in
+ * batches of 100 run together, so that what runs after the first `await` is measured too (a synchronous
+ * loop would measure only the part before it, and leave every promise pending until the round ends).
+ * Rates are operations per second of this process's CPU time, steadier than wall time on a busy machine.
+ */
+export async function compareOpsAsync(
+  fn: () => unknown,
+  baseline: () => unknown,
+  { rounds = 7, msPerRound = 300 }: { rounds?: number; msPerRound?: number } = {},
+): Promise<{ ops: number; baselineOps: number; ratio: number }> {
+  const rate = async (f: () => unknown) => {
+    let n = 0;
+    const start = performance.now();
+    const cpu = process.cpuUsage();
+    while (performance.now() - start < msPerRound) {
+      const batch: unknown[] = [];
+      for (let i = 0; i < 100; i++) batch.push(f());
+      await Promise.all(batch);
+      n += 100;
+    }
+    const used = process.cpuUsage(cpu);
+    return (n * 1e6) / (used.user + used.system);
+  };
+  await rate(fn);
+  await rate(baseline); // warm up both
+  const a: number[] = [];
+  const b: number[] = [];
+  const r: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    // Alternate which goes first, so that drift in machine load favours neither.
+    const first = i % 2 === 0 ? fn : baseline;
+    const x0 = await rate(first);
+    const y0 = await rate(first === fn ? baseline : fn);
+    const [x, y] = first === fn ? [x0, y0] : [y0, x0];
+    a.push(x);
+    b.push(y);
+    r.push(x / y);
+  }
+  return { ops: median(a), baselineOps: median(b), ratio: median(r) };
+}
+
 export { startHttpServer as startServer, readAll } from '../test/helpers/servers.js';
 
 /** Formats a number for a table: thousands separators, `digits` decimals. */

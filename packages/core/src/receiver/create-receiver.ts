@@ -18,15 +18,8 @@ import { checkPlan, planHandler } from './steps/check-plan.js';
 import { claim } from './steps/claim.js';
 import { handOff, runHandler } from './steps/hand-off.js';
 import { checkArrival, precheck } from './steps/precheck.js';
-import { newRequest, type Refusal, type Step } from './steps/request.js';
+import { newRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
-
-/**
- * The steps of a request once its body is read, in order; each may refuse it. The check stage is
- * `parseBody`, `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`), `checkMessage`, then `checkPlan` (the tracking plan: annotates the context, never
- * refuses); a further check of that kind goes after it, before `claim`.
- */
-const STEPS = [verify, parseBody, bigNumbersAsText, checkMessage, checkPlan, claim] as const;
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 interface Passed<TExtra> {
@@ -44,10 +37,17 @@ async function passSteps<TExtra>(
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
   if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
-  for (const step of STEPS as readonly Step<TExtra>[]) {
-    const refusal = await step(setup, request);
-    if (refusal) return refusal;
-  }
+  // The steps in order, each may refuse; those with nothing to wait for are plain calls. The check stage
+  // is `parseBody`, `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`),
+  // `checkMessage`, then `checkPlan` (annotates the context, never refuses).
+  const refusal =
+    (await verify(setup, request)) ??
+    parseBody(setup, request) ??
+    bigNumbersAsText(setup, request) ??
+    (await checkMessage(setup, request)) ??
+    checkPlan(setup, request) ??
+    (await claim(setup, request));
+  if (refusal) return refusal;
   return { accepted: acceptedMessage(setup, request), handler: request.handler };
 }
 

@@ -45,7 +45,7 @@ export async function acceptBatch<TExtra>(
   if (setup.enqueue !== undefined) return refuse('batch_refused', BATCH_ENQUEUE_MESSAGE);
   if (setup.batches === false) return refuse('batch_refused', BATCH_REFUSED_MESSAGE);
   if (!setup.hasHandlers) return refuse('batch_refused', BATCH_NEEDS_HANDLERS_MESSAGE);
-  const unparsed = await parseBody(setup, request);
+  const unparsed = parseBody(setup, request);
   if (unparsed) return unparsed;
   const elements = request.value;
   if (!Array.isArray(elements) || elements.length === 0) {
@@ -54,7 +54,7 @@ export async function acceptBatch<TExtra>(
   const firstSigned = await verifyFirstElement(setup, request, elements[0]);
   if (typeof firstSigned !== 'boolean') return firstSigned;
   // Only now: the signature covers the first element as parsed. The elements change in place.
-  await bigNumbersAsText(setup, request);
+  bigNumbersAsText(setup, request);
   // `null` where a mapping's data came out empty (Segment's code keeps the slot): skipped, reported.
   const skipped = nullIndexes(elements);
   if (skipped.length === elements.length) {
@@ -200,7 +200,7 @@ async function checkElements<TExtra>(
     const element: ReceiverRequest<TExtra> = { ...request, value: elements[i] };
     checked.push(element);
     if (elements[i] === null) continue; // skipped, not checked
-    const refusal = (await checkMessage(setup, element, i)) ?? (await checkPlan(setup, element));
+    const refusal = (await checkMessage(setup, element, i)) ?? checkPlan(setup, element);
     if (refusal === undefined) continue;
     // A schema still running at the deadline, or one that threw, answers for the whole batch at once.
     if (refusal.code === 'deadline_exceeded' || refusal.code === 'handler_error') return refusal;

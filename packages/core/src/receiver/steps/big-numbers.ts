@@ -10,13 +10,13 @@ import type { ReceiverRequest, Refusal } from './request.js';
  * never refuses.
  *
  * @example
- * await parseBody(setup, request);
- * await bigNumbersAsText(setup, request); // request.value.properties.id === '12345678901234567890'
+ * parseBody(setup, request);
+ * bigNumbersAsText(setup, request); // request.value.properties.id === '12345678901234567890'
  */
-export async function bigNumbersAsText<TExtra>(
+export function bigNumbersAsText<TExtra>(
   setup: ReceiverSetup<TExtra>,
   request: ReceiverRequest<TExtra>,
-): Promise<Refusal | undefined> {
+): Refusal | undefined {
   if (setup.bigNumbers === 'string' && request.lossy.length > 0) {
     request.value = numbersAsText(request.value, request.lossy);
   }

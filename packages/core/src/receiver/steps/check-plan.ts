@@ -14,13 +14,10 @@ import type { ReceiverRequest, Refusal } from './request.js';
  * (`onPayload`), nor a message for a queue (`createWorker` checks it against its own `trackingPlan`).
  *
  * @example
- * await checkPlan(setup, request);
+ * checkPlan(setup, request);
  * console.log(request.planCheck?.violations);
  */
-export async function checkPlan<TExtra>(
-  setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Promise<Refusal | undefined> {
+export function checkPlan<TExtra>(setup: ReceiverSetup<TExtra>, request: ReceiverRequest<TExtra>): Refusal | undefined {
   const { plan } = setup;
   const { handler, message } = request;
   if (plan === undefined || !plan.appliesTo(message, handler)) return undefined;

@@ -15,12 +15,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * gone, so no number is found changed.
  *
  * @example
- * const refusal = await parseBody(setup, request);
+ * const refusal = parseBody(setup, request);
  */
-export async function parseBody<TExtra>(
+export function parseBody<TExtra>(
   _setup: ReceiverSetup<TExtra>,
   request: ReceiverRequest<TExtra>,
-): Promise<Refusal | undefined> {
+): Refusal | undefined {
   const { rawBody, parsedBody, parse } = request.input;
   if (parsedBody !== undefined || rawBody === undefined) {
     request.value = parsedBody;

@@ -3,7 +3,6 @@ import type { WebhookMessage } from '../../messages/types.js';
 import type { PlanCheckResult } from '../../tracking-plan/compile-plan.js';
 import type { MessageHandler, ReceiverInput, Verification } from '../options.js';
 import type { ReceiverCode } from '../responses.js';
-import type { ReceiverSetup } from '../setup.js';
 
 /**
  * One request on its way through the receiver's steps (internal). Each step reads what the steps
@@ -14,7 +13,7 @@ import type { ReceiverSetup } from '../setup.js';
  *
  * @example
  * const request = newRequest(input);
- * const refusal = (await verify(setup, request)) ?? (await parseBody(setup, request));
+ * const refusal = (await verify(setup, request)) ?? parseBody(setup, request);
  */
 export interface ReceiverRequest<TExtra> {
   readonly input: ReceiverInput<TExtra>;
@@ -51,17 +50,6 @@ export interface Refusal {
   /** Headers the answer adds (the `Allow` of a 405). */
   headers?: Record<string, string>;
 }
-
-/**
- * A step of the receiver: reads and completes the request, and refuses it or lets it go on.
- *
- * @example
- * const steps: Step<{}>[] = [verify, parseBody, bigNumbersAsText, checkMessage, checkPlan, claim];
- */
-export type Step<TExtra> = (
-  setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-) => Promise<Refusal | undefined>;
 
 const NO_LOSSY_NUMBERS: readonly LossyNumber[] = Object.freeze([]);
 

@@ -1,6 +1,11 @@
 import type { SignatureForm } from '../../signatures/body-forms.js';
 import type { Secret } from '../../signatures/sign.js';
-import { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from '../../signatures/verify.js';
+import {
+  verifyDetailed,
+  verifyDetailedAsync,
+  type DetailedVerifyResult,
+  type VerifyInput,
+} from '../../signatures/verify.js';
 import { getHeader } from '../headers.js';
 import type { ReceiverSetup } from '../setup.js';
 import { explainSignature } from './explain-signature.js';
@@ -27,12 +32,14 @@ export async function verify<TExtra>(
     warnSignatureFailure(setup, 'missing', false);
     return refuse('missing_signature', 'The X-Signature header is missing; the request is not signed.');
   }
-  const { result, signed } = await checkSignature(setup, secrets, {
+  const checked = signatureInput(setup, secrets, {
     signature,
     rawBody: input.rawBody,
     parsedBody: input.parsedBody,
     forms: setup.signatureForms,
   });
+  // node:crypto answers at once: only Web Crypto is awaited.
+  const { result, signed } = setup.useSync ? verifyDetailed(checked) : await verifyDetailedAsync(checked);
   if (!result.ok) {
     explainSignature(setup, typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
     warnSignatureFailure(setup, result.reason, input.rawBody === undefined);
@@ -41,6 +48,14 @@ export async function verify<TExtra>(
   request.verification = { form: result.form, secretIndex: result.secretIndex };
   request.signedBody = signed;
   return undefined;
+}
+
+/** A signature and the body it should match, as the receiver has them. */
+interface SignedBody {
+  signature: unknown;
+  rawBody?: string | Uint8Array | undefined;
+  parsedBody?: unknown;
+  forms: readonly SignatureForm[] | undefined;
 }
 
 /**
@@ -52,14 +67,19 @@ export async function verify<TExtra>(
 export function checkSignature<TExtra>(
   setup: ReceiverSetup<TExtra>,
   secrets: readonly Secret[],
-  body: {
-    signature: unknown;
-    rawBody?: string | Uint8Array | undefined;
-    parsedBody?: unknown;
-    forms: readonly SignatureForm[] | undefined;
-  },
+  body: SignedBody,
 ): Promise<DetailedVerifyResult> {
-  const input = {
+  const input = signatureInput(setup, secrets, body);
+  return setup.useSync ? Promise.resolve(verifyDetailed(input)) : verifyDetailedAsync(input);
+}
+
+/** What `verifyDetailed` takes, from the receiver's secrets and rules and one body. */
+function signatureInput<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  secrets: readonly Secret[],
+  body: SignedBody,
+): VerifyInput {
+  return {
     signature: body.signature,
     secret: secrets,
     rawBody: body.rawBody,
@@ -67,5 +87,4 @@ export function checkSignature<TExtra>(
     forms: body.forms,
     allowReserialized: setup.allowReserialized,
   };
-  return setup.useSync ? Promise.resolve(verifyDetailed(input)) : verifyDetailedAsync(input);
 }
