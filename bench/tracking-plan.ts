@@ -3,8 +3,9 @@
 // check, a handler), awaited, in-process, so the ratio is stricter than over HTTP (no socket work to hide
 // in). Three plans: the module `hookgate types` writes (validators precompiled by Ajv), the plan's JSON as
 // read by core's Node build (dist/node.js: each rule compiled by Ajv at start; core is bundled here as tsup
-// builds it), and the plan's JSON in the runtime-neutral build (the TypeScript sources here: checked by
-// @cfworker/json-schema's interpreter, no code generation, what Workers run: reported without a bar).
+// builds it), and the plan's JSON in the runtime-neutral build (dist/index.js, what Workers import: checked by
+// @cfworker/json-schema's interpreter, no code generation: reported without a bar). The neutral build is
+// imported by its path: on Node, `@hookgate/core` resolves to the Node build (the `node` export condition).
 // Bar: each Node row ÷ without ≥ 0.9.
 // Run: node --import tsx bench/run.ts tracking-plan   (or directly: node --import tsx bench/tracking-plan.ts)
 import { spawnSync } from 'node:child_process';
@@ -13,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as neutralCore from '@hookgate/core';
+import type * as Core from '@hookgate/core';
 import { fixture, type Receiver, type ReceiverInput } from '@hookgate/core';
 import { bundleCoreForNode } from '../packages/core/test/helpers/bundle.js';
 import { fmt, median, printReport, type BenchReport } from './lib.js';
@@ -124,9 +125,10 @@ export default async function bench(): Promise<BenchReport> {
   const generated = await generatedModule(plan);
   const nodeBuild = await bundleCoreForNode();
   try {
-    const nodeCore = (await import(pathToFileURL(nodeBuild.file).href)) as typeof neutralCore;
+    const nodeCore = (await import(pathToFileURL(nodeBuild.file).href)) as typeof Core;
+    const neutralCore = (await import(pathToFileURL(join(ROOT, 'packages/core/dist/index.js')).href)) as typeof Core;
     let violations = 0;
-    const make = (core: typeof neutralCore, trackingPlan?: unknown) =>
+    const make = (core: typeof Core, trackingPlan?: unknown) =>
       core.createReceiver({
         secret: SECRET,
         dedupe: false,
