@@ -146,4 +146,17 @@ describe('the answers, word for word', () => {
       { phase: 'handler', dedupeKey: 'id:b9', type: 'handler failed' },
     ]);
   });
+
+  it('no X-Signature, or an empty one → 401 missing_signature "The X-Signature header is missing; …"', async () => {
+    srv = await serveReceiver({ secret: SECRET, logger: false, onMessage: () => {} });
+    const expected = {
+      ok: false,
+      code: 'missing_signature',
+      message: 'The X-Signature header is missing; the request is not signed.',
+    };
+    const none = await send(srv.url, track('b10'), { secret: null });
+    expect([none.status, none.json]).toEqual([401, expected]);
+    const empty = await send(srv.url, track('b10'), { signature: '' });
+    expect([empty.status, empty.json]).toEqual([401, expected]);
+  });
 });

@@ -181,4 +181,19 @@ describe('debug lines, in detail', () => {
     expect(rest).toHaveLength(10);
     expect(rest[0]).toMatch(/^ {2}\$\.properties\.p0 \[escaped-slash\] /);
   });
+
+  it('a repeated X-Signature header is shown joined, still cut short', async () => {
+    const lines: string[] = [];
+    const receiver = createReceiver({ secret: SECRET, debug: true, logger: { warn: (l) => void lines.push(l) } });
+    const body = JSON.stringify(fixtures.track);
+    const wrong = hmac(body, 'whsec_other');
+    const r = await receiver.handle({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': [wrong, wrong] },
+      rawBody: body,
+    });
+    expect(r.status).toBe(401);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`(X-Signature ${wrong.slice(0, 6)}…(81 chars))`);
+  });
 });

@@ -117,4 +117,13 @@ describe('the body as an adapter hands it over', () => {
     expect(inTime.status).toBe(200);
     expect(ran).toBe(1);
   });
+
+  it('a body the framework parsed already is handed over as it is, even beside the raw bytes', async () => {
+    const seen: unknown[] = [];
+    const r = createReceiver({ secret: SECRET, dedupe: false, onMessage: (m) => void seen.push(m) });
+    const parsedBody = JSON.parse(text) as unknown;
+    const a = await r.handle({ method: 'POST', headers: headers(text), rawBody: text, parsedBody });
+    expect(a.status).toBe(200);
+    expect(seen[0]).toBe(parsedBody);
+  });
 });
