@@ -13,7 +13,6 @@ import {
   type ReceiverErrorInfo,
   type ReceiverOptions,
 } from '../src/index.js';
-import type { AnyReceiverOptions } from '../src/internal.js';
 
 const SECRET = 'whsec_batch_claims_51e0';
 const hmac = (text: string) => createHmac('sha1', SECRET).update(text).digest('hex');
@@ -24,14 +23,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function serve(options: Partial<AnyReceiverOptions>): Promise<string> {
+async function serve(options: Record<string, unknown>): Promise<string> {
   const listener = toNodeListener(
     createReceiver({
       destination: 'actions',
       secret: SECRET,
       insecureAcceptBatches: true,
       ...options,
-    } as ReceiverOptions),
+    } as unknown as ReceiverOptions),
   );
   server = await startHttpServer((req, res) => void listener(req, res));
   return server.url;
@@ -59,7 +58,7 @@ async function postBatch(url: string, batch: unknown[]) {
 describe('batches and the dedupe store', () => {
   it('dedupe: false runs every element of every delivery (nulls skipped)', async () => {
     const ran: string[] = [];
-    const url = await serve({ dedupe: false, on: { track: (e) => void ran.push(e.messageId) } });
+    const url = await serve({ dedupe: false, on: { track: (e: { messageId: string }) => void ran.push(e.messageId) } });
     const batch = [event('n1'), null, event('n2')];
     expect((await postBatch(url, batch)).status).toBe(200);
     expect((await postBatch(url, batch)).status).toBe(200);
@@ -68,7 +67,7 @@ describe('batches and the dedupe store', () => {
 
   it('a batch whose every element was handled → 200 duplicate, nothing runs again', async () => {
     const ran: string[] = [];
-    const url = await serve({ on: { track: (e) => void ran.push(e.messageId) } });
+    const url = await serve({ on: { track: (e: { messageId: string }) => void ran.push(e.messageId) } });
     const batch = [event('d1'), event('d2')];
     expect((await postBatch(url, batch)).json.code).toBe('ok');
     const again = await postBatch(url, batch);
@@ -87,7 +86,10 @@ describe('batches and the dedupe store', () => {
   it('an element being handled elsewhere → 503 in_flight naming it; the claims made are released for the retry', async () => {
     const store = new MemoryIdempotencyStore();
     const ran: string[] = [];
-    const url = await serve({ dedupe: { store }, on: { track: (e) => void ran.push(e.messageId) } });
+    const url = await serve({
+      dedupe: { store },
+      on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
+    });
     // Another instance holds the signed claim of the second element's messageId.
     store.claim('id:f2', 60_000);
     const batch = [event('f1'), event('f2')];
@@ -118,8 +120,8 @@ describe('batches and the dedupe store', () => {
     const ran: string[] = [];
     const url = await serve({
       dedupe: { store },
-      onError: (_e, info) => void reported.push(info),
-      on: { track: (e) => void ran.push(e.messageId) },
+      onError: (_e: unknown, info: ReceiverErrorInfo) => void reported.push(info),
+      on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
     });
     const batch = [event('s1'), event('s2')];
     const down = await postBatch(url, batch);
@@ -138,7 +140,7 @@ describe('batches and the dedupe store', () => {
 
   it('an element repeated in one batch runs once; a signed delivery handled before is skipped inside a batch', async () => {
     const ran: string[] = [];
-    const url = await serve({ on: { track: (e) => void ran.push(e.messageId) } });
+    const url = await serve({ on: { track: (e: { messageId: string }) => void ran.push(e.messageId) } });
     const single = JSON.stringify(event('r2'));
     await fetch(url, {
       method: 'POST',
