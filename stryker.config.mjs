@@ -45,5 +45,8 @@ export default {
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `${report}.html` },
   jsonReporter: { fileName: `${report}.json` },
+  // `--incremental` re-tests only the mutants whose code or covering tests changed since the last run of the
+  // same area (reports/ is not committed).
+  incrementalFile: `${report}-incremental.json`,
   thresholds: { high: 90, low: 80, break: null },
 };

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const pkg = (name: string, entry = 'index') =>
+  fileURLToPath(new URL(`./packages/${name}/src/${entry}.ts`, import.meta.url));
 
 /** The tests that pin each mutated area (see stryker.config.mjs). */
 const AREAS: Record<string, string[]> = {
@@ -16,6 +17,11 @@ const AREAS: Record<string, string[]> = {
     'packages/core/test/receiver-*.test.ts',
     'packages/core/test/node-listener*.test.ts',
     'packages/core/test/idempotency-store.test.ts',
+    // Webhooks (Actions) batches and enqueue mode's answers, over real HTTP
+    'packages/core/test/actions-attack.test.ts',
+    'packages/core/test/actions-batch-edges.test.ts',
+    'packages/core/test/actions-receiver.test.ts',
+    'packages/core/test/enqueue-answer-attack.test.ts',
   ],
   // the emulator's retry policy: response classification, retry schedule, Retry-After
   retry: [
@@ -38,7 +44,13 @@ if (area !== undefined && !(area in AREAS))
 export default defineConfig({
   resolve: {
     alias: {
+      // The subpaths first: an alias also matches the imports that start with it and a `/`.
+      '@hookgate/core/adapter': pkg('core', 'adapter'),
+      '@hookgate/core/internal': pkg('core', 'internal'),
       '@hookgate/core': pkg('core'),
+      '@hookgate/express': pkg('express'),
+      '@hookgate/fastify': pkg('fastify'),
+      '@hookgate/hono': pkg('hono'),
       '@hookgate/emulator': pkg('emulator'),
       '@hookgate/client': pkg('client'),
     },

@@ -396,14 +396,14 @@ describe('Actions schemas under attack', () => {
       schema: never,
       onPayload,
     });
-    for (const [body, signature] of [
-      ['{"a":1}', hmac('{"a":1}')],
-      ['[{"a":1},{"a":2}]', hmac('{"a":1}')],
+    for (const [body, signature, what] of [
+      ['{"a":1}', hmac('{"a":1}'), 'the payload'],
+      ['[{"a":1},{"a":2}]', hmac('{"a":1}'), 'the batch (element 0)'],
     ] as const) {
       const t0 = Date.now();
       const r = await put(srv.url, body, signature);
       expect([r.status, r.json.code]).toEqual([503, 'deadline_exceeded']);
-      expect(r.json.message).toMatch(/schema did not finish/);
+      expect(r.json.message).toBe(`The schema did not finish checking ${what} within 500 ms; the sender will retry.`);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(450);
       expect(Date.now() - t0).toBeLessThan(2_500);
     }
@@ -444,10 +444,11 @@ describe('Actions schemas under attack', () => {
   it('a schema that throws answers 500 (the sender retries) and reports to onError; nothing runs', async () => {
     const { ran, onPayload } = collector();
     const errors: unknown[] = [];
+    const phases: string[] = [];
     const srv = await serve({
       destination: 'actions',
       secret: SECRET,
-      onError: (e) => void errors.push(e),
+      onError: (e, info) => void (errors.push(e), phases.push(info.phase)),
       schema: {
         '~standard': {
           version: 1,
@@ -461,7 +462,9 @@ describe('Actions schemas under attack', () => {
     });
     const r = await put(srv.url, payload({ a: 1 }));
     expect(r.status).toBe(500);
+    expect(r.json.message).toBe('The schema failed while checking the payload (see onError); the sender will retry.');
     expect(errors.map((e) => (e as Error).message)).toEqual(['schema exploded']);
+    expect(phases).toEqual(['handler']);
     expect(ran).toEqual([]);
 
     // The same inside an accepted batch.
@@ -484,6 +487,9 @@ describe('Actions schemas under attack', () => {
     const batch = [{ a: 1 }, { a: 2 }];
     const b = await put(srv2.url, JSON.stringify(batch), batchSig(batch));
     expect([b.status, b.json.code]).toEqual([500, 'handler_error']);
+    expect(b.json.message).toBe(
+      'The schema failed while checking batch element 0 (see onError); the sender will retry.',
+    );
     expect(errors.map((e) => (e as Error).message)).toEqual(['schema exploded', 'schema exploded in a batch']);
     expect(ran).toEqual([]);
   });

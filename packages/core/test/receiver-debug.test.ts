@@ -2,6 +2,7 @@
 // differ), and no log line ever holds the secret or a whole signature.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver, fixtures } from '../src/index.js';
+import { sortedJson } from '../src/signatures/body-forms.js';
 import { SECRET, hmac, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
@@ -129,5 +130,70 @@ describe('debug mode', () => {
     }
     expect(lines.length).toBe(bodies.length * 2);
     for (const l of lines) expect(l).not.toContain(SECRET);
+  });
+});
+
+describe('debug lines, in detail', () => {
+  it('shows the first 6 characters of a signature and its length, and nothing of one of 8 characters or fewer', async () => {
+    const lines = await debugReceiver(true);
+    const body = JSON.stringify(fixtures.track);
+    const wrong = hmac(body, 'whsec_other');
+    for (const signature of [wrong, 'abcdef12', 'abcdef123']) await send(srv!.url, body, { signature });
+    expect(lines.map((l) => /\(X-Signature ([^)]*\)?)\)/.exec(l)?.[1])).toEqual([
+      `${wrong.slice(0, 6)}…(40 chars)`,
+      '…',
+      'abcdef…(9 chars)',
+    ]);
+    expect(lines[0]).toMatch(/^\[hookgate\] signature mismatch \(X-Signature [0-9a-f]{6}…\(40 chars\)\): /);
+  });
+
+  it('says when the signature matches the key-sorted form, and adds where raw and JSON.stringify differ', async () => {
+    const lines = await debugReceiver(true);
+    const message = { ...fixtures.track, properties: { url: 'https://shop.example/p' } };
+    // Signed key-sorted; sent unsorted with an escaped slash.
+    const sent = JSON.stringify(message).replace('https://shop.example/p', 'https:\\/\\/shop.example\\/p');
+    const a = await send(srv!.url, sent, { signature: hmac(sortedJson(message)) });
+    expect(a.status).toBe(401);
+    expect(lines).toHaveLength(1);
+    const [first, ...rest] = lines[0]!.split('\n');
+    expect(first).toContain('The signature matches the key-sorted form of this body, not its raw bytes');
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toMatch(/^ {2}\$\.properties\.url \[escaped-slash\] /);
+  });
+
+  it('the changed-after-signing explanation has no finding lines when raw and JSON.stringify agree', async () => {
+    const lines = await debugReceiver(true);
+    // Compact (raw is its own JSON.stringify form) but signed key-sorted.
+    await send(srv!.url, JSON.stringify(fixtures.track), { signature: hmac(sortedJson(fixtures.track)) });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('matches the key-sorted form');
+    expect(lines[0]).not.toContain('\n');
+  });
+
+  it('lists at most 10 places where the raw body and its JSON.stringify form differ', async () => {
+    const lines = await debugReceiver(true);
+    const properties = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, 'a/b']));
+    const body = JSON.stringify({ ...fixtures.track, properties }).replaceAll('a/b', 'a\\/b');
+    await send(srv!.url, body, { secret: 'whsec_other' });
+    expect(lines).toHaveLength(1);
+    const [first, ...rest] = lines[0]!.split('\n');
+    expect(first).toMatch(/Where the raw body and its JSON\.stringify form differ:$/);
+    expect(rest).toHaveLength(10);
+    expect(rest[0]).toMatch(/^ {2}\$\.properties\.p0 \[escaped-slash\] /);
+  });
+
+  it('a repeated X-Signature header is shown joined, still cut short', async () => {
+    const lines: string[] = [];
+    const receiver = createReceiver({ secret: SECRET, debug: true, logger: { warn: (l) => void lines.push(l) } });
+    const body = JSON.stringify(fixtures.track);
+    const wrong = hmac(body, 'whsec_other');
+    const r = await receiver.handle({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': [wrong, wrong] },
+      rawBody: body,
+    });
+    expect(r.status).toBe(401);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`(X-Signature ${wrong.slice(0, 6)}…(81 chars))`);
   });
 });

@@ -63,3 +63,72 @@ describe('signature failures are logged once per cause', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('each cause, its fix, and the minute', () => {
+  it('missing, malformed and a parser before hookgate each get their own warning naming what to do', async () => {
+    const lines: string[] = [];
+    served = await serveReceiver({
+      secret: SECRET,
+      debug: false,
+      logger: { warn: (l) => void lines.push(l) },
+      onMessage: () => {},
+    });
+    const body = JSON.stringify(fixtures.track);
+    expect((await send(served.url, body, { secret: null })).json.code).toBe('missing_signature');
+    expect((await send(served.url, body, { signature: 'not-hex' })).json.code).toBe('invalid_signature');
+    // A framework's parser ran first: only the parsed body reaches the receiver.
+    const parsed = await served.receiver.handle({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(body, WRONG) },
+      parsedBody: JSON.parse(body),
+    });
+    expect(parsed.code).toBe('invalid_signature');
+    const tail = ' (At most one such warning a minute; DEBUG=hookgate explains every failure.)';
+    expect(lines).toEqual([
+      '[hookgate] A request without X-Signature was refused 401 (missing_signature). If it came from Segment, the destination has no shared secret: set one in its settings and give the same to this receiver.' +
+        tail,
+      '[hookgate] A request whose X-Signature is not one header of 40 hex digits was refused 401 (invalid_signature); Segment sends the lowercase hex HMAC-SHA1 of the body.' +
+        tail,
+      '[hookgate] A signature did not match (401 invalid_signature) and the raw body was not available: a body parser ran before hookgate, and its re-serialization is not what was signed. Mount hookgate before body parsers (express.json() and the like) to verify the exact bytes.' +
+        tail,
+    ]);
+  });
+
+  it('a cause warns again once a minute has passed, not before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const lines: string[] = [];
+      served = await serveReceiver({
+        secret: SECRET,
+        debug: false,
+        logger: { warn: (l) => void lines.push(l) },
+        onMessage: () => {},
+      });
+      const wrong = () => send(served!.url, JSON.stringify(fixtures.track), { secret: WRONG });
+      await wrong();
+      vi.setSystemTime(Date.now() + 59_999);
+      await wrong();
+      expect(lines).toHaveLength(1);
+      vi.setSystemTime(Date.now() + 1);
+      await wrong();
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toBe(lines[0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('with debug on, the explanation replaces the short warning', async () => {
+    const lines: string[] = [];
+    served = await serveReceiver({
+      secret: SECRET,
+      debug: true,
+      logger: { warn: (l) => void lines.push(l) },
+      onMessage: () => {},
+    });
+    await send(served.url, JSON.stringify(fixtures.track), { secret: WRONG });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[hookgate\] signature mismatch \(X-Signature /);
+    expect(lines[0]).not.toContain('At most one such warning a minute');
+  });
+});

@@ -1,0 +1,155 @@
+// Webhooks (Actions) batches and the dedupe store, over real HTTP (core's node listener): without a store every
+// element runs each time; a batch handled before is answered duplicate; an element being handled elsewhere is
+// 503 in_flight naming it and a store that fails 503 store_unavailable (phase store), each releasing the claims
+// the batch made, so the sender's retry runs every element.
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import {
+  MemoryIdempotencyStore,
+  createReceiver,
+  toNodeListener,
+  type IdempotencyStore,
+  type ReceiverErrorInfo,
+  type ReceiverOptions,
+} from '../src/index.js';
+
+const SECRET = 'whsec_batch_claims_51e0';
+const hmac = (text: string) => createHmac('sha1', SECRET).update(text).digest('hex');
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(options: Record<string, unknown>): Promise<string> {
+  const listener = toNodeListener(
+    createReceiver({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      ...options,
+    } as unknown as ReceiverOptions),
+  );
+  server = await startHttpServer((req, res) => void listener(req, res));
+  return server.url;
+}
+
+const event = (messageId: string) => ({
+  type: 'track',
+  event: 'Ordered',
+  userId: 'u-1',
+  messageId,
+  timestamp: '2026-11-27T10:00:00.000Z',
+  receivedAt: '2026-11-27T10:00:01.000Z',
+});
+
+/** Posts a batch signed over its first element, as Segment's code signs it. */
+async function postBatch(url: string, batch: unknown[]) {
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(batch[0])) },
+    body: JSON.stringify(batch),
+  });
+  return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+}
+
+describe('batches and the dedupe store', () => {
+  it('dedupe: false runs every element of every delivery (nulls skipped)', async () => {
+    const ran: string[] = [];
+    const url = await serve({ dedupe: false, on: { track: (e: { messageId: string }) => void ran.push(e.messageId) } });
+    const batch = [event('n1'), null, event('n2')];
+    expect((await postBatch(url, batch)).status).toBe(200);
+    expect((await postBatch(url, batch)).status).toBe(200);
+    expect(ran).toEqual(['n1', 'n2', 'n1', 'n2']);
+  });
+
+  it('a batch whose every element was handled → 200 duplicate, nothing runs again', async () => {
+    const ran: string[] = [];
+    const url = await serve({ on: { track: (e: { messageId: string }) => void ran.push(e.messageId) } });
+    const batch = [event('d1'), event('d2')];
+    expect((await postBatch(url, batch)).json.code).toBe('ok');
+    const again = await postBatch(url, batch);
+    expect([again.status, again.json]).toEqual([
+      200,
+      {
+        ok: true,
+        code: 'duplicate',
+        message: 'Every event of this batch was handled before; not run again.',
+        duplicate: true,
+      },
+    ]);
+    expect(ran).toEqual(['d1', 'd2']);
+  });
+
+  it('an element being handled elsewhere → 503 in_flight naming it; the claims made are released for the retry', async () => {
+    const store = new MemoryIdempotencyStore();
+    const ran: string[] = [];
+    const url = await serve({
+      dedupe: { store },
+      on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
+    });
+    // Another instance holds the signed claim of the second element's messageId.
+    store.claim('id:f2', 60_000);
+    const batch = [event('f1'), event('f2')];
+    const busy = await postBatch(url, batch);
+    expect([busy.status, busy.json]).toEqual([
+      503,
+      { ok: false, code: 'in_flight', message: 'Batch element 1 is being handled right now; the sender will retry.' },
+    ]);
+    expect(ran).toEqual([]);
+    // The other instance finished: the retry runs element 0 (its claim was released) and skips element 1.
+    store.complete('id:f2', 60_000);
+    expect((await postBatch(url, batch)).status).toBe(200);
+    expect(ran).toEqual(['f1']);
+  });
+
+  it('a store that fails → 503 store_unavailable, onError (phase store), the claims made released', async () => {
+    const inner = new MemoryIdempotencyStore();
+    let failOn: string | undefined = 'uncovered';
+    const store: IdempotencyStore = {
+      claim: (key, ttl) => {
+        if (failOn !== undefined && key.includes(failOn)) throw new Error('store down');
+        return inner.claim(key, ttl);
+      },
+      complete: (key, ttl) => inner.complete(key, ttl),
+      release: (key) => inner.release(key),
+    };
+    const reported: ReceiverErrorInfo[] = [];
+    const ran: string[] = [];
+    const url = await serve({
+      dedupe: { store },
+      onError: (_e: unknown, info: ReceiverErrorInfo) => void reported.push(info),
+      on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
+    });
+    const batch = [event('s1'), event('s2')];
+    const down = await postBatch(url, batch);
+    expect([down.status, down.json]).toEqual([
+      503,
+      { ok: false, code: 'store_unavailable', message: 'The dedupe store is unavailable; the sender will retry.' },
+    ]);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ phase: 'store' });
+    expect(reported[0]!.dedupeKey).toContain('id:s2');
+    expect(ran).toEqual([]);
+    failOn = undefined;
+    expect((await postBatch(url, batch)).status).toBe(200);
+    expect(ran).toEqual(['s1', 's2']);
+  });
+
+  it('an element repeated in one batch runs once; a signed delivery handled before is skipped inside a batch', async () => {
+    const ran: string[] = [];
+    const url = await serve({ on: { track: (e: { messageId: string }) => void ran.push(e.messageId) } });
+    const single = JSON.stringify(event('r2'));
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(single) },
+      body: single,
+    });
+    expect(ran).toEqual(['r2']);
+    const batch = [event('r1'), event('r2'), event('r1'), event('r3')];
+    expect((await postBatch(url, batch)).status).toBe(200);
+    expect(ran).toEqual(['r2', 'r1', 'r3']);
+  });
+});
