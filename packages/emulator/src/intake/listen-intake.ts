@@ -51,6 +51,9 @@ export async function listenIntake(engine: IntakeEngine, options: IntakeListenOp
         inspector?.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
+        // A request answered after this point would leave its connection idle for the keep-alive time
+        // (30 s) and hold the close that long: such connections now close as soon as they go idle.
+        server.keepAliveTimeout = 1;
       });
       return closing;
     },
