@@ -6,6 +6,7 @@ import { type Call } from '@hookgate/core/calls';
 import { ACTIONS_USER_AGENT } from '../actions/actions-delivery.js';
 import { callToSpecEvent } from '../actions/segment-event.js';
 import { redactUrl } from '../redact.js';
+import { conformanceReport } from './conformance-report.js';
 import type { ConformanceCaseResult, ConformanceLevel, ConformanceReport } from './conformance-types.js';
 import { probe, type ProbeResult } from './http-probe.js';
 import { is2xx, is4xx, observed } from './probe-verdicts.js';
@@ -175,19 +176,5 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
   } finally {
     agent.destroy();
   }
-  const mustFailed = cases.filter((c) => c.level === 'MUST' && !c.passed).length;
-  const shouldFailed = cases.filter((c) => c.level === 'SHOULD' && !c.passed).length;
-  return {
-    url: shownUrl,
-    ok: mustFailed === 0,
-    cases,
-    counts: {
-      passed: cases.length - mustFailed - shouldFailed,
-      mustFailed,
-      shouldFailed,
-      notRun: ACTIONS_CONFORMANCE_CASE_COUNT - cases.length,
-    },
-    startedAt,
-    durationMs: Math.round(performance.now() - started),
-  };
+  return conformanceReport({ url: shownUrl, cases, caseCount: ACTIONS_CONFORMANCE_CASE_COUNT, startedAt, started });
 }

@@ -5,6 +5,7 @@ import { sign } from '@hookgate/core';
 import type { CaseIds } from './case-messages.js';
 import { CONFORMANCE_CASE_COUNT, runClassicCases, type CasePostInit } from './classic-cases.js';
 import { conformanceSettings } from './conformance-settings.js';
+import { conformanceReport } from './conformance-report.js';
 import type { ConformanceCaseResult, ConformanceOptions, ConformanceReport } from './conformance-types.js';
 import { redactUrl } from '../redact.js';
 import { probe } from './http-probe.js';
@@ -105,20 +106,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } finally {
     agent.destroy();
   }
-  const mustFailed = cases.filter((c) => c.level === 'MUST' && !c.passed).length;
-  const shouldFailed = cases.filter((c) => c.level === 'SHOULD' && !c.passed).length;
-  return {
+  return conformanceReport({
     url: shownUrl,
-    ok: mustFailed === 0 && stopped === undefined,
     cases,
-    counts: {
-      passed: cases.length - mustFailed - shouldFailed,
-      mustFailed,
-      shouldFailed,
-      notRun: CONFORMANCE_CASE_COUNT - cases.length,
-    },
-    ...(stopped !== undefined ? { stoppedEarly: stopped } : {}),
+    caseCount: CONFORMANCE_CASE_COUNT,
+    stoppedEarly: stopped,
     startedAt,
-    durationMs: Math.round(performance.now() - started),
-  };
+    started,
+  });
 }
