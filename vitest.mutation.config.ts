@@ -22,6 +22,9 @@ const AREAS: Record<string, string[]> = {
     'packages/core/test/actions-batch-edges.test.ts',
     'packages/core/test/actions-receiver.test.ts',
     'packages/core/test/enqueue-answer-attack.test.ts',
+    // pass-through routes and the tracking plan's onViolation, over real Express and Hono servers
+    'packages/express/test/tracking-plan.test.ts',
+    'packages/hono/test/tracking-plan.test.ts',
   ],
   // the emulator's retry policy: response classification, retry schedule, Retry-After
   retry: [

@@ -104,7 +104,10 @@ describe('batch answers', () => {
       { ok: false, code: 'missing_signature', message: UNSIGNED_BATCH_MESSAGE },
     ]);
     const empty = await post(url, batch, '');
-    expect(empty.json.code).toBe('missing_signature');
+    expect([empty.status, empty.json]).toEqual([
+      401,
+      { ok: false, code: 'missing_signature', message: UNSIGNED_BATCH_MESSAGE },
+    ]);
     const wrong = await post(url, batch, hmac('{"a":1}', 'whsec_other'));
     expect(wrong.status).toBe(401);
     expect(wrong.json.code).toBe('invalid_signature');
@@ -129,6 +132,74 @@ describe('batch answers', () => {
     expect(a.json.message).toMatch(/; and 2 more issues$/);
     const few = await post(url, ...signedBatch([event('ok2'), event('b', { event: 7 })]));
     expect(few.json.message).not.toContain('more issues');
+  });
+
+  it('names the first bad element by its whole index and lists every issue, separated', async () => {
+    const url = await serve({ insecureAcceptBatches: true, on: { track: () => {} } });
+    const good = Array.from({ length: 11 }, (_, i) => event(`g${i}`));
+    const a = await post(url, ...signedBatch([...good, event('b11', { event: 7 }), event('b12', { userId: 5 })]));
+    expect([a.status, a.json.message]).toEqual([
+      400,
+      'Batch element 11 is refused: /11/event must be string; got number; /12/userId must be string or null; got number',
+    ]);
+    expect(a.json.issueCount).toBe(2);
+  });
+
+  it('without debug, an unsigned batch and a wrongly signed one each log one warning naming the likely fix, not the debug line', async () => {
+    const lines: string[] = [];
+    const url = await serve({
+      insecureAcceptBatches: true,
+      logger: { warn: (l: string) => void lines.push(l) },
+      onPayload: () => {},
+    });
+    const batch = JSON.stringify([{ a: 1 }, { a: 2 }]);
+    expect((await post(url, batch, null)).status).toBe(401);
+    expect((await post(url, batch, hmac('{"a":1}', 'whsec_other'))).status).toBe(401);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[hookgate\] A request without X-Signature was refused 401 \(missing_signature\)\./);
+    expect(lines[1]).toMatch(
+      /^\[hookgate\] A signature did not match the raw body \(401 invalid_signature\)\. The secret/,
+    );
+  });
+
+  it('with verification off (insecureSkipVerification), a batch needs no signature and no element counts as signed', async () => {
+    const seen: unknown[] = [];
+    const url = await serve({
+      secret: undefined,
+      insecureSkipVerification: true,
+      insecureAcceptBatches: true,
+      on: { track: (e: { messageId: string }, ctx: { batch?: unknown }) => void seen.push([e.messageId, ctx.batch]) },
+    });
+    const a = await post(url, JSON.stringify([event('v0'), event('v1')]), null);
+    expect([a.status, a.json.code]).toEqual([200, 'ok']);
+    expect(seen).toEqual([
+      ['v0', { index: 0, size: 2, signed: false, uncovered: [0, 1], skipped: [] }],
+      ['v1', { index: 1, size: 2, signed: false, uncovered: [0, 1], skipped: [] }],
+    ]);
+  });
+
+  it("with 'including-unsigned', a batch whose first slot is null is unsigned: every element is uncovered", async () => {
+    const seen: unknown[] = [];
+    const url = await serve({
+      insecureAcceptBatches: 'including-unsigned',
+      on: { track: (e: { messageId: string }, ctx: { batch?: unknown }) => void seen.push([e.messageId, ctx.batch]) },
+    });
+    const a = await post(url, JSON.stringify([null, event('u1')]), null);
+    expect([a.status, a.json.code]).toEqual([200, 'ok']);
+    expect(seen).toEqual([['u1', { index: 1, size: 2, signed: false, uncovered: [0, 1], skipped: [0] }]]);
+  });
+
+  it('an element of a type with no handler is acknowledged, and the others still run', async () => {
+    const ran: string[] = [];
+    const url = await serve({
+      insecureAcceptBatches: true,
+      onError: (e: unknown) => void ran.push(`error: ${String(e)}`),
+      on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
+    });
+    const identify = { ...event('i1'), type: 'identify', event: undefined, traits: { plan: 'pro' } };
+    const a = await post(url, ...signedBatch([event('t0'), identify, event('t2')]));
+    expect([a.status, a.json.code]).toEqual([200, 'ok']);
+    expect(ran).toEqual(['t0', 't2']);
   });
 
   it('one failing element reaches onError as its own error; several as one AggregateError; 500 either way', async () => {

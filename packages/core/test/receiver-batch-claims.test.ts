@@ -151,5 +151,82 @@ describe('batches and the dedupe store', () => {
     const batch = [event('r1'), event('r2'), event('r1'), event('r3')];
     expect((await postBatch(url, batch)).status).toBe(200);
     expect(ran).toEqual(['r2', 'r1', 'r3']);
+    // Skipping it inside the batch left the signed delivery's record in place: its retry is still a duplicate.
+    const retry = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(single) },
+      body: single,
+    });
+    expect(((await retry.json()) as { code: string }).code).toBe('duplicate');
+    expect(ran).toEqual(['r2', 'r1', 'r3']);
+  });
+
+  it('claims the present elements only, each uncovered one in its own namespace, and reads the signed one without keeping it', async () => {
+    const inner = new MemoryIdempotencyStore();
+    const calls: string[] = [];
+    const store: IdempotencyStore = {
+      claim: (key, ttl) => (calls.push(`claim ${key}`), inner.claim(key, ttl)),
+      complete: (key, ttl) => (calls.push(`complete ${key}`), inner.complete(key, ttl)),
+      release: (key) => (calls.push(`release ${key}`), inner.release(key)),
+    };
+    const url = await serve({ dedupe: { store }, on: { track: () => {} } });
+    expect((await postBatch(url, [event('p0'), null, event('p2')])).status).toBe(200);
+    expect(calls).toEqual([
+      'claim id:p0',
+      'claim uncovered:id:p2',
+      'claim id:p2',
+      'release id:p2',
+      'complete id:p0',
+      'complete uncovered:id:p2',
+    ]);
+  });
+
+  it("an element whose uncovered claim is in flight elsewhere → 503 naming it; that claim is left alone, only this batch's own released", async () => {
+    const inner = new MemoryIdempotencyStore();
+    const released: string[] = [];
+    const store: IdempotencyStore = {
+      claim: (key, ttl) => inner.claim(key, ttl),
+      complete: (key, ttl) => inner.complete(key, ttl),
+      release: (key) => (released.push(key), inner.release(key)),
+    };
+    const ran: string[] = [];
+    const url = await serve({
+      dedupe: { store },
+      on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
+    });
+    // Another instance is running the same uncovered element of another batch.
+    await store.claim('uncovered:id:h1', 60_000);
+    const busy = await postBatch(url, [event('h0'), event('h1')]);
+    expect([busy.status, busy.json]).toEqual([
+      503,
+      { ok: false, code: 'in_flight', message: 'Batch element 1 is being handled right now; the sender will retry.' },
+    ]);
+    expect(released).toEqual(['id:h0']);
+    expect(await store.claim('uncovered:id:h1', 60_000)).toBe('in-flight');
+    expect(ran).toEqual([]);
+  });
+
+  it('a store failing on the read of the signed namespace → 503, and the uncovered claim just made is released for the retry', async () => {
+    const inner = new MemoryIdempotencyStore();
+    let down = true;
+    const store: IdempotencyStore = {
+      claim: (key, ttl) => {
+        if (down && key === 'id:k1') throw new Error('store down');
+        return inner.claim(key, ttl);
+      },
+      complete: (key, ttl) => inner.complete(key, ttl),
+      release: (key) => inner.release(key),
+    };
+    const ran: string[] = [];
+    const url = await serve({
+      dedupe: { store },
+      onError: () => {},
+      on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
+    });
+    const batch = [event('k0'), event('k1')];
+    expect((await postBatch(url, batch)).json.code).toBe('store_unavailable');
+    down = false;
+    expect((await postBatch(url, batch)).status).toBe(200);
+    expect(ran).toEqual(['k0', 'k1']);
   });
 });

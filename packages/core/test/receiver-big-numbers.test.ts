@@ -247,6 +247,23 @@ describe('ctx.lossyNumbers and bigNumbers (Webhooks (Actions), node listener)', 
     }
   });
 
+  it("accept() of a batch: the batch's context lists every element's paths, from the batch", async () => {
+    const first = event('a-1', '{"n":1}');
+    const text = `[${first},${event('a-2', '{"x":12345678901234567890}')},{"id":-12345678901234567890}]`;
+    const receiver = createReceiver({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      on: { track: () => {} },
+    } as AnyReceiverOptions as ReceiverOptions);
+    const accepted = await receiver.accept({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(JSON.parse(first))) },
+      rawBody: text,
+    });
+    expect(accepted.kind === 'message' && accepted.context.lossyNumbers).toEqual(['[1].properties.x', '[2].id']);
+  });
+
   it('a batch whose signed first element holds a big number still verifies with bigNumbers: string', async () => {
     const first = event('c-1', '{"x":12345678901234567890}');
     const signature = hmac(JSON.stringify(JSON.parse(first)));

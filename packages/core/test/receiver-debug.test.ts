@@ -168,6 +168,17 @@ describe('debug lines, in detail', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('matches the key-sorted form');
     expect(lines[0]).not.toContain('\n');
+    expect(lines[0]).toMatch(/accepts re-encoded bytes \(its cost: the receiver docs, Options\)\.$/);
+  });
+
+  it('one place where the raw body differs is listed as a difference, not as where the explanation stopped', async () => {
+    const lines = await debugReceiver(true);
+    const body = JSON.stringify({ ...fixtures.track, properties: { price: 1 } }).replace('"price":1', '"price":1.0');
+    await send(srv!.url, body, { secret: 'whsec_other' });
+    expect(lines).toHaveLength(1);
+    const [first, ...rest] = lines[0]!.split('\n');
+    expect(first).toMatch(/Where the raw body and its JSON\.stringify form differ:$/);
+    expect(rest).toEqual([expect.stringMatching(/^ {2}\$\.properties\.price \[number-format\] /)]);
   });
 
   it('lists at most 10 places where the raw body and its JSON.stringify form differ', async () => {

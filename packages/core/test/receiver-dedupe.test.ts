@@ -11,7 +11,7 @@ import {
   type ReceiverErrorInfo,
 } from '../src/index.js';
 import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_IN_FLIGHT_TTL_MS, dedupeKey } from '../src/internal.js';
-import { SECRET, delay, gate, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import { SECRET, delay, gate, hmac, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
 afterEach(async () => {
@@ -47,7 +47,8 @@ describe('dedupe', () => {
     const keys: Array<string | undefined> = [];
     srv = await serveReceiver({ secret: SECRET, onMessage: (_m, ctx) => void keys.push(ctx.dedupeKey) });
     const a = JSON.stringify(track(undefined, 'A'));
-    const b = JSON.stringify(track(undefined, 'B'));
+    // Indented: the key is the digest of these bytes as signed, not of the message's JSON.stringify form.
+    const b = JSON.stringify(track(undefined, 'B'), null, 2);
     expect((await send(srv.url, a)).json.code).toBe('ok');
     expect((await send(srv.url, b)).json.code).toBe('ok');
     expect((await send(srv.url, a)).json.code).toBe('duplicate');
@@ -174,13 +175,35 @@ describe('dedupe', () => {
     expect(runs).toBe(1);
   });
 
+  it('with allowReserializedWithRawBody, re-encoded bytes are keyed by the form that was signed: the retry of the original is a duplicate', async () => {
+    const keys: Array<string | undefined> = [];
+    srv = await serveReceiver({
+      secret: SECRET,
+      allowReserializedWithRawBody: true,
+      onMessage: (_m, ctx) => void keys.push(ctx.dedupeKey),
+    });
+    const signed = JSON.stringify(track(undefined, 'Re-encoded'));
+    const reencoded = JSON.stringify(JSON.parse(signed), null, 2);
+    expect((await send(srv.url, reencoded, { signature: hmac(signed) })).json.code).toBe('ok');
+    expect((await send(srv.url, signed)).json.code).toBe('duplicate');
+    expect(keys).toEqual([`sha256:${createHash('sha256').update(signed).digest('hex')}`]);
+  });
+
   it('dedupe: false runs every delivery and gives no key', async () => {
     const keys: Array<string | undefined> = [];
-    srv = await serveReceiver({ secret: SECRET, dedupe: false, onMessage: (_m, ctx) => void keys.push(ctx.dedupeKey) });
+    const errors: unknown[] = [];
+    srv = await serveReceiver({
+      secret: SECRET,
+      dedupe: false,
+      onError: (e) => void errors.push(e),
+      onMessage: (_m, ctx) => void keys.push(ctx.dedupeKey),
+    });
     const body = JSON.stringify(track('twice'));
     expect((await send(srv.url, body)).json.code).toBe('ok');
     expect((await send(srv.url, body)).json.code).toBe('ok');
     expect(keys).toEqual([undefined, undefined]);
+    // Nothing to settle: no store error either.
+    expect(errors).toEqual([]);
   });
 });
 

@@ -174,7 +174,8 @@ describe('a receiver with a tracking plan', () => {
       trackingPlan: plan,
       on: {
         track: {
-          'Order Completed': (_e: unknown, ctx: HandlerContext) => void calls.push(`order:${ctx.violations.length}`),
+          'Order Completed': (_e: unknown, ctx: HandlerContext) =>
+            void calls.push(`order:${ctx.violations.length}:${ctx.planned}`),
           '*': (e: { event?: unknown }, ctx: HandlerContext) =>
             void calls.push(`other:${String(e.event)}:${ctx.planned}`),
         },
@@ -188,6 +189,6 @@ describe('a receiver with a tracking plan', () => {
       segmentEvent('track', { event: 'Coupon Applied' }),
     ];
     expect((await segmentSendBatch(events, { url: srv.url }, SECRET)).ok).toBe(true);
-    expect(calls).toEqual(['violation:properties.total', 'order:0', 'other:Coupon Applied:false']);
+    expect(calls).toEqual(['violation:properties.total', 'order:0:true', 'other:Coupon Applied:false']);
   });
 });

@@ -23,7 +23,7 @@ export function acceptedMessage<TExtra>(
     context.planned = request.planCheck.planned;
     context.violations = request.planCheck.violations;
   }
-  if (request.lossy.length > 0) context.lossyNumbers = Object.freeze(request.lossy.map((n) => n.path));
+  context.lossyNumbers = Object.freeze(request.lossy.map((n) => n.path));
   return {
     kind: 'message',
     message,

@@ -10,7 +10,6 @@ import type { Refusal } from './request.js';
  */
 export function answer(refusal: Refusal): ReceiverResponse {
   const response = receiverResponse(refusal.code, refusal.message, refusal.extra);
-  if (refusal.headers === undefined) return response;
   return { ...response, headers: { ...response.headers, ...refusal.headers } };
 }
 

@@ -1,5 +1,6 @@
 import { explainMismatch } from '../../signatures/explain-mismatch.js';
 import { reserializedMatch } from '../../signatures/reserialized-match.js';
+import type { Secret } from '../../signatures/sign.js';
 import type { VerifyResult } from '../../signatures/verify.js';
 import type { ReceiverSetup } from '../setup.js';
 
@@ -18,16 +19,17 @@ export function redact(value: string): string {
  * re-serialized form that would have matched, or where the raw body and its `JSON.stringify` differ.
  *
  * @example
- * if (!result.ok) explainSignature(setup, signature, input.rawBody, result);
+ * if (!result.ok) explainSignature(setup, secrets, signature, input.rawBody, result);
  */
 export function explainSignature<TExtra>(
   setup: ReceiverSetup<TExtra>,
+  secrets: readonly Secret[],
   signature: string,
   raw: string | Uint8Array | undefined,
   result: VerifyResult,
 ): void {
   if (!setup.debug || result.ok) return;
-  const { logger, secrets } = setup;
+  const { logger } = setup;
   const head = `[hookgate] signature ${result.reason} (X-Signature ${redact(signature)}): ${result.message}`;
   if (result.reason !== 'mismatch') {
     logger.warn(head); // malformed: the header is the problem, not the body
@@ -41,8 +43,9 @@ export function explainSignature<TExtra>(
   }
   const findings = explainMismatch(raw);
   const lines = findings.slice(0, 10).map((f) => `  ${f.path} [${f.cause}] ${f.message}`);
-  // Debug only (it costs a parse and more HMACs): would a re-serialized form have matched?
-  const other = setup.allowReserialized || secrets === null ? undefined : reserializedMatch(signature, secrets, raw);
+  // Debug only (it costs a parse and more HMACs): would a re-serialized form have matched? (With
+  // allowReserialized, those forms were tried already.)
+  const other = setup.allowReserialized ? undefined : reserializedMatch(signature, secrets, raw);
   if (other !== undefined) {
     logger.warn(
       `${head} The signature matches the ${other.form === 'stringify' ? 'JSON.stringify' : 'key-sorted'} form of this body, not its raw bytes: ` +
@@ -52,8 +55,8 @@ export function explainSignature<TExtra>(
     );
     return;
   }
-  // A too-deep finding alone says where the explanation stopped, not that the body differs there.
-  const stoppedAtOnce = findings.length === 1 && findings[0]?.cause === 'too-deep';
+  // The explanation stops at a too-deep value: found first, it says where it stopped, not that the body differs there.
+  const stoppedAtOnce = findings[0]?.cause === 'too-deep';
   logger.warn(
     findings.length === 0
       ? `${head} The body round-trips through JSON unchanged, so the secret is the likely difference (check for a rotated or mistyped secret).`

@@ -20,7 +20,7 @@ export function precheck<TExtra>(
   headers: HeadersLike,
 ): Refusal | undefined {
   const { rules, maxBodyBytes } = setup;
-  if (method !== 'POST' && !rules.methods.includes(method.toUpperCase())) {
+  if (!rules.methods.includes(method.toUpperCase())) {
     return { code: 'method_not_allowed', message: rules.methodMessage(method), headers: { allow: rules.allow } };
   }
   const contentType = getHeader(headers, 'content-type');

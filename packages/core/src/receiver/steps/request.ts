@@ -82,5 +82,5 @@ export function newRequest<TExtra>(input: ReceiverInput<TExtra>): ReceiverReques
  * return refuse('missing_signature', 'The X-Signature header is missing; the request is not signed.');
  */
 export function refuse(code: ReceiverCode, message: string, extra?: Record<string, unknown>): Refusal {
-  return extra === undefined ? { code, message } : { code, message, extra };
+  return { code, message, extra };
 }

@@ -33,7 +33,7 @@ const lastWarned = new WeakMap<object, Map<Cause, number>>();
 export function warnSignatureFailure<TExtra>(
   setup: ReceiverSetup<TExtra>,
   reason: VerifyFailureReason,
-  bodyParsedBefore: boolean,
+  bodyParsedBefore?: boolean,
   now: number = Date.now(),
 ): void {
   if (setup.debug) return;

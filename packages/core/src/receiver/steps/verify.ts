@@ -29,7 +29,7 @@ export async function verify<TExtra>(
   const { input } = request;
   const signature = getHeader(input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
-    warnSignatureFailure(setup, 'missing', false);
+    warnSignatureFailure(setup, 'missing');
     return refuse('missing_signature', 'The X-Signature header is missing; the request is not signed.');
   }
   const checked = signatureInput(setup, secrets, {
@@ -41,9 +41,10 @@ export async function verify<TExtra>(
   // node:crypto answers at once: only Web Crypto is awaited.
   const { result, signed } = setup.useSync ? verifyDetailed(checked) : await verifyDetailedAsync(checked);
   if (!result.ok) {
-    explainSignature(setup, typeof signature === 'string' ? signature : String(signature), input.rawBody, result);
+    explainSignature(setup, secrets, String(signature), input.rawBody, result);
     warnSignatureFailure(setup, result.reason, input.rawBody === undefined);
-    return refuse(result.reason === 'missing' ? 'missing_signature' : 'invalid_signature', result.message);
+    // Not 'missing': an absent or empty header was answered above.
+    return refuse('invalid_signature', result.message);
   }
   request.verification = { form: result.form, secretIndex: result.secretIndex };
   request.signedBody = signed;
