@@ -11,7 +11,7 @@ import {
   type ReceiverErrorInfo,
 } from '../src/index.js';
 import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_IN_FLIGHT_TTL_MS, dedupeKey } from '../src/internal.js';
-import { SECRET, delay, gate, hmac, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import { SECRET, gate, hmac, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
 afterEach(async () => {
@@ -130,7 +130,8 @@ describe('dedupe', () => {
     let runs = 0;
     srv = await serveReceiver({
       secret: SECRET,
-      deadlineMs: 50,
+      // Long enough for a request to arrive on a loaded machine (a late arrival is refused before any claim).
+      deadlineMs: 400,
       onMessage: async () => {
         runs++;
         await g.promise;
@@ -146,21 +147,23 @@ describe('dedupe', () => {
   });
 
   it('a handler failing after the deadline frees its key: the retry runs again', async () => {
+    const g = gate();
     let runs = 0;
     srv = await serveReceiver({
       secret: SECRET,
-      deadlineMs: 300,
+      deadlineMs: 400,
       onError: () => {},
       onMessage: async () => {
         runs++;
         if (runs === 1) {
-          await delay(600);
+          await g.promise;
           throw new Error('late');
         }
       },
     });
     const body = JSON.stringify(track('late-fail'));
     expect((await send(srv.url, body)).json.code).toBe('deadline_exceeded');
+    g.open();
     await srv.receiver.drain();
     expect((await send(srv.url, body)).json.code).toBe('ok');
     expect(runs).toBe(2);
