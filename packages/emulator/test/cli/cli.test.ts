@@ -1,49 +1,21 @@
 // The `hookgate` bin, spawned from its build (packages/emulator/dist/cli.js) against real servers.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createReceiver, fixtures, messageIssues, sign, toNodeListener, type WebhookMessage } from '@hookgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
 import { formatAttemptLine } from '../../src/cli/serve-summary.js';
 import { wantsColor } from '../../src/cli/terminal-style.js';
+import { requireBuiltCli, runCli, startServe } from '../helpers/cli-process.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const SECRET = 'cli-secret';
 // eslint-disable-next-line no-control-regex -- ESC [ starts an ANSI colour code, which is what is looked for
 const ANSI = /\x1b\[/;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, NO_COLOR: '', ...options.env },
-      stdio: 'pipe',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
 
 let receiver: RunningServer;
 let seen: Array<{ message: WebhookMessage; form: string }>;
 let insecure: RunningServer;
 
 beforeAll(async () => {
-  if (!existsSync(CLI))
-    throw new Error(
-      `${CLI} is missing: build first (cd packages/core && npx tsup; cd packages/emulator && npx tsup), as pnpm test does.`,
-    );
+  requireBuiltCli();
   seen = [];
   const rx = createReceiver({
     secret: SECRET,
@@ -223,27 +195,6 @@ describe('hookgate conformance', () => {
 });
 
 describe('hookgate serve', () => {
-  function startServe(args: string[]) {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
-      env: { ...process.env, NO_COLOR: '' },
-      stdio: 'pipe',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const waitFor = async (pattern: RegExp, timeoutMs = 10_000) => {
-      const until = Date.now() + timeoutMs;
-      while (!pattern.test(stdout)) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} in:\n${stdout}\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return pattern.exec(stdout)!;
-    };
-    return { child, exited, waitFor, out: () => stdout, err: () => stderr };
-  }
-
   it('runs intake + delivery with one log line per attempt, and a summary per endpoint on SIGINT', async () => {
     seen.length = 0;
     let failing = 0;
