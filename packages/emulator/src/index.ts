@@ -59,7 +59,7 @@ export type { ActionsRecordInfo } from './log/actions-record-info.js';
 export { ACTIONS_RETRY_STATUSES, ACTIONS_FINAL_STATUSES } from './actions/actions-response-settings.js';
 export type { ActionsResponsePolicy } from './actions/actions-response-settings.js';
 export { ACTIONS_USER_AGENT } from './actions/actions-delivery.js';
-export { ACTIONS_DESTINATION, callToSpecEvent } from './actions/segment-event.js';
+export { ACTIONS_DESTINATION, callToSpecEvent } from './segment-event.js';
 export { backoffDelay } from './delivery/retry-schedule.js';
 export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
 

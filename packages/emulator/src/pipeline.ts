@@ -27,7 +27,7 @@ import { serializeMessage } from './routing/serialize.js';
 import { SourceRegistry, type SourceState } from './routing/source-registry.js';
 import { callToMessage } from './routing/transform.js';
 import { blockedByPlan, withSchemaControls } from './protocols/apply-schema-controls.js';
-import { forwardBlocked } from './protocols/forward-blocked.js';
+import { forwardBlocked } from './routing/forward-blocked.js';
 import type { CallSource } from './routing/deferred-call-bodies.js';
 
 /** A record about to be made: what it is, where it came from, its message or why it is not sent. */

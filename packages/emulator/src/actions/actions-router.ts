@@ -12,7 +12,7 @@ import { mapEvent } from './map-event.js';
 import { segmentSubscriptions } from './segment-code.js';
 import { applySchemaControls } from '../protocols/apply-schema-controls.js';
 import type { ResolvedProtocols } from '../protocols/schema-controls.js';
-import { ACTIONS_DESTINATION, callToSpecEvent } from './segment-event.js';
+import { ACTIONS_DESTINATION, callToSpecEvent } from '../segment-event.js';
 
 /**
  * What the Actions destination reads of a source (the pipeline's source state is one): its resolved

@@ -4,7 +4,7 @@ import https from 'node:https';
 import { sign } from '@hookgate/core';
 import { type Call } from '@hookgate/core/calls';
 import { ACTIONS_USER_AGENT } from '../actions/actions-delivery.js';
-import { callToSpecEvent } from '../actions/segment-event.js';
+import { callToSpecEvent } from '../segment-event.js';
 import { redactUrl } from '../redact.js';
 import { conformanceReport } from './conformance-report.js';
 import type { ConformanceCaseResult, ConformanceLevel, ConformanceReport } from './conformance-types.js';

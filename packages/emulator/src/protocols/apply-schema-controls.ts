@@ -5,7 +5,7 @@
 //                  "violations": [{ "type": "Invalid Type", "field": "properties.integer", "description": "…" }] }
 import type { PlanViolation, WebhookMessage } from '@hookgate/core';
 import type { Call } from '@hookgate/core/calls';
-import { callToSpecEvent } from '../actions/segment-event.js';
+import { callToSpecEvent } from '../segment-event.js';
 import type { ResolvedProtocols } from './schema-controls.js';
 
 /**

@@ -1,8 +1,8 @@
 // Segment's "forward blocked events to a source": where a source's blocked call goes, and what its
 // blocked record's reason adds about it (the target by name, its write key masked).
 import { redactWriteKey } from '../redact.js';
-import type { SourceRegistry, SourceState } from '../routing/source-registry.js';
-import type { ResolvedProtocols } from './schema-controls.js';
+import type { SourceRegistry, SourceState } from './source-registry.js';
+import type { ResolvedProtocols } from '../protocols/schema-controls.js';
 
 /**
  * The source a blocked call is forwarded to (`schemaControls.forwardBlockedTo`), if it exists, and the
