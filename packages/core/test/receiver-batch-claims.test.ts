@@ -206,6 +206,23 @@ describe('batches and the dedupe store', () => {
     expect(ran).toEqual([]);
   });
 
+  it('a store that fails on a claim releases nothing it did not take: another holder keeps its claim', async () => {
+    const inner = new MemoryIdempotencyStore();
+    const store: IdempotencyStore = {
+      claim: (key, ttl) => {
+        if (key === 'id:z0') throw new Error('store down');
+        return inner.claim(key, ttl);
+      },
+      complete: (key, ttl) => inner.complete(key, ttl),
+      release: (key) => inner.release(key),
+    };
+    const url = await serve({ dedupe: { store }, onError: () => {}, on: { track: () => {} } });
+    // Another instance holds the claim the failing call was about.
+    inner.claim('id:z0', 60_000);
+    expect((await postBatch(url, [event('z0'), event('z1')])).json.code).toBe('store_unavailable');
+    expect(inner.claim('id:z0', 60_000)).toBe('in-flight');
+  });
+
   it('a store failing on the read of the signed namespace → 503, and the uncovered claim just made is released for the retry', async () => {
     const inner = new MemoryIdempotencyStore();
     let down = true;
