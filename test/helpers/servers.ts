@@ -11,6 +11,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * The origin of a port on 127.0.0.1 where nothing listens, so a connection is refused (ECONNREFUSED). Port 2 is
+ * outside the ephemeral range, so no test server can take it, unlike the port of a server just closed (a test
+ * running in parallel may be given that port), and it is not one of the ports `fetch` refuses to use.
+ */
+export const REFUSED_ORIGIN = 'http://127.0.0.1:2';
+
 /** A request listener; an async one (e.g. `toNodeListener(receiver)`) may return its promise. */
 export type TestListener = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 

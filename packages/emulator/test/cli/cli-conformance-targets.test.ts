@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { REFUSED_ORIGIN, readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
 import { CLI, requireBuiltCli, runCli } from '../helpers/cli-process.js';
 
 const SECRET = 'conformance-secret';
@@ -15,9 +15,7 @@ afterEach(async () => {
 
 describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
   it('stops at once on a dead port: one clear error, exit 2, no case run', async () => {
-    const dead = await startHttpServer(() => {});
-    await dead.close();
-    const r = await runCli(['conformance', `${dead.url}/hook`, '--secret', SECRET]);
+    const r = await runCli(['conformance', `${REFUSED_ORIGIN}/hook`, '--secret', SECRET]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual([
@@ -26,7 +24,7 @@ describe('hookgate conformance on a bad target', { timeout: 120000 }, () => {
       ),
     ]);
     expect(r.stderr).not.toMatch(/forged|MUST|FAIL/);
-    const json = await runCli(['conformance', `${dead.url}/hook`, '--secret', SECRET, '--json']);
+    const json = await runCli(['conformance', `${REFUSED_ORIGIN}/hook`, '--secret', SECRET, '--json']);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ event: 'error', code: 'unreachable', cause: 'ECONNREFUSED' });
   });

@@ -2,7 +2,7 @@
 // for every option its hints name, the close report and summary after SIGINT, and lines in time order.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { REFUSED_ORIGIN, readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
 import { postCall, requireBuiltCli, runCli, startServe } from '../helpers/cli-process.js';
 
 // eslint-disable-next-line no-control-regex -- ESC [ starts an ANSI colour code, which is what is looked for
@@ -273,9 +273,7 @@ describe('hookgate send --json', { timeout: 120000 }, () => {
       status: 202,
       body: { ok: true },
     });
-    const dead = await startHttpServer(() => {});
-    await dead.close();
-    const failed = await runCli(['send', 'page', '--to', `${dead.url}/hook`, '--json']);
+    const failed = await runCli(['send', 'page', '--to', `${REFUSED_ORIGIN}/hook`, '--json']);
     expect(failed.code).toBe(2);
     expect(jsonLines(failed.stdout)).toEqual([
       expect.objectContaining({

@@ -5,7 +5,7 @@
 import { createReceiver, toNodeListener } from '@hookgate/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, listenIntake } from '@hookgate/emulator';
-import { readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { REFUSED_ORIGIN, readAll, startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
 import { postCall, requireBuiltCli, runCli, startServe } from '../helpers/cli-process.js';
 
 const PASSWORD = 's3cretpw';
@@ -45,10 +45,8 @@ async function credentialReceiver() {
   };
 }
 
-async function deadUrl(): Promise<string> {
-  const dead = await startHttpServer(() => {});
-  await dead.close();
-  return `http://user:${PASSWORD}@127.0.0.1:${dead.port}/hook/${PATH_TOKEN}?token=${TOKEN}`;
+function deadUrl(): string {
+  return `http://user:${PASSWORD}@${new URL(REFUSED_ORIGIN).host}/hook/${PATH_TOKEN}?token=${TOKEN}`;
 }
 
 function expectClean(text: string, signatures: Array<string | undefined>, where: string): void {
@@ -63,7 +61,7 @@ describe('no credential in any output', { timeout: 180000 }, () => {
   it('hookgate serve (text and --json, DEBUG on): banner, attempt lines, connection errors, give-up reasons, summary, and GET /_hookgate/deliveries', async () => {
     for (const json of [false, true]) {
       const { url, seen } = await credentialReceiver();
-      const dead = await deadUrl();
+      const dead = deadUrl();
       const serve = startServe(
         [
           '--endpoint',
@@ -130,7 +128,7 @@ describe('no credential in any output', { timeout: 180000 }, () => {
     });
     servers.push(good);
     const url = `http://user:${PASSWORD}@127.0.0.1:${good.port}/hook?token=${TOKEN}`;
-    const dead = await deadUrl();
+    const dead = deadUrl();
     const runs = await Promise.all([
       runCli(['send', 'track', '--to', url, '--secret', SECRET]),
       runCli(['send', 'track', '--to', url, '--secret', SECRET, '--json']),

@@ -3,7 +3,13 @@
 import http from 'node:http';
 import { createReceiver, fixture, sign } from '@hookgate/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readAll, startHttpServer, type RunningServer, type TestListener } from '../../../../test/helpers/servers.js';
+import {
+  REFUSED_ORIGIN,
+  readAll,
+  startHttpServer,
+  type RunningServer,
+  type TestListener,
+} from '../../../../test/helpers/servers.js';
 import { startListener, type InboundRecord, type Listener } from '../../src/index.js';
 
 const SECRET = 'listen-s3cret';
@@ -149,10 +155,7 @@ describe('listen forwards the exact bytes and headers, and answers with the rece
   });
 
   it('an unreachable receiver: 502 to the sender, the error recorded; a receiver that never answers: 504', async () => {
-    const dead = await server(() => {});
-    const deadUrl = dead.url;
-    await dead.close();
-    const l = await listener({ secret: SECRET, forwardTo: deadUrl });
+    const l = await listener({ secret: SECRET, forwardTo: REFUSED_ORIGIN });
     const body = track();
     expect((await post(l.url, body, { 'x-signature': sign(body, SECRET) })).status).toBe(502);
     const [record] = await inbound(l);
