@@ -66,6 +66,14 @@ describe('accept + run', () => {
     expect(none.kind === 'response' && none.response.code).toBe('invalid_json');
   });
 
+  it('a header given as null (plain JavaScript, some serverless events) is absent: no signature is 401 missing_signature', async () => {
+    const receiver = createReceiver({ secret: SECRET, logger: false });
+    const body = JSON.stringify(fixtures.page);
+    const headers = { 'content-type': 'application/json', 'x-signature': null } as unknown as Record<string, string>;
+    const r = await receiver.handle({ method: 'POST', headers, rawBody: body });
+    expect([r.status, r.code]).toEqual([401, 'missing_signature']);
+  });
+
   it('run: a failing handler answers 500, reports, and frees the key for the retry', async () => {
     const errors: unknown[] = [];
     const receiver = createReceiver({ secret: SECRET, onError: (e) => void errors.push(e) });

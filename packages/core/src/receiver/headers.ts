@@ -21,7 +21,8 @@ export function getHeader(headers: HeadersLike, name: string): string | readonly
   }
   const record = headers as Record<string, string | readonly string[] | undefined>;
   const lower = name.toLowerCase();
-  if (lower in record) return record[lower];
-  for (const key of Object.keys(record)) if (key.toLowerCase() === lower) return record[key];
+  // `?? undefined`: a header given as `null` by plain JavaScript (some serverless events do) is absent.
+  if (lower in record) return record[lower] ?? undefined;
+  for (const key of Object.keys(record)) if (key.toLowerCase() === lower) return record[key] ?? undefined;
   return undefined;
 }
