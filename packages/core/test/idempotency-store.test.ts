@@ -73,6 +73,26 @@ describe('MemoryIdempotencyStore', () => {
     expect(s.claim('running', 60_000)).toBe('in-flight');
   });
 
+  it('holds every running claim up to 10% over the bound: the 11th of 10 is not forgotten', () => {
+    const s = new MemoryIdempotencyStore({ maxEntries: 10 });
+    for (let i = 0; i < 11; i++) expect(s.claim(`k${i}`, 60_000)).toBe('claimed');
+    expect(s.size).toBe(11);
+    for (let i = 0; i < 11; i++) expect(s.claim(`k${i}`, 60_000)).toBe('in-flight');
+  });
+
+  it('evicts a claim whose in-flight time is up (at its very expiry) before any handled key', () => {
+    let now = 0;
+    const s = new MemoryIdempotencyStore({ maxEntries: 10, now: () => now });
+    s.claim('stale', 1);
+    now = 1; // its in-flight TTL ends now: no longer running
+    for (let i = 0; i < 10; i++) {
+      s.claim(`k${i}`, 1000);
+      s.complete(`k${i}`, 60_000);
+    }
+    expect(s.size).toBe(10);
+    for (let i = 9; i >= 0; i--) expect(s.claim(`k${i}`, 1000)).toBe('done');
+  });
+
   it('never grows past 110% of the bound, even when every key is in flight', () => {
     fc.assert(
       fc.property(
