@@ -82,3 +82,18 @@ export function createBoundedServer(listener: http.RequestListener, timeouts: Se
   server.on('clientError', answerClientError);
   return server;
 }
+
+/**
+ * Stops a server made by `createBoundedServer` promptly: no new connections, idle keep-alive
+ * connections closed now, and a connection whose request is answered after this point closed as soon
+ * as it goes idle (instead of being kept alive for `keepAliveMs`, which would hold the close that long).
+ * `done` is `server.close`'s callback: called once every connection has ended.
+ *
+ * @example
+ * await new Promise<void>((resolve, reject) => closeBoundedServer(server, (e) => (e ? reject(e) : resolve())));
+ */
+export function closeBoundedServer(server: http.Server, done: (error?: Error) => void): void {
+  server.close(done);
+  server.closeIdleConnections();
+  server.keepAliveTimeout = 1;
+}

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { assertInspectorExposure } from '../inspector/index.js';
-import { createBoundedServer } from '../server-timeouts.js';
+import { closeBoundedServer, createBoundedServer } from '../server-timeouts.js';
 import type { IntakeEngine } from './intake-engine.js';
 import type { IntakeListenOptions, IntakeServer } from './intake-options.js';
 import { intakeListenerFor } from './intake-server.js';
@@ -49,11 +49,7 @@ export async function listenIntake(engine: IntakeEngine, options: IntakeListenOp
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         inspector?.close();
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-        // A request answered after this point would leave its connection idle for the keep-alive time
-        // (30 s) and hold the close that long: such connections now close as soon as they go idle.
-        server.keepAliveTimeout = 1;
+        closeBoundedServer(server, (error) => (error ? reject(error) : resolve()));
       });
       return closing;
     },

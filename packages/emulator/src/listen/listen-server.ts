@@ -6,7 +6,7 @@ import { redactUrl } from '../debug-log.js';
 import { createInspector, INSPECTOR_ROUTES } from '../inspector/inspector-routes.js';
 import { JSON_VIEW_HEADERS, LocalServerGuard } from '../inspector/request-guard.js';
 import { isLoopbackHost } from '../inspector/inspector-options.js';
-import { createBoundedServer, type ServerTimeouts } from '../server-timeouts.js';
+import { closeBoundedServer, createBoundedServer, type ServerTimeouts } from '../server-timeouts.js';
 import { inboundFeed } from './inbound-feed.js';
 import { forwardRequest, hopByHopHeaders } from './forward-request.js';
 import { DEFAULT_LISTEN_LOG_BYTES, InboundLog } from './inbound-log.js';
@@ -377,8 +377,7 @@ export async function startListener(options: ListenOptions): Promise<Listener> {
       new Promise<void>((resolve) => {
         inspector.close();
         for (const s of streams) s.end();
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        closeBoundedServer(server, () => resolve());
       }),
   };
 }

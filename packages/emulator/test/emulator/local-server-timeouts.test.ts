@@ -105,6 +105,44 @@ describe('headers trickled one byte per 0.5 s are cut off within the bound', () 
     expect(emulator.deliveries).toEqual([]);
   }, 20_000);
 
+  it('close() does not wait out the keep-alive time of a request answered while closing, on listen and the intake', async () => {
+    const timeouts = { keepAliveMs: 10_000 };
+    const listener = await startListener({ secret: 's3cret', timeouts });
+    const emulator = createEmulator({ sources: [{ writeKey: 'wk' }] });
+    open.push({ close: () => emulator.close() });
+    const intake = await listenIntake(emulator, { timeouts });
+    // Half the body arrives, the server starts closing, then the rest: the answer comes after the close
+    // began, on a keep-alive connection the client keeps open.
+    const closeDuringRequest = async (server: { port: number; close(): Promise<unknown> }, path: string) => {
+      const socket = net.connect(server.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      let answer = '';
+      socket.on('data', (c) => (answer += c.toString('latin1')));
+      try {
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{`,
+        );
+        await new Promise((r) => setTimeout(r, 100));
+        const started = Date.now();
+        const closed = server.close();
+        socket.write('}');
+        await expect.poll(() => answer, { timeout: 5_000 }).toMatch(/^HTTP\/1\.1 \d{3}/);
+        await closed;
+        return { ms: Date.now() - started, answer };
+      } finally {
+        socket.destroy();
+      }
+    };
+    for (const [server, path] of [
+      [listener, '/hook'],
+      [intake, '/v1/track'],
+    ] as const) {
+      const { ms, answer } = await closeDuringRequest(server, path);
+      expect(answer, path).toMatch(/connection: keep-alive/i);
+      expect(ms, path).toBeLessThan(5_000);
+    }
+  }, 40_000);
+
   it('bad time limits are refused, naming the option', async () => {
     await expect(startListener({ secret: 's', timeouts: { headersMs: 0 } })).rejects.toThrow(
       /timeouts\.headersMs must be a whole number/,
