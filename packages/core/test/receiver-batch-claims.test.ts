@@ -5,11 +5,11 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
+import { RecordingStore } from './helpers/recording-store.js';
 import {
   MemoryIdempotencyStore,
   createReceiver,
   toNodeListener,
-  type IdempotencyStore,
   type ReceiverErrorInfo,
   type ReceiverOptions,
 } from '../src/index.js';
@@ -106,16 +106,8 @@ describe('batches and the dedupe store', () => {
   });
 
   it('a store that fails → 503 store_unavailable, onError (phase store), the claims made released', async () => {
-    const inner = new MemoryIdempotencyStore();
-    let failOn: string | undefined = 'uncovered';
-    const store: IdempotencyStore = {
-      claim: (key, ttl) => {
-        if (failOn !== undefined && key.includes(failOn)) throw new Error('store down');
-        return inner.claim(key, ttl);
-      },
-      complete: (key, ttl) => inner.complete(key, ttl),
-      release: (key) => inner.release(key),
-    };
+    const store = new RecordingStore();
+    store.failClaim = (key) => key.includes('uncovered');
     const reported: ReceiverErrorInfo[] = [];
     const ran: string[] = [];
     const url = await serve({
@@ -133,7 +125,7 @@ describe('batches and the dedupe store', () => {
     expect(reported[0]).toMatchObject({ phase: 'store' });
     expect(reported[0]!.dedupeKey).toContain('id:s2');
     expect(ran).toEqual([]);
-    failOn = undefined;
+    store.failClaim = () => false;
     expect((await postBatch(url, batch)).status).toBe(200);
     expect(ran).toEqual(['s1', 's2']);
   });
@@ -162,78 +154,51 @@ describe('batches and the dedupe store', () => {
   });
 
   it('claims the present elements only, each uncovered one in its own namespace, and reads the signed one without keeping it', async () => {
-    const inner = new MemoryIdempotencyStore();
-    const calls: string[] = [];
-    const store: IdempotencyStore = {
-      claim: (key, ttl) => (calls.push(`claim ${key}`), inner.claim(key, ttl)),
-      complete: (key, ttl) => (calls.push(`complete ${key}`), inner.complete(key, ttl)),
-      release: (key) => (calls.push(`release ${key}`), inner.release(key)),
-    };
-    const url = await serve({ dedupe: { store }, on: { track: () => {} } });
+    const store = new RecordingStore();
+    const url = await serve({ dedupe: { store, ttlMs: 9_000, inFlightTtlMs: 900 }, on: { track: () => {} } });
     expect((await postBatch(url, [event('p0'), null, event('p2')])).status).toBe(200);
-    expect(calls).toEqual([
-      'claim id:p0',
-      'claim uncovered:id:p2',
-      'claim id:p2',
+    expect(store.log).toEqual([
+      'claim id:p0 900',
+      'claim uncovered:id:p2 900',
+      'claim id:p2 900',
       'release id:p2',
-      'complete id:p0',
-      'complete uncovered:id:p2',
+      'complete id:p0 9000',
+      'complete uncovered:id:p2 9000',
     ]);
   });
 
   it("an element whose uncovered claim is in flight elsewhere → 503 naming it; that claim is left alone, only this batch's own released", async () => {
-    const inner = new MemoryIdempotencyStore();
-    const released: string[] = [];
-    const store: IdempotencyStore = {
-      claim: (key, ttl) => inner.claim(key, ttl),
-      complete: (key, ttl) => inner.complete(key, ttl),
-      release: (key) => (released.push(key), inner.release(key)),
-    };
+    const store = new RecordingStore();
     const ran: string[] = [];
     const url = await serve({
       dedupe: { store },
       on: { track: (e: { messageId: string }) => void ran.push(e.messageId) },
     });
     // Another instance is running the same uncovered element of another batch.
-    await store.claim('uncovered:id:h1', 60_000);
+    store.inner.claim('uncovered:id:h1', 60_000);
     const busy = await postBatch(url, [event('h0'), event('h1')]);
     expect([busy.status, busy.json]).toEqual([
       503,
       { ok: false, code: 'in_flight', message: 'Batch element 1 is being handled right now; the sender will retry.' },
     ]);
-    expect(released).toEqual(['id:h0']);
-    expect(await store.claim('uncovered:id:h1', 60_000)).toBe('in-flight');
+    expect(store.log.filter((call) => call.startsWith('release '))).toEqual(['release id:h0']);
+    expect(store.inner.claim('uncovered:id:h1', 60_000)).toBe('in-flight');
     expect(ran).toEqual([]);
   });
 
   it('a store that fails on a claim releases nothing it did not take: another holder keeps its claim', async () => {
-    const inner = new MemoryIdempotencyStore();
-    const store: IdempotencyStore = {
-      claim: (key, ttl) => {
-        if (key === 'id:z0') throw new Error('store down');
-        return inner.claim(key, ttl);
-      },
-      complete: (key, ttl) => inner.complete(key, ttl),
-      release: (key) => inner.release(key),
-    };
+    const store = new RecordingStore();
+    store.failClaim = (key) => key === 'id:z0';
     const url = await serve({ dedupe: { store }, onError: () => {}, on: { track: () => {} } });
     // Another instance holds the claim the failing call was about.
-    inner.claim('id:z0', 60_000);
+    store.inner.claim('id:z0', 60_000);
     expect((await postBatch(url, [event('z0'), event('z1')])).json.code).toBe('store_unavailable');
-    expect(inner.claim('id:z0', 60_000)).toBe('in-flight');
+    expect(store.inner.claim('id:z0', 60_000)).toBe('in-flight');
   });
 
   it('a store failing on the read of the signed namespace → 503, and the uncovered claim just made is released for the retry', async () => {
-    const inner = new MemoryIdempotencyStore();
-    let down = true;
-    const store: IdempotencyStore = {
-      claim: (key, ttl) => {
-        if (down && key === 'id:k1') throw new Error('store down');
-        return inner.claim(key, ttl);
-      },
-      complete: (key, ttl) => inner.complete(key, ttl),
-      release: (key) => inner.release(key),
-    };
+    const store = new RecordingStore();
+    store.failClaim = (key) => key === 'id:k1';
     const ran: string[] = [];
     const url = await serve({
       dedupe: { store },
@@ -242,7 +207,7 @@ describe('batches and the dedupe store', () => {
     });
     const batch = [event('k0'), event('k1')];
     expect((await postBatch(url, batch)).json.code).toBe('store_unavailable');
-    down = false;
+    store.failClaim = () => false;
     expect((await postBatch(url, batch)).status).toBe(200);
     expect(ran).toEqual(['k0', 'k1']);
   });
