@@ -195,7 +195,7 @@ describe('Redis stopped mid-run', () => {
       expect(a.handled).toEqual([message.messageId]);
       const failed = a.errors.filter((e) => e.info.phase === 'store');
       expect(failed).toHaveLength(1);
-      expect((failed[0]?.error as RedisStoreError).operation).toBe('complete');
+      expect((failed[0]!.error as RedisStoreError).operation).toBe('complete');
     } finally {
       await redis.restart();
     }
