@@ -44,6 +44,9 @@ const MESSAGES = {
       properties: { order_id: 'o2', total: '12' },
     }),
   'violating group': () => fixture('group', { messageId: randomUUID(), groupId: 'g1', traits: { employees: 3 } }),
+  // An event named like a property every object has: no handler of `on.track` may be found for it.
+  'named __proto__': () => fixture('track', { messageId: randomUUID(), event: '__proto__', properties: {} }),
+  'named constructor': () => fixture('track', { messageId: randomUUID(), event: 'constructor', properties: {} }),
 } satisfies Record<string, () => WebhookMessage & { messageId: string }>;
 type MessageName = keyof typeof MESSAGES;
 
@@ -55,6 +58,11 @@ const SETUPS = {
   'plan, unkeyed': () => ({ trackingPlan: plan, on: { track: record('handler') } }),
   'plan, keyed': () => ({ trackingPlan: plan, on: { track: { 'Order Completed': record('handler') } } }),
   'plan, no handler': () => ({ trackingPlan: plan, on: { identify: record('handler') } }),
+  'plan, keyed, onMessage': () => ({
+    trackingPlan: plan,
+    on: { track: { 'Order Completed': record('handler') } },
+    onMessage: record('onMessage'),
+  }),
   'plan, unkeyed, onViolation': () => ({
     trackingPlan: plan,
     on: { track: record('handler') },
@@ -76,7 +84,7 @@ type SetupName = keyof typeof SETUPS;
 type AnyOptions = Record<string, unknown> & { secret: string };
 const optionsOf = (setup: SetupName): AnyOptions => ({ secret: SECRET, ...SETUPS[setup]() });
 
-type Outcome = 'handler' | 'onViolation' | 'unhandled';
+type Outcome = 'handler' | 'onMessage' | 'onViolation' | 'unhandled';
 // prettier-ignore
 const TABLE: [SetupName, MessageName, Outcome][] = [
   ['no plan, unkeyed', 'planned', 'handler'],
@@ -96,6 +104,14 @@ const TABLE: [SetupName, MessageName, Outcome][] = [
   ['plan, keyed', 'unplanned', 'unhandled'],
   ['plan, keyed', 'violating', 'handler'],
   ['plan, keyed', 'violating group', 'unhandled'],
+  ['plan, keyed', 'named __proto__', 'unhandled'],
+  ['plan, keyed', 'named constructor', 'unhandled'],
+  ['plan, unkeyed', 'named __proto__', 'handler'],
+  ['plan, keyed, onMessage', 'planned', 'handler'],
+  ['plan, keyed, onMessage', 'planned, not keyed', 'onMessage'],
+  ['plan, keyed, onMessage', 'unplanned', 'onMessage'],
+  ['plan, keyed, onMessage', 'violating group', 'onMessage'],
+  ['plan, keyed, onMessage', 'named constructor', 'onMessage'],
   ['plan, no handler', 'planned', 'unhandled'],
   ['plan, no handler', 'unplanned', 'unhandled'],
   ['plan, no handler', 'violating', 'unhandled'],
