@@ -3,52 +3,24 @@
 // `handled: false`; `onViolation` runs for every message that breaks the plan, handled or not. Real HTTP
 // on 127.0.0.1, each body signed with core's `sign` over its exact bytes. The worker's side of the same
 // table is packages/bullmq/test/every-job-accounted.test.ts.
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReceiver, fixture, sign, toNodeListener, type WebhookMessage } from '@hookgate/core';
+import { createReceiver, sign, toNodeListener } from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgate as fastifyHookgate, hookgateRawBody, webhookRoute } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { listenOnLoopback, startHttpServer, type RunningServer } from '../helpers/servers.js';
-import { segmentEvent } from '../helpers/segment-actions-sender.js';
+import { EVENTS, MESSAGES, PLAN, ranRecorder, type MessageName } from '../helpers/accounting-cases.js';
 
 const SECRET = 'whsec_every_message_accounted';
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
-);
+const plan = PLAN;
 
-/** What ran for each message, by its messageId: `handler`, `onViolation` or `route`. */
-const ran = new Map<string, string>();
-const record = (what: string) => (msg: unknown) =>
-  void ran.set(String((msg as { messageId?: unknown }).messageId), what);
-
-// The messages of the table. The plan (public-api-rules.json) has "Order Completed" (v2: total a
-// number), "Signed Up" (plan: free | pro) and a GROUP rule (traits.name required).
-// Each a new messageId: no dedupe, and what ran is found by it.
-const MESSAGES = {
-  planned: () =>
-    fixture('track', { messageId: randomUUID(), event: 'Order Completed', properties: { order_id: 'o1', total: 12 } }),
-  'planned, not keyed': () =>
-    fixture('track', { messageId: randomUUID(), event: 'Signed Up', properties: { plan: 'pro' } }),
-  unplanned: () => fixture('track', { messageId: randomUUID(), event: 'Coupon Applied', properties: { code: 'X' } }),
-  violating: () =>
-    fixture('track', {
-      messageId: randomUUID(),
-      event: 'Order Completed',
-      properties: { order_id: 'o2', total: '12' },
-    }),
-  'violating group': () => fixture('group', { messageId: randomUUID(), groupId: 'g1', traits: { employees: 3 } }),
-  // An event named like a property every object has: no handler of `on.track` may be found for it.
-  'named __proto__': () => fixture('track', { messageId: randomUUID(), event: '__proto__', properties: {} }),
-  'named constructor': () => fixture('track', { messageId: randomUUID(), event: 'constructor', properties: {} }),
-} satisfies Record<string, () => WebhookMessage & { messageId: string }>;
-type MessageName = keyof typeof MESSAGES;
+/** What ran for each message, by its messageId: `handler`, `onMessage`, `onViolation` or `route`. */
+const { ran, record } = ranRecorder();
 
 // The receivers of the table: handlers for track keyed by event name (needs the plan), not keyed, or
 // none for the messages sent (only `identify`), each with and without a plan and `onViolation`.
@@ -308,13 +280,6 @@ describe("every event accounted for on a Webhooks (Actions) receiver (core's nod
   });
   afterAll(() => server?.close());
 
-  const event = {
-    planned: () => segmentEvent('track', { event: 'Order Completed', properties: { order_id: 'o1', total: 12 } }),
-    'planned, not keyed': () => segmentEvent('track', { event: 'Signed Up', properties: { plan: 'pro' } }),
-    unplanned: () => segmentEvent('track', { event: 'Coupon Applied', properties: { code: 'X' } }),
-    violating: () => segmentEvent('track', { event: 'Order Completed', properties: { order_id: 'o2', total: '12' } }),
-    'violating group': () => segmentEvent('group', { traits: { employees: 3 } }),
-  };
   // prettier-ignore
   it.each([
     ['keyed', 'planned', 'handler'],
@@ -327,7 +292,7 @@ describe("every event accounted for on a Webhooks (Actions) receiver (core's nod
     ['no handler, onViolation', 'planned', 'unhandled'],
     ['no handler, onViolation', 'violating', 'onViolation'],
   ] as const)('%s, %s event → %s', async (setup, name, outcome) => {
-    const body = event[name]();
+    const body = EVENTS[name]!();
     const answer = await post(`${server.url}/${slug(setup)}`, body);
     expect(answer.status).toBe(200);
     if (outcome === 'unhandled') {

@@ -3,50 +3,20 @@
 // completes with nothing run; `onViolation` runs for every job whose message breaks the plan, whether or
 // not a handler exists for it. A real redis-server and BullMQ; each message reaches the queue through an
 // enqueueing receiver over real HTTP, signed with core's `sign`.
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReceiver, fixture, toNodeListener } from '@hookgate/core';
+import { createReceiver, toNodeListener } from '@hookgate/core';
 import { startHttpServer } from '../../../test/helpers/servers.js';
-import { segmentEvent } from '../../../test/helpers/segment-actions-sender.js';
+import { EVENTS, MESSAGES, PLAN, ranRecorder, type MessageName } from '../../../test/helpers/accounting-cases.js';
 import { createWorker, enqueueTo, type HandoffJobData } from '../src/index.js';
 import { jobIdOf } from '../src/job-id.js';
 import { SECRET, post } from './support/processes.js';
 import { redisSuite } from './support/redis-suite.js';
 
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
-);
+const plan = PLAN;
 
 /** What ran for each message, by its messageId: `handler` or `onViolation`. */
-const ran = new Map<string, string>();
-const record = (what: string) => (msg: { messageId?: string }) => void ran.set(String(msg.messageId), what);
-
-// The plan (public-api-rules.json) has "Order Completed" (v2: total a number), "Signed Up" and a GROUP
-// rule (traits.name required).
-const MESSAGES = {
-  planned: () =>
-    fixture('track', { messageId: randomUUID(), event: 'Order Completed', properties: { order_id: 'o1', total: 12 } }),
-  'planned, not keyed': () =>
-    fixture('track', { messageId: randomUUID(), event: 'Signed Up', properties: { plan: 'pro' } }),
-  unplanned: () => fixture('track', { messageId: randomUUID(), event: 'Coupon Applied', properties: { code: 'X' } }),
-  violating: () =>
-    fixture('track', {
-      messageId: randomUUID(),
-      event: 'Order Completed',
-      properties: { order_id: 'o2', total: '12' },
-    }),
-  'violating group': () => fixture('group', { messageId: randomUUID(), groupId: 'g1', traits: { employees: 3 } }),
-};
-// The same events whole, as a Webhooks (Actions) receiver stores them.
-const EVENTS: Record<keyof typeof MESSAGES, () => Record<string, unknown>> = {
-  planned: () => segmentEvent('track', { event: 'Order Completed', properties: { order_id: 'o1', total: 12 } }),
-  'planned, not keyed': () => segmentEvent('track', { event: 'Signed Up', properties: { plan: 'pro' } }),
-  unplanned: () => segmentEvent('track', { event: 'Coupon Applied', properties: { code: 'X' } }),
-  violating: () => segmentEvent('track', { event: 'Order Completed', properties: { order_id: 'o2', total: '12' } }),
-  'violating group': () => segmentEvent('group', { traits: { employees: 3 } }),
-};
+const { ran, record } = ranRecorder();
 
 const keyed = { track: { 'Order Completed': record('handler') } };
 const SETUPS = {
@@ -83,7 +53,7 @@ type SetupName = keyof typeof SETUPS;
 
 type Outcome = 'handler' | 'onViolation' | 'nothing';
 // prettier-ignore
-const TABLE: [SetupName, keyof typeof MESSAGES, Outcome][] = [
+const TABLE: [SetupName, MessageName, Outcome][] = [
   ['no plan, unkeyed', 'planned', 'handler'],
   ['no plan, unkeyed', 'violating group', 'nothing'],
   ['no plan, no handler', 'planned', 'nothing'],
@@ -140,7 +110,7 @@ beforeAll(async () => {
 describe('every job accounted for (createWorker)', () => {
   it.each(TABLE)('%s, %s message → %s', async (setup, name, outcome) => {
     const { url, queue } = served.get(setup)!;
-    const message = setup.startsWith('actions') ? EVENTS[name]() : MESSAGES[name]();
+    const message = setup.startsWith('actions') ? EVENTS[name]!() : MESSAGES[name]();
     const messageId = String(message.messageId);
     expect(await post(url, JSON.stringify(message))).toMatchObject({ status: 200, code: 'ok' });
     const job = await queue.getJob(jobIdOf(`id:${messageId}`));
