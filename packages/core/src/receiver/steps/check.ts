@@ -76,6 +76,8 @@ export async function checkMessage<TExtra>(
   if ('refusal' in checked) return checked.refusal;
   request.message = checked.message as WebhookMessage;
   request.keyedBy = checked.keyedBy ?? checked.message;
-  request.handler = rules.handlerFor(checked.message);
+  const picked = rules.handlerFor(checked.message);
+  // With a plan, `on.track` keyed by event name gives the event's own handler, or none (unhandled).
+  request.handler = setup.plan ? setup.plan.handlerFor(checked.message, picked) : picked;
   return undefined;
 }
