@@ -79,8 +79,14 @@ export async function acceptBatch<TExtra>(
 
   const { input, verification, receivedAt } = request;
   const uncovered = uncoveredIndexes(elements.length, firstSigned);
-  const batchContext = new RequestContext(input.context, input.headers, undefined, verification, receivedAt);
-  batchContext.lossyNumbers = Object.freeze(request.lossy.map((n) => n.path));
+  const { lossy } = request;
+  const about = { headers: input.headers, verification, receivedAt };
+  const batchContext = new RequestContext({
+    ...about,
+    extra: input.context,
+    dedupeKey: undefined,
+    lossyNumbers: () => lossy().map((n) => n.path),
+  });
   const fresh = claims.fresh.map((i) => {
     const batch: BatchElementInfo = {
       index: i,
@@ -92,12 +98,13 @@ export async function acceptBatch<TExtra>(
     const extra = { ...(input.context as object | undefined), batch };
     const key = claims.keys[i];
     const element = checked[i]!;
-    const context = new RequestContext(extra, input.headers, key, verification, receivedAt);
-    if (element.planCheck) {
-      context.planned = element.planCheck.planned;
-      context.violations = element.planCheck.violations;
-    }
-    context.lossyNumbers = lossyIn(request.lossy, i);
+    const context = new RequestContext({
+      ...about,
+      extra,
+      dedupeKey: key,
+      planCheck: element.planCheck,
+      lossyNumbers: () => lossyIn(lossy(), i),
+    });
     return { element, key, context };
   });
   let aborted = false;
@@ -146,7 +153,7 @@ export async function acceptBatch<TExtra>(
 
 /** The paths of the lossy numbers of element `index`, from the element (`properties.x`, not `[2].properties.x`). */
 function lossyIn(lossy: readonly LossyNumber[], index: number): readonly string[] {
-  return Object.freeze(lossy.filter((n) => n.at[0] === index).map((n) => pathOf(n.at.slice(1))));
+  return lossy.filter((n) => n.at[0] === index).map((n) => pathOf(n.at.slice(1)));
 }
 
 /**

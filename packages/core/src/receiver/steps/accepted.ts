@@ -18,12 +18,16 @@ export function acceptedMessage<TExtra>(
   request: ReceiverRequest<TExtra>,
 ): AcceptedMessage<TExtra> {
   const { input, message, dedupeKey } = request;
-  const context = new RequestContext(input.context, input.headers, dedupeKey, request.verification, request.receivedAt);
-  if (request.planCheck) {
-    context.planned = request.planCheck.planned;
-    context.violations = request.planCheck.violations;
-  }
-  context.lossyNumbers = Object.freeze(request.lossy.map((n) => n.path));
+  const { lossy } = request;
+  const context = new RequestContext({
+    extra: input.context,
+    headers: input.headers,
+    dedupeKey,
+    verification: request.verification,
+    receivedAt: request.receivedAt,
+    planCheck: request.planCheck,
+    lossyNumbers: () => lossy().map((n) => n.path),
+  });
   return {
     kind: 'message',
     message,

@@ -17,6 +17,6 @@ export function bigNumbersAsText<TExtra>(
   setup: ReceiverSetup<TExtra>,
   request: ReceiverRequest<TExtra>,
 ): Refusal | undefined {
-  if (setup.bigNumbers === 'string') request.value = numbersAsText(request.value, request.lossy);
+  if (setup.bigNumbers === 'string') request.value = numbersAsText(request.value, request.lossy());
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { findLossyNumbers } from '../../json/lossy-numbers.js';
+import { lossyNumbersOnAsk } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
 import type { RulesChecked } from '../destination-rules.js';
@@ -10,8 +10,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The step that parses the verified body (400 `invalid_json`), with the adapter's parser when it gave
- * one, and finds the numbers parsing changed (`request.lossy`, read from the raw text only when it has
- * a long digit run or exponent). A body a framework parsed already is taken as it is: its raw text is
+ * one, and how to find the numbers parsing changed (`request.lossy`: read from the raw text when
+ * asked, and only when it has a long digit run or exponent). A body a framework parsed already is taken as it is: its raw text is
  * gone, so no number is found changed.
  *
  * @example
@@ -28,8 +28,9 @@ export function parseBody<TExtra>(
   }
   try {
     const text = typeof rawBody === 'string' ? rawBody : utf8.decode(rawBody);
-    request.value = parse === undefined ? JSON.parse(text) : parse(text);
-    request.lossy = findLossyNumbers(text, request.value);
+    const parseText = parse ?? JSON.parse;
+    request.value = parseText(text);
+    request.lossy = lossyNumbersOnAsk(text, parseText);
   } catch (e) {
     return refuse('invalid_json', `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -24,8 +24,11 @@ export interface ReceiverRequest<TExtra> {
   signedBody: string | Uint8Array | undefined;
   /** The parsed body. */
   value: unknown;
-  /** The numbers of the raw body that parsing changed (`ctx.lossyNumbers`); empty when none, or without raw bytes. */
-  lossy: readonly LossyNumber[];
+  /**
+   * The numbers of the raw body that parsing changed (`ctx.lossyNumbers`), found on the first call;
+   * empty when none, or without raw bytes.
+   */
+  lossy: () => readonly LossyNumber[];
   /** The checked message (a schema's output, for an Actions payload). */
   message: WebhookMessage;
   /** The value whose `messageId` keys the dedupe (the body's, even when a schema changed the message). */
@@ -51,7 +54,8 @@ export interface Refusal {
   headers?: Record<string, string>;
 }
 
-const NO_LOSSY_NUMBERS: readonly LossyNumber[] = Object.freeze([]);
+const NONE: readonly LossyNumber[] = Object.freeze([]);
+const NO_LOSSY_NUMBERS = (): readonly LossyNumber[] => NONE;
 
 /**
  * A request at the start of the steps.
