@@ -1,11 +1,6 @@
 import type { SignatureForm } from '../../signatures/body-forms.js';
 import type { Secret } from '../../signatures/sign.js';
-import {
-  verifyDetailed,
-  verifyDetailedAsync,
-  type DetailedVerifyResult,
-  type VerifyInput,
-} from '../../signatures/verify.js';
+import type { DetailedVerifyResult, VerifyInput } from '../../signatures/verify.js';
 import { getHeader } from '../headers.js';
 import type { ReceiverSetup } from '../setup.js';
 import { explainSignature } from './explain-signature.js';
@@ -38,8 +33,7 @@ export async function verify<TExtra>(
     parsedBody: input.parsedBody,
     forms: setup.signatureForms,
   });
-  // node:crypto answers at once: only Web Crypto is awaited.
-  const { result, signed } = setup.useSync ? verifyDetailed(checked) : await verifyDetailedAsync(checked);
+  const { result, signed } = await setup.verifySignature(checked);
   if (!result.ok) {
     explainSignature(setup, secrets, String(signature), input.rawBody, result);
     warnSignatureFailure(setup, result.reason, input.rawBody === undefined);
@@ -60,7 +54,7 @@ interface SignedBody {
 }
 
 /**
- * A signature checked with the receiver's crypto (sync `node:crypto`, else Web Crypto) and rules.
+ * A signature checked with the receiver's crypto (`node:crypto`, else Web Crypto) and rules.
  *
  * @example
  * const { result } = await checkSignature(setup, secrets, { signature, parsedBody: batch[0], forms: ['stringify'] });
@@ -70,8 +64,7 @@ export function checkSignature<TExtra>(
   secrets: readonly Secret[],
   body: SignedBody,
 ): Promise<DetailedVerifyResult> {
-  const input = signatureInput(setup, secrets, body);
-  return setup.useSync ? Promise.resolve(verifyDetailed(input)) : verifyDetailedAsync(input);
+  return setup.verifySignature(signatureInput(setup, secrets, body));
 }
 
 /** What `verifyDetailed` takes, from the receiver's secrets and rules and one body. */
