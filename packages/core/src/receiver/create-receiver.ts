@@ -1,7 +1,7 @@
 // The receiver's wiring: options settled once (`receiverSetup`), then every request through one entry
 // flow (entry-flow.ts) and the same named steps (steps/): precheck → read → verify → parse (and big
 // numbers) → check → claim → hand off → answer. `handle`, `fetch` and `serve` are that flow over an adapter.
-import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from '../actions/actions-options.js';
+import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from './actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
 import { passSteps, serveThrough } from './entry-flow.js';
