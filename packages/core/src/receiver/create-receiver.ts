@@ -14,6 +14,7 @@ import { answer } from './steps/answer.js';
 import { planHandler } from './steps/check-plan.js';
 import { runHandler } from './steps/hand-off.js';
 import { precheck } from './steps/precheck.js';
+import { isRefusal } from './steps/request.js';
 
 /** `handle`'s input as an adapter: its body already read, its answer returned as it is. */
 function givenInput<TExtra>(): FrameworkAdapter<ReceiverInput<TExtra>, ReceiverResponse, TExtra> {
@@ -68,7 +69,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
     const passed = precheck(setup, input.method, input.headers) ?? (await passSteps(setup, input));
-    if ('code' in passed) return { kind: 'response', response: answer(passed) };
+    if (isRefusal(passed)) return { kind: 'response', response: answer(passed) };
     return passed.accepted;
   }
 

@@ -14,7 +14,7 @@ import { checkPlan, planHandler } from './steps/check-plan.js';
 import { claim } from './steps/claim.js';
 import { handOff, runHandler } from './steps/hand-off.js';
 import { checkArrival, precheck } from './steps/precheck.js';
-import { newRequest, type Refusal } from './steps/request.js';
+import { isRefusal, newRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
@@ -38,18 +38,18 @@ export async function passSteps<TExtra>(
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
   if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
-  // The steps in order, each may refuse; those with nothing to wait for are plain calls. The check stage
-  // is `parseBody`, `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`),
-  // `checkMessage`, then `checkPlan` (annotates the context, never refuses).
-  const refusal =
-    (await verify(setup, request)) ??
-    parseBody(setup, request) ??
-    bigNumbersAsText(setup, request) ??
-    (await checkMessage(setup, request)) ??
-    checkPlan(setup, request) ??
-    (await claim(setup, request));
-  if (refusal) return refusal;
-  return { accepted: acceptedMessage(setup, request), handler: request.handler };
+  // The steps in order, each returns a refusal or the request with what it found; those with nothing to
+  // wait for are plain calls. The check stage is `parseBody`, `bigNumbersAsText` (numbers parsing
+  // changed, as text with `bigNumbers: 'string'`), `checkMessage`, then `checkPlan` (never refuses).
+  const verified = await verify(setup, request);
+  if (isRefusal(verified)) return verified;
+  const parsed = parseBody(setup, verified);
+  if (isRefusal(parsed)) return parsed;
+  const checked = await checkMessage(setup, bigNumbersAsText(setup, parsed));
+  if (isRefusal(checked)) return checked;
+  const claimed = await claim(setup, checkPlan(setup, checked));
+  if (isRefusal(claimed)) return claimed;
+  return { accepted: acceptedMessage(setup, claimed), handler: claimed.handler };
 }
 
 /**
@@ -81,7 +81,7 @@ export function serveThrough<Call, Result, TExtra>(
     if ('status' in body) return adapter.writeAnswer(call, body, true);
     const input = { method, headers, ...body, receivedAt: body.receivedAt ?? arrived, context: adapter.context(call) };
     const passed = await passSteps(setup, input);
-    if ('code' in passed) return adapter.writeAnswer(call, answer(passed), false);
+    if (isRefusal(passed)) return adapter.writeAnswer(call, answer(passed), false);
     const { accepted, handler } = passed;
     const handled =
       passThrough && next !== undefined

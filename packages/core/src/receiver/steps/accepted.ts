@@ -3,7 +3,7 @@ import type { HandlerContext } from '../options.js';
 import type { AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
 import { settleClaim } from './claim.js';
-import type { ReceiverRequest } from './request.js';
+import type { ClaimedRequest } from './request.js';
 
 /**
  * A request that went through every step, as `accept` hands it over: the message, what was signed,
@@ -15,7 +15,7 @@ import type { ReceiverRequest } from './request.js';
  */
 export function acceptedMessage<TExtra>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
+  request: ClaimedRequest<TExtra>,
 ): AcceptedMessage<TExtra> {
   const { input, message, dedupeKey } = request;
   const { lossy } = request;

@@ -5,22 +5,23 @@ import { getHeader } from '../headers.js';
 import type { ReceiverSetup } from '../setup.js';
 import { explainSignature } from './explain-signature.js';
 import { warnSignatureFailure } from './signature-warning.js';
-import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+import { refuse, type ArrivedRequest, type Refusal, type Verified } from './request.js';
 
 /**
  * The step that checks the `X-Signature` header, before the body is trusted in any way (401 when it
- * is missing, malformed or wrong). Records which form and secret matched and the exact signed text
- * or bytes. With verification off, the request goes on as `unsigned`.
+ * is missing, malformed or wrong). Adds which form and secret matched and the exact signed text or
+ * bytes. With verification off, the request goes on as `unsigned`.
  *
  * @example
- * const refusal = await verify(setup, request);
+ * const verified = await verify(setup, newRequest(input));
+ * if (!isRefusal(verified)) console.log(verified.verification.form);
  */
-export async function verify<TExtra>(
+export async function verify<TExtra, R extends ArrivedRequest<TExtra>>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Promise<Refusal | undefined> {
+  request: R,
+): Promise<Refusal | (R & Verified)> {
   const { secrets } = setup;
-  if (secrets === null) return undefined;
+  if (secrets === null) return { ...request, verification: UNSIGNED, signedBody: undefined };
   const { input } = request;
   const signature = getHeader(input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
@@ -40,10 +41,11 @@ export async function verify<TExtra>(
     // Not 'missing': an absent or empty header was answered above.
     return refuse('invalid_signature', result.message);
   }
-  request.verification = { form: result.form, secretIndex: result.secretIndex };
-  request.signedBody = signed;
-  return undefined;
+  return { ...request, verification: { form: result.form, secretIndex: result.secretIndex }, signedBody: signed };
 }
+
+/** With verification off (`insecureSkipVerification`): no form, no secret. */
+const UNSIGNED: Verified['verification'] = Object.freeze({ form: 'unsigned', secretIndex: -1 });
 
 /** A signature and the body it should match, as the receiver has them. */
 interface SignedBody {
