@@ -2,14 +2,15 @@
 import { nearestName } from '../options/nearest-name.js';
 import {
   precompiledCheck,
-  schemaProblems,
   type PlanViolation,
   type PrecompiledValidator,
   type SchemaCheck,
 } from './json-schema-validator.js';
-import { readTrackingPlan, ruleLabel, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import { loadTrackingPlan } from './load-plan.js';
+import { ruleLabel, rulesOf, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import type { TrackingPlanLimits } from './plan-limits.js';
 import { findRule, isObject, type RuleLookup } from './find-rule.js';
-import { schemaCompiler } from './schema-compiler.js';
+import { COMPILES_PATTERN_PROPERTIES, schemaCompiler } from './schema-compiler.js';
 
 /**
  * Which version of an event with several is checked when the message names none (in
@@ -30,6 +31,8 @@ export type PlanVersionChoice = 'highest' | 'oldest' | Readonly<Record<string, n
  */
 export interface TrackingPlanOptions {
   versions?: PlanVersionChoice;
+  /** Limits the plan is read under (see `TrackingPlanLimits` for the defaults). */
+  limits?: TrackingPlanLimits;
 }
 
 /**
@@ -89,30 +92,28 @@ interface CompiledRule {
   schema: Record<string, unknown>;
 }
 
+/** A rule ready to check messages; its schema is compiled when its first message comes (see `compileTrackingPlan`). */
 function compileRule(
   rule: TrackingPlanRule,
   index: number,
   precompiled: PrecompiledValidator | undefined,
   compile: (schema: Record<string, unknown>) => SchemaCheck,
 ): CompiledRule {
-  const label = ruleLabel(index, rule);
-  const problem = schemaProblems(rule.jsonSchema)[0];
-  if (problem !== undefined) {
-    const path = problem.path === '(root)' ? '' : `.${problem.path}`;
-    throw new TrackingPlanError(
-      `rules[${index}].jsonSchema${path}`,
-      `${label}: jsonSchema${path} ${problem.message} (not a valid draft-07 JSON Schema).`,
-    );
-  }
-  let check: SchemaCheck;
-  try {
-    check = precompiled ? precompiledCheck(precompiled) : compile(rule.jsonSchema);
-  } catch (error) {
-    throw new TrackingPlanError(
-      `rules[${index}].jsonSchema`,
-      `${label}: jsonSchema does not compile: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  let compiled: SchemaCheck | undefined = precompiled && precompiledCheck(precompiled);
+  const check: SchemaCheck = (message) => {
+    if (compiled === undefined) {
+      try {
+        compiled = compile(rule.jsonSchema);
+      } catch (error) {
+        // The plan loader checked what a compiler refuses; this is a compiler's own limit.
+        throw new TrackingPlanError(
+          `rules[${index}].jsonSchema`,
+          `${ruleLabel(index, rule)}: jsonSchema does not compile: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+    return compiled(message);
+  };
   const ref: PlanRuleRef = { type: rule.type, key: rule.key ?? null, version: rule.version ?? 1 };
   const name = ref.key === null ? ref.type : `${ref.type} ${JSON.stringify(ref.key)}`;
   return { ref, label: `${name} v${ref.version}`, check, schema: rule.jsonSchema };
@@ -167,9 +168,10 @@ function listedNames(schema: Record<string, unknown>, field: 'properties' | 'tra
 }
 
 /**
- * Compiles a tracking plan once: reads its rules (see `readTrackingPlan`), checks and compiles each
- * rule's JSON Schema (draft-07), and picks the version of each event checked when a message names
- * none. A malformed plan throws a `TrackingPlanError` naming the rule and the path. Takes the plan
+ * Compiles a tracking plan once: reads and checks its rules (see `loadTrackingPlan`: structure, limits,
+ * draft-07, patterns RE2 can run, local `$ref`s), compiles each rule's JSON Schema when its first message
+ * comes (a plan of thousands of rules starts at once), and picks the version of each event checked when a
+ * message names none. A malformed plan throws a `TrackingPlanError` naming the rule and the path. Takes the plan
  * file's JSON as read, the `trackingPlan` export `hookgate types` writes, or a compiled plan (returned as is).
  *
  * Messages are matched as Segment's Protocols does: a track call by its event name; identify and group
@@ -184,8 +186,12 @@ function listedNames(schema: Record<string, unknown>, field: 'properties' | 'tra
 export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions = {}): CompiledTrackingPlan {
   if (isObject(input) && (input as Record<symbol, unknown>)[COMPILED] === true)
     return input as unknown as CompiledTrackingPlan;
-  const rules = readTrackingPlan(input);
-  const validators = precompiledValidators(input, rules.length);
+  const list = rulesOf(input);
+  const validators = precompiledValidators(input, list.length);
+  const rules = loadTrackingPlan(input, {
+    ...(options.limits && { limits: options.limits }),
+    patternProperties: validators !== undefined || COMPILES_PATTERN_PROPERTIES,
+  });
   const choice = options.versions ?? 'highest';
   if (choice !== 'highest' && choice !== 'oldest' && !isObject(choice)) {
     throw new TrackingPlanError(

@@ -92,7 +92,14 @@ export function ruleLabel(index: number, rule: Partial<TrackingPlanRule> | undef
   return `rules[${index}] (${name}${rule?.version !== undefined ? ` v${rule.version}` : ''})`;
 }
 
-function rulesOf(file: unknown): readonly unknown[] {
+/**
+ * The list of rules in a plan file (internal): `{ rules }`, `{ data: { rules } }`, a bare array, or
+ * Terraform's `{ values: { rules } }`; anything else throws a `TrackingPlanError`.
+ *
+ * @example
+ * rulesOf({ data: { rules: [] } }); // []
+ */
+export function rulesOf(file: unknown): readonly unknown[] {
   if (Array.isArray(file)) return file;
   if (isObject(file)) {
     if (Array.isArray(file.rules)) return file.rules;

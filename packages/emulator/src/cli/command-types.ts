@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { TrackingPlanError } from '@hookgate/core';
+import { parseTrackingPlanText } from '@hookgate/core/internal';
 import { parseCommandArgs } from './parse-command-args.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -46,14 +47,9 @@ export async function runTypes(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError('types', `cannot read --plan ${values.plan}: ${(error as Error).message}`);
   }
-  let file: unknown;
-  try {
-    file = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError('types', `--plan ${values.plan} is not JSON: ${(error as Error).message}`);
-  }
   let module: string;
   try {
+    const file = parseTrackingPlanText(text);
     // Loaded here: the generators (json-schema-to-typescript, Ajv, esbuild) are for this command only.
     const { planModule } = await import('../protocols/plan-module.js');
     module = await planModule(file, { source: values.plan });
