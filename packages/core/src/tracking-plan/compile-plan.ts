@@ -14,9 +14,9 @@ import { COMPILES_PATTERN_PROPERTIES, schemaCompiler } from './schema-compiler.j
 
 /**
  * Which version of an event with several is checked when the message names none (in
- * `context.protocols.event_version`, which always wins when the plan has that version): `highest`
- * (default), `oldest` (what Segment's Schema does), or a version per event name (`{ 'Order Completed': 1 }`;
- * other events take the highest).
+ * `context.protocols.event_version`, which always wins when the plan has that version): `oldest`
+ * (default: Segment's Protocols checks the first version unless the call names another), `highest`, or a
+ * version per event name (`{ 'Order Completed': 2 }`; other events take the oldest).
  *
  * @example
  * compileTrackingPlan(plan, { versions: { 'Order Completed': 1 } });
@@ -27,7 +27,7 @@ export type PlanVersionChoice = 'highest' | 'oldest' | Readonly<Record<string, n
  * Options of `compileTrackingPlan`.
  *
  * @example
- * const options: TrackingPlanOptions = { versions: 'oldest' };
+ * const options: TrackingPlanOptions = { versions: 'highest' };
  */
 export interface TrackingPlanOptions {
   versions?: PlanVersionChoice;
@@ -136,7 +136,7 @@ function pickVersion(
     }
     return picked;
   }
-  return versions.get(choice === 'oldest' ? numbers[0]! : numbers[numbers.length - 1]!)!;
+  return versions.get(choice === 'highest' ? numbers[numbers.length - 1]! : numbers[0]!)!;
 }
 
 /** The validators `hookgate types` precompiled, one per rule, when the input is its module's `trackingPlan`. */
@@ -192,7 +192,7 @@ export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions
     ...(options.limits && { limits: options.limits }),
     patternProperties: validators !== undefined || COMPILES_PATTERN_PROPERTIES,
   });
-  const choice = options.versions ?? 'highest';
+  const choice = options.versions ?? 'oldest';
   if (choice !== 'highest' && choice !== 'oldest' && !isObject(choice)) {
     throw new TrackingPlanError(
       'versions',

@@ -138,6 +138,14 @@ function readRule(value: unknown, index: number): TrackingPlanRule {
       `${label}: key must be the event name (a non-empty string) or null; got ${describe(key)}.`,
     );
   }
+  if ((type === 'PAGE' || type === 'SCREEN') && typeof key === 'string') {
+    throw new TrackingPlanError(
+      `${at}.key`,
+      `${label}: a ${type} rule applies to every ${type.toLowerCase()} call: Segment checks them as the event ` +
+        `"${type === 'PAGE' ? 'Page' : 'Screen'} Viewed", never by name (the Webhooks page message carries none). ` +
+        'Set key to null, and check a specific name inside its jsonSchema (e.g. with if/then on properties.name).',
+    );
+  }
   if (type === 'TRACK' && (typeof key !== 'string' || key === '')) {
     throw new TrackingPlanError(
       `${at}.key`,

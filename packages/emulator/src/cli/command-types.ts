@@ -9,7 +9,8 @@ import { EXIT, UsageError } from './usage-error.js';
 export const TYPES_HELP = `Usage: hookgate types --plan plan.json --out src/tracking-plan.ts
 
 Writes a TypeScript module from a Segment tracking plan: a type per event (from each rule's JSON
-Schema, the highest version), and the export trackingPlan. Pass it as a receiver's trackingPlan:
+Schema, of the version checked by default: the oldest), and the export trackingPlan. Pass it as a
+receiver's trackingPlan:
 on.track then takes a handler per event name ('*' for the rest), each with msg.properties typed
 from the plan, and a handler for an event the plan does not have does not compile.
 

@@ -43,20 +43,20 @@ function fragmentToken(name: string): string {
   return encodeURIComponent(name.replace(/~/g, '~0').replace(/\//g, '~1'));
 }
 
-/** The rule checked by default (the highest version) of each type and key. */
-function highest(rules: readonly TrackingPlanRule[]): Map<string, TrackingPlanRule> {
+/** The rule checked by default (the oldest version, as Segment's Protocols) of each type and key. */
+function checkedByDefault(rules: readonly TrackingPlanRule[]): Map<string, TrackingPlanRule> {
   const picked = new Map<string, TrackingPlanRule>();
   for (const rule of rules) {
     const id = `${rule.type}\u0000${rule.key ?? ''}`;
     const seen = picked.get(id);
-    if (!seen || (rule.version ?? 1) > (seen.version ?? 1)) picked.set(id, rule);
+    if (!seen || (rule.version ?? 1) < (seen.version ?? 1)) picked.set(id, rule);
   }
   return picked;
 }
 
 /** One JSON Schema whose generated interface holds every event's type: json-schema-to-typescript runs once. */
 function shapesSchema(rules: readonly TrackingPlanRule[]): Record<string, unknown> {
-  const picked = highest(rules);
+  const picked = checkedByDefault(rules);
   const track: Record<string, unknown> = {};
   for (const rule of picked.values()) {
     if (rule.type === 'TRACK') {
@@ -123,8 +123,8 @@ function typeName(event: string, taken: Set<string>): string {
 }
 
 /**
- * Writes the text of a TypeScript module for a tracking plan: its event types (the highest version of
- * each rule), a named type per track event (`OrderCompleted`), every rule's validator precompiled, and
+ * Writes the text of a TypeScript module for a tracking plan: its event types (of each rule's version
+ * checked by default, the oldest), a named type per track event (`OrderCompleted`), every rule's validator precompiled, and
  * the `trackingPlan` export to pass to a receiver. A malformed plan throws a `TrackingPlanError` naming
  * the rule and the path, as the receiver would.
  *
@@ -143,7 +143,7 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
     style: { singleQuote: true },
   });
   const taken = new Set(['TrackingPlanShapes']);
-  const aliases = highestEvents(rules)
+  const aliases = trackEvents(rules)
     .map((event) => `export type ${typeName(event, taken)} = TrackingPlanShapes['track'][${JSON.stringify(event)}];`)
     .join('\n');
   const validators = await validatorsCode(rules);
@@ -169,6 +169,6 @@ export const trackingPlan: TypedTrackingPlan<TrackingPlanShapes> = {
 `;
 }
 
-function highestEvents(rules: readonly TrackingPlanRule[]): string[] {
+function trackEvents(rules: readonly TrackingPlanRule[]): string[] {
   return [...new Set(rules.filter((r) => r.type === 'TRACK').map((r) => r.key!))];
 }

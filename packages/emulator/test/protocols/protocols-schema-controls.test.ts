@@ -104,7 +104,7 @@ describe('schema controls', () => {
     const record = await track('Order Completed', { order_id: 'o1', total: '12' });
     expect(record.state).toBe('filtered');
     expect(record.reason).toBe(
-      'blocked by the tracking plan: TRACK "Order Completed" v2 at properties.total: must be number (got string) (schemaControls.violations: block)',
+      'blocked by the tracking plan: TRACK "Order Completed" v1 at properties.total: must be number (got string) (schemaControls.violations: block)',
     );
     expect(seen).toEqual([]);
   });

@@ -1,0 +1,128 @@
+// The emulator applies a plan as Segment's Protocols does, and a receiver with the same plan agrees, over
+// real HTTP: the oldest version of an event is checked unless the call names another in
+// context.protocols.event_version; page and screen calls are checked as "Page Viewed" / "Screen Viewed"
+// (the plan's PAGE / SCREEN rule) at both ends; `omit` trims page and screen calls as it does track calls.
+import { afterEach, expect, it } from 'vitest';
+import { createReceiver, toNodeListener, type HandlerContext, type WebhookMessage } from '@hookgate/core';
+import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
+import { createEmulator, type Emulator, type SchemaControls } from '../../src/index.js';
+import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
+
+const SECRET = 'versions-secret';
+const KEY = 'wk_versions';
+const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
+
+const schema = (properties: Record<string, unknown>, required: string[]) => ({
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  properties: { properties: { type: 'object', properties, required } },
+});
+const PLAN = [
+  // v1 has subtotal; v2, made later, renamed it total.
+  {
+    type: 'TRACK',
+    key: 'Order Completed',
+    version: 1,
+    jsonSchema: schema({ subtotal: { type: 'number' } }, ['subtotal']),
+  },
+  { type: 'TRACK', key: 'Order Completed', version: 2, jsonSchema: schema({ total: { type: 'number' } }, ['total']) },
+  {
+    type: 'PAGE',
+    key: null,
+    version: 1,
+    jsonSchema: schema({ path: { type: 'string' }, plan: { type: 'string' } }, ['plan']),
+  },
+  { type: 'SCREEN', key: null, version: 1, jsonSchema: schema({ step: { type: 'integer' } }, []) },
+];
+
+let receiver: RunningServer | undefined;
+let emulator: Emulator | undefined;
+let intake: IntakeServer | undefined;
+let seen: { message: WebhookMessage; ctx: HandlerContext }[] = [];
+afterEach(async () => {
+  await intake?.close();
+  await emulator?.close();
+  await receiver?.close();
+  seen = [];
+});
+
+async function start(schemaControls: SchemaControls): Promise<void> {
+  const rx = createReceiver({
+    secret: SECRET,
+    trackingPlan: PLAN,
+    onMessage: (message, ctx) => void seen.push({ message, ctx }),
+  });
+  const listener = toNodeListener(rx);
+  receiver = await startHttpServer((req, res) => void listener(req, res));
+  emulator = createEmulator({
+    sources: [
+      {
+        writeKey: KEY,
+        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
+        trackingPlan: PLAN,
+        schemaControls,
+      },
+    ],
+  });
+  intake = await listenIntake(emulator);
+}
+
+async function call(path: 'track' | 'page' | 'screen', body: Record<string, unknown>) {
+  const res = await fetch(`${intake!.url}/v1/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: basic },
+    body: JSON.stringify({ userId: 'u1', ...body }),
+  });
+  expect(res.status).toBe(200);
+  await emulator!.drain();
+  return emulator!.deliveries.at(-1)!;
+}
+
+it('checks the oldest version by default and the version context.protocols.event_version names, at both ends', async () => {
+  await start({ violations: 'block' });
+  // Breaks v1 (no subtotal) though it passes v2: blocked, as Segment would.
+  const v1 = await call('track', { event: 'Order Completed', properties: { total: 12 } });
+  expect(v1.state).toBe('filtered');
+  expect(v1.reason).toBe(
+    'blocked by the tracking plan: TRACK "Order Completed" v1 at properties.subtotal: is required (schemaControls.violations: block)',
+  );
+  const v2 = await call('track', {
+    event: 'Order Completed',
+    properties: { total: 12 },
+    context: { protocols: { event_version: 2 } },
+  });
+  expect(v2.state).toBe('delivered');
+  const old = await call('track', { event: 'Order Completed', properties: { subtotal: 10 } });
+  expect(old.state).toBe('delivered');
+  // The receiver picks the same versions: what the emulator let through is valid there too.
+  expect(seen.map(({ ctx }) => [ctx.planned, ctx.violations])).toEqual([
+    [true, []],
+    [true, []],
+  ]);
+});
+
+it('violations: omit trims page and screen calls as track calls, and both ends match them to the same rules', async () => {
+  await start({ violations: 'omit', unplannedProperties: 'omit' });
+  const page = await call('page', { name: 'Pricing', properties: { path: '/pricing', plan: 7, utm: 'x' } });
+  expect([page.state, page.reason]).toEqual(['delivered', undefined]);
+  const delivered = page.message as { properties?: Record<string, unknown>; context?: { protocols?: unknown } };
+  expect(delivered.properties).toEqual({ path: '/pricing' });
+  expect(delivered.context?.protocols).toEqual({
+    omitted: ['utm'],
+    omitted_on_violation: ['plan'],
+    violations: [{ type: 'Invalid Type', field: 'properties.plan', description: 'must be string (got integer)' }],
+  });
+  const screen = await call('screen', { name: 'Checkout', properties: { step: 1.5 } });
+  expect(screen.state).toBe('delivered');
+
+  expect(seen).toHaveLength(2);
+  const [atPage, atScreen] = seen;
+  expect(atPage!.message.type).toBe('page');
+  expect(atPage!.ctx.planned).toBe(true);
+  // ctx.violations describe the message as delivered (trimmed): plan was omitted, so it is now missing.
+  expect(atPage!.ctx.violations).toEqual([
+    { path: 'properties.plan', message: 'is required', keyword: 'required', rule: 'PAGE v1' },
+  ]);
+  expect(atScreen!.message.type).toBe('screen');
+  expect(atScreen!.ctx.planned).toBe(true);
+});
