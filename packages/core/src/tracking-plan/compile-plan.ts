@@ -9,6 +9,7 @@ import {
 import { loadTrackingPlan } from './load-plan.js';
 import { ruleLabel, rulesOf, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
 import type { TrackingPlanLimits } from './plan-limits.js';
+import { exactViolations, withStandIns, type ExactNumber } from './exact-numbers.js';
 import { findRule, isObject, type RuleLookup } from './find-rule.js';
 import { COMPILES_PATTERN_PROPERTIES, schemaCompiler } from './schema-compiler.js';
 
@@ -75,8 +76,12 @@ export interface CompiledTrackingPlan {
   readonly rules: readonly TrackingPlanRule[];
   /** The event names of its TRACK rules. */
   readonly eventNames: readonly string[];
-  /** Checks a message (a webhook message or a whole Segment event) against its rule and the COMMON rule. */
-  check(message: unknown): PlanCheckResult;
+  /**
+   * Checks a message (a webhook message or a whole Segment event) against its rule and the COMMON rule.
+   * `exactNumbers` lists the numbers the message holds as their exact text (`bigNumbers: 'string'`):
+   * they are checked as the numbers they are, limits compared exactly.
+   */
+  check(message: unknown, exactNumbers?: readonly ExactNumber[]): PlanCheckResult;
   /** The property (track) or trait (identify, group) names the message's rule lists; `undefined` when it has no rule. */
   plannedFields(message: unknown): { field: 'properties' | 'traits'; names: ReadonlySet<string> } | undefined;
   /** The event name the plan has closest to `name` (a likely typo), or `undefined`. */
@@ -234,11 +239,17 @@ export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions
     [COMPILED]: true,
     rules,
     eventNames,
-    check(message) {
+    check(message, exactNumbers) {
+      const exact = exactNumbers !== undefined && exactNumbers.length > 0 ? exactNumbers : undefined;
+      const value = exact ? withStandIns(message, exact) : message;
+      const run = (compiled: CompiledRule) => {
+        const found = compiled.check(value);
+        return exact ? exactViolations(found, compiled.schema, exact) : found;
+      };
       const rule = findRule(lookup, message);
-      let violations = rule ? labelled(rule.check(message), rule.label) : NONE;
+      let violations = rule ? labelled(run(rule), rule.label) : NONE;
       if (common && isObject(message) && message.type !== 'delete') {
-        const more = common.check(message);
+        const more = run(common);
         if (more.length > 0) violations = [...violations, ...labelled(more, common.label)];
       }
       return rule ? { planned: true, rule: rule.ref, violations } : { planned: false, violations };

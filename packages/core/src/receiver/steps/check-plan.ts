@@ -21,7 +21,8 @@ export function checkPlan<TExtra>(setup: ReceiverSetup<TExtra>, request: Receive
   const { plan } = setup;
   const { handler, message } = request;
   if (plan === undefined || !plan.appliesTo(message, handler)) return undefined;
-  const outcome = plan.plan.check(message);
+  // With bigNumbers: 'string', the numbers kept as exact digits are checked as the numbers they are.
+  const outcome = plan.plan.check(message, setup.bigNumbers === 'string' ? request.lossy : undefined);
   request.planCheck = outcome;
   const { onViolation } = plan;
   if (onViolation !== undefined && outcome.violations.length > 0) {
