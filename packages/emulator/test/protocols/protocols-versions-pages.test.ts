@@ -3,7 +3,14 @@
 // context.protocols.event_version; page and screen calls are checked as "Page Viewed" / "Screen Viewed"
 // (the plan's PAGE / SCREEN rule) at both ends; `omit` trims page and screen calls as it does track calls.
 import { afterEach, expect, it } from 'vitest';
-import { createReceiver, toNodeListener, type HandlerContext, type WebhookMessage } from '@hookgate/core';
+import { readFileSync } from 'node:fs';
+import {
+  createReceiver,
+  toNodeListener,
+  type HandlerContext,
+  type ReceiverOptions,
+  type WebhookMessage,
+} from '@hookgate/core';
 import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
 import { createEmulator, type Emulator, type SchemaControls } from '../../src/index.js';
 import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
@@ -46,11 +53,17 @@ afterEach(async () => {
   seen = [];
 });
 
-async function start(schemaControls: SchemaControls): Promise<void> {
+async function start(
+  schemaControls: SchemaControls,
+  plan: unknown = PLAN,
+  on: ReceiverOptions['on'] = undefined,
+): Promise<void> {
   const rx = createReceiver({
     secret: SECRET,
-    trackingPlan: PLAN,
-    onMessage: (message, ctx) => void seen.push({ message, ctx }),
+    trackingPlan: plan,
+    ...(on
+      ? { on }
+      : { onMessage: (message: WebhookMessage, ctx: HandlerContext) => void seen.push({ message, ctx }) }),
   });
   const listener = toNodeListener(rx);
   receiver = await startHttpServer((req, res) => void listener(req, res));
@@ -59,7 +72,7 @@ async function start(schemaControls: SchemaControls): Promise<void> {
       {
         writeKey: KEY,
         webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
-        trackingPlan: PLAN,
+        trackingPlan: plan,
         schemaControls,
       },
     ],
@@ -125,4 +138,29 @@ it('violations: omit trims page and screen calls as track calls, and both ends m
   ]);
   expect(atScreen!.message.type).toBe('screen');
   expect(atScreen!.ctx.planned).toBe(true);
+});
+
+it("the guide's Order Completed handler survives violations: 'omit' (200, not 500 on every retry)", async () => {
+  const guide = readFileSync(new URL('../../../../docs/guides/tracking-plans.md', import.meta.url), 'utf8');
+  expect(guide).toContain("if (ctx.violations.length > 0) return console.warn('off-plan order', ctx.violations);");
+  const plan: unknown = JSON.parse(
+    readFileSync(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  );
+  const logged: string[] = [];
+  await start({ violations: 'omit' }, plan, {
+    track: (msg, ctx) => {
+      // As the guide writes it.
+      if (ctx.violations.length > 0) return void logged.push(`off-plan ${ctx.violations[0]!.path}`);
+      const properties = msg.properties as { order_id: string; total: number };
+      logged.push(`${properties.order_id} ${properties.total.toFixed(2)}`);
+    },
+  });
+  const trimmed = await call('track', { event: 'Order Completed', properties: { order_id: 'o1', total: '12' } });
+  expect([trimmed.state, (trimmed.message as { properties?: unknown }).properties]).toEqual([
+    'delivered',
+    { order_id: 'o1' },
+  ]);
+  const whole = await call('track', { event: 'Order Completed', properties: { order_id: 'o2', total: 12 } });
+  expect(whole.state).toBe('delivered');
+  expect(logged).toEqual(['off-plan properties.total', 'o2 12.00']);
 });
