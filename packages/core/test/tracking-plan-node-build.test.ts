@@ -137,4 +137,44 @@ describe('the Node build compiles plans with Ajv', () => {
     }
     expect(seen).toEqual([[], ['properties.order_id', 'properties.total']]);
   });
+
+  it('runs pattern and patternProperties on RE2 through Ajv: ^(a+)+$ against 10 KB in milliseconds', async () => {
+    const core = (await import(node.file)) as Core;
+    const plan = core.compileTrackingPlan([
+      {
+        type: 'TRACK',
+        key: 'Signed Up',
+        jsonSchema: {
+          properties: {
+            properties: {
+              properties: { code: { type: 'string', pattern: '^(a+)+$' } },
+              patternProperties: { '^(a+)+$': { type: 'number' } },
+            },
+          },
+        },
+      },
+    ]);
+    const hostile = `${'a'.repeat(10 * 1024)}!`;
+    const message = {
+      type: 'track',
+      event: 'Signed Up',
+      properties: { code: hostile, [`${'a'.repeat(10 * 1024)}`]: 'x' },
+    };
+    plan.check({ type: 'track', event: 'Signed Up', properties: {} }); // compiled
+    const start = process.cpuUsage();
+    const { violations } = plan.check(message);
+    const used = process.cpuUsage(start);
+    expect((used.user + used.system) / 1000).toBeLessThan(50);
+    expect(violations.map((v) => `${v.path.slice(0, 20)} ${v.keyword}`).sort()).toEqual([
+      'properties.aaaaaaaaa type',
+      'properties.code pattern',
+    ]);
+    // The neutral build has no linear engine for patternProperties' keys: it refuses them at start.
+    const neutralCore = (await import(neutral.file)) as Core;
+    expect(() =>
+      neutralCore.compileTrackingPlan([
+        { type: 'TRACK', key: 'P', jsonSchema: { patternProperties: { '^a': { type: 'number' } } } },
+      ]),
+    ).toThrow(/patternProperties run only where the plan is compiled by Ajv/);
+  });
 });
