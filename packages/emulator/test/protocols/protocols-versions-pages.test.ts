@@ -56,7 +56,7 @@ afterEach(async () => {
 async function start(
   schemaControls: SchemaControls,
   plan: unknown = PLAN,
-  on: ReceiverOptions['on'] = undefined,
+  on?: ReceiverOptions['on'],
 ): Promise<void> {
   const rx = createReceiver({
     secret: SECRET,
