@@ -53,11 +53,7 @@ afterEach(async () => {
   seen = [];
 });
 
-async function start(
-  schemaControls: SchemaControls,
-  plan: unknown = PLAN,
-  on?: ReceiverOptions['on'],
-): Promise<void> {
+async function start(schemaControls: SchemaControls, plan: unknown = PLAN, on?: ReceiverOptions['on']): Promise<void> {
   const rx = createReceiver({
     secret: SECRET,
     trackingPlan: plan,
