@@ -4,20 +4,8 @@
 // (the plan's PAGE / SCREEN rule) at both ends; `omit` trims page and screen calls as it does track calls.
 import { afterEach, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import {
-  createReceiver,
-  toNodeListener,
-  type HandlerContext,
-  type ReceiverOptions,
-  type WebhookMessage,
-} from '@hookgate/core';
-import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
-import { createEmulator, type Emulator, type SchemaControls } from '../../src/index.js';
-import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
-
-const SECRET = 'versions-secret';
-const KEY = 'wk_versions';
-const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
+import { afterEach, expect, it } from 'vitest';
+import { startPlanPair, type PlanPair } from '../helpers/plan-pair.js';
 
 const schema = (properties: Record<string, unknown>, required: string[]) => ({
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -42,53 +30,15 @@ const PLAN = [
   { type: 'SCREEN', key: null, version: 1, jsonSchema: schema({ step: { type: 'integer' } }, []) },
 ];
 
-let receiver: RunningServer | undefined;
-let emulator: Emulator | undefined;
-let intake: IntakeServer | undefined;
-let seen: { message: WebhookMessage; ctx: HandlerContext }[] = [];
+let pair: PlanPair | undefined;
 afterEach(async () => {
-  await intake?.close();
-  await emulator?.close();
-  await receiver?.close();
-  seen = [];
+  await pair?.close();
+  pair = undefined;
 });
 
-async function start(schemaControls: SchemaControls, plan: unknown = PLAN, on?: ReceiverOptions['on']): Promise<void> {
-  const rx = createReceiver({
-    secret: SECRET,
-    trackingPlan: plan,
-    ...(on
-      ? { on }
-      : { onMessage: (message: WebhookMessage, ctx: HandlerContext) => void seen.push({ message, ctx }) }),
-  });
-  const listener = toNodeListener(rx);
-  receiver = await startHttpServer((req, res) => void listener(req, res));
-  emulator = createEmulator({
-    sources: [
-      {
-        writeKey: KEY,
-        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
-        trackingPlan: plan,
-        schemaControls,
-      },
-    ],
-  });
-  intake = await listenIntake(emulator);
-}
-
-async function call(path: 'track' | 'page' | 'screen', body: Record<string, unknown>) {
-  const res = await fetch(`${intake!.url}/v1/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: basic },
-    body: JSON.stringify({ userId: 'u1', ...body }),
-  });
-  expect(res.status).toBe(200);
-  await emulator!.drain();
-  return emulator!.deliveries.at(-1)!;
-}
-
 it('checks the oldest version by default and the version context.protocols.event_version names, at both ends', async () => {
-  await start({ violations: 'block' });
+  pair = await startPlanPair(PLAN, { violations: 'block' });
+  const { call, seen } = pair;
   // Breaks v1 (no subtotal) though it passes v2: blocked, as Segment would.
   const v1 = await call('track', { event: 'Order Completed', properties: { total: 12 } });
   expect(v1.state).toBe('filtered');
@@ -111,7 +61,8 @@ it('checks the oldest version by default and the version context.protocols.event
 });
 
 it('violations: omit trims page and screen calls as track calls, and both ends match them to the same rules', async () => {
-  await start({ violations: 'omit', unplannedProperties: 'omit' });
+  pair = await startPlanPair(PLAN, { violations: 'omit', unplannedProperties: 'omit' });
+  const { call, seen } = pair;
   const page = await call('page', { name: 'Pricing', properties: { path: '/pricing', plan: 7, utm: 'x' } });
   expect([page.state, page.reason]).toEqual(['delivered', undefined]);
   const delivered = page.message as { properties?: Record<string, unknown>; context?: { protocols?: unknown } };
@@ -143,14 +94,19 @@ it("the guide's Order Completed handler survives violations: 'omit' (200, not 50
     readFileSync(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
   );
   const logged: string[] = [];
-  await start({ violations: 'omit' }, plan, {
-    track: (msg, ctx) => {
-      // As the guide writes it.
-      if (ctx.violations.length > 0) return void logged.push(`off-plan ${ctx.violations[0]!.path}`);
-      const properties = msg.properties as { order_id: string; total: number };
-      logged.push(`${properties.order_id} ${properties.total.toFixed(2)}`);
+  pair = await startPlanPair(
+    plan,
+    { violations: 'omit' },
+    {
+      track: (msg, ctx) => {
+        // As the guide writes it.
+        if (ctx.violations.length > 0) return void logged.push(`off-plan ${ctx.violations[0]!.path}`);
+        const properties = msg.properties as { order_id: string; total: number };
+        logged.push(`${properties.order_id} ${properties.total.toFixed(2)}`);
+      },
     },
-  });
+  );
+  const { call } = pair;
   const trimmed = await call('track', { event: 'Order Completed', properties: { order_id: 'o1', total: '12' } });
   expect([trimmed.state, (trimmed.message as { properties?: unknown }).properties]).toEqual([
     'delivered',
