@@ -2,7 +2,6 @@
 // real HTTP: the oldest version of an event is checked unless the call names another in
 // context.protocols.event_version; page and screen calls are checked as "Page Viewed" / "Screen Viewed"
 // (the plan's PAGE / SCREEN rule) at both ends; `omit` trims page and screen calls as it does track calls.
-import { afterEach, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { startPlanPair, type PlanPair } from '../helpers/plan-pair.js';
