@@ -35,10 +35,19 @@ export interface SchemaControls {
 /** The controls with a choice of values (every one but `forwardBlockedTo`). */
 type ChoiceControls = Omit<SchemaControls, 'forwardBlockedTo'>;
 
-/** A source's plan and controls, resolved (internal). */
+/**
+ * A source's plan and controls, resolved: the plan compiled and every control with a choice given
+ * its value (what `applySchemaControls` takes).
+ *
+ * @example
+ * const protocols: ResolvedProtocols = {
+ *   plan: compileTrackingPlan(planJson),
+ *   controls: { unplannedEvents: 'block', unplannedProperties: 'forward', unplannedTraits: 'forward', violations: 'forward' },
+ * };
+ */
 export interface ResolvedProtocols {
   readonly plan: CompiledTrackingPlan;
-  readonly controls: Required<ChoiceControls> & { readonly forwardBlockedTo?: string };
+  readonly controls: Required<Omit<SchemaControls, 'forwardBlockedTo'>> & { readonly forwardBlockedTo?: string };
 }
 
 const CHOICES: { readonly [K in keyof ChoiceControls]-?: readonly string[] } = {
