@@ -4,7 +4,8 @@
 // first) and compared with the report committed beside the package, `packages/<name>/api/<name>.api.md`.
 //
 // - A type that a main entry's export names in its signature but the entry does not export is an
-//   error (`ae-forgotten-export`): users could not name it.
+//   error (`ae-forgotten-export`): users could not name it. So is one that comes from another
+//   package's internal entry (`@hookgate/core/internal`), which promises no stability.
 // - A report that differs from the committed one fails the check and prints the difference, so a
 //   change to what users can import shows in review. `pnpm api:update` (builds, then rewrites the
 //   reports) is the one command that accepts the change; commit the reports it writes.
@@ -105,6 +106,12 @@ for (const name of packages) {
     },
   });
   const ms = Math.round(performance.now() - started);
+  // A type from a package's internal entry in a public signature is as unnameable as a forgotten one.
+  const fresh = path.join(dir, 'node_modules', '.cache', 'api-report', `${name}.api.md`);
+  for (const line of existsSync(fresh) ? readFileSync(fresh, 'utf8').split('\n') : []) {
+    if (/ from '@hookgate\/[a-z-]+\/internal';$/.test(line))
+      problems.push(`${line}: a public signature names a type users can only import from an internal entry`);
+  }
   if (result.succeeded && problems.length === 0) {
     console.log(`${name}: API report ${result.apiReportChanged ? 'updated' : 'up to date'} (${ms} ms)`);
     continue;
@@ -116,7 +123,6 @@ for (const name of packages) {
   for (const p of problems) console.error(`  ${p}`);
   if (result.apiReportChanged && !update) {
     const committed = path.join(dir, 'api', `${name}.api.md`);
-    const fresh = path.join(dir, 'node_modules', '.cache', 'api-report', `${name}.api.md`);
     console.error(
       `  ${path.relative(root, committed)} is out of date: what users can import changed. If that is meant, run pnpm api:update and commit the report.`,
     );

@@ -3,8 +3,8 @@
 // needs nothing installed beyond @hookgate/core and runs where code generation is forbidden), and the
 // `trackingPlan` export that types a receiver's keyed handlers.
 import { fileURLToPath } from 'node:url';
-import { compileTrackingPlan } from '@hookgate/core';
-import { readTrackingPlan, type TrackingPlanRule } from '@hookgate/core/internal';
+import { compileTrackingPlan, type TrackingPlanRule } from '@hookgate/core';
+import { readTrackingPlan } from '@hookgate/core/internal';
 import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';

@@ -1,6 +1,5 @@
 // A source's tracking plan and Schema Configuration (Segment Protocols), as the emulator's settings take them.
-import { compileTrackingPlan, TrackingPlanError } from '@hookgate/core';
-import type { CompiledTrackingPlan } from '@hookgate/core/internal';
+import { compileTrackingPlan, TrackingPlanError, type CompiledTrackingPlan } from '@hookgate/core';
 import { SettingsError } from '../errors.js';
 
 /**
