@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // `pnpm api:check` (part of `pnpm test`) and `pnpm api:update`: each package's public API, as users
-// import it, read by API Extractor from the built declarations (`dist/index.d.ts`; run `pnpm build`
-// first) and compared with the report committed beside the package, `packages/<name>/api/<name>.api.md`.
+// import it, read by API Extractor from the built declarations (run `pnpm build` first) and compared
+// with the reports committed beside the package: `packages/<name>/api/<name>.api.md` for the main
+// entry, `<name>-<subpath>.api.md` for each public subpath of its exports map (core's `./adapter`
+// and `./calls`; `./internal` promises no stability and has none).
 //
-// - A type that a main entry's export names in its signature but the entry does not export is an
-//   error (`ae-forgotten-export`): users could not name it. So is one that comes from another
-//   package's internal entry (`@hookgate/core/internal`), which promises no stability.
+// - A type that an entry's export names in its signature but the entry does not export is an error
+//   (`ae-forgotten-export`): users could not name it. A subpath may name a type of its package's
+//   main entry (adapters import `ReceiverOptions` from `@hookgate/core`). A type that comes from an
+//   internal entry (`@hookgate/core/internal`) is an error too.
 // - A report that differs from the committed one fails the check and prints the difference, so a
 //   change to what users can import shows in review. `pnpm api:update` (builds, then rewrites the
 //   reports) is the one command that accepts the change; commit the reports it writes.
@@ -25,12 +28,23 @@ const packages = readdirSync(path.join(root, 'packages')).filter(
     existsSync(path.join(root, 'packages', name, 'package.json')) && (wanted.length === 0 || wanted.includes(name)),
 );
 
-/** API Extractor's settings for one package: the report only (no rollup, no doc model), errors for what users cannot name. */
-function configOf(name) {
-  const dir = path.join(root, 'packages', name);
+/** The entries a package promises: its exports map's keys with ESM types, but `./internal`; the main entry first. */
+function entriesOf(name) {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'packages', name, 'package.json'), 'utf8'));
+  return Object.entries(manifest.exports ?? {})
+    .filter(([key, target]) => key !== './internal' && typeof target === 'object' && target.import?.types)
+    .map(([key, target]) => ({
+      subpath: key === '.' ? undefined : key.slice(2),
+      types: target.import.types.replace(/^\.\//, ''),
+    }))
+    .sort((a, b) => (a.subpath === undefined ? -1 : b.subpath === undefined ? 1 : 0));
+}
+
+/** API Extractor's settings for one entry: the report only (no rollup, no doc model). */
+function configOf(name, entry, reportFileName) {
   return {
-    projectFolder: dir,
-    mainEntryPointFilePath: '<projectFolder>/dist/index.d.ts',
+    projectFolder: path.join(root, 'packages', name),
+    mainEntryPointFilePath: `<projectFolder>/${entry.types}`,
     bundledPackages: [],
     compiler: {
       // The declarations as users compile against them: @hookgate/* through node_modules to dist/ (no
@@ -45,12 +59,12 @@ function configOf(name) {
           strict: true,
           skipLibCheck: true,
         },
-        files: ['dist/index.d.ts'],
+        files: [entry.types],
       },
     },
     apiReport: {
       enabled: true,
-      reportFileName: `${name}.api.md`,
+      reportFileName,
       reportFolder: '<projectFolder>/api/',
       reportTempFolder: '<projectFolder>/node_modules/.cache/api-report/',
       includeForgottenExports: false,
@@ -77,18 +91,30 @@ function configOf(name) {
   };
 }
 
-let failed = 0;
-for (const name of packages) {
+/** The names a report declares (`export function x`, `export interface X`, …). */
+function declaredIn(report) {
+  return new Set(
+    [
+      ...report.matchAll(
+        /^export (?:declare )?(?:abstract )?(?:function|class|interface|type|const|let|enum|namespace) (\w+)/gm,
+      ),
+    ].map((m) => m[1]),
+  );
+}
+
+/** Runs API Extractor on one entry; prints one line, and what is wrong; true when all is well. */
+function checkEntry(name, entry, mainNames) {
   const dir = path.join(root, 'packages', name);
-  if (!existsSync(path.join(dir, 'dist', 'index.d.ts'))) {
-    console.error(`${name}: no dist/index.d.ts: run pnpm build first.`);
-    failed++;
-    continue;
+  const reportFileName = entry.subpath === undefined ? `${name}.api.md` : `${name}-${entry.subpath}.api.md`;
+  const label = entry.subpath === undefined ? name : `${name}/${entry.subpath}`;
+  if (!existsSync(path.join(dir, entry.types))) {
+    console.error(`${label}: no ${entry.types}: run pnpm build first.`);
+    return { ok: false };
   }
   mkdirSync(path.join(dir, 'api'), { recursive: true });
   const started = performance.now();
   const config = ExtractorConfig.prepare({
-    configObject: configOf(name),
+    configObject: configOf(name, entry, reportFileName),
     configObjectFullPath: path.join(dir, 'api-extractor.json'), // not read: where relative paths start
     packageJsonFullPath: path.join(dir, 'package.json'),
   });
@@ -97,37 +123,48 @@ for (const name of packages) {
     localBuild: update,
     showVerboseMessages: false,
     messageCallback(message) {
+      message.handled = true;
       const serious = message.logLevel === ExtractorLogLevel.Error || message.logLevel === ExtractorLogLevel.Warning;
       // console-* messages are API Extractor's own notes ("report created", "report changed"), said below.
-      if (serious && !message.messageId.startsWith('console-')) {
-        problems.push(message.formatMessageWithLocation(dir + path.sep));
-      }
-      message.handled = true;
+      if (!serious || message.messageId.startsWith('console-')) return;
+      const forgotten = message.messageId === 'ae-forgotten-export' ? /"(\w+)"/.exec(message.text)?.[1] : undefined;
+      if (forgotten !== undefined && mainNames?.has(forgotten)) return; // importable from the main entry
+      problems.push(message.formatMessageWithLocation(dir + path.sep));
     },
   });
   const ms = Math.round(performance.now() - started);
-  // A type from a package's internal entry in a public signature is as unnameable as a forgotten one.
-  const fresh = path.join(dir, 'node_modules', '.cache', 'api-report', `${name}.api.md`);
-  for (const line of existsSync(fresh) ? readFileSync(fresh, 'utf8').split('\n') : []) {
+  const fresh = path.join(dir, 'node_modules', '.cache', 'api-report', reportFileName);
+  const report = existsSync(fresh) ? readFileSync(fresh, 'utf8') : '';
+  for (const line of report.split('\n')) {
     if (/ from '@hookgate\/[a-z-]+\/internal';$/.test(line))
       problems.push(`${line}: a public signature names a type users can only import from an internal entry`);
   }
-  if (result.succeeded && problems.length === 0) {
-    console.log(`${name}: API report ${result.apiReportChanged ? 'updated' : 'up to date'} (${ms} ms)`);
-    continue;
+  const names = declaredIn(report);
+  if (problems.length === 0 && (update || !result.apiReportChanged)) {
+    console.log(`${label}: API report ${result.apiReportChanged ? 'updated' : 'up to date'} (${ms} ms)`);
+    return { ok: true, names };
   }
-  failed++;
   console.error(
-    `${name}: ${problems.length > 0 ? `${problems.length} problem(s)` : 'API report out of date'} (${ms} ms)`,
+    `${label}: ${problems.length > 0 ? `${problems.length} problem(s)` : 'API report out of date'} (${ms} ms)`,
   );
   for (const p of problems) console.error(`  ${p}`);
+  const committed = path.join(dir, 'api', reportFileName);
   if (result.apiReportChanged && !update) {
-    const committed = path.join(dir, 'api', `${name}.api.md`);
     console.error(
       `  ${path.relative(root, committed)} is out of date: what users can import changed. If that is meant, run pnpm api:update and commit the report.`,
     );
-    if (existsSync(committed) && existsSync(fresh))
-      console.error(lineDiff(readFileSync(committed, 'utf8'), readFileSync(fresh, 'utf8')));
+    if (existsSync(committed)) console.error(lineDiff(readFileSync(committed, 'utf8'), report));
+  }
+  return { ok: false, names };
+}
+
+let failed = 0;
+for (const name of packages) {
+  let mainNames;
+  for (const entry of entriesOf(name)) {
+    const { ok, names } = checkEntry(name, entry, mainNames);
+    if (!ok) failed++;
+    if (entry.subpath === undefined) mainNames = names;
   }
 }
 process.exitCode = failed === 0 ? 0 : 1;
