@@ -13,14 +13,17 @@
 //   change to what users can import shows in review. `pnpm api:update` (builds, then rewrites the
 //   reports) is the one command that accepts the change; commit the reports it writes.
 //
-// `node scripts/api-report.mjs [--update] [package...]`: some packages only (names as in packages/).
+// `node scripts/api-report.mjs [--update] [--root=<dir>] [package...]`: some packages only (names as in packages/).
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
+// --root=<dir>: another workspace (its packages/ folder) instead of this one; the script's own test uses it.
+const root = path.resolve(
+  args.find((a) => a.startsWith('--root='))?.slice('--root='.length) ?? fileURLToPath(new URL('..', import.meta.url)),
+);
 const update = args.includes('--update');
 const wanted = args.filter((a) => !a.startsWith('-'));
 const packages = readdirSync(path.join(root, 'packages')).filter(
