@@ -129,6 +129,8 @@ export {
   type TrackingPlanOptions,
 } from './tracking-plan/compile-plan.js';
 export { TrackingPlanError, type TrackingPlanRule, type TrackingPlanRuleType } from './tracking-plan/plan-file.js';
+export { linearRegExp, type LinearRegExp } from './tracking-plan/linear-pattern.js';
+export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/plan-limits.js';
 export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
 export type {
   KeyedTrackHandlers,

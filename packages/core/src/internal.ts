@@ -27,7 +27,7 @@ export { isStandardSchema, validateStandard, type SchemaIssue } from './actions/
 export { editDistance, nearestName, optionNames, rejectUnknownNames } from './options/nearest-name.js';
 export { BodyForms, SIGNATURE_FORMS, sortedJson } from './signatures/body-forms.js';
 export { constantTimeEqual } from './signatures/bytes.js';
-export { hmacSha1Web, webCryptoKey } from './signatures/sign.js';
+export { hmacSha1Web, importHmacKey } from './signatures/sign.js';
 export { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from './signatures/verify.js';
 export { redact } from './receiver/steps/explain-signature.js';
 export { dedupeKey, messageIdKey } from './receiver/dedupe-key.js';
@@ -42,5 +42,9 @@ export {
 
 // Tracking plans: reading and checking a plan (the emulator's schema controls, `hookgate types`).
 export { readTrackingPlan, ruleLabel, type TrackingPlanFile } from './tracking-plan/plan-file.js';
+export { loadTrackingPlan, parseTrackingPlanText, type LoadPlanOptions } from './tracking-plan/load-plan.js';
+export { planAjv } from './tracking-plan/plan-ajv.js';
+export { eachSubschema } from './tracking-plan/schema-walk.js';
+export { resolveLocal } from './tracking-plan/rule-schema-checks.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
