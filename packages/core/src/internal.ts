@@ -69,6 +69,7 @@ export {
 export {
   readTrackingPlan,
   ruleLabel,
+  rulesOf,
   type TrackingPlanFile,
   type TrackingPlanRule,
   type TrackingPlanRuleType,

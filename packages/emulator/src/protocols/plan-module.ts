@@ -108,6 +108,9 @@ async function validatorsCode(rules: readonly TrackingPlanRule[]): Promise<strin
   return bundled.outputFiles[0]!.text;
 }
 
+/** Up to how many rules the generated types are formatted by Prettier. */
+const PRETTY_RULES = 200;
+
 /** A TypeScript name for an event name: `Order Completed` → `OrderCompleted`. */
 function typeName(event: string, taken: Set<string>): string {
   let name = event
@@ -138,7 +141,8 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
   const shapes = await compile(shapesSchema(rules), 'TrackingPlanShapes', {
     bannerComment: '',
     additionalProperties: false,
-    format: true,
+    // Prettier is a third of the time and of the memory: a plan of hundreds of rules is left as generated.
+    format: rules.length <= PRETTY_RULES,
     strictIndexSignatures: true,
     style: { singleQuote: true },
   });
