@@ -2,7 +2,7 @@
 // digits is checked as the number it is — `type: number` / `integer` hold, and `minimum`, `maximum`,
 // `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf` compare exactly, where a double would round.
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, type PlanViolation } from '../src/index.js';
+import { compileTrackingPlan, type HandlerContext, type PlanViolation, type ReceiverOptions } from '../src/index.js';
 import { compareDecimal, isMultipleOfDecimal, parseDecimal } from '../src/tracking-plan/exact-decimal.js';
 import { hmac, SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
@@ -96,8 +96,11 @@ describe("bigNumbers: 'string' with a tracking plan", () => {
       insecureAcceptBatches: true,
       bigNumbers: 'string',
       trackingPlan: PLAN,
-      on: { track: (_event, ctx) => void seen.push(ctx.violations.map((v) => `${v.path} ${v.keyword}`)) },
-    });
+      on: {
+        track: (_event: unknown, ctx: HandlerContext) =>
+          void seen.push(ctx.violations.map((v) => `${v.path} ${v.keyword}`)),
+      },
+    } as unknown as ReceiverOptions);
     const event = (properties: string, id: string) =>
       `{"type":"track","event":"Order Completed","userId":"u1","messageId":"${id}","timestamp":"2026-11-21T12:00:00.000Z","receivedAt":"2026-11-21T12:00:01.000Z","properties":${properties}}`;
     const raw = `[${event('{"n":12345678901234567890123}', 'm1')},${event('{"n":98765432109876543210987,"max":12345678901234567001}', 'm2')}]`;
