@@ -131,6 +131,7 @@ export {
 export { TrackingPlanError, type TrackingPlanRule, type TrackingPlanRuleType } from './tracking-plan/plan-file.js';
 export { linearRegExp, type LinearRegExp } from './tracking-plan/linear-pattern.js';
 export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/plan-limits.js';
+export type { ExactNumber } from './tracking-plan/exact-numbers.js';
 export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
 export type {
   KeyedTrackHandlers,

@@ -3,8 +3,8 @@
 // needs nothing installed beyond @hookgate/core and runs where code generation is forbidden), and the
 // `trackingPlan` export that types a receiver's keyed handlers.
 import { fileURLToPath } from 'node:url';
-import { linearRegExp, type TrackingPlanRule } from '@hookgate/core';
-import { eachSubschema, loadTrackingPlan, planAjv, resolveLocal } from '@hookgate/core/internal';
+import type { TrackingPlanRule } from '@hookgate/core';
+import { eachSubschema, LINEAR_ENGINE, loadTrackingPlan, planAjv, resolveLocal } from '@hookgate/core/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
 import { build } from 'esbuild';
@@ -156,7 +156,7 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
 // @ts-nocheck -- the validators below are generated JavaScript; the types above them are checked where used.
 import type { TypedTrackingPlan } from '@hookgate/core';
 // Every \`pattern\` runs on RE2, in time linear in the value.
-import { linearRegExp as ${linearRegExp.code} } from '@hookgate/core';
+import { linearRegExp as ${LINEAR_ENGINE.code} } from '@hookgate/core';
 
 ${shapes.trim()}
 
