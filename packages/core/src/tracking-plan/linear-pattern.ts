@@ -13,6 +13,7 @@ import { RE2JS } from 're2js';
  * sku.test('ABC-12'); // true
  */
 export interface LinearRegExp {
+  /** Whether the pattern matches somewhere in `value` (as `RegExp.prototype.test`), in linear time. */
   test(value: string): boolean;
 }
 
