@@ -25,6 +25,8 @@ export { RouteFailedError } from './receiver/route-outcome.js';
 export { toNodeListener, type NodeRequestLike, type NodeResponseLike } from './receiver/node-listener.js';
 export { answerClientError, handleClientErrors, type ClientErrorSocket } from './receiver/client-errors.js';
 export type { HeadersLike } from './receiver/headers.js';
+// The adapter contract's types, named by `receiver.serve` (what adapters build on is @hookgate/core/adapter).
+export type { AdapterBody, AdapterLimits, FrameworkAdapter } from './receiver/adapter-contract.js';
 export type { EnqueueHandoff, Handoff } from './receiver/handoff.js';
 
 // The dedupe store.
@@ -128,10 +130,10 @@ export {
   type PlanVersionChoice,
   type TrackingPlanOptions,
 } from './tracking-plan/compile-plan.js';
+export type { ExactNumber } from './tracking-plan/exact-numbers.js';
 export { TrackingPlanError, type TrackingPlanRule, type TrackingPlanRuleType } from './tracking-plan/plan-file.js';
 export { linearRegExp, type LinearRegExp } from './tracking-plan/linear-pattern.js';
 export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/plan-limits.js';
-export type { ExactNumber } from './tracking-plan/exact-numbers.js';
 export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
 export type {
   KeyedTrackHandlers,
