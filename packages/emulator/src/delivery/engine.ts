@@ -235,7 +235,7 @@ export class DeliveryEngine {
     const round = progress.round;
     const release = clock.beginIo();
     let settled = false;
-    const handle = sendAttempt(this.#agents.target(endpoint), record.sentBody, record.signature, (result) => {
+    const handle = sendAttempt(this.#agents.target(endpoint), record.body, record.signature, (result) => {
       settled = true;
       const deadline = this.#inFlight.get(handle);
       if (deadline !== undefined) clock.clearTimer(deadline);
@@ -281,14 +281,16 @@ export class DeliveryEngine {
     }
     const attempt = record.addAttempt({
       endpoint,
+      sentThrough: this.#agents.target(endpoint),
+      wording: progress.policy,
       round,
       atMs: startMs,
-      requestHeaders: result.requestHeaders,
       status: result.status,
+      statusText: result.statusText,
       responseHeaders: result.responseHeaders,
       responseBody: result.responseBody,
       durationMs: result.durationMs,
-      error,
+      failure: result.error,
       outcome: notRetried ? 'not-retried' : verdict.outcome,
       notRetriedBecause: notRetried ? notRetriedWords(acceptedBy + 1) : undefined,
     });
@@ -296,7 +298,7 @@ export class DeliveryEngine {
     this.#events.emit('attempt', attempt, record);
     if (verdict.outcome === 'delivered' && record.state === 'pending') {
       record.state = 'delivered';
-      record.deliveredTo = redactUrl(endpoint.url);
+      record.deliveredVia = endpoint;
       record.deliveredBy = index + 1;
       progress.acceptedBy = index;
       this.#finish(record);
