@@ -50,7 +50,7 @@ export { isStandardSchema, validateStandard, type SchemaIssue } from './actions/
 export { editDistance, nearestName, optionNames, rejectUnknownNames } from './options/nearest-name.js';
 export { BodyForms, SIGNATURE_FORMS, sortedJson } from './signatures/body-forms.js';
 export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';
-export { hmacSha1Web, webCryptoKey } from './signatures/sign.js';
+export { hmacSha1Web, importHmacKey } from './signatures/sign.js';
 export { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from './signatures/verify.js';
 export type { MismatchCause } from './signatures/explain-mismatch.js';
 export { redact } from './receiver/steps/explain-signature.js';
