@@ -26,6 +26,18 @@ export { toNodeListener } from './receiver/node-listener.js';
 export { answerClientError, handleClientErrors } from './receiver/client-errors.js';
 export type { EnqueueHandoff, Handoff } from './receiver/handoff.js';
 
+// Telemetry (the `telemetry` option; `@hookgate/otel` implements it on OpenTelemetry).
+export type {
+  DeliveryAttemptReport,
+  MessageFacts,
+  PlanViolationFacts,
+  ProcessedJob,
+  ReceiveAnswer,
+  ReceiveArrival,
+  ReceiveObservation,
+  Telemetry,
+} from './telemetry/telemetry.js';
+
 // The dedupe store.
 export { MemoryIdempotencyStore, type ClaimResult, type IdempotencyStore } from './receiver/idempotency-store.js';
 

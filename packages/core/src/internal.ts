@@ -92,3 +92,6 @@ export type {
   PlanShapes,
   ViolationHandler,
 } from './tracking-plan/plan-types.js';
+// The \`telemetry\` option, shared with workers (@hookgate/bullmq) and the emulator.
+export { checkTelemetry } from './telemetry/check-telemetry.js';
+export { messageFacts } from './telemetry/message-facts.js';

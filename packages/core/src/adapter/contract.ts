@@ -90,7 +90,7 @@ export function createAdapterHandler<Call, Result, TExtra>(
     const refused = receiver.precheck(method, headers);
     if (refused) return adapter.writeAnswer(call, refused, true);
     const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
-    if ('status' in body) return adapter.writeAnswer(call, body, true);
+    if ('status' in body) return adapter.writeAnswer(call, receiver.reportAnswer(body, arrived), true);
     const input = { method, headers, ...body, receivedAt: body.receivedAt ?? arrived, context: adapter.context(call) };
     if (!passThrough) return adapter.writeAnswer(call, await receiver.handle(input), false);
     const accepted = await receiver.accept(input);

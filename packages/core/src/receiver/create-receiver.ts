@@ -6,6 +6,7 @@ import type { WebhookMessage } from '../messages/types.js';
 import type { MessageHandler, ReceiverInput } from './options.js';
 import { bodyAlreadyReadResponse, fetchBodyAlreadyRead } from './body-already-read.js';
 import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
+import { observeRefusal, observeAnswer } from './observe.js';
 import type { AcceptResult, AcceptedMessage, Receiver } from './receiver.js';
 import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 import { receiverSetup, type ReceiverSetup } from './setup.js';
@@ -18,8 +19,9 @@ import { checkPlan, planHandler } from './steps/check-plan.js';
 import { claim } from './steps/claim.js';
 import { handOff, runHandler } from './steps/hand-off.js';
 import { checkArrival, precheck } from './steps/precheck.js';
-import { newRequest, type Refusal } from './steps/request.js';
+import { newRequest, type ReceiverRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
+import type { ReceiveObservation } from '../telemetry/telemetry.js';
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 interface Passed<TExtra> {
@@ -27,16 +29,32 @@ interface Passed<TExtra> {
   handler: MessageHandler<WebhookMessage, TExtra> | undefined;
 }
 
-/** Every step up to the hand-off: a refusal, or the accepted message. */
+/**
+ * Every step up to the hand-off: a refusal, or the accepted message. With `telemetry`, a refusal is
+ * reported to `observation` here, and an accepted message carries it on to its answer.
+ */
 async function passSteps<TExtra>(
   setup: ReceiverSetup<TExtra>,
   input: ReceiverInput<TExtra>,
+  observation: ReceiveObservation | undefined,
 ): Promise<Refusal | Passed<TExtra>> {
   const refused = precheck(setup, input.method, input.headers) ?? checkArrival(setup, input);
-  if (refused) return refused;
+  if (refused) return observeRefusal(observation, refused);
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
-  if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
+  const passed = setup.rules.isBatch?.(input.rawBody, input.parsedBody)
+    ? await acceptBatch(setup, request)
+    : await passMessageSteps(setup, request);
+  if ('code' in passed) return observeRefusal(observation, passed, request);
+  if (observation !== undefined) passed.accepted.observation = observation;
+  return passed;
+}
+
+/** The steps of one message (not a batch), from its signature to its dedupe claim. */
+async function passMessageSteps<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  request: ReceiverRequest<TExtra>,
+): Promise<Refusal | Passed<TExtra>> {
   // The steps in order, each may refuse; those with nothing to wait for are plain calls. The check stage
   // is `parseBody`, `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`),
   // `checkMessage`, then `checkPlan` (annotates the context, never refuses).
@@ -88,14 +106,18 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   const setup = receiverSetup(given);
   const { maxBodyBytes, deadlineMs } = setup;
 
+  // With `telemetry`: one observation per request, from its arrival to its answer.
+  const observe = (receivedAt: number | undefined) =>
+    setup.telemetry?.receive({ receivedAt: receivedAt ?? Date.now(), destination: setup.destination });
+
   async function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
-    const passed = await passSteps(setup, input);
+    const passed = await passSteps(setup, input, observe(input.receivedAt));
     if ('code' in passed) return answer(passed);
-    return handOff(setup, passed.accepted, passed.handler);
+    return observeAnswer(passed.accepted, await handOff(setup, passed.accepted, passed.handler));
   }
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
-    const passed = await passSteps(setup, input);
+    const passed = await passSteps(setup, input, observe(input.receivedAt));
     if ('code' in passed) return { kind: 'response', response: answer(passed) };
     return passed.accepted;
   }
@@ -103,30 +125,43 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   async function fetchHandler(request: Request, context?: TExtra): Promise<Response> {
     const receivedAt = Date.now();
     const toResponse = (r: ReceiverResponse) => new Response(r.body, { status: r.status, headers: r.headers });
-    const refused = precheck(setup, request.method, request.headers);
-    if (refused) return toResponse(answer(refused));
+    const refused = prechecked(request.method, request.headers, receivedAt);
+    if (refused) return toResponse(refused);
     // Read before (`await request.json()` in the route): reading again would throw a TypeError.
-    if (fetchBodyAlreadyRead(request)) return toResponse(bodyAlreadyReadResponse());
+    if (fetchBodyAlreadyRead(request)) return toResponse(reportAnswer(bodyAlreadyReadResponse(), receivedAt));
     let rawBody: Uint8Array;
     try {
       // The deadline counts from arrival: a body still arriving then is answered 503 (the sender retries).
       rawBody = await readBody(request.body, maxBodyBytes, receivedAt + deadlineMs);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return toResponse(receiverResponse('payload_too_large', error.message));
-      if (error instanceof BodyDeadlineError) return toResponse(bodyDeadlineResponse(deadlineMs));
+      if (error instanceof BodyTooLargeError)
+        return toResponse(reportAnswer(receiverResponse('payload_too_large', error.message), receivedAt));
+      if (error instanceof BodyDeadlineError)
+        return toResponse(reportAnswer(bodyDeadlineResponse(deadlineMs), receivedAt));
       throw error;
     }
     return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context, receivedAt }));
   }
 
+  /** An answer made before `handle` (no body needed), reported to `telemetry` as it is made. */
+  function prechecked(method: string, headers: ReceiverInput['headers'], receivedAt?: number) {
+    const refused = precheck(setup, method, headers);
+    return refused && answer(observeRefusal(observe(receivedAt), refused));
+  }
+
+  /** An answer made outside the steps (while reading the body), reported to `telemetry`. */
+  function reportAnswer(response: ReceiverResponse, receivedAt?: number): ReceiverResponse {
+    observe(receivedAt)?.answered({ code: response.code, status: response.status });
+    return response;
+  }
+
   return {
     handle,
     accept,
-    precheck(method, headers) {
-      const refused = precheck(setup, method, headers);
-      return refused && answer(refused);
-    },
-    run: (accepted, handler) => runHandler(setup, accepted, planHandler(setup, accepted, handler)),
+    precheck: (method, headers) => prechecked(method, headers),
+    reportAnswer,
+    run: async (accepted, handler) =>
+      observeAnswer(accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
     fetch: fetchHandler,
     drain: () => setup.drain(),
     maxBodyBytes,

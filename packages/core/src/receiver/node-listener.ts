@@ -126,9 +126,11 @@ export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: 
       const refused = receiver.precheck(method, req.headers);
       if (refused) return writeNodeResponse(res, refused, req);
       // A stream read to its end before (a body parser): its bytes are gone, and no 'end' would come.
-      if (req.readableEnded === true) return writeNodeResponse(res, bodyAlreadyReadResponse(), req);
+      if (req.readableEnded === true) {
+        return writeNodeResponse(res, receiver.reportAnswer(bodyAlreadyReadResponse(), receivedAt), req);
+      }
       const body = await readNodeBody(req, receiver, receivedAt);
-      if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body, req);
+      if (!(body instanceof Uint8Array)) return writeNodeResponse(res, receiver.reportAnswer(body, receivedAt), req);
       writeNodeResponse(res, await receiver.handle({ method, headers: req.headers, rawBody: body, receivedAt }));
     } catch {
       writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);

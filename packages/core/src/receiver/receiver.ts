@@ -1,6 +1,7 @@
 import type { WebhookMessage } from '../messages/types.js';
 import type { HandlerContext, MessageHandler, ReceiverInput } from './options.js';
 import type { ReceiverResponse } from './responses.js';
+import type { ReceiveObservation } from '../telemetry/telemetry.js';
 
 /**
  * The outcome of `accept`: an answer to send now, or a verified message to hand to a handler.
@@ -26,6 +27,11 @@ export type AcceptResult<TExtra = {}> =
       settle(outcome: 'handled' | 'failed'): Promise<void>;
       /** Fires the handler's `AbortSignal`. */
       abort(reason?: unknown): void;
+      /**
+       * This delivery's observation, when the receiver has `telemetry`: `run` times the handler under
+       * it and reports the answer.
+       */
+      observation?: ReceiveObservation;
     };
 
 /**
@@ -59,6 +65,12 @@ export interface Receiver<TExtra = {}> {
    * once, or `undefined` to go on and read the body. Lets an adapter skip reading bodies it refuses.
    */
   precheck(method: string, headers: ReceiverInput['headers']): ReceiverResponse | undefined;
+  /**
+   * For adapters: reports an answer made while reading the body (413 over the limit, 503 still
+   * arriving at the deadline, 500 already read) to the receiver's `telemetry`, and returns it.
+   * `receivedAt`: `Date.now()` at the request's arrival.
+   */
+  reportAnswer(answer: ReceiverResponse, receivedAt?: number): ReceiverResponse;
   /**
    * Runs `handler` for a message from `accept` exactly as `handle` runs the configured handlers:
    * under the mode and the deadline, settling the dedupe claim, reporting failures to `onError`.

@@ -1,0 +1,69 @@
+// Where a receiver's answers meet its `telemetry` (internal): what is reported of each answer, built
+// from what the steps found. Only the facts `ReceiveAnswer` names leave: never the body, a secret or
+// the signature.
+import type { WebhookMessage } from '../messages/types.js';
+import type { ReceiveAnswer, ReceiveObservation } from '../telemetry/telemetry.js';
+import { messageFacts } from '../telemetry/message-facts.js';
+import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { AcceptedMessage } from './receiver.js';
+import { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './responses.js';
+import type { ReceiverRequest, Refusal } from './steps/request.js';
+
+/** What the dedupe store said, by the answer's code and whether the message holds a claim. */
+function dedupeOutcome(code: ReceiverCode, claimed: boolean): ReceiveAnswer['dedupe'] {
+  if (code === 'duplicate') return 'duplicate';
+  if (code === 'in_flight') return 'in_flight';
+  return claimed ? 'new' : undefined;
+}
+
+function answerFacts(
+  code: ReceiverCode,
+  message: WebhookMessage | undefined,
+  claimed: boolean,
+  violations: readonly PlanViolation[] | undefined,
+): ReceiveAnswer {
+  return {
+    code,
+    status: RECEIVER_CODES[code],
+    message: message === undefined ? undefined : messageFacts(message),
+    dedupe: dedupeOutcome(code, claimed),
+    violations: violations?.map(({ rule, keyword }) => ({ rule, keyword })),
+  };
+}
+
+/**
+ * Reports a step's refusal to the request's observation (with what the steps knew of the message by
+ * then) and returns the refusal.
+ *
+ * @example
+ * if (refusal) return observeRefusal(observation, refusal, request);
+ */
+export function observeRefusal<TExtra>(
+  observation: ReceiveObservation | undefined,
+  refusal: Refusal,
+  request?: ReceiverRequest<TExtra>,
+): Refusal {
+  if (observation !== undefined) {
+    const message = request?.message;
+    observation.answered(answerFacts(refusal.code, message, false, request?.planCheck?.violations));
+  }
+  return refusal;
+}
+
+/**
+ * Reports the answer to an accepted message (handled, stored, unhandled, failed, past the deadline)
+ * to its observation, if it has one, and returns the answer.
+ *
+ * @example
+ * return observeAnswer(accepted, await handOff(setup, accepted, handler));
+ */
+export function observeAnswer<TExtra>(accepted: AcceptedMessage<TExtra>, response: ReceiverResponse): ReceiverResponse {
+  const { observation, message, context } = accepted;
+  if (observation !== undefined) {
+    // A batch's message is the array of its elements: it is reported without message facts.
+    const single = Array.isArray(message) ? undefined : message;
+    const claimed = context.dedupeKey !== undefined;
+    observation.answered(answerFacts(response.code, single, claimed, context.violations));
+  }
+  return response;
+}
