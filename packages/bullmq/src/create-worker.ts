@@ -3,15 +3,17 @@ import {
   type MessageOf,
   type MessageType,
   type StandardSchemaV1,
+  type Telemetry,
   type WebhookMessage,
 } from '@hookgate/core';
-import type { PlanHandlers, ViolationHandler } from '@hookgate/core/internal';
+import { checkTelemetry, type PlanHandlers, type ViolationHandler } from '@hookgate/core/internal';
 import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
 import { jobContextOf, type JobContext, type JobHandler } from './job-context.js';
 import type { HandoffJobData } from './job-data.js';
 import { checkJobDestination } from './job-destination.js';
 import { planned, settleWorkerPlan } from './job-plan.js';
+import { withTelemetry } from './job-telemetry.js';
 
 /**
  * Handlers per message type, each narrowed: the same `on` shape as a receiver's.
@@ -30,7 +32,10 @@ export type JobHandlers = { [T in MessageType]?: JobHandler<MessageOf<T>> };
  * const options: CreateWorkerOptions = { connection: { host: '127.0.0.1', port: 6379 }, concurrency: 10, onMessage: (msg) => console.log(msg.type) };
  * const worker = createWorker('webhooks', options);
  */
-export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extends Omit<WorkerOptions, 'connection'> {
+export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extends Omit<
+  WorkerOptions,
+  'connection' | 'telemetry'
+> {
   /** Jobs from a classic Webhooks receiver (the default); for Webhooks (Actions) jobs see `ActionsWorkerOptions`. */
   destination?: 'classic';
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
@@ -47,6 +52,12 @@ export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extend
   onViolation?: ViolationHandler<JobContext>;
   /** Catch-all: runs for a type without its own handler in `on`. `M` is the classic message by default. */
   onMessage?: JobHandler<M>;
+  /**
+   * Reports each job attempt (a `hookgate.process` span with `openTelemetry()` from `@hookgate/otel`,
+   * in the trace of the delivery that stored the job when the receiver had the same `telemetry`).
+   * hookgate's `Telemetry`, not BullMQ's own (`bullmq-otel` goes on your `Queue`).
+   */
+  telemetry?: Telemetry;
 }
 
 const WORKER_OWN_OPTIONS = new Set([
@@ -55,6 +66,7 @@ const WORKER_OWN_OPTIONS = new Set([
   'onMessage',
   'trackingPlan',
   'onViolation',
+  'telemetry',
   ...ACTIONS_WORKER_OWN_OPTIONS,
 ]);
 
@@ -130,6 +142,7 @@ export function createWorker<M = WebhookMessage>(
       `createWorker: destination must be 'classic' (the default) or 'actions' (jobs from a Webhooks (Actions) receiver); got ${JSON.stringify(destination)}.`,
     );
   }
+  const telemetry = checkTelemetry((options as { telemetry?: unknown }).telemetry, 'createWorker');
   const workerOptions: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
   if (destination === 'actions') {
@@ -138,7 +151,11 @@ export function createWorker<M = WebhookMessage>(
       checkJobDestination(job.data.destination, 'actions', job.id);
       await run(job.data.message, jobContextOf(job, signal));
     };
-    return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
+    return new Worker<HandoffJobData<M>>(
+      queueName,
+      withTelemetry(telemetry, queueName, processor),
+      workerOptions as unknown as WorkerOptions,
+    );
   }
 
   const { on, onMessage } = options as { on?: Record<string, unknown>; onMessage?: JobHandler<M> };
@@ -177,5 +194,9 @@ export function createWorker<M = WebhookMessage>(
     const context = jobContextOf(job, signal);
     await planned(plan, message, handler, context)(message, context);
   };
-  return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
+  return new Worker<HandoffJobData<M>>(
+    queueName,
+    withTelemetry(telemetry, queueName, processor),
+    workerOptions as unknown as WorkerOptions,
+  );
 }

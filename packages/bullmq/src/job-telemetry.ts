@@ -1,0 +1,33 @@
+import type { Telemetry } from '@hookgate/core';
+import { messageFacts } from '@hookgate/core/internal';
+import type { Job } from 'bullmq';
+import type { HandoffJobData } from './job-data.js';
+
+/** A worker's processor, as BullMQ calls it. */
+type Processor<M> = (job: Job<HandoffJobData<M>>, token?: string, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * A processor that reports each job attempt to the worker's `telemetry`, in the trace of the delivery
+ * that stored the job (its `traceContext`); without telemetry, the processor itself.
+ *
+ * @example
+ * new Worker(queueName, withTelemetry(telemetry, queueName, processor), workerOptions);
+ */
+export function withTelemetry<M>(
+  telemetry: Telemetry | undefined,
+  queueName: string,
+  processor: Processor<M>,
+): Processor<M> {
+  if (telemetry === undefined) return processor;
+  return (job, token, signal) =>
+    telemetry.process(
+      {
+        queue: queueName,
+        jobId: job.id,
+        attempt: job.attemptsMade + 1,
+        traceContext: job.data.traceContext,
+        message: messageFacts(job.data.message),
+      },
+      () => processor(job, token, signal),
+    );
+}
