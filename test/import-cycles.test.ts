@@ -1,14 +1,19 @@
-// The team's standard, checked: no import circles in any package's sources (nor across packages).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The team's standard, checked: no import circles in any package's sources (nor across packages),
+// between files and between folders.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findImportCycles, tsFilesUnder } from './helpers/import-cycles.js';
+import { findFolderCycles, findImportCycles, tsFilesUnder } from './helpers/import-cycles.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const packagesDir = path.join(root, 'packages');
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis'] as const;
+const PACKAGES = readdirSync(packagesDir).filter((name) => !name.startsWith('.'));
+
+it('every package is checked', () => {
+  expect(PACKAGES).toEqual(expect.arrayContaining(['core', 'emulator', 'client', 'express', 'bullmq']));
+});
 
 describe.each(PACKAGES)('@hookgate/%s sources', (pkg) => {
   it('have no import circle', () => {
@@ -16,6 +21,10 @@ describe.each(PACKAGES)('@hookgate/%s sources', (pkg) => {
     expect(files.length).toBeGreaterThan(0);
     const cycles = findImportCycles(files, packagesDir).map((c) => c.map((f) => path.relative(root, f)).join(' → '));
     expect(cycles).toEqual([]);
+  });
+
+  it('have no folder that imports a folder that imports it back', () => {
+    expect(findFolderCycles(path.join(packagesDir, pkg, 'src'))).toEqual([]);
   });
 });
 
@@ -42,5 +51,31 @@ describe('the import-circle finder', () => {
     write('y.ts', "import { z } from './z.js';\nexport const y = z;\n");
     write('z.ts', 'export const z = 1;\n');
     expect(findImportCycles([path.join(dir, 'x.ts')])).toEqual([]);
+  });
+
+  it('finds two folders that import each other through different files, subfolders included', () => {
+    write('pkg/index.ts', "export * from './up/top.js';\n");
+    write('pkg/leaf.ts', 'export const leaf = 1;\n');
+    write(
+      'pkg/up/top.ts',
+      "import { low } from '../down/low.js';\nimport { leaf } from '../leaf.js';\nexport const top = low + leaf;\n",
+    );
+    write('pkg/up/types.ts', 'export type Options = { a: number };\n');
+    write('pkg/down/low.ts', 'export const low = 1;\n');
+    write('pkg/down/deep/uses.ts', "import type { Options } from '../../up/types.js';\nexport type O = Options;\n");
+    expect(findImportCycles(tsFilesUnder(path.join(dir, 'pkg')))).toEqual([]);
+    expect(findFolderCycles(path.join(dir, 'pkg'))).toEqual([
+      [
+        `down/ (${path.join('down', 'deep', 'uses.ts')} → ${path.join('up', 'types.ts')})`,
+        `up/ (${path.join('up', 'top.ts')} → ${path.join('down', 'low.ts')})`,
+      ],
+    ]);
+  });
+
+  it('counts no circle through the files beside the folders (entries and shared leaves)', () => {
+    write('flat/index.ts', "export * from './a/one.js';\n");
+    write('flat/clock.ts', 'export const now = () => 0;\n');
+    write('flat/a/one.ts', "import { now } from '../clock.js';\nexport const one = now();\n");
+    expect(findFolderCycles(path.join(dir, 'flat'))).toEqual([]);
   });
 });

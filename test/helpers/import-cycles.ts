@@ -54,6 +54,47 @@ export function findImportCycles(files: string[], packagesDir?: string): string[
     for (const d of deps) visit(d);
   };
   for (const f of files) visit(f);
+  return cyclesIn(graph);
+}
+
+/**
+ * The circles among the folders of one package's sources: folder A imports folder B when a file
+ * under `srcDir/A/` imports a file under `srcDir/B/`. A folder is a top-level folder of `srcDir`
+ * with everything under it (`receiver/steps/` is part of `receiver/`); files directly in `srcDir` (the
+ * package's entries and its few shared leaves) belong to no folder. Each circle comes once, as the
+ * folder names around it, each with the first import that makes the step (`a/x.ts → b/y.ts`).
+ *
+ * @example
+ * findFolderCycles('packages/core/src'); // [] when no folder imports a folder that imports it back
+ */
+export function findFolderCycles(srcDir: string): string[][] {
+  const folderOf = (file: string): string | undefined => {
+    const rel = path.relative(srcDir, file);
+    const parts = rel.split(path.sep);
+    return rel.startsWith('..') || parts.length < 2 ? undefined : parts[0];
+  };
+  const graph = new Map<string, string[]>();
+  const because = new Map<string, string>();
+  for (const file of tsFilesUnder(srcDir)) {
+    const from = folderOf(file);
+    if (from === undefined) continue;
+    const deps = graph.get(from) ?? [];
+    graph.set(from, deps);
+    for (const target of importsOf(file, undefined)) {
+      const to = folderOf(target);
+      if (to === undefined || to === from) continue;
+      if (!deps.includes(to)) deps.push(to);
+      const step = `${from} → ${to}`;
+      if (!because.has(step)) because.set(step, `${path.relative(srcDir, file)} → ${path.relative(srcDir, target)}`);
+    }
+  }
+  return cyclesIn(graph).map((cycle) =>
+    cycle.map((folder, i) => `${folder}/ (${because.get(`${folder} → ${cycle[(i + 1) % cycle.length]}`)})`),
+  );
+}
+
+/** The circles of a directed graph, each once, as the nodes around it starting at its smallest. */
+function cyclesIn(graph: Map<string, string[]>): string[][] {
   const cycles = new Map<string, string[]>();
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];

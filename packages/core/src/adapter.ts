@@ -16,7 +16,7 @@ export {
   type FrameworkAdapter,
 } from './adapter/contract.js';
 export type { AcceptResult, AcceptedMessage } from './receiver/receiver.js';
-export type { ReceiverDestination, ReceiverOptionsFor } from './actions/actions-options.js';
+export type { ReceiverDestination, ReceiverOptionsFor } from './receiver/actions-options.js';
 export { checkReceiverOptions } from './receiver/check-options.js';
 export { RECEIVER_OPTION_NAMES } from './receiver/options.js';
 export { isPassThrough } from './receiver/pass-through.js';

@@ -49,7 +49,7 @@ export type {
   ActionsReceiverOptions,
   BatchElementInfo,
   SpecEventHandlers,
-} from './actions/actions-options.js';
+} from './receiver/actions-options.js';
 export {
   SPEC_EVENT_TYPES,
   type SpecEvent,

@@ -30,7 +30,7 @@ export type { PageProperties } from './messages/types.js';
 export type { JsonSchema } from './messages/json-schema.js';
 
 // Webhooks (Actions) details.
-export type { AnyReceiverOptions, PayloadOf, SpecEventHandler } from './actions/actions-options.js';
+export type { AnyReceiverOptions, PayloadOf, SpecEventHandler } from './receiver/actions-options.js';
 export { BATCH_REFUSED_MESSAGE, BATCH_REFUSED_STATUS, isBatchBody } from './actions/batch-rules.js';
 export { isSpecEventType, specEventIssues, type SpecEventIssue } from './actions/spec-event-check.js';
 export type {
@@ -83,7 +83,7 @@ export type {
 export type { PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
-export type { SpecPlanEvents } from './actions/actions-options.js';
+export type { SpecPlanEvents } from './receiver/actions-options.js';
 export type {
   KeyedTrackHandlers,
   PlanHandlers,

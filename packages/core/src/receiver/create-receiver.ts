@@ -1,6 +1,6 @@
 // The receiver's wiring: options settled once (`receiverSetup`), then every request through the same
 // named steps (steps/): precheck → verify → parse (and big numbers) → check → claim → hand off → answer.
-import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from '../actions/actions-options.js';
+import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from './actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { WebhookMessage } from '../messages/types.js';
 import type { MessageHandler, ReceiverInput } from './options.js';

@@ -1,5 +1,5 @@
-import type { ActionsReceiverOptions, AnyReceiverOptions } from '../actions/actions-options.js';
-import { actionsRules } from '../actions/actions-rules.js';
+import type { ActionsReceiverOptions, AnyReceiverOptions } from './actions-options.js';
+import { actionsRules } from './actions-rules.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { SignatureForm } from '../signatures/body-forms.js';
 import { nodeCrypto } from '../signatures/node-crypto.js';

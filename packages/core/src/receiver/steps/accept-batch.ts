@@ -1,4 +1,4 @@
-import type { BatchElementInfo } from '../../actions/actions-options.js';
+import type { BatchElementInfo } from '../actions-options.js';
 import {
   BATCH_ENQUEUE_MESSAGE,
   BATCH_NEEDS_HANDLERS_MESSAGE,

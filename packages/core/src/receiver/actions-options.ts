@@ -1,7 +1,7 @@
-import type { HandlerContext, ReceiverErrorInfo, ReceiverOptions } from '../receiver/options.js';
+import type { HandlerContext, ReceiverErrorInfo, ReceiverOptions } from './options.js';
 import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
-import type { SpecEventOf, SpecEventType } from './spec-events.js';
-import type { StandardSchemaV1 } from './standard-schema.js';
+import type { SpecEventOf, SpecEventType } from '../actions/spec-events.js';
+import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 
 /**
  * Where one element of an accepted batch stands (only with `insecureAcceptBatches`).

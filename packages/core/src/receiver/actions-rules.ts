@@ -1,10 +1,10 @@
 import type { WebhookMessage } from '../messages/types.js';
-import type { DestinationRules, RulesChecked } from '../receiver/destination-rules.js';
-import { isBatchBody } from './batch-rules.js';
-import type { MessageHandler } from '../receiver/options.js';
+import type { DestinationRules, RulesChecked } from './destination-rules.js';
+import { isBatchBody } from '../actions/batch-rules.js';
+import type { MessageHandler } from './options.js';
 import type { ActionsReceiverOptions } from './actions-options.js';
-import { isSpecEventType, specEventIssues } from './spec-event-check.js';
-import { validateStandard, type StandardSchemaV1 } from './standard-schema.js';
+import { isSpecEventType, specEventIssues } from '../actions/spec-event-check.js';
+import { validateStandard, type StandardSchemaV1 } from '../actions/standard-schema.js';
 
 type Checked = RulesChecked;
 
