@@ -2,6 +2,7 @@ import {
   MESSAGE_TYPES,
   type MessageOf,
   type MessageType,
+  type ProcessObservation,
   type StandardSchemaV1,
   type Telemetry,
   type WebhookMessage,
@@ -13,7 +14,7 @@ import { jobContextOf, type JobContext, type JobHandler } from './job-context.js
 import type { HandoffJobData } from './job-data.js';
 import { checkJobDestination } from './job-destination.js';
 import { planned, settleWorkerPlan } from './job-plan.js';
-import { withTelemetry } from './job-telemetry.js';
+import { reportViolations, withTelemetry } from './job-telemetry.js';
 
 /**
  * Handlers per message type, each narrowed: the same `on` shape as a receiver's.
@@ -147,9 +148,19 @@ export function createWorker<M = WebhookMessage>(
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
   if (destination === 'actions') {
     const run = actionsJobRunner(options as ActionsWorkerOptions<StandardSchemaV1 | undefined>, plan);
-    const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
+    const processor = async (
+      job: Job<HandoffJobData<M>>,
+      _token?: string,
+      signal?: AbortSignal,
+      observation?: ProcessObservation,
+    ): Promise<void> => {
       checkJobDestination(job.data.destination, 'actions', job.id);
-      await run(job.data.message, jobContextOf(job, signal));
+      const context = jobContextOf(job, signal);
+      try {
+        await run(job.data.message, context);
+      } finally {
+        if (plan !== undefined) reportViolations(observation, context.violations);
+      }
     };
     return new Worker<HandoffJobData<M>>(
       queueName,
@@ -183,7 +194,12 @@ export function createWorker<M = WebhookMessage>(
   if (onMessage != null && typeof onMessage !== 'function')
     throw new TypeError('createWorker: onMessage must be a function (msg, ctx) => …');
 
-  const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
+  const processor = async (
+    job: Job<HandoffJobData<M>>,
+    _token?: string,
+    signal?: AbortSignal,
+    observation?: ProcessObservation,
+  ): Promise<void> => {
     checkJobDestination(job.data.destination, 'classic', job.id);
     const message = job.data.message;
     const type = (message as { type?: unknown } | null)?.type;
@@ -192,7 +208,9 @@ export function createWorker<M = WebhookMessage>(
       onMessage;
     if (handler === undefined) return;
     const context = jobContextOf(job, signal);
-    await planned(plan, message, handler, context)(message, context);
+    const run = planned(plan, message, handler, context);
+    if (plan !== undefined) reportViolations(observation, context.violations);
+    await run(message, context);
   };
   return new Worker<HandoffJobData<M>>(
     queueName,

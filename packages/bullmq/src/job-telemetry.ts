@@ -1,10 +1,15 @@
-import type { Telemetry } from '@hookgate/core';
+import type { PlanViolation, ProcessObservation, Telemetry } from '@hookgate/core';
 import { messageFacts } from '@hookgate/core/internal';
 import type { Job } from 'bullmq';
 import type { HandoffJobData } from './job-data.js';
 
-/** A worker's processor, as BullMQ calls it. */
-type Processor<M> = (job: Job<HandoffJobData<M>>, token?: string, signal?: AbortSignal) => Promise<void>;
+/** A worker's processor, as BullMQ calls it; with telemetry, also given the attempt's observation. */
+type Processor<M> = (
+  job: Job<HandoffJobData<M>>,
+  token?: string,
+  signal?: AbortSignal,
+  observation?: ProcessObservation,
+) => Promise<void>;
 
 /**
  * A processor that reports each job attempt to the worker's `telemetry`, in the trace of the delivery
@@ -28,6 +33,20 @@ export function withTelemetry<M>(
         traceContext: job.data.traceContext,
         message: messageFacts(job.data.message),
       },
-      () => processor(job, token, signal),
+      (observation) => processor(job, token, signal, observation),
     );
+}
+
+/**
+ * Reports the worker's tracking-plan check of a job's message to its observation: the rule and keyword
+ * of each violation, nothing of the message.
+ *
+ * @example
+ * reportViolations(observation, context.violations);
+ */
+export function reportViolations(
+  observation: ProcessObservation | undefined,
+  violations: readonly PlanViolation[],
+): void {
+  observation?.violations(violations.map(({ rule, keyword }) => ({ rule, keyword })));
 }

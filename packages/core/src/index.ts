@@ -32,6 +32,7 @@ export type {
   MessageFacts,
   PlanViolationFacts,
   ProcessedJob,
+  ProcessObservation,
   ReceiveAnswer,
   ReceiveArrival,
   ReceiveObservation,

@@ -46,7 +46,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
     (instruments ??= createInstruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE)));
   return {
     receive: (arrival) => new ReceiveSpan(tracer, instrumentsNow(), arrival),
-    process: (job, run) => processJob(tracer, job, run),
+    process: (job, run) => processJob(tracer, instrumentsNow, job, run),
     deliver: (attempt) => recordDelivery(tracer, instrumentsNow(), attempt),
   };
 }

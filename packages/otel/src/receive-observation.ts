@@ -12,7 +12,8 @@ import {
 } from '@opentelemetry/api';
 import type { Instruments } from './instruments.js';
 import { ATTR, SPAN } from './names.js';
-import { bounded, errorType, factAttributes, metricType, recordedException } from './recorded-values.js';
+import { countViolations } from './plan-violations.js';
+import { errorType, factAttributes, metricType, recordedException } from './recorded-values.js';
 import { traceparentOf } from './trace-context.js';
 
 /** Whether a span of this process is active (an HTTP server span of Fastify's, Hono's or Node's instrumentation). */
@@ -108,14 +109,6 @@ export class ReceiveSpan implements ReceiveObservation {
     const instruments = this.#instruments;
     instruments.answers.add(1, answerAttributes);
     instruments.receiverDuration.record((performance.now() - this.#startedAt) / 1000, answerAttributes);
-    if (violations === undefined || violations.length === 0) return;
-    const event = message?.event;
-    for (const violation of violations) {
-      const attributes: Attributes = { [ATTR.planKeyword]: violation.keyword };
-      if (type !== undefined) attributes[ATTR.messageType] = type;
-      if (event !== undefined) attributes[ATTR.event] = bounded(event);
-      if (violation.rule !== undefined) attributes[ATTR.planRule] = bounded(violation.rule);
-      instruments.planViolations.add(1, attributes);
-    }
+    if (violations !== undefined) countViolations(instruments.planViolations, message, violations);
   }
 }

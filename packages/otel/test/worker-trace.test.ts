@@ -1,6 +1,8 @@
 // Through the queue, on a real redis-server and BullMQ: a receiver with `enqueue: enqueueTo(queue)` and
 // a worker, both given the same `openTelemetry()`: every attempt of the job (a failed one, then its
-// retry) is a `hookgate.process` span in the delivery's trace, a child of its `hookgate.receive` span.
+// retry) is a `hookgate.process` span in the delivery's trace, a child of its `hookgate.receive` span,
+// with the worker's tracking-plan violations.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
@@ -13,6 +15,10 @@ import { spansNamed, startSdk } from './support/otel-sdk.js';
 
 const SECRET = 'whsec_otel_worker_SECRET_51be';
 const PROPERTY = 'property-value-iban-DE89';
+
+const plan: unknown = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+);
 
 let redis: RunningRedis;
 beforeAll(async () => {
@@ -42,6 +48,7 @@ it('puts the worker’s hookgate.process spans, retries included, in the receive
   const worker = createWorker(queueName, {
     connection,
     telemetry: sdk.telemetry,
+    trackingPlan: plan,
     on: {
       track: () => {
         app.startSpan('app.save').end();
@@ -53,7 +60,11 @@ it('puts the worker’s hookgate.process spans, retries included, in the receive
   worker.on('completed', (job) => completed(job));
   try {
     const body = JSON.stringify(
-      fixture('track', { messageId: 'm-queued', event: 'Order Completed', properties: { iban: PROPERTY } } as never),
+      fixture('track', {
+        messageId: 'm-queued',
+        event: 'Order Completed',
+        properties: { order_id: 'o1', total: '12', iban: PROPERTY },
+      } as never),
     );
     const { port } = server.address() as AddressInfo;
     const answer = await fetch(`http://127.0.0.1:${port}/webhooks`, {
@@ -94,6 +105,14 @@ it('puts the worker’s hookgate.process spans, retries included, in the receive
     const saves = spansNamed(sdk.spans(), 'app.save');
     expect(saves.map((s) => s.parentSpanContext?.spanId)).toEqual(processed.map((s) => s.spanContext().spanId));
 
+    // The worker's plan found `total` a string: on each attempt's span, and counted once per attempt.
+    expect(processed.map((s) => s.attributes['hookgate.plan.violations'])).toEqual([1, 1]);
+    expect(
+      await sdk.count('hookgate.plan.violations', {
+        'hookgate.event': 'Order Completed',
+        'hookgate.plan.keyword': 'type',
+      }),
+    ).toBe(2);
     expect(await sdk.count('hookgate.queue.enqueue.duration')).toBe(1);
     const exported = await sdk.everything();
     for (const secret of [SECRET, PROPERTY, sign(body, SECRET)]) expect(exported).not.toContain(secret);

@@ -19,9 +19,10 @@ export interface Telemetry {
   receive(arrival: ReceiveArrival): ReceiveObservation;
   /**
    * A worker runs one job's handler: `run` is called in the job's trace (continued from the
-   * `traceContext` the receiver stored with it) and its result or failure passed on.
+   * `traceContext` the receiver stored with it), given the attempt's observation, and its result or
+   * failure passed on.
    */
-  process<T>(job: ProcessedJob, run: () => Promise<T>): Promise<T>;
+  process<T>(job: ProcessedJob, run: (observation: ProcessObservation) => Promise<T>): Promise<T>;
   /** The emulator made one delivery attempt (reported once it ended). */
   deliver(attempt: DeliveryAttemptReport): void;
 }
@@ -118,6 +119,20 @@ export interface ProcessedJob {
   /** What the receiver's observation gave `enqueue` (stored in the job); undefined when none. */
   traceContext: string | undefined;
   message: MessageFacts;
+}
+
+/**
+ * One job attempt a worker is running.
+ *
+ * @example
+ * await telemetry.process(job, async (observation) => {
+ *   observation.violations(context.violations);
+ *   await handler(message, context);
+ * });
+ */
+export interface ProcessObservation {
+  /** The worker's tracking plan checked the message (`trackingPlan`): its violations, empty when none. */
+  violations(found: readonly PlanViolationFacts[]): void;
 }
 
 /**
