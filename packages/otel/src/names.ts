@@ -6,6 +6,8 @@
 export const SPAN = {
   /** One delivery a receiver answered. */
   receive: 'hookgate.receive',
+  /** A receiver storing a message in its queue (`enqueue`): the job's parent span. */
+  enqueue: 'hookgate.enqueue',
   /** One job attempt a worker ran (`@hookgate/bullmq`). */
   process: 'hookgate.process',
   /** One delivery attempt of the emulator. */

@@ -38,6 +38,7 @@ function recordFailure(span: Span, error: unknown): void {
  * observation.answered({ code: 'ok', status: 200 });
  */
 export class ReceiveSpan implements ReceiveObservation {
+  readonly #tracer: Tracer;
   readonly #span: Span;
   readonly #context: Context;
   readonly #instruments: Instruments;
@@ -46,6 +47,7 @@ export class ReceiveSpan implements ReceiveObservation {
 
   constructor(tracer: Tracer, instruments: Instruments, arrival: ReceiveArrival) {
     const active = context.active();
+    this.#tracer = tracer;
     this.#span = tracer.startSpan(
       SPAN.receive,
       {
@@ -75,19 +77,31 @@ export class ReceiveSpan implements ReceiveObservation {
     }
   }
 
+  /**
+   * A `hookgate.enqueue` span (PRODUCER) under the delivery's, around the store: the job carries its
+   * context, so the worker's `hookgate.process` spans are its children (receive → enqueue → process).
+   */
   async enqueue<T>(run: (traceContext: string | undefined) => Promise<T>): Promise<T> {
     const start = performance.now();
-    const traceContext = traceparentOf(this.#span.spanContext());
+    const span = this.#tracer.startSpan(
+      SPAN.enqueue,
+      { kind: SpanKind.PRODUCER, attributes: { [ATTR.messagingOperation]: 'send' } },
+      this.#context,
+    );
     const record = (attributes: Attributes) =>
       this.#instruments.enqueueDuration.record((performance.now() - start) / 1000, attributes);
     try {
-      const result = await context.with(this.#context, () => run(traceContext));
+      const result = await context.with(trace.setSpan(this.#context, span), () =>
+        run(traceparentOf(span.spanContext())),
+      );
       record({});
       return result;
     } catch (error) {
-      recordFailure(this.#span, error);
+      recordFailure(span, error);
       record({ [ATTR.errorType]: errorType(error) });
       throw error;
+    } finally {
+      span.end();
     }
   }
 

@@ -1,6 +1,7 @@
 // Through the queue, on a real redis-server and BullMQ: a receiver with `enqueue: enqueueTo(queue)` and
 // a worker, both given the same `openTelemetry()`: every attempt of the job (a failed one, then its
-// retry) is a `hookgate.process` span in the delivery's trace, a child of its `hookgate.receive` span,
+// retry) is a `hookgate.process` span in the delivery's trace, under its `hookgate.receive` span's
+// `hookgate.enqueue` span,
 // with the worker's tracking-plan violations.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -78,7 +79,12 @@ it('puts the worker’s hookgate.process spans, retries included, in the receive
 
     const [receive] = spansNamed(sdk.spans(), 'hookgate.receive');
     expect(receive!.attributes).toMatchObject({ 'hookgate.answer.code': 'ok', 'hookgate.message.id': 'm-queued' });
-    const { traceId, spanId } = receive!.spanContext();
+    const { traceId } = receive!.spanContext();
+    // receive → enqueue (the store, PRODUCER) → process, each attempt.
+    const [enqueue] = spansNamed(sdk.spans(), 'hookgate.enqueue');
+    expect(enqueue!.kind).toBe(SpanKind.PRODUCER);
+    expect(enqueue!.parentSpanContext?.spanId).toBe(receive!.spanContext().spanId);
+    const { spanId } = enqueue!.spanContext();
     expect(job.data.traceContext).toBe(`00-${traceId}-${spanId}-01`);
 
     const processed = spansNamed(sdk.spans(), 'hookgate.process');
