@@ -113,7 +113,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   async function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
     const passed = await passSteps(setup, input, observe(input.receivedAt));
     if ('code' in passed) return answer(passed);
-    return observeAnswer(passed.accepted, await handOff(setup, passed.accepted, passed.handler));
+    return observeAnswer(setup, passed.accepted, await handOff(setup, passed.accepted, passed.handler));
   }
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
@@ -161,7 +161,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     precheck: (method, headers) => prechecked(method, headers),
     reportAnswer,
     run: async (accepted, handler) =>
-      observeAnswer(accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
+      observeAnswer(setup, accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
     fetch: fetchHandler,
     drain: () => setup.drain(),
     maxBodyBytes,

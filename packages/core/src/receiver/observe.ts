@@ -7,6 +7,7 @@ import { messageFacts } from '../telemetry/message-facts.js';
 import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
 import type { AcceptedMessage } from './receiver.js';
 import { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './responses.js';
+import type { ReceiverSetup } from './setup.js';
 import type { ReceiverRequest, Refusal } from './steps/request.js';
 
 /** What the dedupe store said, by the answer's code and whether the message holds a claim. */
@@ -52,18 +53,24 @@ export function observeRefusal<TExtra>(
 
 /**
  * Reports the answer to an accepted message (handled, stored, unhandled, failed, past the deadline)
- * to its observation, if it has one, and returns the answer.
+ * to its observation, if it has one, and returns the answer. Its plan violations are reported only
+ * when the receiver has a tracking plan.
  *
  * @example
- * return observeAnswer(accepted, await handOff(setup, accepted, handler));
+ * return observeAnswer(setup, accepted, await handOff(setup, accepted, handler));
  */
-export function observeAnswer<TExtra>(accepted: AcceptedMessage<TExtra>, response: ReceiverResponse): ReceiverResponse {
+export function observeAnswer<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: AcceptedMessage<TExtra>,
+  response: ReceiverResponse,
+): ReceiverResponse {
   const { observation, message, context } = accepted;
   if (observation !== undefined) {
     // A batch's message is the array of its elements: it is reported without message facts.
     const single = Array.isArray(message) ? undefined : message;
     const claimed = context.dedupeKey !== undefined;
-    observation.answered(answerFacts(response.code, single, claimed, context.violations));
+    const violations = setup.plan === undefined ? undefined : context.violations;
+    observation.answered(answerFacts(response.code, single, claimed, violations));
   }
   return response;
 }
