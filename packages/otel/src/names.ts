@@ -2,7 +2,12 @@
 // OpenTelemetry's semantic conventions have a name (`http.response.status_code`, `url.full`,
 // `error.type`, `messaging.*`), it is used; the rest is under `hookgate.`.
 
-/** Span names. */
+/**
+ * The span names `openTelemetry()` records.
+ *
+ * @example
+ * const receives = exporter.getFinishedSpans().filter((span) => span.name === SPAN.receive);
+ */
 export const SPAN = {
   /** One delivery a receiver answered. */
   receive: 'hookgate.receive',
@@ -14,7 +19,12 @@ export const SPAN = {
   deliver: 'hookgate.deliver',
 } as const;
 
-/** Attribute keys. */
+/**
+ * The attribute keys `openTelemetry()` records on spans and metrics.
+ *
+ * @example
+ * const refused = receives.filter((span) => span.attributes[ATTR.httpStatus] === 401);
+ */
 export const ATTR = {
   messageType: 'hookgate.message.type',
   messageId: 'hookgate.message.id',
@@ -39,7 +49,12 @@ export const ATTR = {
   messagingMessageId: 'messaging.message.id',
 } as const;
 
-/** Metric names (durations in seconds, as OpenTelemetry's conventions ask). */
+/**
+ * The metric names `openTelemetry()` records (durations in seconds, as OpenTelemetry's conventions ask).
+ *
+ * @example
+ * const answers = resourceMetrics.scopeMetrics[0]?.metrics.find((m) => m.descriptor.name === METRIC.answers);
+ */
 export const METRIC = {
   answers: 'hookgate.receiver.answers',
   receiverDuration: 'hookgate.receiver.duration',

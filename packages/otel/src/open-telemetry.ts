@@ -34,7 +34,7 @@ const SCOPE = '@hookgate/otel';
  * import { hookgate } from '@hookgate/express';
  * import { openTelemetry } from '@hookgate/otel';
  *
- * new NodeSDK({ metricReader: new PrometheusExporter({ port: 9464 }) }).start();
+ * new NodeSDK({ metricReaders: [new PrometheusExporter({ port: 9464 })] }).start();
  * app.post('/webhooks', hookgate({ secret, telemetry: openTelemetry(), on: { track: (msg) => save(msg) } }));
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
