@@ -42,19 +42,9 @@ async function passSteps<TExtra>(
   if (refused) return observeRefusal(observation, refused);
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
-  const passed = setup.rules.isBatch?.(input.rawBody, input.parsedBody)
-    ? await acceptBatch(setup, request)
-    : await passMessageSteps(setup, request);
-  if ('code' in passed) return observeRefusal(observation, passed, request);
-  if (observation !== undefined) passed.accepted.observation = observation;
-  return passed;
-}
-
-/** The steps of one message (not a batch), from its signature to its dedupe claim. */
-async function passMessageSteps<TExtra>(
-  setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Promise<Refusal | Passed<TExtra>> {
+  if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) {
+    return observed(observation, await acceptBatch(setup, request), request);
+  }
   // The steps in order, each may refuse; those with nothing to wait for are plain calls. The check stage
   // is `parseBody`, `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`),
   // `checkMessage`, then `checkPlan` (annotates the context, never refuses).
@@ -65,8 +55,19 @@ async function passMessageSteps<TExtra>(
     (await checkMessage(setup, request)) ??
     checkPlan(setup, request) ??
     (await claim(setup, request));
-  if (refusal) return refusal;
-  return { accepted: acceptedMessage(setup, request), handler: request.handler };
+  if (refusal) return observeRefusal(observation, refusal, request);
+  return observed(observation, { accepted: acceptedMessage(setup, request), handler: request.handler }, request);
+}
+
+/** The steps' outcome with the observation reported (a refusal) or carried on (an accepted message). */
+function observed<TExtra>(
+  observation: ReceiveObservation | undefined,
+  passed: Refusal | Passed<TExtra>,
+  request: ReceiverRequest<TExtra>,
+): Refusal | Passed<TExtra> {
+  if ('code' in passed) return observeRefusal(observation, passed, request);
+  if (observation !== undefined) passed.accepted.observation = observation;
+  return passed;
 }
 
 /**
