@@ -108,11 +108,12 @@ export class ReceiveSpan implements ReceiveObservation {
   answered(answer: ReceiveAnswer): void {
     const { code, status, message, dedupe, violations } = answer;
     const span = this.#span;
-    span.setAttributes(factAttributes(message));
-    span.setAttribute(ATTR.answerCode, code);
-    span.setAttribute(ATTR.httpStatus, status);
-    if (dedupe !== undefined) span.setAttribute(ATTR.dedupe, dedupe);
-    if (violations !== undefined) span.setAttribute(ATTR.planViolations, violations.length);
+    const attributes: Attributes = factAttributes(message);
+    attributes[ATTR.answerCode] = code;
+    attributes[ATTR.httpStatus] = status;
+    if (dedupe !== undefined) attributes[ATTR.dedupe] = dedupe;
+    if (violations !== undefined) attributes[ATTR.planViolations] = violations.length;
+    span.setAttributes(attributes);
     // 5xx: the sender retries. A handler's failure is recorded by `handler` already.
     if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
     span.end();

@@ -22,8 +22,8 @@ export function bounded(text: string): string {
  * @example
  * factAttributes({ type: 'track', event: 'Order Completed' }); // { 'hookgate.message.type': 'track', 'hookgate.event': 'Order Completed' }
  */
-export function factAttributes(facts: MessageFacts | undefined): Record<string, string> {
-  const attributes: Record<string, string> = {};
+export function factAttributes(facts: MessageFacts | undefined): Record<string, string | number> {
+  const attributes: Record<string, string | number> = {};
   if (facts === undefined) return attributes;
   if (facts.type !== undefined) attributes[ATTR.messageType] = bounded(facts.type);
   if (facts.messageId !== undefined) attributes[ATTR.messageId] = bounded(facts.messageId);
