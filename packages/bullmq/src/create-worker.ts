@@ -6,15 +6,17 @@ import {
   type StandardSchemaV1,
   type Telemetry,
   type WebhookMessage,
+  type PlanHandlers,
+  type ViolationHandler,
 } from '@hookgate/core';
-import { checkTelemetry, type PlanHandlers, type ViolationHandler } from '@hookgate/core/internal';
+import { checkTelemetry } from '@hookgate/core/internal';
 import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
 import { jobContextOf, type JobContext, type JobHandler } from './job-context.js';
+import { reportViolations, withTelemetry } from './job-telemetry.js';
 import type { HandoffJobData } from './job-data.js';
 import { checkJobDestination } from './job-destination.js';
 import { planned, settleWorkerPlan } from './job-plan.js';
-import { reportViolations, withTelemetry } from './job-telemetry.js';
 
 /**
  * Handlers per message type, each narrowed: the same `on` shape as a receiver's.
@@ -75,7 +77,8 @@ const WORKER_OWN_OPTIONS = new Set([
  * Starts a BullMQ worker that runs typed handlers for the messages `enqueueTo` stored. A handler that
  * throws fails the attempt: BullMQ retries it with the job's backoff, and after the last attempt the
  * job stays in the failed set with its error (re-run it with `job.retry()`). A message without a
- * handler completes without running anything. Processing is at least once: a worker that dies
+ * handler (keyed `on.track` included) completes without running anything but `onViolation`, which
+ * runs for every message that breaks the plan. Processing is at least once: a worker that dies
  * mid-job leaves it to be taken again once its lock expires, so write idempotently on `ctx.dedupeKey`.
  * With `trackingPlan` (the receiver in `enqueue` mode takes none), the worker checks each message
  * against it before its handler runs, exactly as a receiver does: `ctx.violations`, `ctx.planned`,
@@ -206,11 +209,10 @@ export function createWorker<M = WebhookMessage>(
     const handler =
       (typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ??
       onMessage;
-    if (handler === undefined) return;
     const context = jobContextOf(job, signal);
     const run = planned(plan, message, handler, context);
     if (plan !== undefined) reportViolations(observation, context.violations);
-    await run(message, context);
+    await run?.(message, context);
   };
   return new Worker<HandoffJobData<M>>(
     queueName,

@@ -1,6 +1,6 @@
 // The answers made on failure paths, on the real SDK: a queue that refuses the message (503
 // queue_unavailable), a dedupe store that is away (503 store_unavailable), a body over the limit counted
-// while reading (413, reported by the node listener through reportAnswer), a body that is not JSON
+// while reading (413, reported by the entry flow), a body that is not JSON
 // (400). Each is one span with its code, ERROR for the 5xx with the failure's type and message, and
 // nothing exported holds the secret, the signature, a trait or a property value.
 import http from 'node:http';

@@ -5,10 +5,10 @@ import type { WebhookMessage } from '../messages/types.js';
 import type { ReceiveAnswer, ReceiveObservation } from '../telemetry/telemetry.js';
 import { messageFacts } from '../telemetry/message-facts.js';
 import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
-import type { AcceptedMessage } from './receiver.js';
+import type { AcceptedMessage } from './accepted-message.js';
 import { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './responses.js';
 import type { ReceiverSetup } from './setup.js';
-import type { ReceiverRequest, Refusal } from './steps/request.js';
+import type { Checked, Refusal } from './steps/request.js';
 
 /** What the dedupe store said, by the answer's code and whether the message holds a claim. */
 function dedupeOutcome(code: ReceiverCode, claimed: boolean): ReceiveAnswer['dedupe'] {
@@ -33,22 +33,33 @@ function answerFacts(
 }
 
 /**
- * Reports a step's refusal to the request's observation (with what the steps knew of the message by
- * then) and returns the refusal.
+ * Reports a refusal to the request's observation (with the checked message, when the refusal came
+ * after the check: a duplicate, in flight, the store away) and returns the refusal.
  *
  * @example
- * if (refusal) return observeRefusal(observation, refusal, request);
+ * if (isRefusal(claimed)) return observeRefusal(observation, claimed, planned);
  */
 export function observeRefusal<TExtra>(
   observation: ReceiveObservation | undefined,
   refusal: Refusal,
-  request?: ReceiverRequest<TExtra>,
+  checked?: Checked<TExtra>,
 ): Refusal {
-  if (observation !== undefined) {
-    const message = request?.message;
-    observation.answered(answerFacts(refusal.code, message, false, request?.planCheck?.violations));
-  }
+  observation?.answered(answerFacts(refusal.code, checked?.message, false, checked?.planCheck?.violations));
   return refusal;
+}
+
+/**
+ * Reports an answer made before the steps (the precheck's, or while reading the body) and returns it.
+ *
+ * @example
+ * if ('status' in body) return adapter.writeAnswer(call, observeEarly(observation, body), true);
+ */
+export function observeEarly(
+  observation: ReceiveObservation | undefined,
+  response: ReceiverResponse,
+): ReceiverResponse {
+  observation?.answered({ code: response.code, status: response.status });
+  return response;
 }
 
 /**
