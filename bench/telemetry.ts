@@ -8,10 +8,8 @@
 // The "without telemetry" guardrail (≥ 0.98 of the build before) is bench/receiver-ab.ts, run on the two builds.
 //   node --import tsx bench/telemetry.ts            (TELEMETRY_ROUNDS, default 10; TELEMETRY_SECONDS per route, default 2)
 //   node --cpu-prof --import tsx bench/telemetry.ts --in-process-only   (a profile of the in-process rounds)
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { context } from '@opentelemetry/api';
@@ -20,6 +18,7 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { AlwaysOnSampler, BatchSpanProcessor, InMemorySpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import { createReceiver, fixture, toNodeListener, type ReceiverOptions, type Telemetry } from '@hookgate/core';
 import { openTelemetry } from '@hookgate/otel';
+import { answerCpuReadings, cpuPerCall, startCpuChild } from './cpu-child.js';
 import { median } from './lib.js';
 
 const SECRET = 'whsec_bench_telemetry';
@@ -62,21 +61,6 @@ const options = (telemetry?: Telemetry): ReceiverOptions => ({
   onMessage: () => {},
   ...(telemetry ? { telemetry } : {}),
 });
-
-/** CPU µs per call of `f`, awaited in batches of 100, for about 100 ms. */
-async function cpuPerCall(f: () => unknown): Promise<number> {
-  let n = 0;
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  while (performance.now() - start < 100) {
-    const batch: unknown[] = [];
-    for (let i = 0; i < 100; i++) batch.push(f());
-    await Promise.all(batch);
-    n += 100;
-  }
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / n;
-}
 
 /** Interleaved rounds (the order rotates): the median of each, and of with ÷ without per round. */
 async function interleaved(measures: { without: () => Promise<number>; with: () => Promise<number> }): Promise<string> {
@@ -122,58 +106,21 @@ function serve(): void {
   };
   const server = http.createServer((req, res) => void routes[req.url ?? '']?.(req, res));
   server.listen(0, '127.0.0.1', () => console.log(`PORT=${(server.address() as AddressInfo).port}`));
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', () => {
-    const { user, system } = process.cpuUsage();
-    console.log(`CPU=${user + system}`);
-  });
+  answerCpuReadings();
 }
 
 async function overHttp(raw: Buffer): Promise<void> {
-  type Cannon = (o: Record<string, unknown>) => Promise<{ requests: { total: number }; non2xx: number }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let rest = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    rest += chunk.toString();
-    for (let i = rest.indexOf('\n'); i >= 0; i = rest.indexOf('\n')) {
-      const line = rest.slice(0, i);
-      rest = rest.slice(i + 1);
-      const next = waiting.shift();
-      if (next) next(line);
-      else lines.push(line);
-    }
-  });
-  const nextLine = () =>
-    new Promise<string>((resolve) => (lines.length ? resolve(lines.shift()!) : waiting.push(resolve)));
-  const port = Number((await nextLine()).slice('PORT='.length));
-  const cpu = async () => {
-    child.stdin.write('\n');
-    return Number((await nextLine()).slice('CPU='.length));
-  };
+  const child = await startCpuChild(fileURLToPath(import.meta.url), ['--serve']);
   const signature = createHmac('sha1', SECRET).update(raw).digest('hex');
   const headers = { 'content-type': 'application/json', 'x-signature': signature };
-  const route = (path: string) => async () => {
-    const before = await cpu();
-    const result = await autocannon({
-      url: `http://127.0.0.1:${port}${path}`,
-      method: 'POST',
-      headers,
-      body: raw,
-      connections: 10,
-      duration: seconds,
-    });
-    if (result.non2xx > 0) throw new Error(`${path}: ${result.non2xx} answers were not 2xx`);
-    return ((await cpu()) - before) / result.requests.total;
-  };
-  console.log(
-    `http, valid 1 KB (server CPU): ${await interleaved({ without: route('/without'), with: route('/with') })}`,
-  );
-  child.kill();
+  const route = (path: string) => () => child.cpuPerRequest(path, raw, headers, seconds);
+  try {
+    console.log(
+      `http, valid 1 KB (server CPU): ${await interleaved({ without: route('/without'), with: route('/with') })}`,
+    );
+  } finally {
+    child.kill();
+  }
 }
 
 /** `--profile-only`: the receiver with telemetry alone, valid requests for about 3 s (for `node --cpu-prof`). */

@@ -147,6 +147,13 @@ export function createWorker<M = WebhookMessage>(
     );
   }
   const telemetry = checkTelemetry((options as { telemetry?: unknown }).telemetry, 'createWorker');
+  // The worker over a processor, reporting each attempt to `telemetry` when given.
+  const start = (processor: Parameters<typeof withTelemetry<M>>[2]) =>
+    new Worker<HandoffJobData<M>>(
+      queueName,
+      withTelemetry(telemetry, queueName, processor),
+      workerOptions as unknown as WorkerOptions,
+    );
   const workerOptions: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
   if (destination === 'actions') {
@@ -165,11 +172,7 @@ export function createWorker<M = WebhookMessage>(
         if (plan !== undefined) reportViolations(observation, context.violations);
       }
     };
-    return new Worker<HandoffJobData<M>>(
-      queueName,
-      withTelemetry(telemetry, queueName, processor),
-      workerOptions as unknown as WorkerOptions,
-    );
+    return start(processor);
   }
 
   const { on, onMessage } = options as { on?: Record<string, unknown>; onMessage?: JobHandler<M> };
@@ -214,9 +217,5 @@ export function createWorker<M = WebhookMessage>(
     if (plan !== undefined) reportViolations(observation, context.violations);
     await run?.(message, context);
   };
-  return new Worker<HandoffJobData<M>>(
-    queueName,
-    withTelemetry(telemetry, queueName, processor),
-    workerOptions as unknown as WorkerOptions,
-  );
+  return start(processor);
 }
