@@ -1,7 +1,6 @@
 // The `telemetry` option's contract, as BullMQ's `Telemetry` interface is to `bullmq-otel`: core
 // calls it and depends on nothing for it; `@hookgate/otel` implements it on OpenTelemetry. Everything
 // handed over here may be recorded: never a secret, signature, write key, body, trait or property.
-import type { ReceiverCode } from '../receiver/responses.js';
 
 /**
  * What a receiver, a worker (`@hookgate/bullmq`'s `createWorker`) and the emulator report through
@@ -68,8 +67,8 @@ export interface ReceiveObservation {
  * const answer: ReceiveAnswer = { code: 'duplicate', status: 200, message: { type: 'track', messageId: 'm1', event: 'Order Completed' }, dedupe: 'duplicate' };
  */
 export interface ReceiveAnswer {
-  /** The status table's code (`ok`, `invalid_signature`, `duplicate`, …). */
-  code: ReceiverCode;
+  /** The status table's code, a `ReceiverCode` (`ok`, `invalid_signature`, `duplicate`, …). */
+  code: string;
   status: number;
   /** The verified message's type, `messageId` and (track) event; absent before verification or for a batch. */
   message?: MessageFacts;
