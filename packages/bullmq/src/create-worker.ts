@@ -2,7 +2,6 @@ import {
   MESSAGE_TYPES,
   type MessageOf,
   type MessageType,
-  type ProcessObservation,
   type StandardSchemaV1,
   type Telemetry,
   type WebhookMessage,
@@ -10,10 +9,10 @@ import {
   type ViolationHandler,
 } from '@hookgate/core';
 import { checkTelemetry } from '@hookgate/core/internal';
-import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
+import { Worker, type ConnectionOptions, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
 import { jobContextOf, type JobContext, type JobHandler } from './job-context.js';
-import { reportViolations, withTelemetry } from './job-telemetry.js';
+import { reportViolations, withTelemetry, type JobProcessor } from './job-telemetry.js';
 import type { HandoffJobData } from './job-data.js';
 import { checkJobDestination } from './job-destination.js';
 import { planned, settleWorkerPlan } from './job-plan.js';
@@ -148,7 +147,7 @@ export function createWorker<M = WebhookMessage>(
   }
   const telemetry = checkTelemetry((options as { telemetry?: unknown }).telemetry, 'createWorker');
   // The worker over a processor, reporting each attempt to `telemetry` when given.
-  const start = (processor: Parameters<typeof withTelemetry<M>>[2]) =>
+  const start = (processor: JobProcessor<M>) =>
     new Worker<HandoffJobData<M>>(
       queueName,
       withTelemetry(telemetry, queueName, processor),
@@ -158,12 +157,7 @@ export function createWorker<M = WebhookMessage>(
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
   if (destination === 'actions') {
     const run = actionsJobRunner(options as ActionsWorkerOptions<StandardSchemaV1 | undefined>, plan);
-    const processor = async (
-      job: Job<HandoffJobData<M>>,
-      _token?: string,
-      signal?: AbortSignal,
-      observation?: ProcessObservation,
-    ): Promise<void> => {
+    const processor: JobProcessor<M> = async (job, _token, signal, observation) => {
       checkJobDestination(job.data.destination, 'actions', job.id);
       const context = jobContextOf(job, signal);
       try {
@@ -200,12 +194,7 @@ export function createWorker<M = WebhookMessage>(
   if (onMessage != null && typeof onMessage !== 'function')
     throw new TypeError('createWorker: onMessage must be a function (msg, ctx) => …');
 
-  const processor = async (
-    job: Job<HandoffJobData<M>>,
-    _token?: string,
-    signal?: AbortSignal,
-    observation?: ProcessObservation,
-  ): Promise<void> => {
+  const processor: JobProcessor<M> = async (job, _token, signal, observation) => {
     checkJobDestination(job.data.destination, 'classic', job.id);
     const message = job.data.message;
     const type = (message as { type?: unknown } | null)?.type;

@@ -3,8 +3,13 @@ import { messageFacts } from '@hookgate/core/internal';
 import type { Job } from 'bullmq';
 import type { HandoffJobData } from './job-data.js';
 
-/** A worker's processor, as BullMQ calls it; with telemetry, also given the attempt's observation. */
-type Processor<M> = (
+/**
+ * A worker's processor, as BullMQ calls it; with telemetry, also given the attempt's observation.
+ *
+ * @example
+ * const processor: JobProcessor<WebhookMessage> = async (job, _token, signal, observation) => {};
+ */
+export type JobProcessor<M> = (
   job: Job<HandoffJobData<M>>,
   token?: string,
   signal?: AbortSignal,
@@ -21,8 +26,8 @@ type Processor<M> = (
 export function withTelemetry<M>(
   telemetry: Telemetry | undefined,
   queueName: string,
-  processor: Processor<M>,
-): Processor<M> {
+  processor: JobProcessor<M>,
+): JobProcessor<M> {
   if (telemetry === undefined) return processor;
   return (job, token, signal) =>
     telemetry.process(
