@@ -55,6 +55,7 @@ export default defineConfig({
       '@hookgate/client': pkg('client'),
       '@hookgate/redis': pkg('redis'),
       '@hookgate/bullmq': pkg('bullmq'),
+      '@hookgate/otel': pkg('otel'),
     },
   },
   test: {

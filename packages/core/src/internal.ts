@@ -48,3 +48,6 @@ export { eachSubschema } from './tracking-plan/schema-walk.js';
 export { resolveLocal } from './tracking-plan/rule-schema-checks.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
+// The \`telemetry\` option, shared with workers (@hookgate/bullmq) and the emulator.
+export { checkTelemetry } from './telemetry/check-telemetry.js';
+export { messageFacts } from './telemetry/message-facts.js';

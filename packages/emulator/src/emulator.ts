@@ -10,6 +10,7 @@ import type { DeliveryCounts } from './log/delivery-log.js';
 import type { CloseReport, DeliveryRecord } from './log/delivery-record.js';
 import type { EmulatorEventName, EmulatorEvents } from './log/events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
+import { reportAttempts } from './telemetry.js';
 import { Pipeline } from './pipeline.js';
 import { replayRecord } from './replay.js';
 import { viewSource, type SourcePatch, type SourceView } from './routing/source-registry.js';
@@ -45,6 +46,7 @@ class EmulatorImpl implements Emulator {
       throw new SettingsError('sources', 'must be a list of { writeKey, name?, webhooks?, schema? }');
     sources.forEach((s, i) => this.#p.sources.add(s, `sources[${i}]`));
     this.intakeSink = new IntakeHandoff(this.#p);
+    reportAttempts(this.#p.events, this.#p.options.telemetry);
   }
 
   get sources(): readonly SourceView[] {
