@@ -212,6 +212,11 @@ function readAnswer(
   };
   const decoder = request.decodeAnswer ? answerDecoder(res.headers['content-encoding'], take) : undefined;
   const limit = request.maxReadBytes ?? Infinity;
+  const onClose = () => {
+    if (decoder && res.complete) return; // reported once decoded, from 'end'
+    keep();
+    finish(res.complete ? undefined : cutOff());
+  };
   const onData = (chunk: Buffer) => {
     read += chunk.length;
     if (decoder) decoder.write(chunk);
@@ -219,6 +224,7 @@ function readAnswer(
     if (read <= limit) return;
     // Over the budget: the rest is not read; the connection, with its unread bytes, is closed.
     res.removeListener('data', onData);
+    res.removeListener('close', onClose);
     answer.bodyEnded = false;
     const report = () => {
       keep();
@@ -229,6 +235,7 @@ function readAnswer(
     else report();
   };
   res.on('data', onData);
+  res.on('close', onClose);
   res.on('end', () => {
     // Reported on the next tick, once node:http has put the socket back in its agent's free list.
     const end = () => {
@@ -241,11 +248,6 @@ function readAnswer(
   res.on('error', (error) => {
     keep();
     finish(error);
-  });
-  res.on('close', () => {
-    if (decoder && res.complete) return; // reported once decoded, from 'end'
-    keep();
-    finish(res.complete ? undefined : cutOff());
   });
 }
 

@@ -10,6 +10,7 @@ export type HostileMode =
   | 'unsolicited-200'
   | 'unsolicited-500'
   | 'late-500'
+  | 'plain-503'
   | 'close-after'
   | 'endless-200'
   | 'endless-503'
