@@ -182,6 +182,8 @@ async function serve(): Promise<void> {
     const { user, system } = process.cpuUsage();
     console.log(`CPU=${user + system}`);
   });
+  // A normal exit when the parent is done (bench/receiver-profile.ts reads the --cpu-prof file it writes then).
+  process.stdin.on('end', () => process.exit(0));
 }
 
 // ---- the load (this process) --------------------------------------------------------------------

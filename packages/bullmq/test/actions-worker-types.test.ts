@@ -3,8 +3,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import * as v from 'valibot';
-import type { TrackMessage, WebhookMessage } from '@hookgate/core';
-import type { SpecAliasEvent, SpecIdentifyEvent, SpecTrackEvent } from '@hookgate/core/internal';
+import type { TrackMessage, WebhookMessage, SpecAliasEvent, SpecIdentifyEvent, SpecTrackEvent } from '@hookgate/core';
 import { createWorker, type ActionsJobHandlers, type JobContext } from '../src/index.js';
 
 const connection = { host: '127.0.0.1', port: 6379 };
@@ -83,10 +82,10 @@ describe('createWorker types', () => {
         onPayload: () => undefined,
       });
     const actionsOnMessage = () =>
-      // @ts-expect-error an Actions worker's catch-all is onPayload
       createWorker('webhooks', {
         destination: 'actions',
         connection,
+        // @ts-expect-error an Actions worker's catch-all is onPayload
         onMessage: () => undefined,
       });
     expect([typeof classic, typeof mixed, typeof actionsOnMessage]).toEqual(['function', 'function', 'function']);

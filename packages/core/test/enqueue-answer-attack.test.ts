@@ -61,19 +61,9 @@ async function expectStoredOnWire(url: string, text: string): Promise<void> {
 }
 
 describe('the shared "Stored in the queue." answer reaches only the node listener', () => {
-  it("answers of handle, accept + handle, and a wrapped receiver can be changed without changing the listener's", async () => {
+  it("answers of handle and of a receiver made from it can be changed without changing the listener's", async () => {
     const receiver = createReceiver({ secret: SECRET, enqueue: () => undefined });
     const direct = await serve(toNodeListener(receiver));
-    const answers: ReceiverResponse[] = [];
-    const wrapped: Receiver = {
-      ...receiver,
-      handle: async (i) => {
-        const a = await receiver.handle(i);
-        answers.push(a);
-        return a;
-      },
-    };
-    const viaWrapper = await serve(toNodeListener(wrapped));
     // An object made from the receiver inherits its node entry: still only the listener sees the shared answer.
     const inherited = await serve(toNodeListener(Object.create(receiver) as Receiver));
 
@@ -81,15 +71,12 @@ describe('the shared "Stored in the queue." answer reaches only the node listene
       const own = await receiver.handle(input(text));
       expect([own.status, own.body, own.headers]).toEqual([200, STORED_BODY, { 'content-type': JSON_TYPE }]);
       spoil(own);
-      await expectStoredOnWire(viaWrapper.url, text);
-      spoil(answers.at(-1)!);
       await expectStoredOnWire(direct.url, text);
       await expectStoredOnWire(inherited.url, text);
       const again = await receiver.handle(input(text));
       expect([again.status, again.body, again.headers]).toEqual([200, STORED_BODY, { 'content-type': JSON_TYPE }]);
       expect(again).not.toBe(own);
     }
-    expect(new Set(answers).size).toBe(answers.length);
   });
 
   it('a server that sets headers on the response before the listener does not change the shared headers', async () => {

@@ -2,7 +2,7 @@
 // own `handle` goes through it, and `handle`/`run` answer objects of their own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../../test/helpers/servers.js';
-import { createReceiver, fixture, fixtures, toNodeListener, type Receiver, type ReceiverInput } from '../src/index.js';
+import { createReceiver, fixture, fixtures, toNodeListener, type Receiver } from '../src/index.js';
 import { SECRET, gate, hmac, send } from './helpers/receiver-server.js';
 
 let server: RunningServer | undefined;
@@ -61,19 +61,23 @@ describe('toNodeListener', () => {
     expect((await send(viaListener.url, fixtures.track, { method: 'PUT' })).status).toBe(405);
   });
 
-  it('a copy of the receiver with its own handle goes through that handle', async () => {
+  it('a copy of the receiver with its own serve goes through that serve (the listener is an adapter on it)', async () => {
     const inner = createReceiver({ secret: SECRET, dedupe: false, onMessage: () => {} });
-    const seen: ReceiverInput[] = [];
+    let served = 0;
     const wrapped: Receiver = {
       ...inner,
-      handle: (input) => {
-        seen.push(input);
-        return inner.handle(input);
+      serve: (adapter, passThrough) => {
+        const serveInner = inner.serve(adapter, passThrough);
+        return (call) => {
+          served += 1;
+          return serveInner(call);
+        };
       },
     };
     const srv = await serve(wrapped);
     expect((await send(srv.url, fixtures.track)).status).toBe(200);
-    expect(seen).toHaveLength(1);
+    expect((await send(srv.url, fixtures.track, { method: 'PUT' })).status).toBe(405);
+    expect(served).toBe(2);
   });
 
   it('handle and run answer "Handled." in objects of their own (changing one changes no other answer)', async () => {

@@ -83,6 +83,27 @@ describe('ctx.lossyNumbers and bigNumbers (classic, node listener)', () => {
     expect(runs[0]!.lossyNumbers).toEqual(['properties.x']);
   });
 
+  it('found when read: a handler that changed the message first still gets the paths of the body as signed', async () => {
+    const seen: (readonly string[])[] = [];
+    const listener = toNodeListener(
+      createReceiver({
+        secret: SECRET,
+        onMessage: (msg, ctx) => {
+          // Read after the handler removed one changed number and put a new one in: the body decides.
+          const properties = (msg as { properties: Record<string, unknown> }).properties;
+          delete properties.x;
+          properties.z = Number('12345678901234567890');
+          seen.push(ctx.lossyNumbers, ctx.lossyNumbers);
+        },
+      }),
+    );
+    server = await startHttpServer((req, res) => void listener(req, res));
+    expect((await post(server.url, trackText('{"x":12345678901234567890,"y":98765432109876543210}'))).status).toBe(200);
+    expect(seen[0]).toEqual(['properties.x', 'properties.y']);
+    expect(seen[1]).toBe(seen[0]); // found once, then kept
+    expect(Object.isFrozen(seen[0])).toBe(true);
+  });
+
   it('an ordinary message: empty lossyNumbers, numbers untouched, also with bigNumbers: string', async () => {
     const { url, runs } = await serve({ secret: SECRET, bigNumbers: 'string' });
     const res = await post(url, trackText('{"total":12.5,"count":3,"big":9007199254740991,"neg":-2}'));

@@ -114,6 +114,27 @@ describe("crypto: 'web'", () => {
     expect(bad.status).toBe(401);
   });
 
+  it('imports each secret once per receiver, not per request (no module cache keyed by the secret)', async () => {
+    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    const receiver = createReceiver({
+      secret: ['rotated-out', SECRET],
+      crypto: 'web',
+      dedupe: false,
+      onMessage: () => {},
+    });
+    for (let i = 0; i < 3; i++) {
+      const body = JSON.stringify({ ...fixtures.identify, messageId: `w-once-${i}` });
+      expect((await receiver.fetch(signed(body))).status).toBe(200);
+    }
+    expect(importKey).toHaveBeenCalledTimes(2);
+    // Another receiver with the same secrets imports its own keys: nothing is shared through a cache.
+    const other = createReceiver({ secret: SECRET, crypto: 'web', onMessage: () => {} });
+    expect((await other.fetch(signed(JSON.stringify({ ...fixtures.identify, messageId: 'w-other' })))).status).toBe(
+      200,
+    );
+    expect(importKey).toHaveBeenCalledTimes(3);
+  });
+
   it('refuses re-encoded raw bytes (pretty-printed body signed compact), unless allowReserializedWithRawBody', async () => {
     const pretty = JSON.stringify(fixtures.alias, null, 2);
     const headers = { 'x-signature': hmac(JSON.stringify(fixtures.alias)) };

@@ -2,6 +2,7 @@
 // that took the whole deadline to arrive (503), no body at all (400): over real HTTP where the sender's
 // requests can show them, else through `handle` as an adapter calls it (a string body, `receivedAt`).
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAdapterHandler } from '../src/adapter.js';
 import { createReceiver, fixtures } from '../src/index.js';
 import { SECRET, hmac, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
@@ -125,5 +126,36 @@ describe('the body as an adapter hands it over', () => {
     const a = await r.handle({ method: 'POST', headers: headers(text), rawBody: text, parsedBody });
     expect(a.status).toBe(200);
     expect(seen[0]).toBe(parsedBody);
+  });
+});
+
+describe('the precheck runs once per request, whatever the entry', () => {
+  /** Headers that count how often each one is read. */
+  function countingHeaders(body: string) {
+    const reads: string[] = [];
+    const all = new Headers(headers(body));
+    return { reads, headers: { get: (name: string) => (reads.push(name.toLowerCase()), all.get(name)) } };
+  }
+  const contentTypeReads = (reads: string[]) => reads.filter((n) => n === 'content-type').length;
+
+  it('through handle, and through an adapter (createAdapterHandler), Content-Type is read once', async () => {
+    const receiver = createReceiver({ secret: SECRET, dedupe: false, onMessage: () => {} });
+    const viaHandle = countingHeaders(text);
+    expect((await receiver.handle({ method: 'POST', headers: viaHandle.headers, rawBody: text })).status).toBe(200);
+    expect(contentTypeReads(viaHandle.reads)).toBe(1);
+
+    const viaAdapter = countingHeaders(text);
+    const serve = createAdapterHandler(
+      receiver,
+      {
+        request: () => ({ method: 'POST', headers: viaAdapter.headers }),
+        readBody: async () => ({ rawBody: text }),
+        context: () => ({}),
+        writeAnswer: (_call: undefined, answer) => answer.status,
+      },
+      false,
+    );
+    expect(await serve(undefined)).toBe(200);
+    expect(contentTypeReads(viaAdapter.reads)).toBe(1);
   });
 });

@@ -197,7 +197,7 @@ describe('constantTimeEqual', () => {
   });
 });
 
-describe('HMAC over keys and bodies of every size (the one-shot path and createHmac agree)', () => {
+describe('HMAC over keys and bodies of every size (sign and verify agree with createHmac)', () => {
   const keys = ['k', 'x'.repeat(64), 'y'.repeat(65), new Uint8Array(65).fill(7), 'clé-é'];
   const sizes = [0, 1, 21_845, 21_846, 65_536, 65_537, 70_000];
 
@@ -213,18 +213,6 @@ describe('HMAC over keys and bodies of every size (the one-shot path and createH
         }
       }
     }
-  });
-
-  it('keeps giving the right digest after more than 64 different secrets (cached keys are dropped, not mixed up)', async () => {
-    for (let i = 0; i < 140; i++) {
-      const key = `secret-${i}`;
-      const expected = hmac(BODY, key);
-      expect(sign(BODY, key)).toBe(expected);
-      expect(verify({ signature: expected, secret: key, rawBody: BODY }).ok).toBe(true);
-      if (i % 10 === 0) expect(await signAsync(BODY, key)).toBe(expected);
-    }
-    expect(sign(BODY, 'secret-0')).toBe(hmac(BODY, 'secret-0'));
-    expect(await signAsync(BODY, 'secret-0')).toBe(hmac(BODY, 'secret-0'));
   });
 
   it('does not remember a byte secret by identity: changed bytes sign differently', async () => {

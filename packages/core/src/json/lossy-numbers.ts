@@ -87,6 +87,24 @@ function hasLossyNumberLike(text: string): boolean {
  * findLossyNumbers(text, JSON.parse(text)).map((n) => n.path); // ['properties.x', 'properties.items[0].id']
  */
 export function findLossyNumbers(text: string, parsed: unknown): readonly LossyNumber[] {
+  return lossyNumbersOf(text, () => parsed);
+}
+
+/**
+ * `findLossyNumbers`, done on the first call and kept: most receivers never ask (only `ctx.lossyNumbers`
+ * read and `bigNumbers: 'string'` do). `parse` reads the text again at that call, and only for a text
+ * that passed both first looks, so what a handler did to the message before asking changes nothing.
+ *
+ * @example
+ * const lossy = lossyNumbersOnAsk(text, JSON.parse);
+ * lossy().map((n) => n.path); // found now, then kept
+ */
+export function lossyNumbersOnAsk(text: string, parse: (text: string) => unknown): () => readonly LossyNumber[] {
+  let found: readonly LossyNumber[] | undefined;
+  return () => (found ??= lossyNumbersOf(text, () => parse(text)));
+}
+
+function lossyNumbersOf(text: string, parsedValue: () => unknown): readonly LossyNumber[] {
   if (!mayHoldLossyNumbers(text) || !hasLossyNumberLike(text)) return NONE;
   const found = new Map<string, LossyNumber>();
   for (const { at, text: number } of numbersOf(text)) {
@@ -98,6 +116,7 @@ export function findLossyNumbers(text: string, parsed: unknown): readonly LossyN
       found.delete(pathOf(at));
     }
   }
+  const parsed = parsedValue();
   const kept = [...found.values()].filter((n) => {
     const value = valueAt(parsed, n.at);
     return typeof value === 'number' && Object.is(value, Number(n.text));

@@ -1,54 +1,29 @@
-// The receiver's wiring: options settled once (`receiverSetup`), then every request through the same
-// named steps (steps/): precheck → verify → parse (and big numbers) → check → claim → hand off → answer.
+// The receiver's wiring: options settled once (`receiverSetup`), then every request through one entry
+// flow (entry-flow.ts) and the same named steps (steps/): precheck → read → verify → parse (and big
+// numbers) → check → claim → hand off → answer. `handle`, `fetch` and `serve` are that flow over an adapter.
 import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from './actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
-import type { WebhookMessage } from '../messages/types.js';
-import type { MessageHandler, ReceiverInput } from './options.js';
-import { bodyAlreadyReadResponse, fetchBodyAlreadyRead } from './body-already-read.js';
-import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
-import type { AcceptResult, AcceptedMessage, Receiver } from './receiver.js';
-import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
-import { receiverSetup, type ReceiverSetup } from './setup.js';
-import { acceptBatch } from './steps/accept-batch.js';
-import { acceptedMessage } from './steps/accepted.js';
+import type { FrameworkAdapter } from './adapter-contract.js';
+import { passSteps, serveThrough } from './entry-flow.js';
+import { fetchAdapter } from './fetch-adapter.js';
+import type { ReceiverInput } from './options.js';
+import type { AcceptResult, Receiver } from './receiver.js';
+import type { ReceiverResponse } from './responses.js';
+import { receiverSetup } from './setup.js';
 import { answer } from './steps/answer.js';
-import { bigNumbersAsText } from './steps/big-numbers.js';
-import { checkMessage, parseBody } from './steps/check.js';
-import { checkPlan, planHandler } from './steps/check-plan.js';
-import { claim } from './steps/claim.js';
-import { handOff, runHandler } from './steps/hand-off.js';
-import { checkArrival, precheck } from './steps/precheck.js';
-import { newRequest, type Refusal } from './steps/request.js';
-import { verify } from './steps/verify.js';
+import { planHandler } from './steps/check-plan.js';
+import { runHandler } from './steps/hand-off.js';
+import { precheck } from './steps/precheck.js';
+import { isRefusal } from './steps/request.js';
 
-/** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
-interface Passed<TExtra> {
-  accepted: AcceptedMessage<TExtra>;
-  handler: MessageHandler<WebhookMessage, TExtra> | undefined;
-}
-
-/** Every step up to the hand-off: a refusal, or the accepted message. */
-async function passSteps<TExtra>(
-  setup: ReceiverSetup<TExtra>,
-  input: ReceiverInput<TExtra>,
-): Promise<Refusal | Passed<TExtra>> {
-  const refused = precheck(setup, input.method, input.headers) ?? checkArrival(setup, input);
-  if (refused) return refused;
-  const request = newRequest(input);
-  // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
-  if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
-  // The steps in order, each may refuse; those with nothing to wait for are plain calls. The check stage
-  // is `parseBody`, `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`),
-  // `checkMessage`, then `checkPlan` (annotates the context, never refuses).
-  const refusal =
-    (await verify(setup, request)) ??
-    parseBody(setup, request) ??
-    bigNumbersAsText(setup, request) ??
-    (await checkMessage(setup, request)) ??
-    checkPlan(setup, request) ??
-    (await claim(setup, request));
-  if (refusal) return refusal;
-  return { accepted: acceptedMessage(setup, request), handler: request.handler };
+/** `handle`'s input as an adapter: its body already read, its answer returned as it is. */
+function givenInput<TExtra>(): FrameworkAdapter<ReceiverInput<TExtra>, ReceiverResponse, TExtra> {
+  return {
+    request: ({ method, headers }) => ({ method, headers }),
+    readBody: async ({ rawBody, parsedBody, parse, receivedAt }) => ({ rawBody, parsedBody, parse, receivedAt }),
+    context: (input) => input.context as TExtra,
+    writeAnswer: (_input, response) => response,
+  };
 }
 
 /**
@@ -87,36 +62,15 @@ export function createReceiver<
 export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): Receiver<TExtra> {
   const setup = receiverSetup(given);
   const { maxBodyBytes, deadlineMs } = setup;
-
-  async function handle(input: ReceiverInput<TExtra>): Promise<ReceiverResponse> {
-    const passed = await passSteps(setup, input);
-    if ('code' in passed) return answer(passed);
-    return handOff(setup, passed.accepted, passed.handler);
-  }
+  const serve = <Call, Result>(adapter: FrameworkAdapter<Call, Result, TExtra>, passThrough = false) =>
+    serveThrough(setup, adapter, passThrough);
+  const handle = serve(givenInput<TExtra>());
+  const fetch = serve(fetchAdapter<TExtra>());
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
-    const passed = await passSteps(setup, input);
-    if ('code' in passed) return { kind: 'response', response: answer(passed) };
+    const passed = precheck(setup, input.method, input.headers) ?? (await passSteps(setup, input));
+    if (isRefusal(passed)) return { kind: 'response', response: answer(passed) };
     return passed.accepted;
-  }
-
-  async function fetchHandler(request: Request, context?: TExtra): Promise<Response> {
-    const receivedAt = Date.now();
-    const toResponse = (r: ReceiverResponse) => new Response(r.body, { status: r.status, headers: r.headers });
-    const refused = precheck(setup, request.method, request.headers);
-    if (refused) return toResponse(answer(refused));
-    // Read before (`await request.json()` in the route): reading again would throw a TypeError.
-    if (fetchBodyAlreadyRead(request)) return toResponse(bodyAlreadyReadResponse());
-    let rawBody: Uint8Array;
-    try {
-      // The deadline counts from arrival: a body still arriving then is answered 503 (the sender retries).
-      rawBody = await readBody(request.body, maxBodyBytes, receivedAt + deadlineMs);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return toResponse(receiverResponse('payload_too_large', error.message));
-      if (error instanceof BodyDeadlineError) return toResponse(bodyDeadlineResponse(deadlineMs));
-      throw error;
-    }
-    return toResponse(await handle({ method: request.method, headers: request.headers, rawBody, context, receivedAt }));
   }
 
   return {
@@ -127,7 +81,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       return refused && answer(refused);
     },
     run: (accepted, handler) => runHandler(setup, accepted, planHandler(setup, accepted, handler)),
-    fetch: fetchHandler,
+    serve,
+    fetch: (request, context) => fetch({ request, context }),
     drain: () => setup.drain(),
     maxBodyBytes,
     deadlineMs,

@@ -1,14 +1,34 @@
 import { getHeader, type HeadersLike } from './headers.js';
 import type { Verification } from './options.js';
+import type { PlanCheckResult } from '../tracking-plan/compile-plan.js';
 import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+
+/** What the receiver knows of one request when it makes the handler's context. */
+export interface RequestContextFields {
+  /** The adapter's extras (`{ req, res }`, `{ c }`). */
+  extra: unknown;
+  headers: HeadersLike;
+  dedupeKey: string | undefined;
+  verification: Verification;
+  receivedAt: Date;
+  /** The tracking plan's outcome; `undefined` without a plan (no violations, not planned). */
+  planCheck?: PlanCheckResult | undefined;
+  /** The paths of the numbers parsing changed, found on the first read of `lossyNumbers`. */
+  lossyNumbers: () => readonly string[];
+}
+
+const NO_VIOLATIONS: readonly PlanViolation[] = Object.freeze([]);
+/** The receiver's fields made on first read (getters): an extra of the same name is not copied over them. */
+const ON_FIRST_READ = new Set(['signal', 'lossyNumbers']);
 
 /**
  * The handler context the receiver builds per request (internal): the adapter's extras, then the
- * receiver's own fields. `signal` is made on first read (most handlers never read it) and still
- * fires for an abort that came before; `header` is an own function, so `const { header } = ctx` works.
+ * receiver's own fields. `signal` and `lossyNumbers` are made on first read (most handlers read
+ * neither); `signal` still fires for an abort that came before; `header` is an own function, so
+ * `const { header } = ctx` works.
  *
  * @example
- * const context = new RequestContext(input.context, headers, key, verification, new Date());
+ * const context = new RequestContext({ extra, headers, dedupeKey, verification, receivedAt, lossyNumbers: () => [] });
  * RequestContext.abort(context, new DeadlineExceededError(4000)); // fires `signal` (now, or on first read)
  */
 export class RequestContext {
@@ -18,30 +38,35 @@ export class RequestContext {
   declare header: (name: string) => string | undefined;
   declare violations: readonly PlanViolation[];
   declare planned: boolean;
-  declare lossyNumbers: readonly string[];
+  #lossyNumbers: (() => readonly string[]) | readonly string[];
   #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
 
-  constructor(
-    extra: unknown,
-    headers: HeadersLike,
-    dedupeKey: string | undefined,
-    verification: Verification,
-    receivedAt: Date,
-  ) {
+  constructor(fields: RequestContextFields) {
+    const { extra, headers } = fields;
     // The adapter's extras first; the receiver's own fields win over an extra of the same name.
     if (extra !== undefined && extra !== null) {
       for (const name of Object.keys(extra)) {
-        if (name !== 'signal') (this as Record<string, unknown>)[name] = (extra as Record<string, unknown>)[name];
+        if (!ON_FIRST_READ.has(name))
+          (this as Record<string, unknown>)[name] = (extra as Record<string, unknown>)[name];
       }
     }
-    this.dedupeKey = dedupeKey;
-    this.verification = verification;
-    this.receivedAt = receivedAt;
+    this.dedupeKey = fields.dedupeKey;
+    this.verification = fields.verification;
+    this.receivedAt = fields.receivedAt;
     this.header = (name: string) => {
       const v = getHeader(headers, name);
       return Array.isArray(v) ? v.join(', ') : (v as string | undefined);
     };
+    this.violations = fields.planCheck?.violations ?? NO_VIOLATIONS;
+    this.planned = fields.planCheck?.planned ?? false;
+    this.#lossyNumbers = fields.lossyNumbers;
+  }
+
+  /** Where the body held a number JSON parsing changed; found on first read, then kept. */
+  get lossyNumbers(): readonly string[] {
+    if (typeof this.#lossyNumbers === 'function') this.#lossyNumbers = Object.freeze([...this.#lossyNumbers()]);
+    return this.#lossyNumbers;
   }
 
   /** Fires at the deadline (mode `handle`); made on first read. */
@@ -59,9 +84,3 @@ export class RequestContext {
     else context.#aborted ??= { reason };
   }
 }
-// Without a tracking plan (or before its step set them): no violations, not planned; no number changed.
-Object.assign(RequestContext.prototype, {
-  violations: Object.freeze([]),
-  planned: false,
-  lossyNumbers: Object.freeze([]),
-});

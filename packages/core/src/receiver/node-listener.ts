@@ -1,3 +1,4 @@
+import type { FrameworkAdapter } from './adapter-contract.js';
 import type { Receiver } from './receiver.js';
 import { utf8ByteLength } from './utf8-length.js';
 import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
@@ -108,6 +109,28 @@ export async function readNodeBody(
   }
 }
 
+/** One `node:http` request and its response. */
+interface NodeCall {
+  req: NodeRequestLike;
+  res: NodeResponseLike;
+}
+
+/** No extras: a node listener's handlers get the receiver's own context fields only. */
+const NO_EXTRAS: Record<string, never> = Object.freeze({});
+
+/** Core's node listener as an adapter: the body read off the request's stream, the answer written to `res`. */
+const nodeAdapter: FrameworkAdapter<NodeCall, void, Record<string, never>> = {
+  request: ({ req }) => ({ method: req.method ?? 'GET', headers: req.headers }),
+  async readBody({ req }, limits) {
+    // A stream read to its end before (a body parser): its bytes are gone, and no 'end' would come.
+    if (req.readableEnded === true) return bodyAlreadyReadResponse();
+    const body = await readNodeBody(req, limits, limits.receivedAt);
+    return body instanceof Uint8Array ? { rawBody: body } : body;
+  },
+  context: () => NO_EXTRAS,
+  writeAnswer: ({ req, res }, answer, early) => writeNodeResponse(res, answer, early ? req : undefined),
+};
+
 /**
  * A `node:http` request listener for a receiver: `http.createServer(toNodeListener(receiver))`.
  * The deadline counts from the request's arrival, reading the body included. The returned promise
@@ -119,17 +142,10 @@ export async function readNodeBody(
  * http.createServer(toNodeListener(createReceiver({ secret, on: { track: (m) => console.log(m.event) } }))).listen(3000);
  */
 export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
+  const serve = receiver.serve(nodeAdapter);
   return async (req, res) => {
-    const receivedAt = Date.now();
-    const method = req.method ?? 'GET';
     try {
-      const refused = receiver.precheck(method, req.headers);
-      if (refused) return writeNodeResponse(res, refused, req);
-      // A stream read to its end before (a body parser): its bytes are gone, and no 'end' would come.
-      if (req.readableEnded === true) return writeNodeResponse(res, bodyAlreadyReadResponse(), req);
-      const body = await readNodeBody(req, receiver, receivedAt);
-      if (!(body instanceof Uint8Array)) return writeNodeResponse(res, body, req);
-      writeNodeResponse(res, await receiver.handle({ method, headers: req.headers, rawBody: body, receivedAt }));
+      await serve({ req, res });
     } catch {
       writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
     }

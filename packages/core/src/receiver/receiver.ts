@@ -1,44 +1,10 @@
 import type { WebhookMessage } from '../messages/types.js';
-import type { HandlerContext, MessageHandler, ReceiverInput } from './options.js';
+import type { AcceptResult, AcceptedMessage } from './accepted-message.js';
+import type { FrameworkAdapter } from './adapter-contract.js';
+import type { MessageHandler, ReceiverInput } from './options.js';
 import type { ReceiverResponse } from './responses.js';
 
-/**
- * The outcome of `accept`: an answer to send now, or a verified message to hand to a handler.
- *
- * @example
- * const result: AcceptResult = await receiver.accept({ method: 'POST', headers, rawBody });
- * if (result.kind === 'response') return result.response;
- * return receiver.run(result, (msg) => console.log(msg.type));
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
-export type AcceptResult<TExtra = {}> =
-  | { kind: 'response'; response: ReceiverResponse }
-  | {
-      kind: 'message';
-      message: WebhookMessage;
-      /**
-       * The exact text or bytes the signature matched (the raw body, or the re-serialized form that
-       * matched); `undefined` when verification is off. Hand these on, never other bytes of the request.
-       */
-      signedBody: string | Uint8Array | undefined;
-      context: HandlerContext<TExtra>;
-      /** Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for the retry. */
-      settle(outcome: 'handled' | 'failed'): Promise<void>;
-      /** Fires the handler's `AbortSignal`. */
-      abort(reason?: unknown): void;
-    };
-
-/**
- * A verified message that `accept` handed over, to run with `run` (or settle by hand).
- *
- * @example
- * async function enqueue(accepted: AcceptedMessage) {
- *   try { await queue.push(accepted.message); await accepted.settle('handled'); }
- *   catch (error) { await accepted.settle('failed'); throw error; }
- * }
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
-export type AcceptedMessage<TExtra = {}> = Extract<AcceptResult<TExtra>, { kind: 'message' }>;
+export type { AcceptResult, AcceptedMessage } from './accepted-message.js';
 
 /**
  * A runtime-neutral webhook receiver: verifies, validates, dedupes, runs handlers, answers.
@@ -67,6 +33,17 @@ export interface Receiver<TExtra = {}> {
    * of the framework's chain (Express `next()`, Hono `await next()`, a Fastify route after a hook).
    */
   run(accepted: AcceptedMessage<TExtra>, handler: MessageHandler<WebhookMessage, TExtra>): Promise<ReceiverResponse>;
+  /**
+   * Runs this receiver over a framework through its adapter (the adapter contract): the checks that
+   * need no body (405, 415, 413 before reading), the body read under the limit and deadline, the
+   * steps, then the handlers' answer, or with `passThrough` the verified message handed to the
+   * framework's next handler (`adapter.next`) under the deadline. Every entry goes this way: core's
+   * node listener, `fetch`, `handle` and the Express, Fastify and Hono adapters.
+   */
+  serve<Call, Result>(
+    adapter: FrameworkAdapter<Call, Result, TExtra>,
+    passThrough?: boolean,
+  ): (call: Call) => Promise<Result>;
   /** A Fetch handler: `Bun.serve({ fetch: receiver.fetch })`, `Deno.serve(receiver.fetch)`, Workers. */
   fetch(request: Request, context?: TExtra): Promise<Response>;
   /** Resolves when every handler still running in the background has finished (for shutdown). */

@@ -3,7 +3,13 @@ import { actionsRules } from './actions-rules.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { SignatureForm } from '../signatures/body-forms.js';
 import { nodeCrypto } from '../signatures/node-crypto.js';
-import type { Secret } from '../signatures/sign.js';
+import { importHmacKey, type Secret } from '../signatures/sign.js';
+import {
+  verifyDetailed,
+  verifyDetailedAsync,
+  type DetailedVerifyResult,
+  type VerifyInput,
+} from '../signatures/verify.js';
 import { checkOptionValues, checkReceiverOptions } from './check-options.js';
 import { classicRules, type DestinationRules } from './destination-rules.js';
 import type { EnqueueHandoff } from './handoff.js';
@@ -28,8 +34,11 @@ import {
 export interface ReceiverSetup<TExtra> {
   /** `null`: verification is off (`insecureSkipVerification`). */
   secrets: readonly Secret[] | null;
-  /** Sync `node:crypto` verification, else Web Crypto. */
-  useSync: boolean;
+  /**
+   * Checks a signature with the crypto picked once: `node:crypto` where the runtime has it (unless
+   * `crypto: 'web'`), else Web Crypto with the secrets imported once, on first use.
+   */
+  verifySignature(input: VerifyInput): Promise<DetailedVerifyResult>;
   signatureForms: readonly SignatureForm[] | undefined;
   allowReserialized: boolean;
   /** The destination's rules, picked once: methods, what a valid body is, which handler runs it. */
@@ -58,6 +67,17 @@ export interface ReceiverSetup<TExtra> {
   track(work: Promise<unknown>): void;
   /** Resolves once every tracked handler has settled. */
   drain(): Promise<void>;
+}
+
+async function nodeVerifier(input: VerifyInput): Promise<DetailedVerifyResult> {
+  return verifyDetailed(input);
+}
+
+/** Web Crypto verification with this receiver's keys: each secret imported once, when first tried. */
+function webVerifier(): (input: VerifyInput) => Promise<DetailedVerifyResult> {
+  const keys: Promise<CryptoKey>[] = [];
+  const keyOf = (secret: Secret, index: number) => (keys[index] ??= importHmacKey(secret));
+  return (input) => verifyDetailedAsync(input, keyOf);
 }
 
 function envDebug(): boolean {
@@ -108,7 +128,7 @@ export function receiverSetup<TExtra>(given: AnyReceiverOptions<TExtra>): Receiv
   const batches = actions?.insecureAcceptBatches;
   return {
     secrets,
-    useSync: options.crypto !== 'web' && nodeCrypto() !== null,
+    verifySignature: options.crypto !== 'web' && nodeCrypto() !== null ? nodeVerifier : webVerifier(),
     signatureForms: options.signatureForms,
     allowReserialized: options.allowReserializedWithRawBody === true,
     rules,

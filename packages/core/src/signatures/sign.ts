@@ -1,5 +1,4 @@
 import { toBytes, toHex, type BodyInput } from './bytes.js';
-import { nodeHmacKey } from './hmac-key.js';
 import { requireNodeCrypto } from './node-crypto.js';
 import type { Secret } from './secret.js';
 
@@ -26,50 +25,36 @@ export function sign(body: BodyInput, secret: Secret): string {
   const crypto = requireNodeCrypto('sign');
   return (
     crypto
-      .createHmac('sha1', nodeHmacKey(crypto, secret))
+      .createHmac('sha1', secret)
       // Stryker disable next-line ConditionalExpression: a string and its UTF-8 bytes give the same HMAC (the string skips a copy)
       .update(typeof body === 'string' ? body : toBytes(body))
       .digest('hex')
   );
 }
 
-const keyCache = new Map<string, Promise<CryptoKey>>();
-
 /**
- * Imports (and caches, per secret) a Web Crypto HMAC-SHA1 key.
+ * Imports a secret as a Web Crypto HMAC-SHA1 key. Nothing is cached here: a receiver imports its
+ * secrets once and keeps the keys; `signAsync` and `verifyAsync` import per call.
  *
  * @example
- * const key = await webCryptoKey(secret);
+ * const key = await importHmacKey(secret);
  * const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(body));
  */
-export function webCryptoKey(secret: Secret): Promise<CryptoKey> {
-  const cacheKey = typeof secret === 'string' ? `s:${secret}` : undefined;
-  // Stryker disable next-line all: a cache lookup: a miss imports the same key again
-  const hit = cacheKey ? keyCache.get(cacheKey) : undefined;
-  // Stryker disable next-line ConditionalExpression: a cache hit: importing the key again gives the same key
-  if (hit) return hit;
+export function importHmacKey(secret: Secret): Promise<CryptoKey> {
   // Stryker disable next-line BooleanLiteral: an extractable key signs the same
-  const key = crypto.subtle.importKey('raw', toBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-1' }, false, [
+  return crypto.subtle.importKey('raw', toBytes(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-1' }, false, [
     'sign',
   ]);
-  // Stryker disable next-line all: what is cached changes no digest
-  if (cacheKey) {
-    // Stryker disable next-line all: the cache's size bound: memory, not digests
-    if (keyCache.size > 64) keyCache.clear();
-    keyCache.set(cacheKey, key);
-  }
-  return key;
 }
 
 /**
  * The raw HMAC-SHA1 digest bytes over a body, with Web Crypto.
  *
  * @example
- * const digest = await hmacSha1Web(body, secret);
+ * const digest = await hmacSha1Web(body, await importHmacKey(secret));
  * digest.length; // 20
  */
-export async function hmacSha1Web(body: BodyInput, secret: Secret): Promise<Uint8Array> {
-  const key = await webCryptoKey(secret);
+export async function hmacSha1Web(body: BodyInput, key: CryptoKey): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, toBytes(body) as BufferSource));
 }
 
@@ -80,5 +65,5 @@ export async function hmacSha1Web(body: BodyInput, secret: Secret): Promise<Uint
  * const signature = await signAsync(JSON.stringify(message), env.WEBHOOK_SECRET);
  */
 export async function signAsync(body: BodyInput, secret: Secret): Promise<string> {
-  return toHex(await hmacSha1Web(body, secret));
+  return toHex(await hmacSha1Web(body, await importHmacKey(secret)));
 }

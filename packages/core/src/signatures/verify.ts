@@ -1,8 +1,7 @@
 import { BodyForms, SIGNATURE_FORMS, type SignatureForm } from './body-forms.js';
 import { constantTimeEqual, decodeHexHeader, toBytes, trimmedLength, type BodyInput } from './bytes.js';
-import { hmacSha1Node } from './hmac-sha1-node.js';
 import { requireNodeCrypto } from './node-crypto.js';
-import { hmacSha1Web, type Secret } from './sign.js';
+import { hmacSha1Web, importHmacKey, type Secret } from './sign.js';
 
 /**
  * What `verify` and `verifyAsync` take.
@@ -203,15 +202,16 @@ export type DetailedVerifyResult = { result: VerifyResult; signed: string | Uint
 export function verifyDetailed(input: VerifyInput): DetailedVerifyResult {
   const p = prepare(input);
   if (!p.ok) return { result: p.result, signed: undefined };
-  const crypto = requireNodeCrypto('verify');
-  const { timingSafeEqual } = crypto;
+  const { createHmac, timingSafeEqual } = requireNodeCrypto('verify');
   const given = p.given;
   for (const form of p.order) {
     const body = formText(p, form);
     if (body === undefined) continue;
     for (let i = 0; i < p.secrets.length; i++) {
       try {
-        const digest = hmacSha1Node(crypto, p.secrets[i] as Secret, body);
+        const digest = createHmac('sha1', p.secrets[i] as Secret)
+          .update(body)
+          .digest();
         if (constantTimeEqual(digest, given, timingSafeEqual))
           return { result: { ok: true, form, secretIndex: i }, signed: body };
       } catch {
@@ -224,11 +224,16 @@ export function verifyDetailed(input: VerifyInput): DetailedVerifyResult {
 
 /**
  * `verifyAsync`, also returning the body form that matched (internal: the receiver's dedupe key).
+ * `keyOf` gives the Web Crypto key of the secret at an index: imported per call by default; a
+ * receiver passes the keys it imported once.
  *
  * @example
  * const { result, signed } = await verifyDetailedAsync({ signature, secret, rawBody });
  */
-export async function verifyDetailedAsync(input: VerifyInput): Promise<DetailedVerifyResult> {
+export async function verifyDetailedAsync(
+  input: VerifyInput,
+  keyOf: (secret: Secret, index: number) => Promise<CryptoKey> = importHmacKey,
+): Promise<DetailedVerifyResult> {
   const p = prepare(input);
   if (!p.ok) return { result: p.result, signed: undefined };
   const given = p.given;
@@ -237,7 +242,7 @@ export async function verifyDetailedAsync(input: VerifyInput): Promise<DetailedV
     if (body === undefined) continue;
     for (let i = 0; i < p.secrets.length; i++) {
       try {
-        const digest = await hmacSha1Web(body, p.secrets[i] as Secret);
+        const digest = await hmacSha1Web(body, await keyOf(p.secrets[i] as Secret, i));
         if (constantTimeEqual(digest, given)) return { result: { ok: true, form, secretIndex: i }, signed: body };
       } catch {
         // A key Web Crypto refuses is simply not a match.

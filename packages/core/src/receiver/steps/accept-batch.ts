@@ -20,7 +20,15 @@ import { bigNumbersAsText } from './big-numbers.js';
 import { checkMessage, parseBody } from './check.js';
 import { checkPlan } from './check-plan.js';
 import { claimBatchElements } from './claim-batch.js';
-import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+import {
+  isRefusal,
+  refuse,
+  type ArrivedRequest,
+  type Checked,
+  type Parsed,
+  type Refusal,
+  type Verified,
+} from './request.js';
 import { warnSignatureFailure } from './signature-warning.js';
 import { checkSignature } from './verify.js';
 
@@ -40,21 +48,22 @@ const MAX_LISTED_ISSUES = 20;
  */
 export async function acceptBatch<TExtra>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
+  request: ArrivedRequest<TExtra>,
 ): Promise<Refusal | { accepted: AcceptedMessage<TExtra>; handler: MessageHandler<WebhookMessage, TExtra> }> {
   if (setup.enqueue !== undefined) return refuse('batch_refused', BATCH_ENQUEUE_MESSAGE);
   if (setup.batches === false) return refuse('batch_refused', BATCH_REFUSED_MESSAGE);
   if (!setup.hasHandlers) return refuse('batch_refused', BATCH_NEEDS_HANDLERS_MESSAGE);
-  const unparsed = parseBody(setup, request);
-  if (unparsed) return unparsed;
-  const elements = request.value;
+  const parsed = parseBody(setup, request);
+  if (isRefusal(parsed)) return parsed;
+  const elements = parsed.value;
   if (!Array.isArray(elements) || elements.length === 0) {
     return refuse('invalid_payload', 'The batch is empty: a Webhooks (Actions) batch holds at least one event.');
   }
-  const firstSigned = await verifyFirstElement(setup, request, elements[0]);
-  if (typeof firstSigned !== 'boolean') return firstSigned;
+  const verified = await verifyFirstElement(setup, parsed, elements[0]);
+  if (isRefusal(verified)) return verified;
+  const firstSigned = verified.signedBody !== undefined;
   // Only now: the signature covers the first element as parsed. The elements change in place.
-  bigNumbersAsText(setup, request);
+  bigNumbersAsText(setup, verified);
   // `null` where a mapping's data came out empty (Segment's code keeps the slot): skipped, reported.
   const skipped = nullIndexes(elements);
   if (skipped.length === elements.length) {
@@ -69,7 +78,7 @@ export async function acceptBatch<TExtra>(
       `Batch element ${deep} is nested too deeply: more than ${MAX_ELEMENT_DEPTH} levels of objects and arrays; flatten it, or send the deep part as a string.`,
     );
   }
-  const checked = await checkElements(setup, request, elements);
+  const checked = await checkElements(setup, verified, elements);
   if (!Array.isArray(checked)) return checked;
   const claims = await claimBatchElements(setup, elements, firstSigned);
   if ('code' in claims) return claims;
@@ -77,10 +86,15 @@ export async function acceptBatch<TExtra>(
     return refuse('duplicate', 'Every event of this batch was handled before; not run again.', { duplicate: true });
   }
 
-  const { input, verification, receivedAt } = request;
+  const { input, verification, receivedAt, lossy } = verified;
   const uncovered = uncoveredIndexes(elements.length, firstSigned);
-  const batchContext = new RequestContext(input.context, input.headers, undefined, verification, receivedAt);
-  batchContext.lossyNumbers = Object.freeze(request.lossy.map((n) => n.path));
+  const about = { headers: input.headers, verification, receivedAt };
+  const batchContext = new RequestContext({
+    ...about,
+    extra: input.context,
+    dedupeKey: undefined,
+    lossyNumbers: () => lossy().map((n) => n.path),
+  });
   const fresh = claims.fresh.map((i) => {
     const batch: BatchElementInfo = {
       index: i,
@@ -92,12 +106,13 @@ export async function acceptBatch<TExtra>(
     const extra = { ...(input.context as object | undefined), batch };
     const key = claims.keys[i];
     const element = checked[i]!;
-    const context = new RequestContext(extra, input.headers, key, verification, receivedAt);
-    if (element.planCheck) {
-      context.planned = element.planCheck.planned;
-      context.violations = element.planCheck.violations;
-    }
-    context.lossyNumbers = lossyIn(request.lossy, i);
+    const context = new RequestContext({
+      ...about,
+      extra,
+      dedupeKey: key,
+      planCheck: element.planCheck,
+      lossyNumbers: () => lossyIn(lossy(), i),
+    });
     return { element, key, context };
   });
   let aborted = false;
@@ -131,7 +146,7 @@ export async function acceptBatch<TExtra>(
   const accepted: AcceptedMessage<TExtra> = {
     kind: 'message',
     message: fresh.map((f) => f.element.message) as unknown as WebhookMessage,
-    signedBody: firstSigned ? JSON.stringify(elements[0]) : undefined,
+    signedBody: verified.signedBody,
     context: batchContext as unknown as HandlerContext<TExtra>,
     // Each element settles its own claim as it runs.
     settle: () => Promise.resolve(),
@@ -146,31 +161,37 @@ export async function acceptBatch<TExtra>(
 
 /** The paths of the lossy numbers of element `index`, from the element (`properties.x`, not `[2].properties.x`). */
 function lossyIn(lossy: readonly LossyNumber[], index: number): readonly string[] {
-  return Object.freeze(lossy.filter((n) => n.at[0] === index).map((n) => pathOf(n.at.slice(1))));
+  return lossy.filter((n) => n.at[0] === index).map((n) => pathOf(n.at.slice(1)));
 }
 
 /**
- * The batch's signature: it covers the first element's `JSON.stringify` only. `true` when it matched,
- * `false` for an unsigned batch taken as such (verification off, or `'including-unsigned'`), else the 401.
+ * The batch's signature: it covers the first element's `JSON.stringify` only. Adds what matched (the
+ * signed body is that element's `JSON.stringify`); an unsigned batch taken as such (verification off,
+ * or `'including-unsigned'`) goes on `unsigned`, with no signed body; else the 401.
  */
-async function verifyFirstElement<TExtra>(
+async function verifyFirstElement<TExtra, R extends ArrivedRequest<TExtra>>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
+  request: R,
   first: unknown,
-): Promise<boolean | Refusal> {
+): Promise<Refusal | (R & Verified)> {
   const { secrets } = setup;
-  if (secrets === null) return false;
+  const unsigned = { ...request, verification: UNSIGNED, signedBody: undefined };
+  if (secrets === null) return unsigned;
   // Segment's code signs the first element's data and sends the batch unsigned when it is empty.
   if (first === null) {
-    return setup.batches === 'including-unsigned' ? false : refuse('missing_signature', NULL_FIRST_BATCH_MESSAGE);
+    return setup.batches === 'including-unsigned' ? unsigned : refuse('missing_signature', NULL_FIRST_BATCH_MESSAGE);
   }
   const signature = getHeader(request.input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
-    if (setup.batches === 'including-unsigned') return false;
+    if (setup.batches === 'including-unsigned') return unsigned;
     warnSignatureFailure(setup, 'missing');
     return refuse('missing_signature', UNSIGNED_BATCH_MESSAGE);
   }
-  const { result } = await checkSignature(setup, secrets, { signature, parsedBody: first, forms: ['stringify'] });
+  const { result, signed } = await checkSignature(setup, secrets, {
+    signature,
+    parsedBody: first,
+    forms: ['stringify'],
+  });
   if (!result.ok) {
     warnSignatureFailure(setup, result.reason, false);
     if (setup.debug) {
@@ -184,25 +205,31 @@ async function verifyFirstElement<TExtra>(
       `${result.message} (a batch's X-Signature must match its first event, the only one Segment signs).`,
     );
   }
-  request.verification = { form: result.form, secretIndex: result.secretIndex };
-  return true;
+  return { ...request, verification: { form: result.form, secretIndex: result.secretIndex }, signedBody: signed };
 }
+
+const UNSIGNED: Verified['verification'] = Object.freeze({ form: 'unsigned', secretIndex: -1 });
 
 /** Every element through the check step, before any is claimed or run: the checked elements, or one refusal naming every issue. */
 async function checkElements<TExtra>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
+  request: ArrivedRequest<TExtra> & Parsed,
   elements: unknown[],
-): Promise<ReceiverRequest<TExtra>[] | Refusal> {
-  const checked: ReceiverRequest<TExtra>[] = [];
+): Promise<(Checked<TExtra> | null)[] | Refusal> {
+  const checked: (Checked<TExtra> | null)[] = [];
   const issues: { path: string; message: string }[] = [];
   let first: Refusal | undefined;
   for (let i = 0; i < elements.length; i++) {
-    const element: ReceiverRequest<TExtra> = { ...request, value: elements[i] };
-    checked.push(element);
-    if (elements[i] === null) continue; // skipped, not checked
-    const refusal = (await checkMessage(setup, element, i)) ?? checkPlan(setup, element);
-    if (refusal === undefined) continue;
+    if (elements[i] === null) {
+      checked.push(null); // skipped, not checked
+      continue;
+    }
+    const element = await checkMessage(setup, { ...request, value: elements[i] }, i);
+    if (!isRefusal(element)) {
+      checked.push(checkPlan(setup, element));
+      continue;
+    }
+    const refusal = element;
     // A schema still running at the deadline, or one that threw, answers for the whole batch at once.
     if (refusal.code === 'deadline_exceeded' || refusal.code === 'handler_error') return refusal;
     first ??= refusal;

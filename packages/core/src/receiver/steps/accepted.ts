@@ -3,7 +3,7 @@ import type { HandlerContext } from '../options.js';
 import type { AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
 import { settleClaim } from './claim.js';
-import type { ReceiverRequest } from './request.js';
+import type { ClaimedRequest } from './request.js';
 
 /**
  * A request that went through every step, as `accept` hands it over: the message, what was signed,
@@ -15,15 +15,19 @@ import type { ReceiverRequest } from './request.js';
  */
 export function acceptedMessage<TExtra>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
+  request: ClaimedRequest<TExtra>,
 ): AcceptedMessage<TExtra> {
   const { input, message, dedupeKey } = request;
-  const context = new RequestContext(input.context, input.headers, dedupeKey, request.verification, request.receivedAt);
-  if (request.planCheck) {
-    context.planned = request.planCheck.planned;
-    context.violations = request.planCheck.violations;
-  }
-  context.lossyNumbers = Object.freeze(request.lossy.map((n) => n.path));
+  const { lossy } = request;
+  const context = new RequestContext({
+    extra: input.context,
+    headers: input.headers,
+    dedupeKey,
+    verification: request.verification,
+    receivedAt: request.receivedAt,
+    planCheck: request.planCheck,
+    lossyNumbers: () => lossy().map((n) => n.path),
+  });
   return {
     kind: 'message',
     message,

@@ -1,6 +1,6 @@
 import { numbersAsText } from '../../json/lossy-numbers.js';
 import type { ReceiverSetup } from '../setup.js';
-import type { ReceiverRequest, Refusal } from './request.js';
+import type { Parsed } from './request.js';
 
 /**
  * The step that, with `bigNumbers: 'string'`, puts each number parsing changed back as its exact text
@@ -10,13 +10,9 @@ import type { ReceiverRequest, Refusal } from './request.js';
  * never refuses.
  *
  * @example
- * parseBody(setup, request);
- * bigNumbersAsText(setup, request); // request.value.properties.id === '12345678901234567890'
+ * const withText = bigNumbersAsText(setup, parsed); // withText.value.properties.id === '12345678901234567890'
  */
-export function bigNumbersAsText<TExtra>(
-  setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Refusal | undefined {
-  if (setup.bigNumbers === 'string') request.value = numbersAsText(request.value, request.lossy);
-  return undefined;
+export function bigNumbersAsText<TExtra, R extends Parsed>(setup: ReceiverSetup<TExtra>, request: R): R {
+  if (setup.bigNumbers !== 'string') return request;
+  return { ...request, value: numbersAsText(request.value, request.lossy()) };
 }

@@ -2,7 +2,7 @@ import type { WebhookMessage } from '../../messages/types.js';
 import type { PlanViolation } from '../../tracking-plan/json-schema-validator.js';
 import type { MessageHandler } from '../options.js';
 import type { ReceiverSetup } from '../setup.js';
-import type { ReceiverRequest, Refusal } from './request.js';
+import type { Checked, Parsed } from './request.js';
 
 /**
  * The step that checks a message against the tracking plan (`trackingPlan`), part of the check stage:
@@ -14,21 +14,19 @@ import type { ReceiverRequest, Refusal } from './request.js';
  * (`onPayload`), nor a message for a queue (`createWorker` checks it against its own `trackingPlan`).
  *
  * @example
- * checkPlan(setup, request);
- * console.log(request.planCheck?.violations);
+ * const planned = checkPlan(setup, checked);
+ * console.log(planned.planCheck?.violations);
  */
-export function checkPlan<TExtra>(setup: ReceiverSetup<TExtra>, request: ReceiverRequest<TExtra>): Refusal | undefined {
+export function checkPlan<TExtra, R extends Checked<TExtra> & Parsed>(setup: ReceiverSetup<TExtra>, request: R): R {
   const { plan } = setup;
   const { handler, message } = request;
-  if (plan === undefined || !plan.appliesTo(message, handler)) return undefined;
-  const outcome = plan.plan.check(message);
-  request.planCheck = outcome;
+  if (plan === undefined || !plan.appliesTo(message, handler)) return request;
+  // With bigNumbers: 'string', the numbers kept as exact digits are checked as the numbers they are.
+  const planCheck = plan.plan.check(message, setup.bigNumbers === 'string' ? request.lossy() : undefined);
   const { onViolation } = plan;
-  if (onViolation !== undefined && outcome.violations.length > 0) {
-    const { violations } = outcome;
-    request.handler = (msg, context) => onViolation(msg, violations, context);
-  }
-  return undefined;
+  if (onViolation === undefined || planCheck.violations.length === 0) return { ...request, planCheck };
+  const { violations } = planCheck;
+  return { ...request, planCheck, handler: (msg, context) => onViolation(msg, violations, context) };
 }
 
 /**

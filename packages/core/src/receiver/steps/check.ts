@@ -1,40 +1,42 @@
-import { findLossyNumbers } from '../../json/lossy-numbers.js';
+import { lossyNumbersOnAsk } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
 import type { RulesChecked } from '../destination-rules.js';
 import type { ReceiverSetup } from '../setup.js';
-import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+import { refuse, type ArrivedRequest, type Checked, type Parsed, type Refusal } from './request.js';
 
 /** One fatal UTF-8 decoder: `decode` without `stream` keeps no state between calls. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The step that parses the verified body (400 `invalid_json`), with the adapter's parser when it gave
- * one, and finds the numbers parsing changed (`request.lossy`, read from the raw text only when it has
- * a long digit run or exponent). A body a framework parsed already is taken as it is: its raw text is
+ * one, and how to find the numbers parsing changed (`request.lossy`: read from the raw text when
+ * asked, and only when it has a long digit run or exponent). A body a framework parsed already is taken as it is: its raw text is
  * gone, so no number is found changed.
  *
  * @example
- * const refusal = parseBody(setup, request);
+ * const parsed = parseBody(setup, verified);
+ * if (!isRefusal(parsed)) console.log(parsed.value);
  */
-export function parseBody<TExtra>(
+export function parseBody<TExtra, R extends ArrivedRequest<TExtra>>(
   _setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Refusal | undefined {
+  request: R,
+): Refusal | (R & Parsed) {
   const { rawBody, parsedBody, parse } = request.input;
-  if (parsedBody !== undefined || rawBody === undefined) {
-    request.value = parsedBody;
-    return undefined;
-  }
+  if (parsedBody !== undefined || rawBody === undefined)
+    return { ...request, value: parsedBody, lossy: NO_LOSSY_NUMBERS };
   try {
     const text = typeof rawBody === 'string' ? rawBody : utf8.decode(rawBody);
-    request.value = parse === undefined ? JSON.parse(text) : parse(text);
-    request.lossy = findLossyNumbers(text, request.value);
+    const parseText = parse ?? JSON.parse;
+    return { ...request, value: parseText(text), lossy: lossyNumbersOnAsk(text, parseText) };
   } catch (e) {
     return refuse('invalid_json', `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return undefined;
 }
+
+/** A body a framework parsed before: its raw text is gone, so no number is found changed. */
+const NO_LOSSY_NUMBERS: Parsed['lossy'] = () => NONE;
+const NONE = Object.freeze([]);
 
 /**
  * The step that checks the parsed value under the destination's rules (Classic: a valid webhook
@@ -44,14 +46,14 @@ export function parseBody<TExtra>(
  * those answers.
  *
  * @example
- * const refusal = await checkMessage(setup, request);
- * if (!refusal) console.log(request.message, request.handler);
+ * const checked = await checkMessage(setup, parsed);
+ * if (!isRefusal(checked)) console.log(checked.message, checked.handler);
  */
-export async function checkMessage<TExtra>(
+export async function checkMessage<TExtra, R extends ArrivedRequest<TExtra> & Parsed>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
+  request: R,
   element?: number,
-): Promise<Refusal | undefined> {
+): Promise<Refusal | (R & Checked<TExtra>)> {
   const { rules, deadlineMs } = setup;
   let checked: RulesChecked | typeof DEADLINE_PASSED;
   try {
@@ -74,8 +76,12 @@ export async function checkMessage<TExtra>(
     );
   }
   if ('refusal' in checked) return checked.refusal;
-  request.message = checked.message as WebhookMessage;
-  request.keyedBy = checked.keyedBy ?? checked.message;
-  request.handler = rules.handlerFor(checked.message);
-  return undefined;
+  const picked = rules.handlerFor(checked.message);
+  return {
+    ...request,
+    message: checked.message as WebhookMessage,
+    keyedBy: checked.keyedBy ?? checked.message,
+    // With a plan, `on.track` keyed by event name gives the event's own handler, or none (unhandled).
+    handler: setup.plan ? setup.plan.handlerFor(checked.message, picked) : picked,
+  };
 }

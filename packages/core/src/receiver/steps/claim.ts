@@ -1,7 +1,7 @@
 import type { WebhookMessage } from '../../messages/types.js';
 import { dedupeKey } from '../dedupe-key.js';
 import type { ReceiverSetup } from '../setup.js';
-import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+import { refuse, type ArrivedRequest, type Checked, type Claimed, type Refusal, type Verified } from './request.js';
 
 /**
  * The step that claims the message in the dedupe store, keyed by what was signed (its `messageId`,
@@ -11,15 +11,15 @@ import { refuse, type ReceiverRequest, type Refusal } from './request.js';
  * Without a store (dedupe off) nothing is claimed.
  *
  * @example
- * const refusal = await claim(setup, request);
- * if (!refusal) console.log(request.dedupeKey);
+ * const claimed = await claim(setup, checked);
+ * if (!isRefusal(claimed)) console.log(claimed.dedupeKey);
  */
-export async function claim<TExtra>(
+export async function claim<TExtra, R extends ArrivedRequest<TExtra> & Verified & Checked<TExtra>>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Promise<Refusal | undefined> {
+  request: R,
+): Promise<Refusal | (R & Claimed)> {
   const { store } = setup;
-  if (store === null) return undefined;
+  if (store === null) return { ...request, dedupeKey: undefined };
   const { message } = request;
   const key = await dedupeKey(request.keyedBy, request.signedBody ?? request.input.rawBody ?? JSON.stringify(message));
   let state;
@@ -33,8 +33,7 @@ export async function claim<TExtra>(
   if (state === 'in-flight') {
     return refuse('in_flight', 'The same message is being handled right now; the sender will retry.');
   }
-  request.dedupeKey = key;
-  return undefined;
+  return { ...request, dedupeKey: key };
 }
 
 /**

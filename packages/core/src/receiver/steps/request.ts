@@ -5,37 +5,57 @@ import type { MessageHandler, ReceiverInput, Verification } from '../options.js'
 import type { ReceiverCode } from '../responses.js';
 
 /**
- * One request on its way through the receiver's steps (internal). Each step reads what the steps
- * before it found and adds its own: `verify` the verification and the signed body, `parseBody` the
- * value and the numbers parsing changed, `bigNumbersAsText` puts those back as text (`bigNumbers:
- * 'string'`), `checkMessage` the message and its handler, `checkPlan` the tracking plan's outcome, `claim`
- * the dedupe key.
+ * A request as it reached the steps (internal): what the adapter read, and when. Each step takes the
+ * request as the steps before it left it and returns it with what it found added, so a step's types
+ * say what it needs and what it fills in: `verify` adds `Verified`, `parseBody` `Parsed`,
+ * `checkMessage` `Checked` (and `checkPlan` its outcome), `claim` `Claimed`.
  *
  * @example
- * const request = newRequest(input);
- * const refusal = (await verify(setup, request)) ?? parseBody(setup, request);
+ * const verified = await verify(setup, newRequest(input));
+ * if (isRefusal(verified)) return verified;
  */
-export interface ReceiverRequest<TExtra> {
+export interface ArrivedRequest<TExtra> {
   readonly input: ReceiverInput<TExtra>;
   /** When the request arrived: the deadline counts from it. */
   readonly receivedAt: Date;
-  verification: Verification;
-  /** The exact text or bytes the signature matched; `undefined` when verification is off. */
-  signedBody: string | Uint8Array | undefined;
-  /** The parsed body. */
-  value: unknown;
-  /** The numbers of the raw body that parsing changed (`ctx.lossyNumbers`); empty when none, or without raw bytes. */
-  lossy: readonly LossyNumber[];
-  /** The checked message (a schema's output, for an Actions payload). */
-  message: WebhookMessage;
-  /** The value whose `messageId` keys the dedupe (the body's, even when a schema changed the message). */
-  keyedBy: unknown;
-  /** The destination's handler for the message; `undefined` when none is given for it. */
-  handler: MessageHandler<WebhookMessage, TExtra> | undefined;
-  /** The tracking plan's outcome for the message; `undefined` when it was not checked. */
-  planCheck: PlanCheckResult | undefined;
-  dedupeKey: string | undefined;
 }
+
+/** What `verify` adds: which form and secret matched, and the exact text or bytes they matched. */
+export interface Verified {
+  readonly verification: Verification;
+  /** The exact text or bytes the signature matched; `undefined` when verification is off. */
+  readonly signedBody: string | Uint8Array | undefined;
+}
+
+/** What `parseBody` adds: the parsed body, and how to find the numbers parsing changed. */
+export interface Parsed {
+  readonly value: unknown;
+  /**
+   * The numbers of the raw body that parsing changed (`ctx.lossyNumbers`), found on the first call;
+   * empty when none, or without raw bytes.
+   */
+  readonly lossy: () => readonly LossyNumber[];
+}
+
+/** What `checkMessage` adds (and `checkPlan` completes): the checked message and its handler. */
+export interface Checked<TExtra> {
+  /** The checked message (a schema's output, for an Actions payload). */
+  readonly message: WebhookMessage;
+  /** The value whose `messageId` keys the dedupe (the body's, even when a schema changed the message). */
+  readonly keyedBy: unknown;
+  /** The destination's handler for the message (`onViolation`'s, after `checkPlan`); `undefined` when none. */
+  readonly handler: MessageHandler<WebhookMessage, TExtra> | undefined;
+  /** The tracking plan's outcome for the message; `undefined` when it was not checked. */
+  readonly planCheck?: PlanCheckResult | undefined;
+}
+
+/** What `claim` adds: the dedupe key claimed; `undefined` when dedupe is off. */
+export interface Claimed {
+  readonly dedupeKey: string | undefined;
+}
+
+/** A request that went through every step before the hand-off. */
+export type ClaimedRequest<TExtra> = ArrivedRequest<TExtra> & Verified & Parsed & Checked<TExtra> & Claimed;
 
 /**
  * A step's refusal: the answer's code, message and extra fields (turned into the answer by `answer`).
@@ -51,7 +71,16 @@ export interface Refusal {
   headers?: Record<string, string>;
 }
 
-const NO_LOSSY_NUMBERS: readonly LossyNumber[] = Object.freeze([]);
+/**
+ * Whether a step refused (a request never has a `code`).
+ *
+ * @example
+ * const parsed = parseBody(setup, verified);
+ * if (isRefusal(parsed)) return parsed;
+ */
+export function isRefusal(outcome: Refusal | object): outcome is Refusal {
+  return 'code' in outcome;
+}
 
 /**
  * A request at the start of the steps.
@@ -59,20 +88,8 @@ const NO_LOSSY_NUMBERS: readonly LossyNumber[] = Object.freeze([]);
  * @example
  * const request = newRequest({ method: 'POST', headers, rawBody });
  */
-export function newRequest<TExtra>(input: ReceiverInput<TExtra>): ReceiverRequest<TExtra> {
-  return {
-    input,
-    receivedAt: new Date(input.receivedAt ?? Date.now()),
-    verification: { form: 'unsigned', secretIndex: -1 },
-    signedBody: undefined,
-    value: undefined,
-    lossy: NO_LOSSY_NUMBERS,
-    message: undefined as unknown as WebhookMessage,
-    keyedBy: undefined,
-    handler: undefined,
-    planCheck: undefined,
-    dedupeKey: undefined,
-  };
+export function newRequest<TExtra>(input: ReceiverInput<TExtra>): ArrivedRequest<TExtra> {
+  return { input, receivedAt: new Date(input.receivedAt ?? Date.now()) };
 }
 
 /**

@@ -1,31 +1,27 @@
 import type { SignatureForm } from '../../signatures/body-forms.js';
 import type { Secret } from '../../signatures/sign.js';
-import {
-  verifyDetailed,
-  verifyDetailedAsync,
-  type DetailedVerifyResult,
-  type VerifyInput,
-} from '../../signatures/verify.js';
+import type { DetailedVerifyResult, VerifyInput } from '../../signatures/verify.js';
 import { getHeader } from '../headers.js';
 import type { ReceiverSetup } from '../setup.js';
 import { explainSignature } from './explain-signature.js';
 import { warnSignatureFailure } from './signature-warning.js';
-import { refuse, type ReceiverRequest, type Refusal } from './request.js';
+import { refuse, type ArrivedRequest, type Refusal, type Verified } from './request.js';
 
 /**
  * The step that checks the `X-Signature` header, before the body is trusted in any way (401 when it
- * is missing, malformed or wrong). Records which form and secret matched and the exact signed text
- * or bytes. With verification off, the request goes on as `unsigned`.
+ * is missing, malformed or wrong). Adds which form and secret matched and the exact signed text or
+ * bytes. With verification off, the request goes on as `unsigned`.
  *
  * @example
- * const refusal = await verify(setup, request);
+ * const verified = await verify(setup, newRequest(input));
+ * if (!isRefusal(verified)) console.log(verified.verification.form);
  */
-export async function verify<TExtra>(
+export async function verify<TExtra, R extends ArrivedRequest<TExtra>>(
   setup: ReceiverSetup<TExtra>,
-  request: ReceiverRequest<TExtra>,
-): Promise<Refusal | undefined> {
+  request: R,
+): Promise<Refusal | (R & Verified)> {
   const { secrets } = setup;
-  if (secrets === null) return undefined;
+  if (secrets === null) return { ...request, verification: UNSIGNED, signedBody: undefined };
   const { input } = request;
   const signature = getHeader(input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
@@ -38,18 +34,18 @@ export async function verify<TExtra>(
     parsedBody: input.parsedBody,
     forms: setup.signatureForms,
   });
-  // node:crypto answers at once: only Web Crypto is awaited.
-  const { result, signed } = setup.useSync ? verifyDetailed(checked) : await verifyDetailedAsync(checked);
+  const { result, signed } = await setup.verifySignature(checked);
   if (!result.ok) {
     explainSignature(setup, secrets, String(signature), input.rawBody, result);
     warnSignatureFailure(setup, result.reason, input.rawBody === undefined);
     // Not 'missing': an absent or empty header was answered above.
     return refuse('invalid_signature', result.message);
   }
-  request.verification = { form: result.form, secretIndex: result.secretIndex };
-  request.signedBody = signed;
-  return undefined;
+  return { ...request, verification: { form: result.form, secretIndex: result.secretIndex }, signedBody: signed };
 }
+
+/** With verification off (`insecureSkipVerification`): no form, no secret. */
+const UNSIGNED: Verified['verification'] = Object.freeze({ form: 'unsigned', secretIndex: -1 });
 
 /** A signature and the body it should match, as the receiver has them. */
 interface SignedBody {
@@ -60,7 +56,7 @@ interface SignedBody {
 }
 
 /**
- * A signature checked with the receiver's crypto (sync `node:crypto`, else Web Crypto) and rules.
+ * A signature checked with the receiver's crypto (`node:crypto`, else Web Crypto) and rules.
  *
  * @example
  * const { result } = await checkSignature(setup, secrets, { signature, parsedBody: batch[0], forms: ['stringify'] });
@@ -70,8 +66,7 @@ export function checkSignature<TExtra>(
   secrets: readonly Secret[],
   body: SignedBody,
 ): Promise<DetailedVerifyResult> {
-  const input = signatureInput(setup, secrets, body);
-  return setup.useSync ? Promise.resolve(verifyDetailed(input)) : verifyDetailedAsync(input);
+  return setup.verifySignature(signatureInput(setup, secrets, body));
 }
 
 /** What `verifyDetailed` takes, from the receiver's secrets and rules and one body. */

@@ -1,0 +1,115 @@
+// Where a receiver's server CPU goes: the top frames (self time) of `node --cpu-prof` of one route of
+// the adapters benchmark under autocannon load (10 connections, the same 1 KB signed body). The server
+// is the adapters benchmark's own (`bench/adapters.ts --serve`, the built packages), run in a child
+// process with --cpu-prof; this process sends the load, then reads the profile it wrote on exit.
+//   node --import tsx bench/receiver-profile.ts [core|express|fastify|hono] [webhooks|hand] [seconds]
+// Prints the 15 frames with the most self time, as a share of the profile's busy samples (idle left
+// out; the server's start-up is in them, a small part of a 10 s load); "(garbage collector)" is GC,
+// "(program)" the engine and native code outside JavaScript.
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fixture } from '@hookgate/core';
+
+const SECRET = 'whsec_bench_adapters_61d0'; // the adapters benchmark's
+const [framework = 'core', route = 'webhooks', seconds = '10'] = process.argv.slice(2);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+}
+
+/** The adapters benchmark's 1 KB track message (bench/adapters.ts `body1k`). */
+function body1k(): string {
+  const products: unknown[] = [];
+  const message = {
+    ...fixture('track'),
+    messageId: 'api-2Vx1Wq8ZpQm7Lr4Tn9Yk3Hs6Jd0',
+    context: {
+      ip: '203.0.113.9',
+      library: { name: 'analytics-go', version: '2.0.0' },
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+    },
+    properties: { orderId: 'ord_77', revenue: 42.5, currency: 'EUR', products },
+  };
+  for (let i = 0; JSON.stringify(message).length < 1000; i++)
+    products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i });
+  return JSON.stringify(message);
+}
+
+/** The frames with the most self time: name, file:line (under packages/ or node_modules/), share of samples. */
+function topFrames(profile: Profile, count: number): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  for (const id of profile.samples) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)') continue; // waiting on the network: not CPU
+    total++;
+    const file = url.replace(/^.*\/(packages|node_modules)\//, '$1/').replace(/^node:/, '');
+    const key = `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
+    self.set(key, (self.get(key) ?? 0) + 1);
+  }
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([key, n]) => `${((100 * n) / total).toFixed(1).padStart(5)} %  ${key}`);
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-profile-'));
+const child = spawn(
+  process.execPath,
+  [
+    '--cpu-prof',
+    `--cpu-prof-dir=${dir}`,
+    '--import',
+    'tsx',
+    fileURLToPath(new URL('./adapters.ts', import.meta.url)),
+    '--serve',
+  ],
+  { stdio: ['pipe', 'pipe', 'inherit'], env: process.env },
+);
+let out = '';
+const urls = await new Promise<Record<string, string>>((resolve, reject) => {
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    const m = /BENCH_URLS=(\{.*\})/.exec(out);
+    if (m) resolve(JSON.parse(m[1]!) as Record<string, string>);
+  });
+  child.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${out}`)));
+});
+const body = body1k();
+const autocannon = createRequire(import.meta.url)('autocannon') as (
+  o: object,
+) => Promise<{ requests: { total: number }; non2xx: number }>;
+const result = await autocannon({
+  url: `${urls[framework]}/${route}`,
+  method: 'POST',
+  connections: 10,
+  duration: Number(seconds),
+  headers: {
+    'content-type': 'application/json',
+    'x-signature': createHmac('sha1', SECRET).update(body).digest('hex'),
+  },
+  body,
+});
+if (result.non2xx > 0)
+  throw new Error(`${framework} /${route} answered ${result.non2xx} non-2xx: the profile would be of refusals.`);
+child.stdin.end();
+// The server exits by itself when its stdin ends: --cpu-prof writes its file only on a normal exit.
+await once(child, 'exit');
+const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+if (file === undefined) throw new Error(`no profile written in ${dir}`);
+console.log(
+  `${framework} /${route}: ${result.requests.total} requests in ${seconds} s; top frames by self time (${path.join(dir, file)}):`,
+);
+for (const line of topFrames(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile, 15)) console.log(line);

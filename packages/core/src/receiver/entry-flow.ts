@@ -1,0 +1,96 @@
+// One way in for every request, whatever brought it: core's node listener, `fetch`, `handle`, and
+// the Express, Fastify and Hono adapters all run `serveThrough` over their adapter.
+import type { WebhookMessage } from '../messages/types.js';
+import type { AcceptedMessage } from './accepted-message.js';
+import type { FrameworkAdapter } from './adapter-contract.js';
+import type { MessageHandler, ReceiverInput } from './options.js';
+import type { ReceiverSetup } from './setup.js';
+import { acceptBatch } from './steps/accept-batch.js';
+import { acceptedMessage } from './steps/accepted.js';
+import { answer } from './steps/answer.js';
+import { bigNumbersAsText } from './steps/big-numbers.js';
+import { checkMessage, parseBody } from './steps/check.js';
+import { checkPlan, planHandler } from './steps/check-plan.js';
+import { claim } from './steps/claim.js';
+import { handOff, runHandler } from './steps/hand-off.js';
+import { checkArrival, precheck } from './steps/precheck.js';
+import { isRefusal, newRequest, type Refusal } from './steps/request.js';
+import { verify } from './steps/verify.js';
+
+/** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
+export interface Passed<TExtra> {
+  accepted: AcceptedMessage<TExtra>;
+  handler: MessageHandler<WebhookMessage, TExtra> | undefined;
+}
+
+/**
+ * Every step after the precheck, up to the hand-off: a refusal, or the accepted message.
+ *
+ * @example
+ * const passed = precheck(setup, input.method, input.headers) ?? (await passSteps(setup, input));
+ */
+export async function passSteps<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  input: ReceiverInput<TExtra>,
+): Promise<Refusal | Passed<TExtra>> {
+  const refused = checkArrival(setup, input);
+  if (refused) return refused;
+  const request = newRequest(input);
+  // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
+  if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
+  // The steps in order, each returns a refusal or the request with what it found; those with nothing to
+  // wait for are plain calls. The check stage is `parseBody`, `bigNumbersAsText` (numbers parsing
+  // changed, as text with `bigNumbers: 'string'`), `checkMessage`, then `checkPlan` (never refuses).
+  const verified = await verify(setup, request);
+  if (isRefusal(verified)) return verified;
+  const parsed = parseBody(setup, verified);
+  if (isRefusal(parsed)) return parsed;
+  const checked = await checkMessage(setup, bigNumbersAsText(setup, parsed));
+  if (isRefusal(checked)) return checked;
+  const claimed = await claim(setup, checkPlan(setup, checked));
+  if (isRefusal(claimed)) return claimed;
+  return { accepted: acceptedMessage(setup, claimed), handler: claimed.handler };
+}
+
+/**
+ * Runs the receiver over a framework through its adapter: the precheck (once, before any body is
+ * read), the body read under the limit and deadline (counted from here), the steps, then the
+ * hand-off and its answer; with `passThrough`, the framework's next handler is the handler.
+ *
+ * @example
+ * const serve = serveThrough(setup, nodeAdapter, false);
+ * http.createServer((req, res) => void serve({ req, res }));
+ */
+export function serveThrough<Call, Result, TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  adapter: FrameworkAdapter<Call, Result, TExtra>,
+  passThrough: boolean,
+): (call: Call) => Promise<Result> {
+  const { maxBodyBytes, deadlineMs } = setup;
+  const next = adapter.next?.bind(adapter);
+  if (passThrough && next === undefined) {
+    throw new TypeError('A pass-through adapter needs next(): it hands the verified message to the next handler.');
+  }
+  return async (call) => {
+    // The deadline counts from here: reading the body is inside it.
+    const arrived = Date.now();
+    const { method, headers } = adapter.request(call);
+    const refused = precheck(setup, method, headers);
+    if (refused) return adapter.writeAnswer(call, answer(refused), true);
+    const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
+    if ('status' in body) return adapter.writeAnswer(call, body, true);
+    const input = { method, headers, ...body, receivedAt: body.receivedAt ?? arrived, context: adapter.context(call) };
+    const passed = await passSteps(setup, input);
+    if (isRefusal(passed)) return adapter.writeAnswer(call, answer(passed), false);
+    const { accepted, handler } = passed;
+    const handled =
+      passThrough && next !== undefined
+        ? runHandler(
+            setup,
+            accepted,
+            planHandler(setup, accepted, () => next(call, accepted)),
+          )
+        : handOff(setup, accepted, handler);
+    return adapter.writeAnswer(call, await handled, false);
+  };
+}
