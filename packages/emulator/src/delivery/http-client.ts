@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
 import { answerDecoder } from './answer-decoder.js';
-import { vetReusedSocket } from './idle-sockets.js';
+import { noteResetOnReuse, vetReusedSocket } from './idle-sockets.js';
 
 /**
  * One request: the header list is written exactly as given (names, order, case), `Host` included,
@@ -128,8 +128,9 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
     // An answer may still come just after a write error (a receiver that answers, then closes before
     // reading the whole body): an error before any answer is reported one turn later.
     current.on('error', (error) => {
-      if (unsent()) stale();
-      else if (answer) finish(error);
+      if (unsent()) return stale();
+      if (!done && current.reusedSocket && !answer && request.agent) noteResetOnReuse(request.agent);
+      if (answer) finish(error);
       else setImmediate(() => finish(error));
     });
     current.on('information', (info: { statusCode: number; statusMessage: string }) => {
