@@ -67,6 +67,20 @@ describe('every answer belongs to its request', () => {
     expect(await settledRequests(e, 100)).toBe(100);
   });
 
+  it('a kept-alive socket that receives a stray answer while idle is closed, and the next request opens a new one', async () => {
+    const e = await endpoint('late-500');
+    const emulator = emulatorFor(e.url);
+    const first = emulator.track({ userId: 'u1', event: 'E' });
+    await emulator.drain();
+    // The stray 500 comes 150 ms after the 200, while the socket is idle (closed after 3 s unused).
+    await new Promise((r) => setTimeout(r, 400));
+    const second = emulator.track({ userId: 'u2', event: 'E' });
+    await emulator.drain();
+    expect([first, second].map((r) => r.attempts.map((a) => a.status))).toEqual([[200], [200]]);
+    expect(await settledRequests(e, 2)).toBe(2);
+    expect(e.connections()).toBe(2);
+  });
+
   for (const clock of ['system clock', 'ManualClock'] as const) {
     it(`a stray 500 that arrived while the sender's event loop was busy is not the next request's answer (${clock})`, async () => {
       const e = await endpoint('late-500');
