@@ -5,7 +5,7 @@
 // schema) are made again on the exact digits (exact-decimal.ts).
 import { compareDecimal, isMultipleOfDecimal, isWholeDecimal, parseDecimal, type Decimal } from './exact-decimal.js';
 import type { PlanViolation } from './json-schema-validator.js';
-import { resolveLocal } from './rule-schema-checks.js';
+import { resolveLocal } from './schema-walk.js';
 
 /**
  * A number of a message kept as its exact text: where (keys and indexes) and the text.
