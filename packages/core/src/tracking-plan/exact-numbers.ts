@@ -136,9 +136,12 @@ export function exactViolations(
     const path = at.join('.');
     const types = Array.isArray(node.type) ? node.type : [node.type];
     const numeric = types.includes('number') || types.includes('integer');
+    // Only the verdicts of the keywords the property's own schema carries are made again; one from a
+    // limit elsewhere (inside `allOf`, say) stays as the stand-in got it.
     const redone = (v: PlanViolation) =>
       v.path === path &&
-      ((v.keyword === 'type' && numeric) || (EXACT_KEYWORDS as readonly string[]).includes(v.keyword));
+      ((v.keyword === 'type' && numeric) ||
+        ((EXACT_KEYWORDS as readonly string[]).includes(v.keyword) && typeof node[v.keyword] === 'number'));
     result = [...result.filter((v) => !redone(v)), ...exactVerdicts(node, value, path)];
   }
   return result;
