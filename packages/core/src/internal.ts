@@ -45,7 +45,7 @@ export { readTrackingPlan, ruleLabel, rulesOf, type TrackingPlanFile } from './t
 export { loadTrackingPlan, parseTrackingPlanText, type LoadPlanOptions } from './tracking-plan/load-plan.js';
 export { LINEAR_ENGINE, planAjv } from './tracking-plan/plan-ajv.js';
 export { eachSubschema } from './tracking-plan/schema-walk.js';
-export { resolveLocal } from './tracking-plan/rule-schema-checks.js';
+export { resolveLocal } from './tracking-plan/schema-walk.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
 // The \`telemetry\` option, shared with workers (@hookgate/bullmq) and the emulator.

@@ -30,6 +30,9 @@ const PLAN = [
             max: { type: 'integer', maximum: 12345678901234567000 },
             cents: { type: 'number', multipleOf: 0.01 },
             tens: { type: 'integer', multipleOf: 10 },
+            // Limits inside allOf: the exact re-check covers the property's own keywords only.
+            qty: { type: 'integer', allOf: [{ maximum: 10 }] },
+            total: { type: 'number', minimum: 0, allOf: [{ maximum: 1000 }] },
             items: {
               type: 'array',
               items: { type: 'object', properties: { qty: { type: 'integer', exclusiveMinimum: 0 } } },
@@ -110,6 +113,14 @@ describe("bigNumbers: 'string' with a tracking plan", () => {
     expect(answer.status).toBe(200);
     await srv.receiver.drain();
     expect(seen).toEqual([[], ['properties.max maximum']]);
+  });
+
+  it('a limit inside allOf is still reported for a number kept as exact digits', async () => {
+    const found = await violationsOf('{"qty":12345678901234567890123,"total":98765432109876543210}');
+    expect(found.map((v) => `${v.path} ${v.keyword}: ${v.message}`).sort()).toEqual([
+      'properties.qty maximum: must be <= 10',
+      'properties.total maximum: must be <= 1000',
+    ]);
   });
 
   it('plan.check takes the exact numbers directly too; without them, a string is a string', () => {

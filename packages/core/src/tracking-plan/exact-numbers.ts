@@ -5,7 +5,7 @@
 // schema) are made again on the exact digits (exact-decimal.ts).
 import { compareDecimal, isMultipleOfDecimal, isWholeDecimal, parseDecimal, type Decimal } from './exact-decimal.js';
 import type { PlanViolation } from './json-schema-validator.js';
-import { resolveLocal } from './rule-schema-checks.js';
+import { resolveLocal } from './schema-walk.js';
 
 /**
  * A number of a message kept as its exact text: where (keys and indexes) and the text.
@@ -138,9 +138,12 @@ export function exactViolations(
     const path = at.join('.');
     const types = Array.isArray(node.type) ? node.type : [node.type];
     const numeric = types.includes('number') || types.includes('integer');
+    // Only the verdicts of the keywords the property's own schema carries are made again; one from a
+    // limit elsewhere (inside `allOf`, say) stays as the stand-in got it.
     const redone = (v: PlanViolation) =>
       v.path === path &&
-      ((v.keyword === 'type' && numeric) || (EXACT_KEYWORDS as readonly string[]).includes(v.keyword));
+      ((v.keyword === 'type' && numeric) ||
+        ((EXACT_KEYWORDS as readonly string[]).includes(v.keyword) && typeof node[v.keyword] === 'number'));
     result = [...result.filter((v) => !redone(v)), ...exactVerdicts(node, value, path)];
   }
   return result;

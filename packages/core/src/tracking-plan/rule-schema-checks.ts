@@ -2,7 +2,7 @@
 // runs on the linear-time engine, every `$ref` points inside the rule, no `enum` past its limit.
 import { patternProblem } from './linear-pattern.js';
 import type { TrackingPlanLimits } from './plan-limits.js';
-import { eachSubschema } from './schema-walk.js';
+import { eachSubschema, resolveLocal } from './schema-walk.js';
 
 /**
  * A problem of a rule's schema: where (keys from the schema's root, e.g. `properties.properties.properties.sku.pattern`)
@@ -15,30 +15,6 @@ export interface RuleSchemaProblem {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * What a local `$ref` (`#`, `#/definitions/x`, `#/properties/properties`) points at inside `root`, or
- * `undefined` (internal).
- *
- * @example
- * resolveLocal({ definitions: { id: { type: 'string' } } }, '#/definitions/id'); // { type: 'string' }
- */
-export function resolveLocal(root: Record<string, unknown>, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    let part: string;
-    try {
-      part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node;
 }
 
 function patternAt(pattern: string, where: string): RuleSchemaProblem | undefined {

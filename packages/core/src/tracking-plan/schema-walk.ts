@@ -1,9 +1,11 @@
 // Visiting every subschema of a rule's JSON Schema (draft-07) without recursion, so that no plan, however
 // deep, can exhaust the stack: only the keywords that hold schemas are entered, never data (`enum`,
-// `const`, `default`, `examples`), so a property named `pattern` is not taken for the keyword.
+// `const`, `default`, `examples`), so a property named `pattern` is not taken for the keyword; and every
+// schema a local `$ref` points at, wherever it sits (`#/$defs/x`, `#/x-anything/y`), since the
+// validators follow such a pointer to any place in the rule.
 
 /** Keywords whose value is a map of names to schemas. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', 'dependencies'] as const;
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'items'] as const;
 /** Keywords whose value is one schema. */
@@ -24,8 +26,41 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Calls `visit` for the schema and each subschema (objects only; `true`/`false` schemas have nothing to
- * check), with its path from the root as keys (`['properties', 'properties', 'properties', 'sku']`).
+ * What a local `$ref` (`#`, `#/definitions/x`, `#/properties/properties`) points at inside `root`, or
+ * `undefined` (internal).
+ *
+ * @example
+ * resolveLocal({ definitions: { id: { type: 'string' } } }, '#/definitions/id'); // { type: 'string' }
+ */
+export function resolveLocal(root: Record<string, unknown>, ref: string): unknown {
+  const keys = pointerKeys(ref);
+  if (keys === undefined) return undefined;
+  let node: unknown = root;
+  for (const key of keys) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** The keys from the root a local `$ref` names (`#/$defs/id` → `['$defs', 'id']`); `undefined` when not local. */
+function pointerKeys(ref: string): string[] | undefined {
+  if (ref === '#') return [];
+  if (!ref.startsWith('#/')) return undefined;
+  try {
+    return ref
+      .slice(2)
+      .split('/')
+      .map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls `visit` once for the schema and each subschema (objects only; `true`/`false` schemas have nothing
+ * to check), with its path from the root as keys (`['properties', 'properties', 'properties', 'sku']`);
+ * the schema a local `$ref` points at is visited too, at the path its pointer names.
  *
  * @example
  * eachSubschema(schema, (node, path) => {
@@ -37,9 +72,15 @@ export function eachSubschema(
   visit: (node: Record<string, unknown>, path: readonly string[]) => void,
 ): void {
   const stack: [Record<string, unknown>, string[]][] = [[root, []]];
+  const seen = new Set<Record<string, unknown>>();
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    // Resolved before `visit`, which may rewrite the `$ref`.
+    const target = typeof node.$ref === 'string' ? resolveLocal(root, node.$ref) : undefined;
     visit(node, path);
+    if (isObject(target)) stack.push([target, pointerKeys(node.$ref as string)!]);
     for (const keyword of SCHEMA_MAPS) {
       const map = node[keyword];
       if (!isObject(map)) continue;
