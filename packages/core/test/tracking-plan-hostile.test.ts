@@ -102,6 +102,9 @@ describe('patterns run in linear time', () => {
       ['(?<=@)example\\.com$', 'look-behind (?<=…) at character 1'],
       ['^(\\w)\\1$', 'back-reference \\1 at character 6'],
       ['^(?<c>x)\\k<c>$', 'named back-reference \\k<name>'],
+      ['^abc\\Z', 'end-of-text \\Z at character 5'],
+      ['^a++$', 'possessive quantifier ++ at character 3'],
+      ['^(?>ab)c$', 'atomic group (?>…) at character 2'],
     ];
     for (const [pattern, construct] of cases) {
       const plan = [
@@ -212,6 +215,37 @@ describe('plans of real size start at once; absurd ones are refused at start', (
     expect(() => compileTrackingPlan([], { limits: { maxRulez: 1 } as never })).toThrow(
       /limits\.maxRulez is not a tracking-plan limit/,
     );
+  });
+
+  it('refuses at start a plan whose patterns cost seconds to compile, naming the rule and maxPatternWeight', () => {
+    // 3,000 patterns of 18 characters with {1,1000}: RE2 expands each into a thousand classes (7 s at start).
+    const costly = (count: number, offset = 0) =>
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [
+          `p${i}`,
+          { type: 'string', pattern: `^\\p{L}{1,1000}${i + offset}$` },
+        ]),
+      );
+    const plan = [track('Signed Up', {}), track('Order Completed', costly(3_000))];
+    let error: TrackingPlanError | undefined;
+    expect(cpuMs(() => (error = planError(() => compileTrackingPlan(plan))))).toBeLessThan(1_000);
+    expect(error!.path).toMatch(/^rules\[1\]\.jsonSchema\.properties\.properties\.properties\.p\d+\.pattern$/);
+    expect(error!.message).toContain('rules[1] (TRACK "Order Completed" v1)');
+    expect(error!.message).toContain('over the limit of 1000000 (limits.maxPatternWeight)');
+    expect(error!.message).toContain('compileTrackingPlan(plan, { limits })');
+    expect(() => createReceiver({ secret: SECRET, trackingPlan: plan, on: { track: () => {} } })).toThrow(
+      error!.message,
+    );
+    // The most a plan under the limit holds (55 × 18,000) compiles at start, then at first use, in well under 1 s each.
+    let fits: CompiledTrackingPlan | undefined;
+    expect(cpuMs(() => (fits = compileTrackingPlan([track('Signed Up', costly(55, 100))])))).toBeLessThan(1_000);
+    const message = fixture('track', { event: 'Signed Up', properties: { p0: 'élan100', p1: '1' } });
+    expect(
+      cpuMs(() => expect(fits!.check(message).violations.map((v) => v.path)).toEqual(['properties.p1'])),
+    ).toBeLessThan(1_000);
+    // A pattern repeated across rules weighs once.
+    const shared = Array.from({ length: 200 }, (_, i) => track(`E${i}`, costly(1)));
+    expect(() => compileTrackingPlan(shared)).not.toThrow();
   });
 
   it('refuses a $ref that points nowhere or outside the rule, at start', () => {

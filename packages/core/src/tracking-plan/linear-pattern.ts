@@ -2,7 +2,8 @@
 // on re2js, a port of RE2, whose matching time grows linearly with the value (no backtracking), so a
 // value like 10,000 × `a` + `!` against `^(a+)+$` costs milliseconds, not ages. Patterns are written in
 // JSON Schema's ECMAScript syntax and translated by re2js; what RE2 cannot run (back-references,
-// look-ahead, look-behind) is named when the plan is read, never met at the first message.
+// look-around, `\Z`, possessive quantifiers, atomic groups) is named when the plan is read, never met at the
+// first message.
 import { RE2JS } from 're2js';
 
 /**
@@ -25,23 +26,43 @@ const UNSUPPORTED: readonly [RegExp, string][] = [
   [/^\(\?<!/, 'negative look-behind (?<!…)'],
   [/^\\[1-9]/, 'back-reference \\1'],
   [/^\\k</, 'named back-reference \\k<name>'],
+  [/^\\Z/, 'end-of-text \\Z'],
+  [/^\(\?>/, 'atomic group (?>…)'],
 ];
+
+/** The quantifiers a `+` after makes possessive (`a++`, `a*+`, `a?+`, `a{2}+`), as they are named. */
+const POSSESSIVE: Record<string, string> = { '+': '++', '*': '*+', '?': '?+', '}': '{n}+' };
+
+/** An escape with braces, whose braces are no repetition count: `\p{L}`, `\P{Lu}`, `\u{1F600}`. */
+const BRACED_ESCAPE = /^\\[pPu]\{[^}]*\}/;
+
+/**
+ * The length of the escape at `pattern[at]` (a `\`): 2, or the whole of `\p{L}` (internal).
+ *
+ * @example
+ * escapeLength('\\p{L}+', 0); // 5
+ */
+export function escapeLength(pattern: string, at: number): number {
+  return BRACED_ESCAPE.exec(pattern.slice(at, at + 64))?.[0].length ?? 2;
+}
 
 /** The first construct of `pattern` RE2 does not have, named with where it is; `undefined` when none. */
 function unsupportedConstruct(pattern: string): string | undefined {
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
+    const char = pattern.charAt(i);
     if (char === '\\' && inClass) {
       i++;
       continue;
     }
     if (char === '[') inClass = true;
     else if (char === ']') inClass = false;
-    else if (!inClass && (char === '(' || char === '\\')) {
+    else if (!inClass && char in POSSESSIVE && pattern[i + 1] === '+') {
+      return `possessive quantifier ${POSSESSIVE[char]} at character ${i + 1}, which RE2 cannot run`;
+    } else if (!inClass && (char === '(' || char === '\\')) {
       const found = UNSUPPORTED.find(([spelling]) => spelling.test(pattern.slice(i, i + 4)));
       if (found) return `${found[1]} at character ${i + 1}, which RE2 cannot run`;
-      if (char === '\\') i++;
+      if (char === '\\') i += escapeLength(pattern, i) - 1;
     }
   }
   return undefined;

@@ -5,7 +5,8 @@
 import { schemaProblems } from './json-schema-validator.js';
 import { readTrackingPlan, ruleLabel, rulesOf, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
 import { resolveLimits, utf8Length, type TrackingPlanLimits } from './plan-limits.js';
-import { ruleSchemaProblem } from './rule-schema-checks.js';
+import { PatternWeights } from './pattern-weight.js';
+import { rulePatternProblem, ruleSchemaProblem, type RuleSchemaProblem } from './rule-schema-checks.js';
 import { nestingDepth } from './schema-walk.js';
 
 /**
@@ -44,7 +45,7 @@ export function parseTrackingPlanText(text: string, limits?: TrackingPlanLimits)
 
 /**
  * Reads and checks a whole plan: its structure (`readTrackingPlan`), its limits, and each rule's
- * `jsonSchema` (draft-07, patterns RE2 can run, local `$ref`s that resolve, `enum` sizes). Throws a
+ * `jsonSchema` (patterns RE2 can run and their weight, draft-07, local `$ref`s that resolve, `enum` sizes). Throws a
  * `TrackingPlanError` naming the rule (index, type, key, version), the path, and the fix.
  *
  * @example
@@ -61,6 +62,7 @@ export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}):
     );
   }
   const rules = readTrackingPlan(list);
+  const weights = new PatternWeights();
   let total = 0;
   rules.forEach((rule, index) => {
     const label = ruleLabel(index, rule);
@@ -87,6 +89,10 @@ export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}):
         `${label}: the plan's rules pass ${limits.maxPlanBytes} bytes here (limits.maxPlanBytes): split the plan, ${RAISE}`,
       );
     }
+    const refuse = (problem: RuleSchemaProblem) =>
+      new TrackingPlanError(`${at}.${problem.path}`, `${label}: jsonSchema.${problem.path}: ${problem.message}`);
+    const patterns = rulePatternProblem(rule.jsonSchema, limits, options.patternProperties ?? false, weights);
+    if (patterns !== undefined) throw refuse(patterns);
     const meta = schemaProblems(rule.jsonSchema)[0];
     if (meta !== undefined) {
       const path = meta.path === '(root)' ? '' : `.${meta.path}`;
@@ -95,10 +101,8 @@ export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}):
         `${label}: jsonSchema${path} ${meta.message} (not a valid draft-07 JSON Schema).`,
       );
     }
-    const problem = ruleSchemaProblem(rule.jsonSchema, limits, options.patternProperties ?? false);
-    if (problem !== undefined) {
-      throw new TrackingPlanError(`${at}.${problem.path}`, `${label}: jsonSchema.${problem.path}: ${problem.message}`);
-    }
+    const problem = ruleSchemaProblem(rule.jsonSchema, limits);
+    if (problem !== undefined) throw refuse(problem);
   });
   return rules;
 }

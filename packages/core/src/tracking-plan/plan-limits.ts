@@ -20,6 +20,13 @@ export interface TrackingPlanLimits {
   maxSchemaDepth?: number;
   /** Values of one `enum` (default 2,000). */
   maxEnumValues?: number;
+  /**
+   * What the plan's distinct `pattern`s and `patternProperties` keys may cost to compile (default 1,000,000).
+   * RE2 compiles a counted repetition as copies (`x{1,1000}` is a thousand `x`), so a pattern weighs its
+   * length times its largest repetition count (nested counts multiply): `^\p{L}{1,1000}$` weighs 15,000,
+   * `^[A-Z]{3}-\d+$` 42. A plan at the default compiles its patterns in about half a second.
+   */
+  maxPatternWeight?: number;
 }
 
 /**
@@ -34,6 +41,7 @@ export const DEFAULT_PLAN_LIMITS: Readonly<Required<TrackingPlanLimits>> = Objec
   maxRuleBytes: 512 * 1024,
   maxSchemaDepth: 64,
   maxEnumValues: 2_000,
+  maxPatternWeight: 1_000_000,
 });
 
 /**

@@ -1,7 +1,10 @@
 // What a rule's JSON Schema must be beyond draft-07 itself, checked when a plan is read: every `pattern`
-// runs on the linear-time engine, every `$ref` points inside the rule, no `enum` past its limit.
+// runs on the linear-time engine and the plan's patterns stay under their weight limit (checked before
+// the meta-schema, whose `format: "regex"` would only say "invalid" where RE2 names the construct), every
+// `$ref` points inside the rule, no `enum` past its limit.
 import { patternProblem } from './linear-pattern.js';
 import type { TrackingPlanLimits } from './plan-limits.js';
+import { patternWeight, type PatternWeights } from './pattern-weight.js';
 import { eachSubschema, resolveLocal } from './schema-walk.js';
 
 /**
@@ -17,37 +20,56 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function patternAt(pattern: string, where: string): RuleSchemaProblem | undefined {
+/** How a pattern at `where` fails: past the plan's weight limit (checked first: it is not compiled then), or on RE2. */
+function patternAt(
+  pattern: string,
+  where: string,
+  limits: Required<TrackingPlanLimits>,
+  weights: PatternWeights,
+): RuleSchemaProblem | undefined {
+  const total = weights.add(pattern);
+  if (total > limits.maxPatternWeight) {
+    return {
+      path: where,
+      message:
+        `pattern ${JSON.stringify(pattern)} (weight ${patternWeight(pattern)}: its length times its largest ` +
+        `repetition count) brings the plan's patterns to a weight of ${total}, over the limit of ` +
+        `${limits.maxPatternWeight} (limits.maxPatternWeight): RE2 compiles x{1,1000} as a thousand x, so use + or ` +
+        'smaller counts, share one pattern across rules, or raise the limit with compileTrackingPlan(plan, { limits }).',
+    };
+  }
   const problem = patternProblem(pattern);
   if (problem === undefined) return undefined;
   return {
     path: where,
     message:
       `pattern ${JSON.stringify(pattern)} uses ${problem}. Tracking-plan patterns run on RE2, in time linear in ` +
-      'the value (no backtracking): rewrite it without look-around or back-references.',
+      'the value (no backtracking): rewrite it without look-around, back-references, possessive quantifiers or ' +
+      'atomic groups (and $ for \\Z).',
   };
 }
 
 /**
- * The first problem of a rule's schema that its draft-07 meta-schema does not catch (internal): a
- * `pattern` or `patternProperties` key the linear-time engine cannot run (or, with `patternProperties`
- * false, any `patternProperties`: the runtime-neutral build runs them on no linear engine), a `$ref`
- * that is not local or points at nothing, an `enum` with more values than `limits.maxEnumValues`.
+ * The first `pattern` or `patternProperties` key of a rule that RE2 cannot run or that takes the plan's
+ * patterns past `limits.maxPatternWeight` (`weights` counts them across the plan's rules), or, with
+ * `patternProperties` false, any `patternProperties`: the runtime-neutral build runs them on no linear
+ * engine (internal).
  *
  * @example
- * ruleSchemaProblem({ properties: { id: { type: 'string', pattern: '(?!x)' } } }, limits, true)?.path;
+ * rulePatternProblem({ properties: { id: { type: 'string', pattern: '(?!x)' } } }, limits, true, weights)?.path;
  * // 'properties.id.pattern'
  */
-export function ruleSchemaProblem(
+export function rulePatternProblem(
   schema: Record<string, unknown>,
   limits: Required<TrackingPlanLimits>,
   patternProperties: boolean,
+  weights: PatternWeights,
 ): RuleSchemaProblem | undefined {
   let found: RuleSchemaProblem | undefined;
   eachSubschema(schema, (node, keys) => {
     if (found) return;
     const at = (keyword: string, ...more: string[]) => [...keys, keyword, ...more].join('.');
-    if (typeof node.pattern === 'string') found = patternAt(node.pattern, at('pattern'));
+    if (typeof node.pattern === 'string') found = patternAt(node.pattern, at('pattern'), limits, weights);
     if (!found && isObject(node.patternProperties)) {
       if (!patternProperties) {
         found = {
@@ -58,10 +80,31 @@ export function ruleSchemaProblem(
         };
       }
       for (const key of Object.keys(node.patternProperties)) {
-        found ??= patternAt(key, at('patternProperties', key));
+        found ??= patternAt(key, at('patternProperties', key), limits, weights);
       }
     }
-    if (!found && Array.isArray(node.enum) && node.enum.length > limits.maxEnumValues) {
+  });
+  return found;
+}
+
+/**
+ * The first problem of a rule's schema, beyond its patterns (`rulePatternProblem`), that its draft-07
+ * meta-schema does not catch (internal): a `$ref` that is not local or points at nothing, an `enum` with
+ * more values than `limits.maxEnumValues`.
+ *
+ * @example
+ * ruleSchemaProblem({ properties: { id: { $ref: '#/definitions/missing' } } }, limits)?.path;
+ * // 'properties.id.$ref'
+ */
+export function ruleSchemaProblem(
+  schema: Record<string, unknown>,
+  limits: Required<TrackingPlanLimits>,
+): RuleSchemaProblem | undefined {
+  let found: RuleSchemaProblem | undefined;
+  eachSubschema(schema, (node, keys) => {
+    if (found) return;
+    const at = (keyword: string, ...more: string[]) => [...keys, keyword, ...more].join('.');
+    if (Array.isArray(node.enum) && node.enum.length > limits.maxEnumValues) {
       found = {
         path: at('enum'),
         message:
