@@ -10,7 +10,8 @@ import type { Refusal } from './request.js';
  */
 export function answer(refusal: Refusal): ReceiverResponse {
   const response = receiverResponse(refusal.code, refusal.message, refusal.extra);
-  return { ...response, headers: { ...response.headers, ...refusal.headers } };
+  if (refusal.headers !== undefined) Object.assign(response.headers, refusal.headers);
+  return response;
 }
 
 /**
