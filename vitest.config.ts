@@ -13,6 +13,8 @@ const HEAVY = [
   'test/runtimes/**/*.test.ts',
   'test/docs-site.test.ts',
   'test/packaging/install-tarballs.test.ts',
+  // a fresh npm project with an empty npm cache, from the tarballs, running every bin and loading every export
+  'test/packaging/tarball-commands.test.ts',
   // a new npm project per guide family, from the tarballs, running each guide's snippet
   'test/packaging/guide-snippets.test.ts',
   'test/packaging/prepack.test.ts',

@@ -35,6 +35,7 @@ const ALL = [
   'bullmq',
   'inspector',
   'tracking-plan',
+  'plan-start',
 ] as const;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : [...ALL];

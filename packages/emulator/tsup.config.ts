@@ -1,4 +1,9 @@
+import { rmSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+// Both builds below write into dist/ at the same time, so neither cleans it (one would remove what the
+// other just wrote: cli.js, or the chunk `hookgate types` loads lazily). It is emptied once, before both.
+rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 
 export default defineConfig([
   // The library: ESM + CJS + types.
@@ -7,7 +12,7 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
-    clean: ['!cli.js', '!cli.js.map'], // the CLI's build below runs at the same time into dist/
+    clean: false,
     target: 'es2022',
     // import.meta.url in the CJS build (the inspector finds its page next to the module).
     shims: true,

@@ -3,7 +3,7 @@
 // With HOOKGATE_SUMMARY_CARRY=<file> (set by .ci/run, which runs vitest several times), the line
 // counts this run plus the runs before it: the totals are carried in that JSON file.
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Reporter } from 'vitest/reporters';
+import type { Reporter, TestModule } from 'vitest/node';
 
 type Totals = { passed: number; failed: number; skipped: number };
 
@@ -21,33 +21,27 @@ function carried(file: string): Totals {
   return t as Totals;
 }
 
-type Task = { type: string; mode?: string; result?: { state?: string }; tasks?: Task[] };
-
-function count(tasks: readonly Task[], totals: { passed: number; failed: number; skipped: number }): void {
-  for (const task of tasks) {
-    if (task.tasks) count(task.tasks, totals);
-    if (task.type !== 'test') continue;
-    const state = task.result?.state;
-    if (state === 'pass') totals.passed++;
-    else if (state === 'fail') totals.failed++;
-    else totals.skipped++;
-  }
-}
-
-function hasFailedTest(task: Task): boolean {
-  return (task.tasks ?? []).some((t) => (t.type === 'test' && t.result?.state === 'fail') || hasFailedTest(t));
+function hasFailedTest(module: TestModule): boolean {
+  return !module.children.allTests('failed').next().done;
 }
 
 export default class SummaryReporter implements Reporter {
-  onFinished(files: readonly Task[] = [], errors: readonly unknown[] = []): void {
+  onTestRunEnd(modules: readonly TestModule[], unhandledErrors: readonly unknown[]): void {
     const totals = { passed: 0, failed: 0, skipped: 0 };
-    count(files, totals);
+    for (const module of modules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') totals.passed++;
+        else if (state === 'failed') totals.failed++;
+        else totals.skipped++;
+      }
+    }
     // A file that failed to load (an import or a spawn in its setup threw) has no failed test of its
     // own: count it as one failure, so the line never says 0 failed for a red run.
-    const brokenFiles = files.filter((f) => f.result?.state === 'fail' && !hasFailedTest(f)).length;
+    const brokenFiles = modules.filter((m) => m.state() === 'failed' && !hasFailedTest(m)).length;
     const run: Totals = {
       passed: totals.passed,
-      failed: totals.failed + brokenFiles + errors.length,
+      failed: totals.failed + brokenFiles + unhandledErrors.length,
       skipped: totals.skipped,
     };
     const carry = process.env.HOOKGATE_SUMMARY_CARRY;

@@ -124,10 +124,11 @@ export function actionsJobRunner(
             `${issues.map((i) => `${i.path} ${i.message}`).join('; ')}. For a mapped payload, use onPayload.`,
         );
       }
-      await planned(plan, record, handler, context)(record, context);
+      await planned(plan, record, handler, context)?.(record, context);
       return;
     }
-    if (onPayload == null) return;
+    // A whole event nothing handles still meets the plan: `onViolation` runs for it.
+    if (onPayload == null) return void (await planned(plan, payload, undefined, context)?.(payload, context));
     if (schema === undefined) {
       await onPayload(payload, context);
       return;

@@ -62,7 +62,8 @@ const WORKER_OWN_OPTIONS = new Set([
  * Starts a BullMQ worker that runs typed handlers for the messages `enqueueTo` stored. A handler that
  * throws fails the attempt: BullMQ retries it with the job's backoff, and after the last attempt the
  * job stays in the failed set with its error (re-run it with `job.retry()`). A message without a
- * handler completes without running anything. Processing is at least once: a worker that dies
+ * handler (keyed `on.track` included) completes without running anything but `onViolation`, which
+ * runs for every message that breaks the plan. Processing is at least once: a worker that dies
  * mid-job leaves it to be taken again once its lock expires, so write idempotently on `ctx.dedupeKey`.
  * With `trackingPlan` (the receiver in `enqueue` mode takes none), the worker checks each message
  * against it before its handler runs, exactly as a receiver does: `ctx.violations`, `ctx.planned`,
@@ -173,9 +174,8 @@ export function createWorker<M = WebhookMessage>(
     const handler =
       (typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ??
       onMessage;
-    if (handler === undefined) return;
     const context = jobContextOf(job, signal);
-    await planned(plan, message, handler, context)(message, context);
+    await planned(plan, message, handler, context)?.(message, context);
   };
   return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
 }

@@ -20,21 +20,25 @@ export function settleWorkerPlan<T extends object>(given: T): { options: T; plan
 }
 
 /**
- * The handler to run for a job's message under the worker's plan: sets `context.violations` and
- * `context.planned` when the plan applies to the message (a handler of `on` or `onMessage`, not
- * `onPayload`), and returns `onViolation` instead of the handler for a message that breaks the plan.
+ * The handler to run for a job's message under the worker's plan, given the one its type picked:
+ * for `on.track` keyed by event name the event's own (else `'*'`, else `onMessage`); sets
+ * `context.violations` and `context.planned` when the plan applies to the message (every message but
+ * a payload for `onPayload`), and returns `onViolation` instead for a message that breaks the plan,
+ * whether or not a handler exists for it. `undefined`: nothing runs the message (the job completes).
  *
  * @example
- * const run = planned(plan, message, handler, context);
- * await run(message, context);
+ * const run = planned(plan, message, on?.[message.type] ?? onMessage, context);
+ * await run?.(message, context);
  */
 export function planned<M>(
   plan: PlanSetup | undefined,
   message: M,
-  handler: JobHandler<M>,
+  picked: JobHandler<M> | undefined,
   context: JobContext,
-): JobHandler<M> {
-  if (plan === undefined || !plan.appliesTo(message, handler)) return handler;
+): JobHandler<M> | undefined {
+  if (plan === undefined) return picked;
+  const handler = plan.handlerFor(message, picked);
+  if (!plan.appliesTo(message, handler)) return handler;
   const outcome = plan.plan.check(message);
   context.planned = outcome.planned;
   context.violations = outcome.violations;

@@ -83,10 +83,10 @@ describe('createWorker types', () => {
         onPayload: () => undefined,
       });
     const actionsOnMessage = () =>
-      // @ts-expect-error an Actions worker's catch-all is onPayload
       createWorker('webhooks', {
         destination: 'actions',
         connection,
+        // @ts-expect-error an Actions worker's catch-all is onPayload
         onMessage: () => undefined,
       });
     expect([typeof classic, typeof mixed, typeof actionsOnMessage]).toEqual(['function', 'function', 'function']);

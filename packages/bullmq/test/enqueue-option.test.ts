@@ -228,7 +228,7 @@ describe('the job', () => {
     expect((await post(server.url, text)).status).toBe(200);
     const job = await queue.getJob(jobIdOf('id:big-number'));
     expect(job?.data.lossyNumbers).toEqual(['orderId']);
-    expect((job?.data.message as unknown as { orderId: unknown }).orderId).toBe('12345678901234567890');
+    expect((job!.data.message as unknown as { orderId: unknown }).orderId).toBe('12345678901234567890');
 
     const seen: Array<{ orderId: unknown; lossyNumbers: readonly string[] }> = [];
     const worker = createWorker(queue.name, {

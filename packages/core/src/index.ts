@@ -90,6 +90,8 @@ export { explainMismatch, type MismatchFinding } from './signatures/explain-mism
 // Tracking plans: what a receiver's author writes or catches (the rest is on @hookgate/core/internal).
 export { compileTrackingPlan } from './tracking-plan/compile-plan.js';
 export { TrackingPlanError } from './tracking-plan/plan-file.js';
+export { linearRegExp, type LinearRegExp } from './tracking-plan/linear-pattern.js';
+export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/plan-limits.js';
 export type { PlanViolation } from './tracking-plan/json-schema-validator.js';
 export type { TypedTrackingPlan } from './tracking-plan/plan-types.js';
 

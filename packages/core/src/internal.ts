@@ -81,6 +81,10 @@ export type {
   TrackingPlanOptions,
 } from './tracking-plan/compile-plan.js';
 export type { PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+export { loadTrackingPlan, parseTrackingPlanText, type LoadPlanOptions } from './tracking-plan/load-plan.js';
+export { planAjv } from './tracking-plan/plan-ajv.js';
+export { eachSubschema } from './tracking-plan/schema-walk.js';
+export { resolveLocal } from './tracking-plan/rule-schema-checks.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
 export type { SpecPlanEvents } from './receiver/actions-options.js';

@@ -67,7 +67,7 @@ describe('the handler context', () => {
     await r.drain();
     expect(late?.aborted).toBe(true);
     expect(late?.reason).toBeInstanceOf(DeadlineExceededError);
-    expect((late?.reason as DeadlineExceededError).deadlineMs).toBe(100);
+    expect((late!.reason as DeadlineExceededError).deadlineMs).toBe(100);
   });
 
   it('the deadline counts from receivedAt, not from when handle was called', async () => {

@@ -50,7 +50,7 @@ describe('a receiver with a tracking plan', () => {
             path: 'properties.total',
             message: 'must be number (got string)',
             keyword: 'type',
-            rule: 'TRACK "Order Completed" v2',
+            rule: 'TRACK "Order Completed" v1',
           },
         ],
       },

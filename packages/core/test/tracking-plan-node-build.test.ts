@@ -19,7 +19,7 @@ const order = (properties: Record<string, unknown>, extra: Record<string, unknow
 const MESSAGES = [
   order({ order_id: 7, currency: 'GBP', products: [{ price: 3 }, { product_id: 'p', price: 'x' }] }),
   order({ order_id: 'o1', total: 12.5 }),
-  order({ order_id: 'o1' }, { context: { protocols: { event_version: 1 } } }),
+  order({ order_id: 'o1' }, { context: { protocols: { event_version: 2 } } }),
   fixture('track', { event: 'Signed Up', properties: {} }),
   fixture('track', { event: 'Order Complete' }),
   fixture('page', { properties: { title: 'Pricing' } }),
@@ -107,7 +107,7 @@ describe('the Node build compiles plans with Ajv', () => {
     if (file === 'public-api-rules.json') {
       expect(violations.length).toBeGreaterThan(8); // the comparison is not of empty lists
       expect(violations).toContain(
-        'TRACK "Order Completed" v2 properties.currency [enum] must be equal to one of the allowed values: "EUR", "USD"',
+        'TRACK "Order Completed" v1 properties.currency [enum] must be equal to one of the allowed values: "EUR", "USD"',
       );
     }
     if (file === KEYWORDS_PLAN) {
@@ -136,5 +136,45 @@ describe('the Node build compiles plans with Ajv', () => {
       expect(answer.status).toBe(200);
     }
     expect(seen).toEqual([[], ['properties.order_id', 'properties.total']]);
+  });
+
+  it('runs pattern and patternProperties on RE2 through Ajv: ^(a+)+$ against 10 KB in milliseconds', async () => {
+    const core = (await import(node.file)) as Core;
+    const plan = core.compileTrackingPlan([
+      {
+        type: 'TRACK',
+        key: 'Signed Up',
+        jsonSchema: {
+          properties: {
+            properties: {
+              properties: { code: { type: 'string', pattern: '^(a+)+$' } },
+              patternProperties: { '^(a+)+$': { type: 'number' } },
+            },
+          },
+        },
+      },
+    ]);
+    const hostile = `${'a'.repeat(10 * 1024)}!`;
+    const message = {
+      type: 'track',
+      event: 'Signed Up',
+      properties: { code: hostile, [`${'a'.repeat(10 * 1024)}`]: 'x' },
+    };
+    plan.check({ type: 'track', event: 'Signed Up', properties: {} }); // compiled
+    const start = process.cpuUsage();
+    const { violations } = plan.check(message);
+    const used = process.cpuUsage(start);
+    expect((used.user + used.system) / 1000).toBeLessThan(50);
+    expect(violations.map((v) => `${v.path.slice(0, 20)} ${v.keyword}`).sort()).toEqual([
+      'properties.aaaaaaaaa type',
+      'properties.code pattern',
+    ]);
+    // The neutral build has no linear engine for patternProperties' keys: it refuses them at start.
+    const neutralCore = (await import(neutral.file)) as Core;
+    expect(() =>
+      neutralCore.compileTrackingPlan([
+        { type: 'TRACK', key: 'P', jsonSchema: { patternProperties: { '^a': { type: 'number' } } } },
+      ]),
+    ).toThrow(/patternProperties run only where the plan is compiled by Ajv/);
   });
 });

@@ -17,8 +17,8 @@ describe('reading a plan', () => {
     const rules = readTrackingPlan(publicApi);
     expect(rules.map((r) => `${r.type}:${r.key ?? ''}:${r.version}`)).toEqual([
       'COMMON::1',
-      'TRACK:Order Completed:1',
       'TRACK:Order Completed:2',
+      'TRACK:Order Completed:1',
       'TRACK:Signed Up:1',
       'TRACK:Page Viewed:1',
       'IDENTIFY::1',
@@ -79,23 +79,23 @@ describe('reading a plan', () => {
 describe('checking messages', () => {
   const plan = compileTrackingPlan(publicApi);
 
-  it('checks a track call against the highest version by default, with every violation named by path', () => {
+  it('checks a track call against the oldest version by default, as Segment does, with every violation named by path', () => {
     const result = plan.check(order({ order_id: 7, currency: 'GBP', products: [{ price: 3 }] }));
     expect(result.planned).toBe(true);
-    expect(result.rule).toEqual({ type: 'TRACK', key: 'Order Completed', version: 2 });
+    expect(result.rule).toEqual({ type: 'TRACK', key: 'Order Completed', version: 1 });
     expect(result.violations.map((v) => `${v.path}: ${v.message}`).sort()).toEqual([
       'properties.currency: must be equal to one of the allowed values: "EUR", "USD"',
       'properties.order_id: must be string (got integer)',
       'properties.products.0.product_id: is required',
       'properties.total: is required',
     ]);
-    expect(result.violations[0]?.rule).toBe('TRACK "Order Completed" v2');
+    expect(result.violations[0]?.rule).toBe('TRACK "Order Completed" v1');
   });
 
   it('a valid message has no violations; an unplanned event is not planned', () => {
     expect(plan.check(order({ order_id: 'o1', total: 12.5 }))).toEqual({
       planned: true,
-      rule: { type: 'TRACK', key: 'Order Completed', version: 2 },
+      rule: { type: 'TRACK', key: 'Order Completed', version: 1 },
       violations: [],
     });
     expect(plan.check(fixture('track', { event: 'Order Complete' }))).toEqual({ planned: false, violations: [] });
@@ -103,18 +103,18 @@ describe('checking messages', () => {
   });
 
   it('context.protocols.event_version picks a version; a version the plan lacks falls back', () => {
-    const v1 = plan.check(order({ order_id: 'o1' }, { context: { protocols: { event_version: 1 } } }));
-    expect(v1).toMatchObject({ rule: { version: 1 }, violations: [] });
+    const v2 = plan.check(order({ order_id: 'o1' }, { context: { protocols: { event_version: 2 } } }));
+    expect(v2).toMatchObject({ rule: { version: 2 }, violations: [] });
     const v9 = plan.check(order({ order_id: 'o1' }, { context: { protocols: { event_version: 9 } } }));
-    expect(v9.rule?.version).toBe(2);
+    expect(v9.rule?.version).toBe(1);
   });
 
-  it('versions: oldest, or per event; an unknown event in versions is refused with a did-you-mean', () => {
-    expect(compileTrackingPlan(publicApi, { versions: 'oldest' }).check(order({ order_id: 'o' })).rule?.version).toBe(
-      1,
+  it('versions: highest, or per event; an unknown event in versions is refused with a did-you-mean', () => {
+    expect(compileTrackingPlan(publicApi, { versions: 'highest' }).check(order({ order_id: 'o' })).rule?.version).toBe(
+      2,
     );
-    const picked = compileTrackingPlan(publicApi, { versions: { 'Order Completed': 1 } });
-    expect(picked.check(order({ order_id: 'o' })).rule?.version).toBe(1);
+    const picked = compileTrackingPlan(publicApi, { versions: { 'Order Completed': 2 } });
+    expect(picked.check(order({ order_id: 'o' })).rule?.version).toBe(2);
     expect(() => compileTrackingPlan(publicApi, { versions: { 'Order Complete': 1 } })).toThrow(
       /did you mean "Order Completed"/,
     );
@@ -138,25 +138,38 @@ describe('checking messages', () => {
     expect(plan.check(fixture('screen'))).toEqual({ planned: false, violations: [] });
   });
 
-  it('checks screen calls as "Screen Viewed" (or the SCREEN rule of their name, or the plan\'s SCREEN rule)', () => {
+  it('checks page and screen calls as "Page Viewed" and "Screen Viewed", or the plan\'s PAGE and SCREEN rule, never by name', () => {
     const properties = (required: string) => ({
       type: 'object',
       properties: { properties: { type: 'object', required: [required] } },
     });
-    const screens = compileTrackingPlan([
+    const viewed = compileTrackingPlan([
       { type: 'TRACK', key: 'Screen Viewed', version: 1, jsonSchema: properties('viewed') },
-      { type: 'SCREEN', key: 'Checkout', version: 1, jsonSchema: properties('step') },
     ]);
-    const home = screens.check(fixture('screen', { name: 'Home', properties: {} }));
+    const home = viewed.check(fixture('screen', { name: 'Home', properties: {} }));
     expect(home).toMatchObject({ planned: true, rule: { type: 'TRACK', key: 'Screen Viewed' } });
     expect(home.violations.map((v) => v.path)).toEqual(['properties.viewed']);
-    const checkout = screens.check(fixture('screen', { name: 'Checkout', properties: {} }));
-    expect(checkout).toMatchObject({ planned: true, rule: { type: 'SCREEN', key: 'Checkout' } });
-    expect(checkout.violations.map((v) => v.path)).toEqual(['properties.step']);
-    const anyScreen = compileTrackingPlan([{ type: 'SCREEN', key: null, version: 1, jsonSchema: properties('x') }]);
-    expect(anyScreen.check(fixture('screen', { name: 'Home', properties: {} })).violations.map((v) => v.path)).toEqual([
+    const rules = compileTrackingPlan([
+      { type: 'TRACK', key: 'Screen Viewed', version: 1, jsonSchema: properties('viewed') },
+      { type: 'SCREEN', key: null, version: 1, jsonSchema: properties('x') },
+      { type: 'PAGE', key: null, version: 1, jsonSchema: properties('y') },
+    ]);
+    expect(rules.check(fixture('screen', { name: 'Home', properties: {} })).violations.map((v) => v.path)).toEqual([
       'properties.x',
     ]);
+    // The Webhooks page message has no name: the same rule with and without it.
+    for (const page of [fixture('page', { properties: {} }), fixture('page', { name: 'Pricing', properties: {} })]) {
+      expect(rules.check(page)).toMatchObject({ planned: true, rule: { type: 'PAGE', key: null } });
+    }
+    for (const type of ['PAGE', 'SCREEN']) {
+      expect(() =>
+        compileTrackingPlan([{ type, key: 'Checkout', version: 2, jsonSchema: properties('step') }]),
+      ).toThrow(
+        new RegExp(
+          `^rules\\[0\\] \\(${type} "Checkout" v2\\): a ${type} rule applies to every ${type.toLowerCase()} call`,
+        ),
+      );
+    }
   });
 
   it('lists the planned property and trait names of a message', () => {

@@ -13,8 +13,9 @@ import { fixtures } from '../src/index.js';
 import { bundleCore, coreSrc, repoRoot, type CoreBundle } from './helpers/bundle.js';
 
 // eval(…), new Function(…), new globalThis.Function(…) (TypeBox's compiler spells it so), Function('…').
+// A method of that name (re2js's prefilter has `eval(input, pos) { … }`, called as `.eval(…)`) is not eval.
 const CODEGEN = [
-  /\beval\s*\(/,
+  /(?<![.\w$])eval\s*\((?![^)]*\)\s*\{)/,
   /\bnew\s+(?:globalThis\.|self\.|window\.)?Function\b/,
   /\b(?:globalThis\.)?Function\s*\(\s*['"`]/,
 ];
@@ -26,6 +27,8 @@ it('the scan patterns catch every spelling', () => {
     'return new globalThis.Function(...args);',
     "Function('return 1')",
   ];
+  expect(CODEGEN[0]!.test('\teval(input, pos) {')).toBe(false);
+  expect(CODEGEN[0]!.test('this.prefilter.eval(input, pos)')).toBe(false);
   for (const s of spellings)
     expect(
       CODEGEN.some((re) => re.test(s)),

@@ -1,3 +1,4 @@
+import { headerValueIssue } from './sendable-fields.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { SettingsError } from './errors.js';
@@ -253,8 +254,11 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     actions: resolveActionsResponsePolicy(p.actions),
   };
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-  if (typeof userAgent !== 'string' || userAgent.length === 0 || /[\r\n]/.test(userAgent))
+  if (typeof userAgent !== 'string' || userAgent.length === 0)
     throw new SettingsError('userAgent', 'must be a non-empty one-line string, e.g. "Segment.io/1.0"');
+  const userAgentIssue = headerValueIssue(userAgent);
+  if (userAgentIssue !== undefined)
+    throw new SettingsError('userAgent', `cannot be sent as the User-Agent header: it ${userAgentIssue}`);
   const tls = options.tls ?? {};
   if (typeof tls !== 'object' || tls === null) throw new SettingsError('tls', 'must be an object { ca }');
   rejectUnknownKeys(tls as Record<string, unknown>, ['ca'], 'tls');

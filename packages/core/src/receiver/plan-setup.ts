@@ -13,17 +13,24 @@ type Handler = MessageHandler<WebhookMessage, unknown>;
 type Handlers = Record<string, unknown>;
 
 /**
- * What the plan step reads (internal): the compiled plan, `onViolation`, and which messages the plan
- * applies to (`appliesTo`): those run by a handler of `on` or `onMessage` (not `onPayload`, whose
- * mapped payloads no plan describes), and, in pass-through use (no handlers, no `enqueue`: the
- * framework's route is the handler), every classic message and every whole Segment event.
+ * What the plan step reads (internal): the compiled plan, `onViolation`, which handler runs a message
+ * (`handlerFor`) and which messages the plan applies to (`appliesTo`): every message but a mapped
+ * payload `onPayload` runs (no plan describes those), that is every classic message and every whole
+ * Segment event, whether a handler of `on` or `onMessage` runs it, the framework's route does
+ * (pass-through use), or nothing does (so `onViolation` still runs for it).
  *
  * @example
+ * const handler = planSetup.handlerFor(message, rules.handlerFor(message));
  * if (planSetup.appliesTo(message, handler)) console.log(planSetup.plan.check(message).violations);
  */
 export interface PlanSetup {
   plan: CompiledTrackingPlan;
   onViolation: ViolationHandler<unknown> | undefined;
+  /**
+   * The handler that runs `message`, given the one its type picked: for `on.track` keyed by event
+   * name, the event's own handler, else `'*'`, else `onMessage`, else none (`undefined`: unhandled).
+   */
+  handlerFor<H>(message: unknown, picked: H | undefined): H | undefined;
   appliesTo(message: unknown, handler: unknown): boolean;
 }
 
@@ -31,13 +38,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `on.track` keyed by event name → one handler picking by `msg.event` ('*' for the rest, then `onMessage`). */
+/** `on.track` keyed by event name → what picks a handler by `msg.event` ('*' for the rest, then `onMessage`). */
 function keyedTrack(
   keyed: Handlers,
   plan: CompiledTrackingPlan,
   fallback: Handler | undefined,
   caller: string,
-): Handler {
+): (message: unknown) => Handler | undefined {
   const known = [...plan.eventNames, '*'];
   for (const [name, handler] of Object.entries(keyed)) {
     if (!known.includes(name)) {
@@ -58,10 +65,9 @@ function keyedTrack(
   }
   const byEvent = new Map(Object.entries(keyed) as [string, Handler][]);
   const other = byEvent.get('*') ?? fallback;
-  return (message, context) => {
+  return (message) => {
     const event = (message as { event?: unknown }).event;
-    const handler = (typeof event === 'string' ? byEvent.get(event) : undefined) ?? other;
-    return handler?.(message, context);
+    return (typeof event === 'string' ? byEvent.get(event) : undefined) ?? other;
   };
 }
 
@@ -85,7 +91,6 @@ export function settleTrackingPlan<T extends object>(
     onViolation?: unknown;
     on?: Handlers;
     onMessage?: Handler;
-    onPayload?: unknown;
     enqueue?: unknown;
     destination?: unknown;
   };
@@ -110,15 +115,24 @@ export function settleTrackingPlan<T extends object>(
   }
   const plan = compileTrackingPlan(given.trackingPlan);
   const track = given.on?.track;
-  const on = isPlainObject(track) ? { ...given.on, track: keyedTrack(track, plan, given.onMessage, caller) } : given.on;
-  const handlers = new Set<unknown>([...Object.values(on ?? {}), given.onMessage].filter((h) => h !== undefined));
-  // Pass-through: the route after the adapter gets the message and its context (`req.webhookContext`).
-  const passThrough = on == null && given.onMessage == null && given.onPayload == null && given.enqueue == null;
+  const pickTrack = isPlainObject(track) ? keyedTrack(track, plan, given.onMessage, caller) : undefined;
+  // `on.track` stays a handler for the destination's rules (a track message, a whole track event, is
+  // theirs); `handlerFor` then swaps it for the event's own, or none.
+  const keyedHandler: Handler | undefined = pickTrack && ((message, context) => pickTrack(message)?.(message, context));
+  const on = keyedHandler ? { ...given.on, track: keyedHandler } : given.on;
+  const handlers = new Set<unknown>(
+    [...Object.values(on ?? {}), ...(isPlainObject(track) ? Object.values(track) : []), given.onMessage].filter(
+      (h) => h !== undefined,
+    ),
+  );
   const actions = given.destination === 'actions';
+  // No handler: the framework's route runs it (pass-through), or nothing does; `onViolation` runs either way.
   const appliesTo = (message: unknown, handler: unknown): boolean =>
-    handler === undefined ? passThrough && (!actions || isSpecEvent(message)) : handlers.has(handler);
+    handler === undefined ? !actions || isSpecEvent(message) : handlers.has(handler);
+  const handlerFor = <H>(message: unknown, picked: H | undefined): H | undefined =>
+    pickTrack !== undefined && picked === keyedHandler ? (pickTrack(message) as H | undefined) : picked;
   return {
     options: on === given.on ? options : { ...options, on },
-    plan: { plan, onViolation: given.onViolation as ViolationHandler<unknown> | undefined, appliesTo },
+    plan: { plan, onViolation: given.onViolation as ViolationHandler<unknown> | undefined, handlerFor, appliesTo },
   };
 }

@@ -2,20 +2,22 @@
 import { nearestName } from '../options/nearest-name.js';
 import {
   precompiledCheck,
-  schemaProblems,
   type PlanViolation,
   type PrecompiledValidator,
   type SchemaCheck,
 } from './json-schema-validator.js';
-import { readTrackingPlan, ruleLabel, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import { loadTrackingPlan } from './load-plan.js';
+import { ruleLabel, rulesOf, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import type { TrackingPlanLimits } from './plan-limits.js';
+import { exactViolations, withStandIns, type ExactNumber } from './exact-numbers.js';
 import { findRule, isObject, type RuleLookup } from './find-rule.js';
-import { schemaCompiler } from './schema-compiler.js';
+import { COMPILES_PATTERN_PROPERTIES, schemaCompiler } from './schema-compiler.js';
 
 /**
  * Which version of an event with several is checked when the message names none (in
- * `context.protocols.event_version`, which always wins when the plan has that version): `highest`
- * (default), `oldest` (what Segment's Schema does), or a version per event name (`{ 'Order Completed': 1 }`;
- * other events take the highest).
+ * `context.protocols.event_version`, which always wins when the plan has that version): `oldest`
+ * (default: Segment's Protocols checks the first version unless the call names another), `highest`, or a
+ * version per event name (`{ 'Order Completed': 2 }`; other events take the oldest).
  *
  * @example
  * compileTrackingPlan(plan, { versions: { 'Order Completed': 1 } });
@@ -26,10 +28,12 @@ export type PlanVersionChoice = 'highest' | 'oldest' | Readonly<Record<string, n
  * Options of `compileTrackingPlan`.
  *
  * @example
- * const options: TrackingPlanOptions = { versions: 'oldest' };
+ * const options: TrackingPlanOptions = { versions: 'highest' };
  */
 export interface TrackingPlanOptions {
   versions?: PlanVersionChoice;
+  /** Limits the plan is read under (see `TrackingPlanLimits` for the defaults). */
+  limits?: TrackingPlanLimits;
 }
 
 /**
@@ -72,8 +76,12 @@ export interface CompiledTrackingPlan {
   readonly rules: readonly TrackingPlanRule[];
   /** The event names of its TRACK rules. */
   readonly eventNames: readonly string[];
-  /** Checks a message (a webhook message or a whole Segment event) against its rule and the COMMON rule. */
-  check(message: unknown): PlanCheckResult;
+  /**
+   * Checks a message (a webhook message or a whole Segment event) against its rule and the COMMON rule.
+   * `exactNumbers` lists the numbers the message holds as their exact text (`bigNumbers: 'string'`):
+   * they are checked as the numbers they are, limits compared exactly.
+   */
+  check(message: unknown, exactNumbers?: readonly ExactNumber[]): PlanCheckResult;
   /** The property (track) or trait (identify, group) names the message's rule lists; `undefined` when it has no rule. */
   plannedFields(message: unknown): { field: 'properties' | 'traits'; names: ReadonlySet<string> } | undefined;
   /** The event name the plan has closest to `name` (a likely typo), or `undefined`. */
@@ -89,30 +97,28 @@ interface CompiledRule {
   schema: Record<string, unknown>;
 }
 
+/** A rule ready to check messages; its schema is compiled when its first message comes (see `compileTrackingPlan`). */
 function compileRule(
   rule: TrackingPlanRule,
   index: number,
   precompiled: PrecompiledValidator | undefined,
   compile: (schema: Record<string, unknown>) => SchemaCheck,
 ): CompiledRule {
-  const label = ruleLabel(index, rule);
-  const problem = schemaProblems(rule.jsonSchema)[0];
-  if (problem !== undefined) {
-    const path = problem.path === '(root)' ? '' : `.${problem.path}`;
-    throw new TrackingPlanError(
-      `rules[${index}].jsonSchema${path}`,
-      `${label}: jsonSchema${path} ${problem.message} (not a valid draft-07 JSON Schema).`,
-    );
-  }
-  let check: SchemaCheck;
-  try {
-    check = precompiled ? precompiledCheck(precompiled) : compile(rule.jsonSchema);
-  } catch (error) {
-    throw new TrackingPlanError(
-      `rules[${index}].jsonSchema`,
-      `${label}: jsonSchema does not compile: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  let compiled: SchemaCheck | undefined = precompiled && precompiledCheck(precompiled);
+  const check: SchemaCheck = (message) => {
+    if (compiled === undefined) {
+      try {
+        compiled = compile(rule.jsonSchema);
+      } catch (error) {
+        // The plan loader checked what a compiler refuses; this is a compiler's own limit.
+        throw new TrackingPlanError(
+          `rules[${index}].jsonSchema`,
+          `${ruleLabel(index, rule)}: jsonSchema does not compile: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+    return compiled(message);
+  };
   const ref: PlanRuleRef = { type: rule.type, key: rule.key ?? null, version: rule.version ?? 1 };
   const name = ref.key === null ? ref.type : `${ref.type} ${JSON.stringify(ref.key)}`;
   return { ref, label: `${name} v${ref.version}`, check, schema: rule.jsonSchema };
@@ -135,7 +141,7 @@ function pickVersion(
     }
     return picked;
   }
-  return versions.get(choice === 'oldest' ? numbers[0]! : numbers[numbers.length - 1]!)!;
+  return versions.get(choice === 'highest' ? numbers[numbers.length - 1]! : numbers[0]!)!;
 }
 
 /** The validators `hookgate types` precompiled, one per rule, when the input is its module's `trackingPlan`. */
@@ -167,9 +173,10 @@ function listedNames(schema: Record<string, unknown>, field: 'properties' | 'tra
 }
 
 /**
- * Compiles a tracking plan once: reads its rules (see `readTrackingPlan`), checks and compiles each
- * rule's JSON Schema (draft-07), and picks the version of each event checked when a message names
- * none. A malformed plan throws a `TrackingPlanError` naming the rule and the path. Takes the plan
+ * Compiles a tracking plan once: reads and checks its rules (see `loadTrackingPlan`: structure, limits,
+ * draft-07, patterns RE2 can run, local `$ref`s), compiles each rule's JSON Schema when its first message
+ * comes (a plan of thousands of rules starts at once), and picks the version of each event checked when a
+ * message names none. A malformed plan throws a `TrackingPlanError` naming the rule and the path. Takes the plan
  * file's JSON as read, the `trackingPlan` export `hookgate types` writes, or a compiled plan (returned as is).
  *
  * Messages are matched as Segment's Protocols does: a track call by its event name; identify and group
@@ -184,9 +191,13 @@ function listedNames(schema: Record<string, unknown>, field: 'properties' | 'tra
 export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions = {}): CompiledTrackingPlan {
   if (isObject(input) && (input as Record<symbol, unknown>)[COMPILED] === true)
     return input as unknown as CompiledTrackingPlan;
-  const rules = readTrackingPlan(input);
-  const validators = precompiledValidators(input, rules.length);
-  const choice = options.versions ?? 'highest';
+  const list = rulesOf(input);
+  const validators = precompiledValidators(input, list.length);
+  const rules = loadTrackingPlan(input, {
+    ...(options.limits && { limits: options.limits }),
+    patternProperties: validators !== undefined || COMPILES_PATTERN_PROPERTIES,
+  });
+  const choice = options.versions ?? 'oldest';
   if (choice !== 'highest' && choice !== 'oldest' && !isObject(choice)) {
     throw new TrackingPlanError(
       'versions',
@@ -228,11 +239,17 @@ export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions
     [COMPILED]: true,
     rules,
     eventNames,
-    check(message) {
+    check(message, exactNumbers) {
+      const exact = exactNumbers !== undefined && exactNumbers.length > 0 ? exactNumbers : undefined;
+      const value = exact ? withStandIns(message, exact) : message;
+      const run = (compiled: CompiledRule) => {
+        const found = compiled.check(value);
+        return exact ? exactViolations(found, compiled.schema, exact) : found;
+      };
       const rule = findRule(lookup, message);
-      let violations = rule ? labelled(rule.check(message), rule.label) : NONE;
+      let violations = rule ? labelled(run(rule), rule.label) : NONE;
       if (common && isObject(message) && message.type !== 'delete') {
-        const more = common.check(message);
+        const more = run(common);
         if (more.length > 0) violations = [...violations, ...labelled(more, common.label)];
       }
       return rule ? { planned: true, rule: rule.ref, violations } : { planned: false, violations };

@@ -31,13 +31,15 @@ function pick<R>(lookup: RuleLookup<R>, type: string, key: string, message: Reco
 }
 
 /**
- * The rule a message is checked against (internal): a track call's by its event name; identify and
- * group by the IDENTIFY and GROUP rules; a page call by a PAGE rule of its name, else the plan's PAGE
- * rule, else the event "Page Viewed" (Segment shows page calls as "Page Viewed"); screen likewise with
- * SCREEN and "Screen Viewed". Alias and delete have no rule of their own.
+ * The rule a message is checked against (internal), as Segment's Protocols matches them: a track call
+ * by its event name; identify and group by the IDENTIFY and GROUP rules; page and screen calls as
+ * Segment shows them, the events "Page Viewed" and "Screen Viewed": the plan's PAGE (SCREEN) rule, else
+ * the TRACK rule of that name. Never by a page's name: the Webhooks page message carries none, so a
+ * receiver and the emulator could not agree (a specific page is checked inside the rule's JSON Schema).
+ * Alias and delete have no rule of their own.
  *
  * @example
- * findRule(lookup, { type: 'page', name: 'Pricing' }); // PAGE "Pricing", else PAGE, else TRACK "Page Viewed"
+ * findRule(lookup, { type: 'page', name: 'Pricing' }); // the PAGE rule, else TRACK "Page Viewed"
  */
 export function findRule<R>(lookup: RuleLookup<R>, message: unknown): R | undefined {
   if (!isObject(message)) return undefined;
@@ -49,15 +51,9 @@ export function findRule<R>(lookup: RuleLookup<R>, message: unknown): R | undefi
     case 'group':
       return pick(lookup, 'GROUP', '', message);
     case 'page':
-    case 'screen': {
-      const type = message.type === 'page' ? 'PAGE' : 'SCREEN';
-      const named = typeof message.name === 'string' ? pick(lookup, type, message.name, message) : undefined;
-      return (
-        named ??
-        pick(lookup, type, '', message) ??
-        pick(lookup, 'TRACK', message.type === 'page' ? 'Page Viewed' : 'Screen Viewed', message)
-      );
-    }
+      return pick(lookup, 'PAGE', '', message) ?? pick(lookup, 'TRACK', 'Page Viewed', message);
+    case 'screen':
+      return pick(lookup, 'SCREEN', '', message) ?? pick(lookup, 'TRACK', 'Screen Viewed', message);
     default:
       return undefined;
   }

@@ -6,6 +6,7 @@
 // functions, no eval, about a hundred times faster): `precompiledCheck` reads both, in the same words.
 import { Validator } from '@cfworker/json-schema';
 import { DRAFT_07_META_SCHEMA } from './draft-07-meta-schema.js';
+import { PATTERN_FORMAT } from './interpreted-patterns.js';
 
 /**
  * One way a message breaks its tracking plan: where (`properties.total`, `traits.email`, `(root)` for the
@@ -140,8 +141,14 @@ function interpretedViolation(
       }
       return { path: dotted(pointer), message: `must be equal to one of the allowed values: ${list}`, keyword: 'enum' };
     }
-    case 'format':
-      return { path: dotted(pointer), message: `must match format "${quoted}"`, keyword: 'format' };
+    case 'format': {
+      const name = /format "(.*)"\.$/s.exec(error.error)?.[1] ?? quoted ?? '';
+      if (name.startsWith(PATTERN_FORMAT)) {
+        const message = `must match pattern "${name.slice(PATTERN_FORMAT.length)}"`;
+        return { path: dotted(pointer), message, keyword: 'pattern' };
+      }
+      return { path: dotted(pointer), message: `must match format "${name}"`, keyword: 'format' };
+    }
     case 'pattern': {
       const pattern = valueAt(schema, error.keywordLocation.replace(/^#/, ''));
       const message = typeof pattern === 'string' ? `must match pattern "${pattern}"` : 'must match pattern';
@@ -210,6 +217,19 @@ export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
 let metaValidator: Validator | undefined;
 
 /**
+ * The schema with each non-empty `enum` and `examples` list cut to one `null`: the meta-schema asks only
+ * that they be non-empty lists (any values), so the verdict is the same, without visiting a plan's
+ * hundreds of thousands of enum values one by one.
+ */
+function withoutEnumValues(schema: Record<string, unknown>): unknown {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) =>
+      (key === 'enum' || key === 'examples') && Array.isArray(value) && value.length > 0 ? [null] : value,
+    ),
+  ) as unknown;
+}
+
+/**
  * The problems of a JSON Schema itself, checked against the draft-07 meta-schema (empty when it is a
  * valid schema), each with its path inside the schema.
  *
@@ -218,7 +238,7 @@ let metaValidator: Validator | undefined;
  */
 export function schemaProblems(schema: Record<string, unknown>): { path: string; message: string }[] {
   metaValidator ??= new Validator(DRAFT_07_META_SCHEMA, '7', false);
-  const result = metaValidator.validate(schema);
+  const result = metaValidator.validate(withoutEnumValues(schema));
   if (result.valid) return [];
   // The deepest error says most: `properties.total.type` rather than "property total does not match".
   const leaves = result.errors

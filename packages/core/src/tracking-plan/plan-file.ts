@@ -92,7 +92,14 @@ export function ruleLabel(index: number, rule: Partial<TrackingPlanRule> | undef
   return `rules[${index}] (${name}${rule?.version !== undefined ? ` v${rule.version}` : ''})`;
 }
 
-function rulesOf(file: unknown): readonly unknown[] {
+/**
+ * The list of rules in a plan file (internal): `{ rules }`, `{ data: { rules } }`, a bare array, or
+ * Terraform's `{ values: { rules } }`; anything else throws a `TrackingPlanError`.
+ *
+ * @example
+ * rulesOf({ data: { rules: [] } }); // []
+ */
+export function rulesOf(file: unknown): readonly unknown[] {
   if (Array.isArray(file)) return file;
   if (isObject(file)) {
     if (Array.isArray(file.rules)) return file.rules;
@@ -129,6 +136,14 @@ function readRule(value: unknown, index: number): TrackingPlanRule {
     throw new TrackingPlanError(
       `${at}.key`,
       `${label}: key must be the event name (a non-empty string) or null; got ${describe(key)}.`,
+    );
+  }
+  if ((type === 'PAGE' || type === 'SCREEN') && typeof key === 'string') {
+    throw new TrackingPlanError(
+      `${at}.key`,
+      `${label}: a ${type} rule applies to every ${type.toLowerCase()} call: Segment checks them as the event ` +
+        `"${type === 'PAGE' ? 'Page' : 'Screen'} Viewed", never by name (the Webhooks page message carries none). ` +
+        'Set key to null, and check a specific name inside its jsonSchema (e.g. with if/then on properties.name).',
     );
   }
   if (type === 'TRACK' && (typeof key !== 'string' || key === '')) {

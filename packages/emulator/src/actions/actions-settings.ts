@@ -1,3 +1,4 @@
+import { urlIssue } from '../sendable-fields.js';
 import { SettingsError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { segmentSubscriptions, segmentTransform, type ParsedSubscribe } from './segment-code.js';
@@ -191,6 +192,8 @@ function resolveMapping(
   if (url === undefined || url === '')
     throw new SettingsError(`${path}.url`, 'is required: a full URL including the http or https scheme');
   if (typeof url === 'string') {
+    const issue = urlIssue(url);
+    if (issue !== undefined) throw new SettingsError(`${path}.url`, issue);
     let parsed: URL | undefined;
     try {
       parsed = new URL(url);

@@ -1,3 +1,4 @@
+import { urlIssue } from '../sendable-fields.js';
 import { formatConformanceReport } from '../conformance/format-report.js';
 import { formatProgressLine } from '../conformance/progress-line.js';
 import { CONFORMANCE_DEFAULTS, CONSECUTIVE_TIMEOUTS_TO_STOP, runConformance } from '../conformance/run-conformance.js';
@@ -86,6 +87,8 @@ export async function runConformanceCommand(argv: string[]): Promise<number> {
     );
   }
   const url = positionals[0] as string;
+  const issue = urlIssue(url);
+  if (issue !== undefined) throw new UsageError('conformance', `URL ${issue}.`);
   if (!/^https?:\/\/./i.test(url))
     throw new UsageError('conformance', `URL must be a full http(s) URL (got ${JSON.stringify(redactUrl(url))}).`);
   const secret = secretFlag(values.secret);

@@ -1,3 +1,4 @@
+import { urlIssue } from '../sendable-fields.js';
 import { redactUrl } from '../debug-log.js';
 import type { InboundRecord } from '../listen/inbound-record.js';
 import { SENDER_BUDGET_MS, startListener } from '../listen/listen-server.js';
@@ -112,6 +113,8 @@ export async function runListen(argv: string[]): Promise<number> {
   if (secrets.length === 0 && fromEnv !== undefined) secrets.push(fromEnv);
   const forwardTo = values['forward-to'];
   if (forwardTo !== undefined) {
+    const issue = urlIssue(forwardTo);
+    if (issue !== undefined) throw new UsageError('listen', `--forward-to ${issue}.`);
     let url: URL | undefined;
     try {
       url = new URL(forwardTo);

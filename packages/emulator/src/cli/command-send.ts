@@ -1,3 +1,4 @@
+import { urlIssue } from '../sendable-fields.js';
 import { fixture, MESSAGE_TYPES, messageIssues, sign, type MessageType } from '@hookgate/core';
 import { probe } from '../conformance/http-probe.js';
 import { CONFORMANCE_USER_AGENT } from '../conformance/run-conformance.js';
@@ -78,6 +79,8 @@ export async function runSend(argv: string[]): Promise<number> {
     );
   }
   if (values.to === undefined) throw new UsageError('send', '--to is required: the receiver URL to deliver to.');
+  const toIssue = urlIssue(values.to);
+  if (toIssue !== undefined) throw new UsageError('send', `--to ${toIssue}.`);
   let url: URL;
   try {
     url = new URL(values.to);

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { TrackingPlanError } from '@hookgate/core';
+import { parseTrackingPlanText } from '@hookgate/core/internal';
 import { parseCommandArgs } from './parse-command-args.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -8,7 +9,8 @@ import { EXIT, UsageError } from './usage-error.js';
 export const TYPES_HELP = `Usage: hookgate types --plan plan.json --out src/tracking-plan.ts
 
 Writes a TypeScript module from a Segment tracking plan: a type per event (from each rule's JSON
-Schema, the highest version), and the export trackingPlan. Pass it as a receiver's trackingPlan:
+Schema, of the version checked by default: the oldest), and the export trackingPlan. Pass it as a
+receiver's trackingPlan:
 on.track then takes a handler per event name ('*' for the rest), each with msg.properties typed
 from the plan, and a handler for an event the plan does not have does not compile.
 
@@ -46,14 +48,9 @@ export async function runTypes(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError('types', `cannot read --plan ${values.plan}: ${(error as Error).message}`);
   }
-  let file: unknown;
-  try {
-    file = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError('types', `--plan ${values.plan} is not JSON: ${(error as Error).message}`);
-  }
   let module: string;
   try {
+    const file = parseTrackingPlanText(text);
     // Loaded here: the generators (json-schema-to-typescript, Ajv, esbuild) are for this command only.
     const { planModule } = await import('../protocols/plan-module.js');
     module = await planModule(file, { source: values.plan });

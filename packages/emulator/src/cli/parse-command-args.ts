@@ -1,3 +1,4 @@
+import { headerNameIssue, headerValueIssue } from '../sendable-fields.js';
 import { parseArgs } from 'node:util';
 import { didYouMean } from './did-you-mean.js';
 import { UsageError } from './usage-error.js';
@@ -100,10 +101,14 @@ export function headerFlags(command: string, values: string[] | undefined): Reco
   for (const raw of values ?? []) {
     const colon = raw.indexOf(':');
     const name = colon === -1 ? '' : raw.slice(0, colon).trim();
-    if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    if (!name || headerNameIssue(name) !== undefined) {
       throw new UsageError(command, `--header must look like 'Name: value' (got ${JSON.stringify(raw)}).`);
     }
-    out[name] = raw.slice(colon + 1).trim();
+    const value = raw.slice(colon + 1).trim();
+    const issue = headerValueIssue(value);
+    if (issue !== undefined)
+      throw new UsageError(command, `--header ${JSON.stringify(name)} cannot be sent: its value ${issue}.`);
+    out[name] = value;
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { headerValueIssue } from '../sendable-fields.js';
 import type { EmulatorOptions, ResponsePolicy, RetryOptions } from '../options.js';
 import { DEFAULT_DEDUPE, DEFAULT_MAX_RECORDS, DEFAULT_RETRY } from '../options.js';
 import type { FlagSpec } from './parse-command-args.js';
@@ -127,8 +128,10 @@ export function serveOptionsFromFlags(
   if (concurrency !== undefined) out.concurrency = concurrency;
   const userAgent = values['user-agent'];
   if (userAgent !== undefined) {
-    if (userAgent.length === 0 || /[\r\n]/.test(userAgent))
+    if (userAgent.length === 0)
       throw new UsageError('serve', '--user-agent must be a non-empty one-line value, e.g. Segment.io/1.0.');
+    const issue = headerValueIssue(userAgent);
+    if (issue !== undefined) throw new UsageError('serve', `--user-agent cannot be sent as a header: it ${issue}.`);
     out.userAgent = userAgent;
   }
   const maxRecords = intFlag('serve', '--max-records', values['max-records'], 1, 100_000_000);

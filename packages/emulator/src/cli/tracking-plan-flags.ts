@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { parseTrackingPlanText } from '@hookgate/core/internal';
 import type { SchemaControls } from '../protocols/schema-controls.js';
 import { redactUrl } from '../redact.js';
 import type { DeliveryRecord } from '../log/delivery-record.js';
@@ -101,7 +102,8 @@ export function trackingPlanFromFlags(values: Values): {
   }
   let plan: unknown;
   try {
-    plan = JSON.parse(readFileSync(path, 'utf8'));
+    // The same loader as a receiver's and `hookgate types`: its size limit, then JSON.
+    plan = parseTrackingPlanText(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new UsageError('serve', `--tracking-plan ${path}: ${(error as Error).message}`);
   }

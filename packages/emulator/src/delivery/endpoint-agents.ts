@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { TlsOptions } from './delivery-options.js';
+import { guardIdleSockets } from './idle-sockets.js';
 import { requestHeaders } from './request-headers.js';
 
 /**
@@ -95,7 +96,7 @@ export class DeliveryTarget {
 /**
  * One keep-alive agent per origin (`scheme://host:port`): unlimited sockets (the engine bounds
  * requests in flight per endpoint), the warmest reused first, free ones closed after `IDLE_CLOSE_MS`
- * and never keeping the process alive; HTTPS verifies certificates (Node's roots plus `tls.ca`).
+ * or as soon as they receive anything (`guardIdleSockets`), and never keeping the process alive; HTTPS verifies certificates (Node's roots plus `tls.ca`).
  *
  * @example
  * const agents = new EndpointAgents({}, 'Segment.io/1.0');
@@ -138,6 +139,7 @@ export class EndpointAgents {
         url.protocol === 'https:'
           ? new https.Agent({ ...options, rejectUnauthorized: true, ...(ca ? { ca: trustedCertificates(ca) } : {}) })
           : new http.Agent(options);
+      guardIdleSockets(agent);
       this.#agents.set(url.origin, agent);
     }
     return agent;

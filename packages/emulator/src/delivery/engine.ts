@@ -234,12 +234,11 @@ export class DeliveryEngine {
     record.firstAttemptMs ??= startMs;
     const round = progress.round;
     const release = clock.beginIo();
-    let settled = false;
-    const handle = sendAttempt(this.#agents.target(endpoint), record.sentBody, record.signature, (result) => {
-      settled = true;
-      const deadline = this.#inFlight.get(handle);
+    let handle: AttemptHandle | undefined = undefined;
+    const ended = (result: AttemptResult) => {
+      const deadline = this.#inFlight.get(handle as AttemptHandle);
       if (deadline !== undefined) clock.clearTimer(deadline);
-      this.#inFlight.delete(handle);
+      this.#inFlight.delete(handle as AttemptHandle);
       lane.active--;
       this.#outstanding--;
       try {
@@ -249,13 +248,19 @@ export class DeliveryEngine {
         this.#checkIdle();
         release();
       }
+    };
+    // A send can end before `sendAttempt` returns (a request node:http refuses to write): its end is
+    // then taken up one tick later, once the handle and its deadline exist (and without nesting a
+    // whole lane of such sends in one call stack).
+    handle = sendAttempt(this.#agents.target(endpoint), record.sentBody, record.signature, (result) => {
+      if (handle === undefined) process.nextTick(ended, result);
+      else ended(result);
     });
-    // The callback may already have run (a header node:http refuses): then nothing is in flight.
-    if (settled) return;
     const timeout: AttemptError = { code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` };
     // At the deadline, answers already received are read first (one I/O pass): a busy process must not make them timeouts.
-    const expire = () => setImmediate(() => this.#inFlight.has(handle) && handle.abort(timeout));
-    this.#inFlight.set(handle, clock.setTimer(expire, timeoutMs));
+    const inFlight = handle;
+    const expire = () => setImmediate(() => this.#inFlight.has(inFlight) && inFlight.abort(timeout));
+    this.#inFlight.set(inFlight, clock.setTimer(expire, timeoutMs));
   }
 
   #ended(record: LoggedDelivery, index: number, round: number, startMs: number, result: AttemptResult): void {

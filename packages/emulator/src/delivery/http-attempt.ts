@@ -1,15 +1,25 @@
 import dc from 'node:diagnostics_channel';
 import type { AttemptError } from '../log/delivery-record.js';
 import type { DeliveryTarget } from './endpoint-agents.js';
-import { sendHttpRequest, type HttpAnswer } from './http-client.js';
+import { sendHttpRequest, UPGRADE_ANSWER, type HttpAnswer } from './http-client.js';
 
 /**
- * Bytes of an answer's body kept for the delivery log; the rest is read and dropped.
+ * Bytes of an answer's body kept for the delivery log.
  *
  * @example
  * (attempt.responseBody ?? '').length <= RESPONSE_BODY_LIMIT; // true for ASCII bodies
  */
 export const RESPONSE_BODY_LIMIT = 1024;
+
+/**
+ * Bytes of an answer's body read at most (as they come, before decoding). Past them the rest is not
+ * read, the connection is closed, and the status decides the outcome: an endpoint that streams an
+ * endless answer costs 64 KiB per attempt, not a whole timeout of reading.
+ *
+ * @example
+ * ANSWER_READ_LIMIT; // 65536
+ */
+export const ANSWER_READ_LIMIT = 64 * 1024;
 
 /** What came back from one request: an answer (status, headers of interest, body start) or an error. */
 export interface AttemptResult {
@@ -90,6 +100,39 @@ class AbortedAttempt extends Error {
 }
 
 /**
+ * The attempt's error for a request that ended in `error`: as the engine gave it (a timeout named
+ * for what had come by then), a request node:http would not write, a 101, an answer cut off, or a
+ * Node error by its code.
+ */
+function attemptErrorOf(
+  error: Error & { code?: string },
+  answer: HttpAnswer | undefined,
+  notSent: boolean,
+  interim: string | undefined,
+): AttemptError {
+  if (error instanceof AbortedAttempt) {
+    const given = error.attemptError;
+    if (given.code !== 'timeout') return given;
+    const within = /within \d+ ms( \(timeoutMs\))?/.exec(given.message)?.[0] ?? 'in time';
+    if (answer)
+      return { code: 'timeout', message: `the answer (${answer.status}) came, but its body did not end ${within}` };
+    if (interim)
+      return { code: 'timeout', message: `no final answer ${within}: only an interim answer came (${interim})` };
+    return given;
+  }
+  if (notSent)
+    return {
+      code: 'aborted',
+      message: `the request could not be written, nothing was sent (a retry would send the same): ${error.message}`,
+      ...(error.code ? { cause: error.code } : {}),
+    };
+  if (error.code === UPGRADE_ANSWER) return { code: 'protocol', message: error.message };
+  if (answer && !error.code?.startsWith('HPE_'))
+    return { code: 'connection', message: `the answer (${answer.status}) was cut off before its end` };
+  return classifyNodeError(error);
+}
+
+/**
  * Sends one delivery request (its endpoint's method, no redirect followed, keep-alive) and reports
  * its result once through `onDone`: the status when the whole answer has been read, or the error
  * (with the status when the answer was cut off after its head).
@@ -115,16 +158,13 @@ export function sendAttempt(
       body,
       agent: target.agent,
       maxAnswerBytes: RESPONSE_BODY_LIMIT,
+      maxReadBytes: ANSWER_READ_LIMIT,
       // Actions requests say `Accept-Encoding: gzip,deflate`: a compressed answer is logged decoded.
       decodeAnswer: true,
     },
-    ({ answer, error, durationMs }) => {
+    ({ answer, error, durationMs, notSent, interim }) => {
       const kept = answer && answer.body.length > 0 ? answer.body.toString('utf8') : undefined;
-      let attemptError: AttemptError | undefined;
-      if (error instanceof AbortedAttempt) attemptError = error.attemptError;
-      else if (error && answer && !error.code?.startsWith('HPE_'))
-        attemptError = { code: 'connection', message: `the answer (${answer.status}) was cut off before its end` };
-      else if (error) attemptError = classifyNodeError(error);
+      const attemptError = error && attemptErrorOf(error, answer, notSent, interim);
       onDone({
         requestHeaders,
         status: answer?.status,

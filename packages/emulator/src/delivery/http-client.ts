@@ -4,7 +4,9 @@
 // and a sender emulator must send the bytes its sender sends.
 import http from 'node:http';
 import https from 'node:https';
+import type net from 'node:net';
 import { answerDecoder } from './answer-decoder.js';
+import { vetReusedSocket } from './idle-sockets.js';
 
 /**
  * One request: the header list is written exactly as given (names, order, case), `Host` included,
@@ -25,6 +27,12 @@ export interface HttpRequest {
   maxAnswerBytes: number;
   /** Keep a `gzip` or `deflate` answer body decoded (`maxAnswerBytes` then counts decoded bytes). */
   decodeAnswer?: boolean;
+  /**
+   * Read at most this many bytes of the answer's body (as they came, before decoding): past it the
+   * rest is not read, the connection is closed and the answer reported with `bodyEnded: false`.
+   * Default: read to the end.
+   */
+  maxReadBytes?: number;
 }
 
 /**
@@ -38,6 +46,8 @@ export interface HttpAnswer {
   statusText: string;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+  /** False when the body was not read to its end (longer than `maxReadBytes`). */
+  bodyEnded: boolean;
 }
 
 /**
@@ -52,6 +62,10 @@ export interface HttpOutcome {
   error: (Error & { code?: string }) | undefined;
   /** Real milliseconds from the call to the end. */
   durationMs: number;
+  /** True when node:http refused to write the request (the error says why): no byte was sent. */
+  notSent: boolean;
+  /** The last interim (1xx) answer's status line, e.g. `102 Processing`, when one came. */
+  interim: string | undefined;
 }
 
 /**
@@ -67,7 +81,11 @@ export interface HttpInFlight {
 
 /**
  * Sends one request (no redirect followed) and reports its outcome once through `onDone`. Never
- * throws: a header node:http refuses (an invalid character) is reported as the error, nothing sent.
+ * throws: a request node:http refuses to write (an invalid header character) is reported with
+ * `notSent`. On a reused keep-alive socket the request goes out only once the socket proved idle
+ * (`vetReusedSocket`); a stale one is dropped and the request, still unsent, goes on another socket.
+ * A 101 answer (an upgrade nobody asked for) is an error; other 1xx are interim, reported if no
+ * final answer follows.
  *
  * @example
  * sendHttpRequest({ url, method: 'POST', headers: ['Host', url.host, 'Content-Length', '2'], body: '{}', agent: false, maxAnswerBytes: 1024 }, (o) => console.log(o.answer?.status));
@@ -76,69 +94,67 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
   const started = performance.now();
   let done = false;
   let answer: HttpAnswer | undefined;
+  let interim: string | undefined;
   let req: http.ClientRequest | undefined;
-  const finish = (error: (Error & { code?: string }) | undefined) => {
+  const finish = (error: (Error & { code?: string }) | undefined, notSent = false) => {
     if (done) return;
     done = true;
-    onDone({ answer, error, durationMs: Math.round((performance.now() - started) * 100) / 100 });
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+    onDone({ answer, error, durationMs, notSent, interim });
   };
-  const { url } = request;
-  try {
-    req = (url.protocol === 'https:' ? https : http).request({
-      protocol: url.protocol,
-      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      method: request.method,
-      headers: request.headers as string[],
-      agent: request.agent,
-    });
-  } catch (error) {
-    finish(error as Error);
-    return { abort: () => {} };
-  }
-  // An answer may still come just after a write error (a receiver that answers, then closes before
-  // reading the whole body): an error before any answer is reported one turn later.
-  req.on('error', (error) => (answer ? finish(error) : setImmediate(() => finish(error))));
-  req.on('response', (res) => {
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: EMPTY };
-    const take = (chunk: Buffer) => {
-      if (kept < request.maxAnswerBytes) {
-        chunks.push(chunk);
-        kept += chunk.length;
-      }
-      return kept >= request.maxAnswerBytes;
-    };
-    const decoder = request.decodeAnswer ? answerDecoder(res.headers['content-encoding'], take) : undefined;
-    res.on('data', (chunk: Buffer) => (decoder ? decoder.write(chunk) : take(chunk)));
-    const keep = () => {
-      if (answer) answer.body = Buffer.concat(chunks).subarray(0, request.maxAnswerBytes);
-    };
-    res.on('end', () => {
-      // Reported on the next tick, once node:http has put the socket back in its agent's free list:
-      // a request sent from `onDone` then reuses it instead of opening a new connection.
-      const end = () => {
-        keep();
-        process.nextTick(finish, undefined);
-      };
-      if (decoder) decoder.end(end);
-      else end();
-    });
-    res.on('error', (error) => {
-      keep();
-      finish(error);
-    });
-    res.on('close', () => {
-      if (decoder && res.complete) return; // reported once decoded, from 'end'
-      keep();
-      finish(res.complete ? undefined : cutOff());
-    });
-  });
   // Bytes, never a string: node:http writes the head with a string body in that body's encoding
   // (UTF-8), and a header value's Latin-1 characters must go out as single bytes.
-  req.end(typeof request.body === 'string' ? Buffer.from(request.body) : request.body);
+  const body = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+  const send = () => {
+    let current: http.ClientRequest;
+    try {
+      current = openRequest(request);
+    } catch (error) {
+      finish(error as Error, true);
+      return;
+    }
+    req = current;
+    // On a reused socket, until the request's bytes left, whatever comes answers another request.
+    let sent = false;
+    const unsent = () => current.reusedSocket && !sent;
+    const stale = () => {
+      if (done || req !== current) return;
+      current.destroy();
+      send();
+    };
+    current.on('socket', (socket) => {
+      if (current.reusedSocket) vetReusedSocket(socket, (fit) => (fit ? (sent = true) : stale()));
+    });
+    // An answer may still come just after a write error (a receiver that answers, then closes before
+    // reading the whole body): an error before any answer is reported one turn later.
+    current.on('error', (error) => {
+      if (unsent()) stale();
+      else if (answer) finish(error);
+      else setImmediate(() => finish(error));
+    });
+    current.on('information', (info: { statusCode: number; statusMessage: string }) => {
+      if (!unsent()) interim = `${info.statusCode} ${info.statusMessage}`.trim();
+    });
+    current.on('upgrade', (res: http.IncomingMessage, socket: net.Socket) => {
+      socket.destroy();
+      if (unsent()) return stale();
+      const head = { status: res.statusCode ?? 101, statusText: res.statusMessage ?? '', headers: res.headers };
+      answer = { ...head, body: EMPTY, bodyEnded: false };
+      finish(upgradeAnswer(answer));
+    });
+    current.on('response', (res) => {
+      if (unsent()) return stale();
+      readAnswer(
+        res,
+        request,
+        (read) => (answer = read),
+        finish,
+        () => current.destroy(),
+      );
+    });
+    current.end(body);
+  };
+  send();
   return {
     abort(error: Error) {
       if (done) return; // ended already: its socket may be serving another request now
@@ -148,7 +164,111 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
   };
 }
 
+/** The node:http request, not yet sent (its socket comes on a later tick). */
+function openRequest(request: HttpRequest): http.ClientRequest {
+  const { url } = request;
+  return (url.protocol === 'https:' ? https : http).request({
+    protocol: url.protocol,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    method: request.method,
+    headers: request.headers as string[],
+    agent: request.agent,
+  });
+}
+
+/**
+ * Reads an answer's body: kept up to `maxAnswerBytes` (decoded when asked), read up to `maxReadBytes`
+ * (then the connection is closed by `close` and the answer reported with `bodyEnded: false`).
+ */
+function readAnswer(
+  res: http.IncomingMessage,
+  request: HttpRequest,
+  start: (answer: HttpAnswer) => void,
+  finish: (error: (Error & { code?: string }) | undefined) => void,
+  close: () => void,
+): void {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let read = 0;
+  const answer: HttpAnswer = {
+    status: res.statusCode ?? 0,
+    statusText: res.statusMessage ?? '',
+    headers: res.headers,
+    body: EMPTY,
+    bodyEnded: true,
+  };
+  start(answer);
+  const take = (chunk: Buffer) => {
+    if (kept < request.maxAnswerBytes) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+    return kept >= request.maxAnswerBytes;
+  };
+  const keep = () => {
+    answer.body = Buffer.concat(chunks).subarray(0, request.maxAnswerBytes);
+  };
+  const decoder = request.decodeAnswer ? answerDecoder(res.headers['content-encoding'], take) : undefined;
+  const limit = request.maxReadBytes ?? Infinity;
+  const onData = (chunk: Buffer) => {
+    read += chunk.length;
+    if (decoder) decoder.write(chunk);
+    else take(chunk);
+    if (read <= limit) return;
+    // Over the budget: the rest is not read; the connection, with its unread bytes, is closed.
+    res.removeListener('data', onData);
+    answer.bodyEnded = false;
+    const report = () => {
+      keep();
+      finish(undefined);
+      close();
+    };
+    if (decoder) decoder.end(report);
+    else report();
+  };
+  res.on('data', onData);
+  res.on('end', () => {
+    // Reported on the next tick, once node:http has put the socket back in its agent's free list.
+    const end = () => {
+      keep();
+      process.nextTick(finish, undefined);
+    };
+    if (decoder) decoder.end(end);
+    else end();
+  });
+  res.on('error', (error) => {
+    keep();
+    finish(error);
+  });
+  res.on('close', () => {
+    if (decoder && res.complete) return; // reported once decoded, from 'end'
+    keep();
+    finish(res.complete ? undefined : cutOff());
+  });
+}
+
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * The code of the error for a 101 answer: the endpoint switched protocols, which no delivery asks
+ * for (a request without `Upgrade` must not get a 101), so there is no answer to it.
+ *
+ * @example
+ * if (outcome.error?.code === UPGRADE_ANSWER) console.log('switched protocols');
+ */
+export const UPGRADE_ANSWER = 'ERR_UPGRADE_ANSWER';
+
+function upgradeAnswer(answer: HttpAnswer): Error & { code: string } {
+  const line = `${answer.status} ${answer.statusText}`.trim();
+  return Object.assign(
+    new Error(`${line}: the endpoint switched protocols instead of answering (no upgrade was asked for)`),
+    {
+      code: UPGRADE_ANSWER,
+    },
+  );
+}
 
 function cutOff(): Error & { code: string } {
   return Object.assign(new Error('the answer was cut off before its end'), { code: 'ECONNRESET' });

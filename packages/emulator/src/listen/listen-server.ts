@@ -1,3 +1,4 @@
+import { urlIssue } from '../sendable-fields.js';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Secret } from '@hookgate/core';
@@ -108,6 +109,8 @@ function checkOptions(options: ListenOptions): {
   }
   let forwardTo: URL | undefined;
   if (options.forwardTo !== undefined) {
+    const issue = urlIssue(String(options.forwardTo));
+    if (issue !== undefined) throw new TypeError(`listen: forwardTo ${issue}.`);
     try {
       forwardTo = new URL(String(options.forwardTo));
     } catch {

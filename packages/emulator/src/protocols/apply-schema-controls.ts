@@ -20,9 +20,9 @@ export type SchemaControlsOutcome =
   | { message: WebhookMessage; violations: readonly PlanViolation[]; omitted: string[]; omittedOnViolation: string[] }
   | { blocked: string };
 
-/** The message's field the plan lists names of: properties for track, traits for identify and group. */
+/** The message's field the plan lists names of: properties for track, page and screen; traits for identify and group. */
 function controlledField(message: WebhookMessage): 'properties' | 'traits' | undefined {
-  if (message.type === 'track') return 'properties';
+  if (message.type === 'track' || message.type === 'page' || message.type === 'screen') return 'properties';
   if (message.type === 'identify' || message.type === 'group') return 'traits';
   return undefined;
 }

@@ -3,49 +3,73 @@
 // needs nothing installed beyond @hookgate/core and runs where code generation is forbidden), and the
 // `trackingPlan` export that types a receiver's keyed handlers.
 import { fileURLToPath } from 'node:url';
-import { compileTrackingPlan } from '@hookgate/core';
-import { readTrackingPlan, type TrackingPlanRule } from '@hookgate/core/internal';
-import { Ajv } from 'ajv';
-import addFormatsPlugin from 'ajv-formats';
+import { linearRegExp } from '@hookgate/core';
+import { eachSubschema, loadTrackingPlan, planAjv, resolveLocal, type TrackingPlanRule } from '@hookgate/core/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import type { Ajv } from 'ajv';
 import { build } from 'esbuild';
 import { compile } from 'json-schema-to-typescript';
 
-// Both are CommonJS with `exports.default`: the default import is the function under Node's ESM, the
-// module object under some bundlers.
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ?? addFormatsPlugin) as (
-  ajv: Ajv,
-) => Ajv;
+// CommonJS with `exports.default`: the default import is the function under Node's ESM, the module
+// object under some bundlers.
 const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ?? standaloneCodeModule) as (
   ajv: Ajv,
   refs: Record<string, string>,
 ) => string;
 
-/** A rule's schema as a part of a bigger one: without its own `$schema` and `$id`. */
-function embedded(schema: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A rule's schema as a part of a bigger one, at `pointer` (a URI fragment's JSON pointer), named `name`:
+ * without its own `$schema` and `$id`, its local `$ref`s (`#/definitions/x`, `#`) made to point where it
+ * now sits, and each schema they point at titled, so that a recursive one is a named type.
+ */
+function embedded(schema: Record<string, unknown>, pointer = '', name = ''): Record<string, unknown> {
   const { $schema: _schema, $id: _id, ...rest } = schema;
-  return rest;
+  if (pointer === '') return rest;
+  const copy = structuredClone(rest);
+  eachSubschema(copy, (node) => {
+    if (typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return;
+    const target = resolveLocal(copy, node.$ref);
+    if (typeof target === 'object' && target !== null && !('title' in target)) {
+      const last = node.$ref.split('/').pop()!;
+      (target as Record<string, unknown>).title = `${name} ${last === '#' ? '' : decodeURIComponent(last)}`.trim();
+    }
+    node.$ref = `#${pointer}${node.$ref.slice(1)}`;
+  });
+  return copy;
 }
 
-/** The rule checked by default (the highest version) of each type and key. */
-function highest(rules: readonly TrackingPlanRule[]): Map<string, TrackingPlanRule> {
+/** A JSON pointer's token in a URI fragment: `Order Completed` → `Order%20Completed`. */
+function fragmentToken(name: string): string {
+  return encodeURIComponent(name.replace(/~/g, '~0').replace(/\//g, '~1'));
+}
+
+/** The rule checked by default (the oldest version, as Segment's Protocols) of each type and key. */
+function checkedByDefault(rules: readonly TrackingPlanRule[]): Map<string, TrackingPlanRule> {
   const picked = new Map<string, TrackingPlanRule>();
   for (const rule of rules) {
     const id = `${rule.type}\u0000${rule.key ?? ''}`;
     const seen = picked.get(id);
-    if (!seen || (rule.version ?? 1) > (seen.version ?? 1)) picked.set(id, rule);
+    if (!seen || (rule.version ?? 1) < (seen.version ?? 1)) picked.set(id, rule);
   }
   return picked;
 }
 
 /** One JSON Schema whose generated interface holds every event's type: json-schema-to-typescript runs once. */
 function shapesSchema(rules: readonly TrackingPlanRule[]): Record<string, unknown> {
-  const picked = highest(rules);
+  const picked = checkedByDefault(rules);
   const track: Record<string, unknown> = {};
-  for (const rule of picked.values()) if (rule.type === 'TRACK') track[rule.key!] = embedded(rule.jsonSchema);
-  const one = (type: string, fallbackEvent?: string) => {
+  for (const rule of picked.values()) {
+    if (rule.type === 'TRACK') {
+      track[rule.key!] = embedded(
+        rule.jsonSchema,
+        `/properties/track/properties/${fragmentToken(rule.key!)}`,
+        rule.key!,
+      );
+    }
+  }
+  const one = (type: string, name: string, fallbackEvent?: string) => {
     const rule = picked.get(`${type}\u0000`) ?? (fallbackEvent ? picked.get(`TRACK\u0000${fallbackEvent}`) : undefined);
-    return rule ? embedded(rule.jsonSchema) : { type: 'object' };
+    return rule ? embedded(rule.jsonSchema, `/properties/${name}`, `${name} event`) : { type: 'object' };
   };
   return {
     title: 'TrackingPlanShapes',
@@ -53,10 +77,10 @@ function shapesSchema(rules: readonly TrackingPlanRule[]): Record<string, unknow
     type: 'object',
     properties: {
       track: { type: 'object', properties: track, required: Object.keys(track) },
-      identify: one('IDENTIFY'),
-      group: one('GROUP'),
-      page: one('PAGE', 'Page Viewed'),
-      screen: one('SCREEN', 'Screen Viewed'),
+      identify: one('IDENTIFY', 'identify'),
+      group: one('GROUP', 'group'),
+      page: one('PAGE', 'page', 'Page Viewed'),
+      screen: one('SCREEN', 'screen', 'Screen Viewed'),
     },
     required: ['track', 'identify', 'group', 'page', 'screen'],
   };
@@ -64,7 +88,7 @@ function shapesSchema(rules: readonly TrackingPlanRule[]): Record<string, unknow
 
 /** Every rule's validator, precompiled by Ajv and bundled with what it requires, as an ES module's text. */
 async function validatorsCode(rules: readonly TrackingPlanRule[]): Promise<string> {
-  const ajv = addFormats(new Ajv({ allErrors: true, strict: false, code: { source: true, esm: true } }));
+  const ajv = planAjv({ source: true, esm: true });
   const refs: Record<string, string> = {};
   rules.forEach((rule, i) => {
     ajv.addSchema(embedded(rule.jsonSchema), `rule${i}`);
@@ -99,8 +123,8 @@ function typeName(event: string, taken: Set<string>): string {
 }
 
 /**
- * Writes the text of a TypeScript module for a tracking plan: its event types (the highest version of
- * each rule), a named type per track event (`OrderCompleted`), every rule's validator precompiled, and
+ * Writes the text of a TypeScript module for a tracking plan: its event types (of each rule's version
+ * checked by default, the oldest), a named type per track event (`OrderCompleted`), every rule's validator precompiled, and
  * the `trackingPlan` export to pass to a receiver. A malformed plan throws a `TrackingPlanError` naming
  * the rule and the path, as the receiver would.
  *
@@ -109,8 +133,8 @@ function typeName(event: string, taken: Set<string>): string {
  * await writeFile('src/tracking-plan.ts', text);
  */
 export async function planModule(file: unknown, { source = 'plan.json' }: { source?: string } = {}): Promise<string> {
-  const rules = readTrackingPlan(file);
-  compileTrackingPlan(rules); // every schema checked, as a receiver would at start
+  // Read and checked by the receivers' loader: the same verdict, in the same words, as a receiver at start.
+  const rules = loadTrackingPlan(file, { patternProperties: true });
   const shapes = await compile(shapesSchema(rules), 'TrackingPlanShapes', {
     bannerComment: '',
     additionalProperties: false,
@@ -119,7 +143,7 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
     style: { singleQuote: true },
   });
   const taken = new Set(['TrackingPlanShapes']);
-  const aliases = highestEvents(rules)
+  const aliases = trackEvents(rules)
     .map((event) => `export type ${typeName(event, taken)} = TrackingPlanShapes['track'][${JSON.stringify(event)}];`)
     .join('\n');
   const validators = await validatorsCode(rules);
@@ -127,6 +151,8 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
 /* eslint-disable */
 // @ts-nocheck -- the validators below are generated JavaScript; the types above them are checked where used.
 import type { TypedTrackingPlan } from '@hookgate/core';
+// Every \`pattern\` runs on RE2, in time linear in the value.
+import { linearRegExp as ${linearRegExp.code} } from '@hookgate/core';
 
 ${shapes.trim()}
 
@@ -143,6 +169,6 @@ export const trackingPlan: TypedTrackingPlan<TrackingPlanShapes> = {
 `;
 }
 
-function highestEvents(rules: readonly TrackingPlanRule[]): string[] {
+function trackEvents(rules: readonly TrackingPlanRule[]): string[] {
   return [...new Set(rules.filter((r) => r.type === 'TRACK').map((r) => r.key!))];
 }

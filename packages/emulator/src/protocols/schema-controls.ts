@@ -13,7 +13,7 @@ import { SettingsError } from '../errors.js';
 export interface SchemaControls {
   /** Track events the plan does not name: delivered, or blocked (a filtered record). */
   unplannedEvents?: 'forward' | 'block';
-  /** Properties a planned track event's rule does not list: kept, or removed (listed in `context.protocols.omitted`). */
+  /** Properties the rule of a planned track, page or screen call does not list: kept, or removed (listed in `context.protocols.omitted`). */
   unplannedProperties?: 'forward' | 'omit';
   /** Traits the identify or group rule does not list: kept, or removed (listed in `context.protocols.omitted`). */
   unplannedTraits?: 'forward' | 'omit';

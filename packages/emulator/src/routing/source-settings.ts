@@ -2,6 +2,7 @@ import { SettingsError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { resolveActions, type ResolvedActions, type WebhooksActionsSettings } from '../actions/actions-settings.js';
 import { resolveProtocols, type ResolvedProtocols, type SchemaControls } from '../protocols/schema-controls.js';
+import { headerNameIssue, headerValueIssue, urlIssue } from '../sendable-fields.js';
 
 /**
  * Most endpoints a source's Webhooks destination may have.
@@ -133,10 +134,6 @@ export interface ResolvedSource {
   readonly protocols?: ResolvedProtocols | undefined;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// eslint-disable-next-line no-control-regex
-const CTL = /[\x00-\x08\x0a-\x1f\x7f]/;
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -159,6 +156,8 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
   const url = value.url;
   if (typeof url !== 'string' || url.length === 0)
     throw new SettingsError(`${path}.url`, 'is required: a full URL including the http or https scheme');
+  const written = urlIssue(url);
+  if (written !== undefined) throw new SettingsError(`${path}.url`, written);
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -199,9 +198,8 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
     const seen = new Set<string>();
     for (const [name, v] of entries) {
       const hp = `${path}.headers[${JSON.stringify(name)}]`;
-      if (/[\r\n]/.test(name) || (typeof v === 'string' && /[\r\n]/.test(v)))
-        throw new SettingsError(hp, 'contains CR or LF: a header must be one line (this would inject headers)');
-      if (!TOKEN.test(name)) throw new SettingsError(hp, `${JSON.stringify(name)} is not a valid header name`);
+      const nameIssue = headerNameIssue(name);
+      if (nameIssue !== undefined) throw new SettingsError(hp, `is not a valid header name: it ${nameIssue}`);
       const lower = name.toLowerCase();
       if (RESERVED_HEADERS.includes(lower)) {
         const fix =
@@ -212,7 +210,8 @@ function resolveEndpoint(value: unknown, path: string): ResolvedEndpoint {
         throw new SettingsError(hp, `duplicates another header of this endpoint (names are case-insensitive)`);
       seen.add(lower);
       if (typeof v !== 'string') throw new SettingsError(hp, `must be a string (got ${typeof v})`);
-      if (CTL.test(v)) throw new SettingsError(hp, 'contains a control character');
+      const valueIssue = headerValueIssue(v);
+      if (valueIssue !== undefined) throw new SettingsError(hp, `cannot be sent: its value ${valueIssue}`);
       headers[name] = v;
     }
   }

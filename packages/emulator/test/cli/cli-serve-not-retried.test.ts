@@ -141,7 +141,7 @@ describe('serve: one endpoint accepted, the other is not retried and says so', {
         reason: expect.stringMatching(/^endpoint 1 \(http:\/\/127\.0\.0\.1:\d+\/a\) answered 200: /) as unknown,
       }),
     ]);
-    expect((beforeLines.at(-1)?.endpoints as unknown[])[1]).toMatchObject({ failed: 0, notRetried: 1 });
+    expect((beforeLines.at(-1)!.endpoints as unknown[])[1]).toMatchObject({ failed: 0, notRetried: 1 });
   });
 
   /** Between two runs in one test: the first run's receivers closed. */

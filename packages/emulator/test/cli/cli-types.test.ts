@@ -299,4 +299,31 @@ describe('hookgate types', () => {
     );
     mkdirSync(dir, { recursive: true });
   });
+
+  it('the module runs its patterns on RE2: ^(a+)+$ against 10 KB in milliseconds, refs across the rule typed', async () => {
+    const corpus = join(ROOT, 'test/fixtures/tracking-plans/corpus');
+    const patterns = join(dir, 'src/linear-patterns.ts');
+    const refs = join(dir, 'src/local-refs.ts');
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = () => true;
+    try {
+      expect(await runTypes(['--plan', join(corpus, 'good-linear-patterns.json'), '--out', patterns])).toBe(0);
+      expect(await runTypes(['--plan', join(corpus, 'good-local-refs.json'), '--out', refs])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    const text = readFileSync(patterns, 'utf8');
+    expect(text).toContain("import { linearRegExp as hookgateLinearRegExp } from '@hookgate/core';");
+    expect(text).not.toMatch(/new RegExp\(/);
+    const { trackingPlan } = (await import(patterns)) as { trackingPlan: unknown };
+    const plan = compileTrackingPlan(trackingPlan);
+    const hostile = fixture('track', { event: 'Signed Up', properties: { code: `${'a'.repeat(10 * 1024)}!` } });
+    plan.check(fixture('track', { event: 'Signed Up', properties: { code: 'a' } })); // warmed
+    const start = process.cpuUsage();
+    expect(plan.check(hostile).violations.map((v) => v.path)).toEqual(['properties.code']);
+    const used = process.cpuUsage(start);
+    expect((used.user + used.system) / 1000).toBeLessThan(50);
+    // #/properties/properties, recursive: a named type that refers to itself.
+    expect(readFileSync(refs, 'utf8')).toMatch(/export interface (\w+) \{\s*parent\?: \1;/);
+  }, 60_000);
 });

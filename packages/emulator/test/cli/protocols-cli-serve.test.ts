@@ -65,7 +65,7 @@ describe('hookgate serve --tracking-plan', () => {
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       const filtered = lines.find((l) => l.event === 'filtered')!;
       expect(filtered.reason).toBe(
-        'blocked by the tracking plan: TRACK "Order Completed" v2 at properties.total: is required (schemaControls.violations: block)',
+        'blocked by the tracking plan: TRACK "Order Completed" v1 at properties.total: is required (schemaControls.violations: block)',
       );
       const attempt = lines.find((l) => l.event === 'attempt')!;
       expect(attempt.protocols).toEqual({ omitted: ['utm'] });
@@ -187,7 +187,7 @@ describe('hookgate serve --tracking-plan', () => {
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       const filtered = lines.find((l) => l.event === 'filtered')!;
       expect(filtered.reason).toBe(
-        'blocked by the tracking plan: TRACK "Order Completed" v2 at properties.total: must be number (got string) (schemaControls.violations: block); forwarded to blocked events (--forward-blocked-to)',
+        'blocked by the tracking plan: TRACK "Order Completed" v1 at properties.total: must be number (got string) (schemaControls.violations: block); forwarded to blocked events (--forward-blocked-to)',
       );
       expect(receiver.received.map((r) => r.url)).toEqual(['/blocked', '/webhooks']);
       const [forwarded] = receiver.received;

@@ -213,10 +213,11 @@ describe('request head: what a node:http receiver sees', () => {
     ]);
   });
 
-  it('a header value node:http would refuse (a character above U+00FF) fails the attempt as before, nothing sent', async () => {
+  it('a header value node:http would refuse (a character above U+00FF) fails the attempt for good, nothing sent', async () => {
     const r = await nodeReceiver();
     const result = await attempt(pool(), `${r.url}/hook`, { headers: { 'X-Euro': '€' } });
-    expect(result.error).toMatchObject({ code: 'connection', cause: 'ERR_INVALID_CHAR' });
+    expect(result.error).toMatchObject({ code: 'aborted', cause: 'ERR_INVALID_CHAR' });
+    expect(result.error?.message).toMatch(/could not be written, nothing was sent/);
     expect(r.connections).toHaveLength(0);
   });
 });

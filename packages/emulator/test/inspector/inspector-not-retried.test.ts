@@ -87,7 +87,7 @@ describe('inspector views: an endpoint not retried because another accepted', ()
     // The deliveries JSON view: the record's fields, the endpoint's password masked.
     const item = (raw.deliveries as Array<Record<string, unknown>>).find((r) => r.id === record.id);
     expect(item).toMatchObject({ deliveredBy: 1, cancelled: [] });
-    expect((item?.attempts as Array<Record<string, unknown>>).at(-1)).toMatchObject({
+    expect((item!.attempts as Array<Record<string, unknown>>).at(-1)).toMatchObject({
       outcome: 'not-retried',
       notRetriedBecause: 'endpoint 1 accepted',
     });

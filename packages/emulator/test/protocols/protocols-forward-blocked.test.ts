@@ -55,7 +55,7 @@ describe('schemaControls.forwardBlockedTo', () => {
     await emulator.drain();
     expect(blocked.state).toBe('filtered');
     expect(blocked.reason).toBe(
-      'blocked by the tracking plan: TRACK "Order Completed" v2 at properties.total: must be number (got string) (schemaControls.violations: block); forwarded to Quarantine (schemaControls.forwardBlockedTo)',
+      'blocked by the tracking plan: TRACK "Order Completed" v1 at properties.total: must be number (got string) (schemaControls.violations: block); forwarded to Quarantine (schemaControls.forwardBlockedTo)',
     );
     const forwarded = emulator.deliveries.filter((d) => d.writeKey === 'wk_quarantine');
     expect(forwarded.map((d) => d.state)).toEqual(['delivered']);

@@ -4,61 +4,27 @@
 // properties and traits go to context.protocols.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReceiver, toNodeListener, type PlanViolation, type WebhookMessage } from '@hookgate/core';
-import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
-import { createEmulator, SettingsError, type Emulator, type SchemaControls } from '../../src/index.js';
-import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
+import { createEmulator, SettingsError, type SchemaControls } from '../../src/index.js';
+import { startPlanPair, type PlanPair } from '../helpers/plan-pair.js';
 
-const SECRET = 'protocols-secret';
-const KEY = 'wk_protocols';
-const basic = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
 const plan: unknown = JSON.parse(
   readFileSync(new URL('../../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
 );
 
-let receiver: RunningServer | undefined;
-let emulator: Emulator | undefined;
-let intake: IntakeServer | undefined;
-let seen: { message: WebhookMessage; violations: readonly PlanViolation[] }[] = [];
-
+let pair: PlanPair | undefined;
+let seen: PlanPair['seen'] = [];
 afterEach(async () => {
-  await intake?.close();
-  await emulator?.close();
-  await receiver?.close();
+  await pair?.close();
+  pair = undefined;
   seen = [];
 });
 
 async function start(schemaControls?: SchemaControls): Promise<void> {
-  const rx = createReceiver({
-    secret: SECRET,
-    trackingPlan: plan,
-    onMessage: (message, ctx) => void seen.push({ message, violations: ctx.violations }),
-  });
-  const listener = toNodeListener(rx);
-  receiver = await startHttpServer((req, res) => void listener(req, res));
-  emulator = createEmulator({
-    sources: [
-      {
-        writeKey: KEY,
-        webhooks: { enabled: true, endpoints: [{ url: `${receiver.url}/webhooks` }], sharedSecret: SECRET },
-        trackingPlan: plan,
-        ...(schemaControls && { schemaControls }),
-      },
-    ],
-  });
-  intake = await listenIntake(emulator);
+  pair = await startPlanPair(plan, schemaControls);
+  seen = pair.seen;
 }
 
-async function track(event: string, properties: Record<string, unknown>) {
-  const res = await fetch(`${intake!.url}/v1/track`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: basic },
-    body: JSON.stringify({ userId: 'u1', event, properties }),
-  });
-  expect(res.status).toBe(200);
-  await emulator!.drain();
-  return emulator!.deliveries.at(-1)!;
-}
+const track = (event: string, properties: Record<string, unknown>) => pair!.call('track', { event, properties });
 
 describe('schema controls', () => {
   it('forward (default): everything is delivered; violations are listed in context.protocols', async () => {
@@ -73,7 +39,7 @@ describe('schema controls', () => {
     expect((seen[0]!.message as { context?: { protocols?: unknown } }).context?.protocols).toEqual({
       violations: [{ type: 'Invalid Type', field: 'properties.total', description: 'must be number (got string)' }],
     });
-    expect(seen[0]!.violations.map((v) => v.path)).toEqual(['properties.total']);
+    expect(seen[0]!.ctx.violations.map((v) => v.path)).toEqual(['properties.total']);
     expect((seen[1]!.message as { context?: unknown }).context).toBeUndefined();
   });
 
@@ -104,7 +70,7 @@ describe('schema controls', () => {
     const record = await track('Order Completed', { order_id: 'o1', total: '12' });
     expect(record.state).toBe('filtered');
     expect(record.reason).toBe(
-      'blocked by the tracking plan: TRACK "Order Completed" v2 at properties.total: must be number (got string) (schemaControls.violations: block)',
+      'blocked by the tracking plan: TRACK "Order Completed" v1 at properties.total: must be number (got string) (schemaControls.violations: block)',
     );
     expect(seen).toEqual([]);
   });
@@ -125,12 +91,7 @@ describe('schema controls', () => {
 
   it('unplannedTraits: omit applies to identify against the IDENTIFY rule', async () => {
     await start({ unplannedTraits: 'omit' });
-    await fetch(`${intake!.url}/v1/identify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: basic },
-      body: JSON.stringify({ userId: 'u1', traits: { email: 'ada@example.com', first_name: 'Ada' } }),
-    });
-    await emulator!.drain();
+    await pair!.call('identify', { traits: { email: 'ada@example.com', first_name: 'Ada' } });
     expect(seen[0]!.message).toMatchObject({
       traits: { email: 'ada@example.com' },
       context: { protocols: { omitted: ['first_name'] } },

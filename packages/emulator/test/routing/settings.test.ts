@@ -54,7 +54,7 @@ describe('settings validation (seed §2.1, §8)', () => {
     for (const headers of [{ 'X-Token': 'a\r\nX-Evil: 1' }, { 'X-Token': 'a\nb' }, { 'X-A\r\nB': 'v' }]) {
       const e = settingError(() => createEmulator({ sources: source({ endpoints: [{ url, headers }] }) }));
       expect(e.setting).toMatch(/^sources\[0\]\.webhooks\.endpoints\[0\]\.headers\[".*"\]$/s);
-      expect(e.message).toMatch(/CR or LF/);
+      expect(e.message).toMatch(/contains (CR \(U\+000D\)|LF \(U\+000A\)) at index \d/);
     }
   });
 

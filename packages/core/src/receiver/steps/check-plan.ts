@@ -2,7 +2,7 @@ import type { WebhookMessage } from '../../messages/types.js';
 import type { PlanViolation } from '../../tracking-plan/json-schema-validator.js';
 import type { MessageHandler } from '../options.js';
 import type { ReceiverSetup } from '../setup.js';
-import type { Checked } from './request.js';
+import type { Checked, Parsed } from './request.js';
 
 /**
  * The step that checks a message against the tracking plan (`trackingPlan`), part of the check stage:
@@ -17,11 +17,12 @@ import type { Checked } from './request.js';
  * const planned = checkPlan(setup, checked);
  * console.log(planned.planCheck?.violations);
  */
-export function checkPlan<TExtra, R extends Checked<TExtra>>(setup: ReceiverSetup<TExtra>, request: R): R {
+export function checkPlan<TExtra, R extends Checked<TExtra> & Parsed>(setup: ReceiverSetup<TExtra>, request: R): R {
   const { plan } = setup;
   const { handler, message } = request;
   if (plan === undefined || !plan.appliesTo(message, handler)) return request;
-  const planCheck = plan.plan.check(message);
+  // With bigNumbers: 'string', the numbers kept as exact digits are checked as the numbers they are.
+  const planCheck = plan.plan.check(message, setup.bigNumbers === 'string' ? request.lossy() : undefined);
   const { onViolation } = plan;
   if (onViolation === undefined || planCheck.violations.length === 0) return { ...request, planCheck };
   const { violations } = planCheck;

@@ -76,10 +76,12 @@ export async function checkMessage<TExtra, R extends ArrivedRequest<TExtra> & Pa
     );
   }
   if ('refusal' in checked) return checked.refusal;
+  const picked = rules.handlerFor(checked.message);
   return {
     ...request,
     message: checked.message as WebhookMessage,
     keyedBy: checked.keyedBy ?? checked.message,
-    handler: rules.handlerFor(checked.message),
+    // With a plan, `on.track` keyed by event name gives the event's own handler, or none (unhandled).
+    handler: setup.plan ? setup.plan.handlerFor(checked.message, picked) : picked,
   };
 }

@@ -1,0 +1,90 @@
+// Decimal numbers compared exactly, from their text: what a value kept as exact digits
+// (`bigNumbers: 'string'`) is checked with against a rule's `minimum`, `maximum` and `multipleOf`, where a
+// double would round `12345678901234567891` to `12345678901234567000`. No BigInt is ever made from an
+// exponent (a body may say `1e999999999`): magnitudes are compared first, then digits as text.
+
+/** A decimal as sign, significant digits (no leading or trailing zeros; `''` for zero) and exponent. */
+export interface Decimal {
+  negative: boolean;
+  digits: string;
+  /** The value is `digits × 10^exponent`. */
+  exponent: number;
+}
+
+const NUMBER = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Reads a JSON number's text (or `String(n)` of a JavaScript number) as a `Decimal`; `undefined` when
+ * it is not one.
+ *
+ * @example
+ * parseDecimal('-12.50e3'); // { negative: true, digits: '125', exponent: 2 }
+ */
+export function parseDecimal(text: string): Decimal | undefined {
+  const m = NUMBER.exec(text);
+  if (!m || `${m[2]}${m[3] ?? ''}` === '') return undefined;
+  const whole = `${m[2]}${m[3] ?? ''}`.replace(/^0+/, '');
+  let exponent = Number(m[4] ?? 0) - (m[3]?.length ?? 0);
+  const digits = whole.replace(/0+$/, '');
+  exponent += whole.length - digits.length;
+  if (digits === '') return { negative: false, digits: '', exponent: 0 };
+  return { negative: m[1] === '-', digits, exponent };
+}
+
+/** Where the leading digit sits: 10^magnitude > |value| ≥ 10^(magnitude - 1). */
+const magnitude = (d: Decimal) => d.digits.length + d.exponent;
+
+/**
+ * Compares two decimals exactly: negative, zero or positive as `a` is less than, equal to or greater than `b`.
+ *
+ * @example
+ * compareDecimal(parseDecimal('12345678901234567891')!, parseDecimal('12345678901234567890')!); // 1
+ */
+export function compareDecimal(a: Decimal, b: Decimal): number {
+  const sign = (d: Decimal) => (d.digits === '' ? 0 : d.negative ? -1 : 1);
+  if (sign(a) !== sign(b)) return sign(a) - sign(b);
+  if (sign(a) === 0) return 0;
+  const flip = a.negative ? -1 : 1;
+  if (magnitude(a) !== magnitude(b)) return (magnitude(a) > magnitude(b) ? 1 : -1) * flip;
+  const width = Math.max(a.digits.length, b.digits.length);
+  const x = a.digits.padEnd(width, '0');
+  const y = b.digits.padEnd(width, '0');
+  return x === y ? 0 : (x > y ? 1 : -1) * flip;
+}
+
+/**
+ * Whether a decimal is a whole number.
+ *
+ * @example
+ * isWholeDecimal(parseDecimal('1.5e400')!); // true
+ */
+export function isWholeDecimal(d: Decimal): boolean {
+  return d.exponent >= 0;
+}
+
+function modPow10(power: number, modulus: bigint): bigint {
+  let result = 1n % modulus;
+  let base = 10n % modulus;
+  for (let p = power; p > 0; p = Math.floor(p / 2)) {
+    if (p % 2 === 1) result = (result * base) % modulus;
+    base = (base * base) % modulus;
+  }
+  return result;
+}
+
+/**
+ * Whether `a` is a whole multiple of `b` (`b` positive), exactly.
+ *
+ * @example
+ * isMultipleOfDecimal(parseDecimal('12345678901234567890')!, parseDecimal('10')!); // true
+ */
+export function isMultipleOfDecimal(a: Decimal, b: Decimal): boolean {
+  if (a.digits === '') return true;
+  const da = BigInt(a.digits);
+  const db = BigInt(b.digits);
+  if (a.exponent >= b.exponent) return (da * modPow10(a.exponent - b.exponent, db)) % db === 0n;
+  const shift = b.exponent - a.exponent;
+  // |a.digits| < 10^length ≤ 10^shift ≤ |b.digits × 10^shift|: a non-zero a cannot be a multiple.
+  if (shift >= a.digits.length) return false;
+  return da % (db * 10n ** BigInt(shift)) === 0n;
+}

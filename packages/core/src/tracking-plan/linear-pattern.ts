@@ -1,0 +1,96 @@
+// The regular-expression engine of tracking plans: every `pattern` and `patternProperties` of a rule runs
+// on re2js, a port of RE2, whose matching time grows linearly with the value (no backtracking), so a
+// value like 10,000 × `a` + `!` against `^(a+)+$` costs milliseconds, not ages. Patterns are written in
+// JSON Schema's ECMAScript syntax and translated by re2js; what RE2 cannot run (back-references,
+// look-ahead, look-behind) is named when the plan is read, never met at the first message.
+import { RE2JS } from 're2js';
+
+/**
+ * A compiled pattern: `test` runs in time linear in the value's length.
+ *
+ * @example
+ * const sku: LinearRegExp = linearRegExp('^[A-Z]{3}-\\d+$');
+ * sku.test('ABC-12'); // true
+ */
+export interface LinearRegExp {
+  test(value: string): boolean;
+}
+
+/** ECMAScript constructs RE2 does not have, as a pattern spells them, and their names. */
+const UNSUPPORTED: readonly [RegExp, string][] = [
+  [/^\(\?=/, 'look-ahead (?=…)'],
+  [/^\(\?!/, 'negative look-ahead (?!…)'],
+  [/^\(\?<=/, 'look-behind (?<=…)'],
+  [/^\(\?<!/, 'negative look-behind (?<!…)'],
+  [/^\\[1-9]/, 'back-reference \\1'],
+  [/^\\k</, 'named back-reference \\k<name>'],
+];
+
+/** The first construct of `pattern` RE2 does not have, named with where it is; `undefined` when none. */
+function unsupportedConstruct(pattern: string): string | undefined {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === '\\' && inClass) {
+      i++;
+      continue;
+    }
+    if (char === '[') inClass = true;
+    else if (char === ']') inClass = false;
+    else if (!inClass && (char === '(' || char === '\\')) {
+      const found = UNSUPPORTED.find(([spelling]) => spelling.test(pattern.slice(i, i + 4)));
+      if (found) return `${found[1]} at character ${i + 1}, which RE2 cannot run`;
+      if (char === '\\') i++;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Compiles a JSON Schema `pattern` (ECMAScript syntax, Unicode) for the linear-time engine. Throws a
+ * `SyntaxError` naming the construct RE2 cannot run (look-around, back-references) or why the pattern
+ * is not one. It is Ajv's `code.regExp` engine for tracking plans, and the module `hookgate types`
+ * writes imports it by this name.
+ *
+ * @example
+ * import { linearRegExp } from '@hookgate/core';
+ * linearRegExp('^(a+)+$').test('a'.repeat(10_000) + '!'); // false, in a few milliseconds
+ */
+export function linearRegExp(pattern: string, _flags?: string): LinearRegExp {
+  const construct = unsupportedConstruct(pattern);
+  if (construct !== undefined) throw new SyntaxError(construct);
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  } catch (error) {
+    throw new SyntaxError(`not a pattern RE2 runs: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { test: (value) => compiled.test(value) };
+}
+/** How Ajv's standalone code (the module `hookgate types` writes) names the engine: imported from core. */
+linearRegExp.code = 'hookgateLinearRegExp';
+
+/** Patterns already checked, and what keeps each from running (`undefined`: nothing). */
+const verdicts = new Map<string, string | undefined>();
+const MAX_VERDICTS = 10_000;
+
+/**
+ * What keeps a pattern from running on the linear-time engine (see `linearRegExp`), or `undefined`.
+ *
+ * @example
+ * patternProblem('^(a+)+$'); // undefined: linear on RE2
+ * patternProblem('^(?!admin)'); // 'negative look-ahead (?!…) at character 2, which RE2 cannot run'
+ */
+export function patternProblem(pattern: string): string | undefined {
+  if (verdicts.has(pattern)) return verdicts.get(pattern);
+  let problem: string | undefined;
+  try {
+    linearRegExp(pattern);
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  // Plans repeat their patterns (an id's, an email's) across rules: each is compiled once to be checked.
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(pattern, problem);
+  return problem;
+}

@@ -1,0 +1,104 @@
+// The one plan loader: receivers, workers, `hookgate serve` and `hookgate types` read and check a plan
+// here, so they give the same verdict in the same words for the same plan. Cheap, non-recursive checks
+// come first (size, rule count, nesting depth), so that no plan reaches a recursive step (the meta-schema
+// check, a compiler) before it is known to fit.
+import { schemaProblems } from './json-schema-validator.js';
+import { readTrackingPlan, ruleLabel, rulesOf, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import { resolveLimits, utf8Length, type TrackingPlanLimits } from './plan-limits.js';
+import { ruleSchemaProblem } from './rule-schema-checks.js';
+import { nestingDepth } from './schema-walk.js';
+
+/**
+ * How a plan is loaded (internal): its limits, and whether `patternProperties` can run (where the
+ * rules are compiled by Ajv or precompiled).
+ */
+export interface LoadPlanOptions {
+  limits?: TrackingPlanLimits;
+  patternProperties?: boolean;
+}
+
+const RAISE = 'or raise the limit with compileTrackingPlan(plan, { limits }).';
+
+/**
+ * Reads a plan's JSON text (a file's): refused past `limits.maxPlanBytes` before it is parsed, then
+ * parsed; a `TrackingPlanError` says which.
+ *
+ * @example
+ * const file = parseTrackingPlanText(await readFile('plan.json', 'utf8'));
+ */
+export function parseTrackingPlanText(text: string, limits?: TrackingPlanLimits): unknown {
+  const { maxPlanBytes } = resolveLimits(limits);
+  const bytes = utf8Length(text);
+  if (bytes > maxPlanBytes) {
+    throw new TrackingPlanError(
+      '',
+      `The tracking plan is ${bytes} bytes, over the limit of ${maxPlanBytes} (limits.maxPlanBytes): split it, ${RAISE}`,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new TrackingPlanError('', `The tracking plan is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Reads and checks a whole plan: its structure (`readTrackingPlan`), its limits, and each rule's
+ * `jsonSchema` (draft-07, patterns RE2 can run, local `$ref`s that resolve, `enum` sizes). Throws a
+ * `TrackingPlanError` naming the rule (index, type, key, version), the path, and the fix.
+ *
+ * @example
+ * const rules = loadTrackingPlan(JSON.parse(text));
+ */
+export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}): TrackingPlanRule[] {
+  const limits = resolveLimits(options.limits);
+  const list = rulesOf(input);
+  if (list.length > limits.maxRules) {
+    throw new TrackingPlanError(
+      'rules',
+      `The tracking plan has ${list.length} rules, over the limit of ${limits.maxRules} (limits.maxRules): ` +
+        `remove unused rules, ${RAISE}`,
+    );
+  }
+  const rules = readTrackingPlan(list);
+  let total = 0;
+  rules.forEach((rule, index) => {
+    const label = ruleLabel(index, rule);
+    const at = `rules[${index}].jsonSchema`;
+    if (nestingDepth(rule.jsonSchema, limits.maxSchemaDepth) > limits.maxSchemaDepth) {
+      throw new TrackingPlanError(
+        at,
+        `${label}: jsonSchema nests deeper than ${limits.maxSchemaDepth} levels (limits.maxSchemaDepth): ` +
+          `flatten it, ${RAISE}`,
+      );
+    }
+    const bytes = utf8Length(JSON.stringify(rule.jsonSchema));
+    total += bytes;
+    if (bytes > limits.maxRuleBytes) {
+      throw new TrackingPlanError(
+        at,
+        `${label}: jsonSchema is ${bytes} bytes, over the limit of ${limits.maxRuleBytes} (limits.maxRuleBytes): ` +
+          `split the rule, ${RAISE}`,
+      );
+    }
+    if (total > limits.maxPlanBytes) {
+      throw new TrackingPlanError(
+        at,
+        `${label}: the plan's rules pass ${limits.maxPlanBytes} bytes here (limits.maxPlanBytes): split the plan, ${RAISE}`,
+      );
+    }
+    const meta = schemaProblems(rule.jsonSchema)[0];
+    if (meta !== undefined) {
+      const path = meta.path === '(root)' ? '' : `.${meta.path}`;
+      throw new TrackingPlanError(
+        `${at}${path}`,
+        `${label}: jsonSchema${path} ${meta.message} (not a valid draft-07 JSON Schema).`,
+      );
+    }
+    const problem = ruleSchemaProblem(rule.jsonSchema, limits, options.patternProperties ?? false);
+    if (problem !== undefined) {
+      throw new TrackingPlanError(`${at}.${problem.path}`, `${label}: jsonSchema.${problem.path}: ${problem.message}`);
+    }
+  });
+  return rules;
+}

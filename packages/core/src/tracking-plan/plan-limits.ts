@@ -1,0 +1,72 @@
+// The limits a tracking plan is read under: a plan is input, and one of absurd size must be refused at
+// start with the limit named, never met as a crash, a hang, or a first request that pays seconds of compile.
+
+/**
+ * Limits on a tracking plan, each refusing a plan at start (a `TrackingPlanError` naming the rule and the
+ * limit). The defaults hold Segment's largest plans with room to spare; raise one by compiling the plan
+ * yourself: `createReceiver({ trackingPlan: compileTrackingPlan(plan, { limits: { maxRules: 20_000 } }) })`.
+ *
+ * @example
+ * const limits: TrackingPlanLimits = { maxRules: 20_000, maxEnumValues: 5_000 };
+ */
+export interface TrackingPlanLimits {
+  /** Rules in the plan (default 5,000). */
+  maxRules?: number;
+  /** The plan's JSON, in bytes (default 16 MiB). */
+  maxPlanBytes?: number;
+  /** One rule's `jsonSchema` as JSON, in bytes (default 512 KiB): what its first message may pay to compile. */
+  maxRuleBytes?: number;
+  /** How deep a rule's `jsonSchema` nests, counting every object and array (default 64). */
+  maxSchemaDepth?: number;
+  /** Values of one `enum` (default 2,000). */
+  maxEnumValues?: number;
+}
+
+/**
+ * The default limits (see `TrackingPlanLimits`).
+ *
+ * @example
+ * DEFAULT_PLAN_LIMITS.maxRules; // 5000
+ */
+export const DEFAULT_PLAN_LIMITS: Readonly<Required<TrackingPlanLimits>> = Object.freeze({
+  maxRules: 5_000,
+  maxPlanBytes: 16 * 1024 * 1024,
+  maxRuleBytes: 512 * 1024,
+  maxSchemaDepth: 64,
+  maxEnumValues: 2_000,
+});
+
+/**
+ * The limits given over the defaults, each checked to be a whole number from 1 (internal).
+ *
+ * @example
+ * resolveLimits({ maxRules: 20_000 }).maxEnumValues; // 2000
+ */
+export function resolveLimits(given: TrackingPlanLimits | undefined): Required<TrackingPlanLimits> {
+  const limits = { ...DEFAULT_PLAN_LIMITS };
+  for (const [name, value] of Object.entries(given ?? {})) {
+    if (!(name in DEFAULT_PLAN_LIMITS)) {
+      throw new TypeError(
+        `limits.${name} is not a tracking-plan limit; the limits are ${Object.keys(DEFAULT_PLAN_LIMITS).join(', ')}.`,
+      );
+    }
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || (value as number) < 1) {
+      throw new TypeError(`limits.${name} must be a whole number from 1; got ${JSON.stringify(value)}.`);
+    }
+    limits[name as keyof TrackingPlanLimits] = value as number;
+  }
+  return limits;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The UTF-8 length of a string, in bytes (internal).
+ *
+ * @example
+ * utf8Length('é'); // 2
+ */
+export function utf8Length(text: string): number {
+  return encoder.encode(text).byteLength;
+}
