@@ -6,13 +6,16 @@
 //   - attw (@arethetypeswrong/cli), profile "strict": every entry point of the exports map, subpaths
 //     included, resolved for types the four ways TypeScript users resolve it — node10 (the old
 //     `moduleResolution: node`), node16 from CommonJS, node16 from ESM, and bundler — each of which
-//     must find types that match the JavaScript it loads (ESM types for ESM, `.d.cts` for CJS).
+//     must find types that match the JavaScript it loads (ESM types for ESM, `.d.cts` for CJS);
+//   - packed imports: every file a packed module imports by a relative path (`from "./chunk-….js"`,
+//     `import("./plan-module-….js")`, `require("./chunk-….cjs")`, as the build writes them) is packed
+//     too; a `files` list that leaves out a chunk breaks only the code that loads it.
 // Prints one line a package when all is well; otherwise the tool's own report, and exits 1.
 // An ignore of an attw rule belongs in the package's package.json, under "attw", with its reason.
 //
 // `node scripts/check-packages.mjs <tarball>...` checks those tarballs instead (the test of this script).
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +58,31 @@ async function attw(tarball, manifest) {
   return check(bin('attw'), [tarball, ...args, ...(rules.length > 0 ? ['--ignore-rules', ...rules] : [])]);
 }
 
+/** A relative module specifier in built JavaScript: static and dynamic imports, re-exports, require. */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)"(\.\.?\/[^"\n]+)"/g;
+
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(dir, path.join(prefix, entry.name)) : [path.join(prefix, entry.name)],
+  );
+}
+
+/** The modules of a tarball that import a file it lacks; their report, or undefined when there are none. */
+function unpackedImports(tarball, into) {
+  mkdirSync(into, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', into]);
+  const dir = path.join(into, 'package');
+  const missing = [];
+  for (const file of filesUnder(dir).filter((f) => /\.[cm]?js$/.test(f))) {
+    for (const [, specifier] of readFileSync(path.join(dir, file), 'utf8').matchAll(RELATIVE_IMPORT)) {
+      if (!existsSync(path.join(dir, path.dirname(file), specifier))) missing.push(`${file} imports ${specifier}`);
+    }
+  }
+  if (missing.length === 0) return undefined;
+  return `packed imports: the tarball lacks files its modules import (widen package.json "files", e.g. to "dist"):\n  ${missing.join('\n  ')}`;
+}
+
 const started = Date.now();
 const scratch = mkdtempSync(path.join(tmpdir(), 'hookgate-check-packages-'));
 let failed = false;
@@ -77,13 +105,15 @@ try {
       const manifest = JSON.parse(
         execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
       );
-      const reports = (
-        await Promise.all([check(bin('publint'), ['run', tarball, '--strict']), attw(tarball, manifest)])
-      ).filter(Boolean);
+      const unpacked = unpackedImports(tarball, path.join(scratch, 'unpacked', path.basename(tarball)));
+      const reports = [
+        unpacked,
+        ...(await Promise.all([check(bin('publint'), ['run', tarball, '--strict']), attw(tarball, manifest)])),
+      ].filter(Boolean);
       if (reports.length === 0) {
         const entries = Object.keys(manifest.exports ?? { '.': null }).filter((e) => e !== './package.json');
         console.log(
-          `ok ${manifest.name}@${manifest.version}: publint --strict, attw (node10, node16 CJS/ESM, bundler) on ${entries.join(', ')}` +
+          `ok ${manifest.name}@${manifest.version}: packed imports, publint --strict, attw (node10, node16 CJS/ESM, bundler) on ${entries.join(', ')}` +
             (ignoredRules(manifest).length > 0 ? ` (ignoring ${ignoredRules(manifest).join(', ')})` : ''),
         );
       } else {

@@ -3,7 +3,7 @@
 import Fastify from 'fastify';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import type { SpecTrackEvent } from '@hookgate/core/internal';
+import type { SpecTrackEvent } from '@hookgate/core';
 import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgateActions } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';

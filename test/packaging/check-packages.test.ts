@@ -1,8 +1,9 @@
 // `pnpm check:packages` (scripts/check-packages.mjs) on small packages made here, each with a subpath export beside
 // its root: one that TypeScript's node10 resolution cannot follow (no typesVersions), which the check must refuse
 // and name; the same package with typesVersions, which it must pass; one whose package.json names a file the
-// tarball lacks (publint); one that ignores an attw rule without saying why. The workspace's own packages are
-// checked by `pnpm test` itself (after the build); this pins that the check sees every subpath, not only ".".
+// tarball lacks (publint); one whose modules import chunks it lacks; one that ignores an attw rule without saying
+// why. The workspace's own packages are checked by `pnpm test` itself (after the build); this pins that the check
+// sees every subpath, not only ".".
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ const run = promisify(execFile);
 let scratch = '';
 
 /** A dual ESM/CJS package with types for both, a root entry and an `./adapter` subpath, packed with tar as npm would. */
-function makeTarball(name: string, extra: Record<string, unknown>): string {
+function makeTarball(name: string, extra: Record<string, unknown>, sources: Record<string, string> = {}): string {
   const dir = path.join(scratch, name, 'package');
   mkdirSync(path.join(dir, 'dist'), { recursive: true });
   for (const entry of ['index', 'adapter']) {
@@ -25,6 +26,7 @@ function makeTarball(name: string, extra: Record<string, unknown>): string {
     writeFileSync(path.join(dir, 'dist', `${entry}.d.ts`), `export declare const ${entry}: number;\n`);
     writeFileSync(path.join(dir, 'dist', `${entry}.d.cts`), `export declare const ${entry}: number;\n`);
   }
+  for (const [file, text] of Object.entries(sources)) writeFileSync(path.join(dir, 'dist', file), text);
   const conditions = (entry: string) => ({
     import: { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` },
     require: { types: `./dist/${entry}.d.cts`, default: `./dist/${entry}.cjs` },
@@ -79,7 +81,7 @@ describe('pnpm check:packages', () => {
   it('passes the same package once typesVersions maps the subpath for node10', async () => {
     const tarball = makeTarball('typed-subpath', { typesVersions: { '*': { adapter: ['./dist/adapter.d.ts'] } } });
     const { code, output } = await check(tarball);
-    expect(output).toContain('ok @scratch/typed-subpath@1.0.0: publint --strict, attw');
+    expect(output).toContain('ok @scratch/typed-subpath@1.0.0: packed imports, publint --strict, attw');
     expect(output).toContain('on ., ./adapter');
     expect(code).toBe(0);
   });
@@ -93,6 +95,24 @@ describe('pnpm check:packages', () => {
     expect(code).toBe(1);
     expect(output).toContain('FAIL @scratch/missing-file@1.0.0');
     expect(output).toMatch(/publint run .*missing-file-1\.0\.0\.tgz --strict[\s\S]*dist\/index\.mjs/);
+  });
+
+  it('refuses modules that import a chunk the tarball lacks, naming each, statically, lazily and by require', async () => {
+    const tarball = makeTarball(
+      'missing-chunk',
+      { typesVersions: { '*': { adapter: ['./dist/adapter.d.ts'] } } },
+      {
+        'index.js': 'import { a } from "./chunk-AB12CD34.js";\nexport const index = a;\n',
+        'adapter.js': 'export const adapter = 1;\nexport const load = () => import("./lazy-EF56GH78.js");\n',
+        'adapter.cjs': '\'use strict\';\nexports.adapter = require("./chunk-AB12CD34.cjs").a;\n',
+      },
+    );
+    const { code, output } = await check(tarball);
+    expect(code).toBe(1);
+    expect(output).toContain('FAIL @scratch/missing-chunk@1.0.0');
+    expect(output).toContain('dist/index.js imports ./chunk-AB12CD34.js');
+    expect(output).toContain('dist/adapter.js imports ./lazy-EF56GH78.js');
+    expect(output).toContain('dist/adapter.cjs imports ./chunk-AB12CD34.cjs');
   });
 
   it('refuses an attw rule ignored without a reason', async () => {

@@ -7,7 +7,8 @@
 // fails here, as it would for a user.
 import { execFile, type ExecFileOptions } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,9 +70,10 @@ beforeAll(async () => {
   });
 }, 600_000);
 
-afterAll(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+// The project and its npm cache are large: removing them takes a while on a loaded machine.
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+}, 180_000);
 
 // Spawned node, npm and tsc processes are slow on a loaded machine: a generous bound, not a timing assertion.
 describe('the hookgate bin from the tarballs', { timeout: 120_000 }, () => {

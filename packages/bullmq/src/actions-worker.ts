@@ -1,12 +1,15 @@
-import { SPEC_EVENT_TYPES, type SpecEventOf, type SpecEventType, type StandardSchemaV1 } from '@hookgate/core';
 import {
-  isSpecEventType,
-  isStandardSchema,
-  specEventIssues,
-  validateStandard,
+  SPEC_EVENT_TYPES,
+  type SpecEventOf,
+  type SpecEventType,
+  type StandardSchemaV1,
   type PayloadOf,
-} from '@hookgate/core/internal';
-import type { PlanHandlers, PlanSetup, SpecPlanEvents, ViolationHandler } from '@hookgate/core/internal';
+  type PlanHandlers,
+  type SpecPlanEvents,
+  type ViolationHandler,
+} from '@hookgate/core';
+import { isSpecEventType, isStandardSchema, specEventIssues, validateStandard } from '@hookgate/core/internal';
+import type { PlanSetup } from '@hookgate/core/internal';
 import { UnrecoverableError, type ConnectionOptions, type WorkerOptions } from 'bullmq';
 import type { JobContext, JobHandler } from './job-context.js';
 import { planned } from './job-plan.js';

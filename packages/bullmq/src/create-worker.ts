@@ -4,8 +4,9 @@ import {
   type MessageType,
   type StandardSchemaV1,
   type WebhookMessage,
+  type PlanHandlers,
+  type ViolationHandler,
 } from '@hookgate/core';
-import type { PlanHandlers, ViolationHandler } from '@hookgate/core/internal';
 import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
 import { jobContextOf, type JobContext, type JobHandler } from './job-context.js';

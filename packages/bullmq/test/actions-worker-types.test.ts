@@ -3,8 +3,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import * as v from 'valibot';
-import type { TrackMessage, WebhookMessage } from '@hookgate/core';
-import type { SpecAliasEvent, SpecIdentifyEvent, SpecTrackEvent } from '@hookgate/core/internal';
+import type { TrackMessage, WebhookMessage, SpecAliasEvent, SpecIdentifyEvent, SpecTrackEvent } from '@hookgate/core';
 import { createWorker, type ActionsJobHandlers, type JobContext } from '../src/index.js';
 
 const connection = { host: '127.0.0.1', port: 6379 };

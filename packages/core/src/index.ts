@@ -1,6 +1,6 @@
 /**
- * Messages, signatures and the runtime-neutral receiver: what a receiver's author uses. Framework
- * adapters build on `@hookgate/core/adapter`.
+ * Messages, signatures and the runtime-neutral receiver: what a receiver's author uses, with every
+ * type their signatures name. Framework adapters build on `@hookgate/core/adapter`.
  *
  * @packageDocumentation
  * @module @hookgate/core
@@ -8,7 +8,7 @@
 
 // The receiver and its options.
 export { createReceiver } from './receiver/create-receiver.js';
-export { DeadlineExceededError, type Receiver } from './receiver/receiver.js';
+export { DeadlineExceededError, type AcceptedMessage, type AcceptResult, type Receiver } from './receiver/receiver.js';
 export type {
   DedupeOptions,
   HandlerContext,
@@ -22,12 +22,21 @@ export type {
 } from './receiver/options.js';
 export { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './receiver/responses.js';
 export { RouteFailedError } from './receiver/route-outcome.js';
-export { toNodeListener } from './receiver/node-listener.js';
-export { answerClientError, handleClientErrors } from './receiver/client-errors.js';
+export { toNodeListener, type NodeRequestLike, type NodeResponseLike } from './receiver/node-listener.js';
+export { answerClientError, handleClientErrors, type ClientErrorSocket } from './receiver/client-errors.js';
+export type { HeadersLike } from './receiver/headers.js';
+// The adapter contract's types, named by `receiver.serve` (what adapters build on is @hookgate/core/adapter).
+export type { AdapterBody, AdapterLimits, FrameworkAdapter } from './receiver/adapter-contract.js';
 export type { EnqueueHandoff, Handoff } from './receiver/handoff.js';
 
 // The dedupe store.
-export { MemoryIdempotencyStore, type ClaimResult, type IdempotencyStore } from './receiver/idempotency-store.js';
+export {
+  MemoryIdempotencyStore,
+  type Awaitable,
+  type ClaimResult,
+  type IdempotencyStore,
+  type MemoryIdempotencyStoreOptions,
+} from './receiver/idempotency-store.js';
 
 // Webhooks (Actions).
 export type {
@@ -36,20 +45,40 @@ export type {
   ActionsPayload,
   ActionsReceiverOptions,
   BatchElementInfo,
+  PayloadOf,
+  ReceiverDestination,
+  ReceiverOptionsFor,
+  SpecEventHandler,
   SpecEventHandlers,
+  SpecPlanEvents,
 } from './receiver/actions-options.js';
 export {
   SPEC_EVENT_TYPES,
+  type SpecAliasEvent,
+  type SpecCommonFields,
+  type SpecContext,
   type SpecEvent,
   type SpecEventOf,
   type SpecEventType,
   type SpecExtras,
+  type SpecGroupEvent,
+  type SpecIdentifyEvent,
+  type SpecIntegrations,
+  type SpecPageEvent,
+  type SpecScreenEvent,
+  type SpecTrackEvent,
 } from './actions/spec-events.js';
 export { isSpecEvent } from './actions/spec-event-check.js';
 export type { StandardSchemaV1 } from './actions/standard-schema.js';
 
 // Messages: types, validators, JSON Schemas, fixtures.
-export { MESSAGE_TYPES, type MessageType } from './messages/schemas.js';
+export {
+  ContextSchema,
+  MESSAGE_TYPES,
+  messageSchemas,
+  PagePropertiesSchema,
+  type MessageType,
+} from './messages/schemas.js';
 export type {
   AliasMessage,
   DeleteMessage,
@@ -58,7 +87,9 @@ export type {
   IdentifyMessage,
   MessageContext,
   MessageOf,
+  MessageShape,
   PageMessage,
+  PageProperties,
   ScreenMessage,
   TrackMessage,
   WebhookMessage,
@@ -70,13 +101,16 @@ export {
   messageIssues,
   parseMessage,
   safeParseMessage,
+  type ParseMessageOptions,
+  type SafeParseResult,
 } from './messages/parse-message.js';
 export { ValidationError, type ValidationIssue } from './messages/validation-error.js';
-export { messageJsonSchemas, webhookMessageJsonSchema } from './messages/json-schema.js';
+export { messageJsonSchemas, webhookMessageJsonSchema, type JsonSchema } from './messages/json-schema.js';
 export { allFixtures, fixture, fixtures } from './messages/fixtures.js';
 
 // Signatures.
 export { SIGNATURE_HEADER, sign, signAsync, type Secret } from './signatures/sign.js';
+export type { BodyInput } from './signatures/bytes.js';
 export {
   verify,
   verifyAsync,
@@ -85,15 +119,33 @@ export {
   type VerifyResult,
 } from './signatures/verify.js';
 export type { SignatureForm } from './signatures/body-forms.js';
-export { explainMismatch, type MismatchFinding } from './signatures/explain-mismatch.js';
+export { explainMismatch, type MismatchCause, type MismatchFinding } from './signatures/explain-mismatch.js';
 
-// Tracking plans: what a receiver's author writes or catches (the rest is on @hookgate/core/internal).
-export { compileTrackingPlan } from './tracking-plan/compile-plan.js';
-export { TrackingPlanError } from './tracking-plan/plan-file.js';
+// Tracking plans: what a receiver's author writes or catches (reading plan files is on @hookgate/core/internal).
+export {
+  compileTrackingPlan,
+  type CompiledTrackingPlan,
+  type PlanCheckResult,
+  type PlanRuleRef,
+  type PlanVersionChoice,
+  type TrackingPlanOptions,
+} from './tracking-plan/compile-plan.js';
+export type { ExactNumber } from './tracking-plan/exact-numbers.js';
+export { TrackingPlanError, type TrackingPlanRule, type TrackingPlanRuleType } from './tracking-plan/plan-file.js';
 export { linearRegExp, type LinearRegExp } from './tracking-plan/linear-pattern.js';
 export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/plan-limits.js';
-export type { PlanViolation } from './tracking-plan/json-schema-validator.js';
-export type { TypedTrackingPlan } from './tracking-plan/plan-types.js';
+export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+export type {
+  KeyedTrackHandlers,
+  PlanHandlers,
+  PlanMessages,
+  PlannedMessage,
+  PlannedTrackMessage,
+  PlanShapes,
+  PlanShapesOf,
+  TypedTrackingPlan,
+  ViolationHandler,
+} from './tracking-plan/plan-types.js';
 
 // Errors.
 export { UnknownOptionError } from './options/nearest-name.js';

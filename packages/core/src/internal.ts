@@ -7,7 +7,7 @@
  */
 
 // Message schema parts.
-export { ContextSchema, PagePropertiesSchema, messageSchemas, strictMessageSchemas } from './messages/schemas.js';
+export { strictMessageSchemas } from './messages/schemas.js';
 export {
   ISO_8601_TIMESTAMP,
   IsoTimestampSchema,
@@ -15,48 +15,23 @@ export {
   UTC_MILLIS_TIMESTAMP,
 } from './messages/timestamp.js';
 export { childPath, pointerToPath } from './messages/validation-error.js';
-export {
-  isAlias,
-  isDelete,
-  isGroup,
-  isIdentify,
-  isPage,
-  isScreen,
-  isTrack,
-  type ParseMessageOptions,
-  type SafeParseResult,
-} from './messages/parse-message.js';
-export type { PageProperties } from './messages/types.js';
-export type { JsonSchema } from './messages/json-schema.js';
+export { isAlias, isDelete, isGroup, isIdentify, isPage, isScreen, isTrack } from './messages/parse-message.js';
 
 // Webhooks (Actions) details.
-export type { AnyReceiverOptions, PayloadOf, SpecEventHandler } from './receiver/actions-options.js';
+export type { AnyReceiverOptions } from './receiver/actions-options.js';
 export { BATCH_REFUSED_MESSAGE, BATCH_REFUSED_STATUS, isBatchBody } from './actions/batch-rules.js';
 export { isSpecEventType, specEventIssues, type SpecEventIssue } from './actions/spec-event-check.js';
-export type {
-  SpecAliasEvent,
-  SpecCommonFields,
-  SpecContext,
-  SpecGroupEvent,
-  SpecIdentifyEvent,
-  SpecIntegrations,
-  SpecPageEvent,
-  SpecScreenEvent,
-  SpecTrackEvent,
-} from './actions/spec-events.js';
 export { isStandardSchema, validateStandard, type SchemaIssue } from './actions/standard-schema.js';
 
 // Options, signatures, dedupe.
 export { editDistance, nearestName, optionNames, rejectUnknownNames } from './options/nearest-name.js';
 export { BodyForms, SIGNATURE_FORMS, sortedJson } from './signatures/body-forms.js';
-export { constantTimeEqual, type BodyInput } from './signatures/bytes.js';
+export { constantTimeEqual } from './signatures/bytes.js';
 export { hmacSha1Web, importHmacKey } from './signatures/sign.js';
 export { verifyDetailed, verifyDetailedAsync, type DetailedVerifyResult } from './signatures/verify.js';
-export type { MismatchCause } from './signatures/explain-mismatch.js';
 export { redact } from './receiver/steps/explain-signature.js';
 export { dedupeKey, messageIdKey } from './receiver/dedupe-key.js';
 export { hasDigitRun } from './json/digit-run.js';
-export type { Awaitable, MemoryIdempotencyStoreOptions } from './receiver/idempotency-store.js';
 export {
   DEFAULT_DEADLINE_MS,
   DEFAULT_DEDUPE_TTL_MS,
@@ -66,33 +41,10 @@ export {
 } from './receiver/options.js';
 
 // Tracking plans: reading and checking a plan (the emulator's schema controls, `hookgate types`).
-export {
-  readTrackingPlan,
-  ruleLabel,
-  type TrackingPlanFile,
-  type TrackingPlanRule,
-  type TrackingPlanRuleType,
-} from './tracking-plan/plan-file.js';
-export type {
-  CompiledTrackingPlan,
-  PlanCheckResult,
-  PlanRuleRef,
-  PlanVersionChoice,
-  TrackingPlanOptions,
-} from './tracking-plan/compile-plan.js';
-export type { PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+export { readTrackingPlan, ruleLabel, type TrackingPlanFile } from './tracking-plan/plan-file.js';
 export { loadTrackingPlan, parseTrackingPlanText, type LoadPlanOptions } from './tracking-plan/load-plan.js';
 export { planAjv } from './tracking-plan/plan-ajv.js';
 export { eachSubschema } from './tracking-plan/schema-walk.js';
 export { resolveLocal } from './tracking-plan/rule-schema-checks.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
-export type { SpecPlanEvents } from './receiver/actions-options.js';
-export type {
-  KeyedTrackHandlers,
-  PlanHandlers,
-  PlanMessages,
-  PlannedTrackMessage,
-  PlanShapes,
-  ViolationHandler,
-} from './tracking-plan/plan-types.js';

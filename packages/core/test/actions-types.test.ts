@@ -12,8 +12,10 @@ import {
   type BatchElementInfo,
   type SpecEvent,
   type SpecExtras,
+  type SpecAliasEvent,
+  type SpecTrackEvent,
 } from '../src/index.js';
-import { specEventIssues, type SpecAliasEvent, type SpecTrackEvent } from '../src/internal.js';
+import { specEventIssues } from '../src/internal.js';
 
 const secret = 'whsec_types';
 

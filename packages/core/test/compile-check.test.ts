@@ -2,9 +2,9 @@
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fixtures } from '../src/index.js';
+import { fixtures, messageSchemas } from '../src/index.js';
 import { callSchemas } from '../src/calls.js';
-import { messageSchemas, strictMessageSchemas } from '../src/internal.js';
+import { strictMessageSchemas } from '../src/internal.js';
 import { compileCheck } from '../src/messages/compile-check.js';
 
 const schemas = {

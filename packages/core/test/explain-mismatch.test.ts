@@ -2,8 +2,7 @@
 // raw body survives JSON.parse + JSON.stringify byte for byte.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allFixtures, explainMismatch } from '../src/index.js';
-import { type MismatchCause } from '../src/internal.js';
+import { allFixtures, explainMismatch, type MismatchCause } from '../src/index.js';
 
 const roundTrips = (text: string) => {
   try {

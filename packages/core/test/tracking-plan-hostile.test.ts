@@ -3,8 +3,15 @@
 // rule, the path and the construct), plans of real size start at once, and absurd ones are refused at
 // start with the rule and the limit named — never a RangeError, a hang, or a first request that pays it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, createReceiver, fixture, TrackingPlanError, type PlanViolation } from '../src/index.js';
-import type { CompiledTrackingPlan, PlanCheckResult } from '../src/internal.js';
+import {
+  compileTrackingPlan,
+  createReceiver,
+  fixture,
+  TrackingPlanError,
+  type PlanViolation,
+  type CompiledTrackingPlan,
+  type PlanCheckResult,
+} from '../src/index.js';
 import { parseTrackingPlanText } from '../src/internal.js';
 import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 

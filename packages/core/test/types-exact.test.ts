@@ -12,8 +12,8 @@ import {
   type MessageContext,
   type TrackMessage,
   type WebhookMessage,
+  type PageProperties,
 } from '../src/index.js';
-import { type PageProperties } from '../src/internal.js';
 
 const wire = JSON.stringify({
   ...fixtures.track,

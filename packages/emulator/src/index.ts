@@ -25,7 +25,8 @@ export {
   DEFAULT_DEDUPE,
 } from './options.js';
 export type { EmulatorOptions, RetryOptions, ResponsePolicy, TlsOptions, DedupeOptions } from './options.js';
-export type { SchemaControls } from './protocols/schema-controls.js';
+export type { DeliveryResponsePolicy } from './delivery/delivery-options.js';
+export type { ResolvedProtocols, SchemaControls } from './protocols/schema-controls.js';
 export { applySchemaControls, type SchemaControlsOutcome } from './protocols/apply-schema-controls.js';
 export { MAX_ENDPOINTS, MAX_HEADERS, RESERVED_HEADERS } from './routing/source-settings.js';
 export type {

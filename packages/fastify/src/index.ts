@@ -17,6 +17,7 @@ export type {
   FastifyExtra,
   HookgateActionsPluginOptions,
   HookgatePluginOptions,
+  PluginPath,
   WebhookRouteOptions,
 } from './options.js';
 export { RouteFailedError } from '@hookgate/core';

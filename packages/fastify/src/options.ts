@@ -45,8 +45,13 @@ export type HookgateActionsPluginOptions = Omit<
   destination?: 'actions';
 } & PluginPath;
 
-/** The plugin's own option. */
-interface PluginPath {
+/**
+ * The plugins' own option: where their routes are.
+ *
+ * @example
+ * const where: PluginPath = { path: ['/webhooks', '/hooks/segment'] };
+ */
+export interface PluginPath {
   /** Path(s) of the route(s) the plugin registers (every method; for the classic destination non-POST answers 405). Default `/webhooks`. */
   path?: string | readonly string[];
 }

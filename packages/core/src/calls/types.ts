@@ -3,8 +3,14 @@ import type { ExtraFields } from '../messages/types.js';
 import type { Integrations } from './integrations.js';
 import type { CallType, callSchemas } from './schemas.js';
 
-type Schemas = typeof callSchemas;
-type WithType<T, K extends CallType> = Omit<T, 'type' | 'integrations'> & {
+/**
+ * The call of one type, from its schema in `callSchemas`: its documented fields, `type`, the
+ * `integrations` object, and any other field (typed `unknown`). The call types (`TrackCall`, …) are made with it.
+ *
+ * @example
+ * const call: CallShape<'track'> = { type: 'track', userId: 'u1', event: 'Signed Up' }; // a TrackCall
+ */
+export type CallShape<K extends CallType> = Omit<Static<(typeof callSchemas)[K]>, 'type' | 'integrations'> & {
   type: K;
   integrations?: Integrations;
 } & ExtraFields;
@@ -15,42 +21,42 @@ type WithType<T, K extends CallType> = Omit<T, 'type' | 'integrations'> & {
  * @example
  * const call: IdentifyCall = { type: 'identify', userId: 'u1', traits: { email: 'ada@example.com', plan: 'premium' } };
  */
-export type IdentifyCall = WithType<Static<Schemas['identify']>, 'identify'>;
+export type IdentifyCall = CallShape<'identify'>;
 /**
  * A track call: an event the user did, with properties.
  *
  * @example
  * const call: TrackCall = { type: 'track', userId: 'u1', event: 'Order Completed', properties: { revenue: 42.5 } };
  */
-export type TrackCall = WithType<Static<Schemas['track']>, 'track'>;
+export type TrackCall = CallShape<'track'>;
 /**
  * A page call: a page view, with properties (url, title, referrer, path and custom keys).
  *
  * @example
  * const call: PageCall = { type: 'page', anonymousId: 'anon_5e1f', name: 'Pricing', properties: { url: 'https://app.example.com/pricing' } };
  */
-export type PageCall = WithType<Static<Schemas['page']>, 'page'>;
+export type PageCall = CallShape<'page'>;
 /**
  * A screen call: a mobile screen view.
  *
  * @example
  * const call: ScreenCall = { type: 'screen', userId: 'u1', name: 'Home' };
  */
-export type ScreenCall = WithType<Static<Schemas['screen']>, 'screen'>;
+export type ScreenCall = CallShape<'screen'>;
 /**
  * A group call: the user belongs to a group, with the group's traits.
  *
  * @example
  * const call: GroupCall = { type: 'group', userId: 'u1', groupId: 'acme_inc', traits: { name: 'Acme Inc' } };
  */
-export type GroupCall = WithType<Static<Schemas['group']>, 'group'>;
+export type GroupCall = CallShape<'group'>;
 /**
  * An alias call: `previousId` becomes `userId`.
  *
  * @example
  * const call: AliasCall = { type: 'alias', previousId: 'anon_5e1f', userId: 'user_1001' };
  */
-export type AliasCall = WithType<Static<Schemas['alias']>, 'alias'>;
+export type AliasCall = CallShape<'alias'>;
 
 /**
  * Any call a client sends to the tracking API, discriminated on `type`.

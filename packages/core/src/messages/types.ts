@@ -13,11 +13,6 @@ export interface ExtraFields {
   [key: string]: unknown;
 }
 
-type Schemas = typeof messageSchemas;
-
-/** Spells an intersection out as one object type, so editor hovers show plain fields. */
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
-
 /**
  * The context object sent with every non-delete message: the screen shape (device, os, app) typed,
  * any other key (ip, locale, library…) kept and typed `unknown`.
@@ -37,14 +32,23 @@ export type MessageContext = Static<typeof ContextSchema> & ExtraFields;
 export type PageProperties = Static<typeof PagePropertiesSchema> & ExtraFields;
 
 /**
- * A message of one schema: exactly its documented top-level fields (an unknown top-level field
- * does not compile; reach extras with `extraFields(msg)`), with `context` open.
+ * The message of one of `messageSchemas`: exactly its documented top-level fields (an unknown
+ * top-level field does not compile; reach extras with `extraFields(msg)`), with `context` open,
+ * without the fields named in `Drop` and with those of `Over` in their place. Spelled out as one
+ * object type, so editor hovers show plain fields. The message types (`TrackMessage`, …) are made with it.
+ *
+ * @example
+ * type Track = MessageShape<'track'>; // the same fields as TrackMessage
+ * const event = (msg: Track) => msg.event;
  */
-type Exact<S extends keyof Schemas, Drop extends string = never, Over = unknown> = Flatten<
-  Omit<Static<Schemas[S]>, 'context' | Drop | keyof Over> &
-    ('context' extends keyof Static<Schemas[S]> ? { context?: MessageContext } : unknown) &
-    Over
->;
+export type MessageShape<S extends keyof typeof messageSchemas, Drop extends string = never, Over = unknown> = Omit<
+  Static<(typeof messageSchemas)[S]>,
+  'context' | Drop | keyof Over
+> &
+  ('context' extends keyof Static<(typeof messageSchemas)[S]> ? { context?: MessageContext } : unknown) &
+  Over extends infer T
+  ? { [K in keyof T]: T[K] } & {}
+  : never;
 
 /**
  * A `page` message: `userId`, `timestamp`, `properties` (url, title, path, referrer, custom keys) and
@@ -55,28 +59,28 @@ type Exact<S extends keyof Schemas, Drop extends string = never, Over = unknown>
  * @example
  * const onPage = (msg: PageMessage) => console.log(msg.userId, 'viewed', msg.properties?.url);
  */
-export type PageMessage = Exact<'page', never, { properties?: PageProperties }>;
+export type PageMessage = MessageShape<'page', never, { properties?: PageProperties }>;
 /**
  * A `screen` message.
  *
  * @example
  * const onScreen = (msg: ScreenMessage) => console.log(msg.name, 'on', msg.context?.os?.name);
  */
-export type ScreenMessage = Exact<'screen'>;
+export type ScreenMessage = MessageShape<'screen'>;
 /**
  * An `identify` message (also how audience and computed-trait syncs arrive). `traits` is open.
  *
  * @example
  * const onIdentify = (msg: IdentifyMessage) => console.log(msg.userId, msg.traits?.email);
  */
-export type IdentifyMessage = Exact<'identify'>;
+export type IdentifyMessage = MessageShape<'identify'>;
 /**
  * A `track` message. `properties` is open.
  *
  * @example
  * const onTrack = (msg: TrackMessage) => console.log(msg.event, msg.properties?.revenue);
  */
-export type TrackMessage = Exact<'track'>;
+export type TrackMessage = MessageShape<'track'>;
 /**
  * An `alias` message: `"Previous ID"` and `"User ID"`, with the spaces, and no `userId`
  * (`msg.userId` does not compile on an alias).
@@ -84,21 +88,21 @@ export type TrackMessage = Exact<'track'>;
  * @example
  * const onAlias = (msg: AliasMessage) => console.log(msg['Previous ID'], '→', msg['User ID']);
  */
-export type AliasMessage = Exact<'alias', 'userId'>;
+export type AliasMessage = MessageShape<'alias', 'userId'>;
 /**
  * A `group` message. `traits` is open.
  *
  * @example
  * const onGroup = (msg: GroupMessage) => console.log(msg.userId, 'joined', msg.groupId, msg.traits?.name);
  */
-export type GroupMessage = Exact<'group'>;
+export type GroupMessage = MessageShape<'group'>;
 /**
  * A `delete` notification: `type`, `userId`, `timestamp` only.
  *
  * @example
  * const onDelete = (msg: DeleteMessage) => console.log('erase every record of', msg.userId);
  */
-export type DeleteMessage = Exact<'delete'>;
+export type DeleteMessage = MessageShape<'delete'>;
 
 /**
  * Any message the Webhooks destination delivers, discriminated on `type`. Only documented fields

@@ -49,22 +49,24 @@ export interface TypedTrackingPlan<S extends PlanShapes> {
   readonly '~shapes'?: S;
 }
 
+// Handlers below are `(message, context: C) => unknown` with the context type `C` a parameter (the
+// receiver's `HandlerContext`), so that these types need nothing of the receiver's options, which use
+// them. `X extends infer T ? { [K in keyof T]: T[K] } & {} : never` spells an intersection out as one
+// object type, so that editor hovers show plain fields.
+
 /**
- * A handler with its context type `C` (the receiver's `HandlerContext`; taken as a parameter so that
- * these types need nothing of the receiver's options, which use them).
+ * The event types of a plan module (`typeof trackingPlan`), or `undefined` for a plan without types
+ * (its JSON as read).
+ *
+ * @example
+ * type Shapes = PlanShapesOf<typeof trackingPlan>; // the module's PlanShapes
+ * type None = PlanShapesOf<TrackingPlanFile>; // undefined
  */
-type PlanMessageHandler<M, C> = (message: M, context: C) => unknown;
-
-/** Spells an intersection out as one object type. */
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
-
-/** The event types of a plan, or `undefined` for a plan without types (its JSON as read). */
-type ShapesOf<P> = P extends { readonly '~shapes'?: infer S } ? (S extends PlanShapes ? S : undefined) : undefined;
-
-/** `M` with its field `F` (`properties` or `traits`) replaced by the rule's, when the rule types it. */
-type WithRule<M, Ev, F extends 'properties' | 'traits'> = Flatten<
-  Omit<M, Extract<keyof Ev, F>> & Pick<Ev, Extract<keyof Ev, F>>
->;
+export type PlanShapesOf<P> = P extends { readonly '~shapes'?: infer S }
+  ? S extends PlanShapes
+    ? S
+    : undefined
+  : undefined;
 
 /**
  * The message types a plan's rules refine, per call type: the classic Webhooks messages by default;
@@ -89,15 +91,34 @@ export interface PlanMessages {
  * type OrderCompleted = PlannedTrackMessage<typeof trackingPlan, 'Order Completed'>;
  */
 export type PlannedTrackMessage<P, E extends string, T = TrackMessage> =
-  ShapesOf<P> extends PlanShapes
-    ? E extends keyof ShapesOf<P>['track']
-      ? Flatten<Omit<WithRule<T, ShapesOf<P>['track'][E], 'properties'>, 'event'> & { event: E }>
+  PlanShapesOf<P> extends PlanShapes
+    ? E extends keyof PlanShapesOf<P>['track']
+      ? Omit<T, Extract<keyof PlanShapesOf<P>['track'][E], 'properties'> | 'event'> &
+          Pick<PlanShapesOf<P>['track'][E], Extract<keyof PlanShapesOf<P>['track'][E], 'properties'>> & {
+            event: E;
+          } extends infer F
+        ? { [K in keyof F]: F[K] } & {}
+        : never
       : T
     : T;
 
-type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
-  ShapesOf<P> extends PlanShapes
-    ? WithRule<M, ShapesOf<P>[K], K extends 'identify' | 'group' ? 'traits' : 'properties'>
+/**
+ * An identify, group, page or screen message (`M`) typed from its rule in a plan module: its `traits`
+ * (identify, group) or `properties` (page, screen) are the rule's when the plan has types.
+ *
+ * @example
+ * type SignedUp = PlannedMessage<typeof trackingPlan, 'identify', IdentifyMessage>;
+ * const email = (msg: SignedUp) => msg.traits.email;
+ */
+export type PlannedMessage<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
+  PlanShapesOf<P> extends PlanShapes
+    ? Omit<M, Extract<keyof PlanShapesOf<P>[K], K extends 'identify' | 'group' ? 'traits' : 'properties'>> &
+        Pick<
+          PlanShapesOf<P>[K],
+          Extract<keyof PlanShapesOf<P>[K], K extends 'identify' | 'group' ? 'traits' : 'properties'>
+        > extends infer F
+      ? { [Key in keyof F]: F[Key] } & {}
+      : never
     : M;
 
 /**
@@ -111,10 +132,10 @@ type RuleTyped<P, K extends 'identify' | 'group' | 'page' | 'screen', M> =
  *   '*': (msg) => console.log('other event', msg.event),
  * };
  */
-export type KeyedTrackHandlers<P, C, T = TrackMessage> = (ShapesOf<P> extends PlanShapes
-  ? { [E in keyof ShapesOf<P>['track'] & string]?: PlanMessageHandler<PlannedTrackMessage<P, E, T>, C> }
-  : { [event: string]: PlanMessageHandler<T, C> | undefined }) & {
-  '*'?: PlanMessageHandler<T, C>;
+export type KeyedTrackHandlers<P, C, T = TrackMessage> = (PlanShapesOf<P> extends PlanShapes
+  ? { [E in keyof PlanShapesOf<P>['track'] & string]?: (message: PlannedTrackMessage<P, E, T>, context: C) => unknown }
+  : { [event: string]: ((message: T, context: C) => unknown) | undefined }) & {
+  '*'?: (message: T, context: C) => unknown;
 };
 
 /**
@@ -128,15 +149,18 @@ export type KeyedTrackHandlers<P, C, T = TrackMessage> = (ShapesOf<P> extends Pl
  *   identify: (msg) => console.log(msg.traits.email),
  * };
  */
-export type PlanHandlers<P, Base, C, M extends Record<keyof PlanMessages, object> = PlanMessages> = Flatten<
-  Omit<Base, 'track' | 'identify' | 'group' | 'page' | 'screen'> & {
-    track?: PlanMessageHandler<M['track'], C> | KeyedTrackHandlers<P, C, M['track']>;
-    identify?: PlanMessageHandler<RuleTyped<P, 'identify', M['identify']>, C>;
-    group?: PlanMessageHandler<RuleTyped<P, 'group', M['group']>, C>;
-    page?: PlanMessageHandler<RuleTyped<P, 'page', M['page']>, C>;
-    screen?: PlanMessageHandler<RuleTyped<P, 'screen', M['screen']>, C>;
-  }
->;
+export type PlanHandlers<P, Base, C, M extends Record<keyof PlanMessages, object> = PlanMessages> = Omit<
+  Base,
+  'track' | 'identify' | 'group' | 'page' | 'screen'
+> & {
+  track?: ((message: M['track'], context: C) => unknown) | KeyedTrackHandlers<P, C, M['track']>;
+  identify?: (message: PlannedMessage<P, 'identify', M['identify']>, context: C) => unknown;
+  group?: (message: PlannedMessage<P, 'group', M['group']>, context: C) => unknown;
+  page?: (message: PlannedMessage<P, 'page', M['page']>, context: C) => unknown;
+  screen?: (message: PlannedMessage<P, 'screen', M['screen']>, context: C) => unknown;
+} extends infer F
+  ? { [K in keyof F]: F[K] } & {}
+  : never;
 
 /**
  * Runs instead of the handler for a message that breaks the tracking plan (the receiver's

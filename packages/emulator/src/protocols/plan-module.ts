@@ -3,8 +3,8 @@
 // needs nothing installed beyond @hookgate/core and runs where code generation is forbidden), and the
 // `trackingPlan` export that types a receiver's keyed handlers.
 import { fileURLToPath } from 'node:url';
-import { linearRegExp } from '@hookgate/core';
-import { eachSubschema, loadTrackingPlan, planAjv, resolveLocal, type TrackingPlanRule } from '@hookgate/core/internal';
+import { linearRegExp, type TrackingPlanRule } from '@hookgate/core';
+import { eachSubschema, loadTrackingPlan, planAjv, resolveLocal } from '@hookgate/core/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
 import { build } from 'esbuild';

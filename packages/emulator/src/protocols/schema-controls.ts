@@ -1,6 +1,5 @@
 // A source's tracking plan and Schema Configuration (Segment Protocols), as the emulator's settings take them.
-import { compileTrackingPlan, TrackingPlanError } from '@hookgate/core';
-import type { CompiledTrackingPlan } from '@hookgate/core/internal';
+import { compileTrackingPlan, TrackingPlanError, type CompiledTrackingPlan } from '@hookgate/core';
 import { SettingsError } from '../errors.js';
 
 /**
@@ -35,10 +34,19 @@ export interface SchemaControls {
 /** The controls with a choice of values (every one but `forwardBlockedTo`). */
 type ChoiceControls = Omit<SchemaControls, 'forwardBlockedTo'>;
 
-/** A source's plan and controls, resolved (internal). */
+/**
+ * A source's plan and controls, resolved: the plan compiled and every control with a choice given
+ * its value (what `applySchemaControls` takes).
+ *
+ * @example
+ * const protocols: ResolvedProtocols = {
+ *   plan: compileTrackingPlan(planJson),
+ *   controls: { unplannedEvents: 'block', unplannedProperties: 'forward', unplannedTraits: 'forward', violations: 'forward' },
+ * };
+ */
 export interface ResolvedProtocols {
   readonly plan: CompiledTrackingPlan;
-  readonly controls: Required<ChoiceControls> & { readonly forwardBlockedTo?: string };
+  readonly controls: Required<Omit<SchemaControls, 'forwardBlockedTo'>> & { readonly forwardBlockedTo?: string };
 }
 
 const CHOICES: { readonly [K in keyof ChoiceControls]-?: readonly string[] } = {
