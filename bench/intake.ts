@@ -75,12 +75,16 @@ async function serve(kind: ServerKind): Promise<void> {
     assertBuilt();
     const { listenIntake } = await import('@hookgate/emulator');
     let ingested = 0;
+    const record = { id: 'dlv_0' };
     const engine = {
       clock: { now: () => Date.now() },
       hasSource: (key: string) => key === WRITE_KEY,
-      ingest: () => {
-        ingested++;
-        return undefined as never;
+      intakeSink: {
+        accept: () => {
+          ingested++;
+          return record;
+        },
+        refuse: () => record,
       },
       deliveries: [],
     } as unknown as Parameters<typeof listenIntake>[0];

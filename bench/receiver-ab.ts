@@ -10,15 +10,14 @@
 // `npx -y pnpm@10 --filter @hookgate/core build`, then
 //   node --import tsx bench/receiver-ab.ts packages/core/node_modules/.ab-before packages/core/dist
 // Settings: AB_ROUNDS (default 12), AB_SECONDS (HTTP seconds per route per round, default 2).
-import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as CoreModule from '@hookgate/core';
+import { answerCpuReadings, cpuPerCall, startCpuChild } from './cpu-child.js';
 import { median } from './lib.js';
 
 type Core = typeof CoreModule;
@@ -40,21 +39,6 @@ function handChecked(raw: Buffer, header: unknown): boolean {
   const given = Buffer.from(typeof header === 'string' ? header : '', 'hex');
   const digest = createHmac('sha1', SECRET).update(raw).digest();
   return given.length === digest.length && timingSafeEqual(given, digest);
-}
-
-/** CPU µs per call of `f`, awaited in batches of 100, for about 100 ms. */
-async function cpuPerCall(f: () => unknown): Promise<number> {
-  let n = 0;
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  while (performance.now() - start < 100) {
-    const batch: unknown[] = [];
-    for (let i = 0; i < 100; i++) batch.push(f());
-    await Promise.all(batch);
-    n += 100;
-  }
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / n;
 }
 
 /** Interleaved rounds of named measures (the order rotates): the median of each, and of B ÷ A per round. */
@@ -112,53 +96,14 @@ async function serve(dirA: string, dirB: string): Promise<void> {
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(`PORT=${(server.address() as AddressInfo).port}`));
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', () => {
-    const { user, system } = process.cpuUsage();
-    console.log(`CPU=${user + system}`);
-  });
+  answerCpuReadings();
 }
 
 async function overHttp(dirA: string, dirB: string, raw: Buffer): Promise<void> {
-  type Cannon = (o: Record<string, unknown>) => Promise<{ requests: { total: number }; non2xx: number }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', dirA, dirB], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let rest = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    rest += chunk.toString();
-    for (let i = rest.indexOf('\n'); i >= 0; i = rest.indexOf('\n')) {
-      const line = rest.slice(0, i);
-      rest = rest.slice(i + 1);
-      const next = waiting.shift();
-      if (next) next(line);
-      else lines.push(line);
-    }
-  });
-  const nextLine = () =>
-    new Promise<string>((resolve) => (lines.length ? resolve(lines.shift()!) : waiting.push(resolve)));
-  const port = Number((await nextLine()).replace('PORT=', ''));
-  const serverCpu = async () => {
-    child.stdin.write('\n');
-    return Number((await nextLine()).replace('CPU=', ''));
-  };
+  const child = await startCpuChild(fileURLToPath(import.meta.url), ['--serve', dirA, dirB]);
   const signature = createHmac('sha1', SECRET).update(raw).digest('hex');
-  const route = (name: string) => async () => {
-    const before = await serverCpu();
-    const result = await autocannon({
-      url: `http://127.0.0.1:${port}/${name}`,
-      method: 'POST',
-      connections: 10,
-      duration: seconds,
-      body: raw,
-      headers: { 'content-type': 'application/json', 'x-signature': signature },
-    });
-    if (result.non2xx > 0) throw new Error(`/${name} answered ${result.non2xx} requests with a non-2xx status`);
-    return ((await serverCpu()) - before) / result.requests.total;
-  };
+  const headers = { 'content-type': 'application/json', 'x-signature': signature };
+  const route = (name: string) => () => child.cpuPerRequest(`/${name}`, raw, headers, seconds);
   try {
     const loadBefore = os.loadavg()[0]!.toFixed(1);
     const line = await interleaved({ A: route('A'), B: route('B'), hand: route('hand') });

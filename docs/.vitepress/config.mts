@@ -50,6 +50,7 @@ export default defineConfig({
           { text: 'Typed events from your tracking plan', link: '/guides/tracking-plans' },
           { text: 'Several instances with Redis', link: '/redis' },
           { text: 'Going to production', link: '/production' },
+          { text: 'Observe it in production', link: '/observability' },
           { text: 'Troubleshooting signature mismatches', link: '/troubleshooting-signatures' },
           { text: 'The client library', link: '/client' },
         ],

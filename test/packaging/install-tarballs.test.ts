@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq'] as const;
+const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq', 'otel'] as const;
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const LICENSE = readFileSync(path.join(root, 'LICENSE'), 'utf8');
 

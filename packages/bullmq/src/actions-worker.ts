@@ -3,6 +3,7 @@ import {
   type SpecEventOf,
   type SpecEventType,
   type StandardSchemaV1,
+  type Telemetry,
   type PayloadOf,
   type PlanHandlers,
   type SpecPlanEvents,
@@ -39,7 +40,7 @@ export type ActionsJobHandlers = { [T in SpecEventType]?: JobHandler<SpecEventOf
  */
 export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = undefined, TPlan = unknown> extends Omit<
   WorkerOptions,
-  'connection'
+  'connection' | 'telemetry'
 > {
   /** Jobs from a Webhooks (Actions) receiver; a classic job fails naming the mismatch. */
   destination: 'actions';
@@ -59,6 +60,8 @@ export interface ActionsWorkerOptions<S extends StandardSchemaV1 | undefined = u
   trackingPlan?: TPlan;
   /** Runs instead of the `on` handler for a whole event that breaks `trackingPlan`. */
   onViolation?: ViolationHandler<JobContext>;
+  /** Reports each job attempt, in the trace of the delivery that stored the job (see `CreateWorkerOptions.telemetry`). */
+  telemetry?: Telemetry;
 }
 
 /** Names `createWorker` itself reads from Actions options (the rest are BullMQ's). */

@@ -3,13 +3,16 @@ import {
   type MessageOf,
   type MessageType,
   type StandardSchemaV1,
+  type Telemetry,
   type WebhookMessage,
   type PlanHandlers,
   type ViolationHandler,
 } from '@hookgate/core';
-import { Worker, type ConnectionOptions, type Job, type WorkerOptions } from 'bullmq';
+import { checkTelemetry } from '@hookgate/core/internal';
+import { Worker, type ConnectionOptions, type WorkerOptions } from 'bullmq';
 import { ACTIONS_WORKER_OWN_OPTIONS, actionsJobRunner, type ActionsWorkerOptions } from './actions-worker.js';
 import { jobContextOf, type JobContext, type JobHandler } from './job-context.js';
+import { reportViolations, withTelemetry, type JobProcessor } from './job-telemetry.js';
 import type { HandoffJobData } from './job-data.js';
 import { checkJobDestination } from './job-destination.js';
 import { planned, settleWorkerPlan } from './job-plan.js';
@@ -31,7 +34,10 @@ export type JobHandlers = { [T in MessageType]?: JobHandler<MessageOf<T>> };
  * const options: CreateWorkerOptions = { connection: { host: '127.0.0.1', port: 6379 }, concurrency: 10, onMessage: (msg) => console.log(msg.type) };
  * const worker = createWorker('webhooks', options);
  */
-export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extends Omit<WorkerOptions, 'connection'> {
+export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extends Omit<
+  WorkerOptions,
+  'connection' | 'telemetry'
+> {
   /** Jobs from a classic Webhooks receiver (the default); for Webhooks (Actions) jobs see `ActionsWorkerOptions`. */
   destination?: 'classic';
   /** The Redis connection (BullMQ's: options or an ioredis instance). */
@@ -48,6 +54,12 @@ export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extend
   onViolation?: ViolationHandler<JobContext>;
   /** Catch-all: runs for a type without its own handler in `on`. `M` is the classic message by default. */
   onMessage?: JobHandler<M>;
+  /**
+   * Reports each job attempt (a `hookgate.process` span with `openTelemetry()` from `@hookgate/otel`,
+   * in the trace of the delivery that stored the job when the receiver had the same `telemetry`).
+   * hookgate's `Telemetry`, not BullMQ's own (`bullmq-otel` goes on your `Queue`).
+   */
+  telemetry?: Telemetry;
 }
 
 const WORKER_OWN_OPTIONS = new Set([
@@ -56,6 +68,7 @@ const WORKER_OWN_OPTIONS = new Set([
   'onMessage',
   'trackingPlan',
   'onViolation',
+  'telemetry',
   ...ACTIONS_WORKER_OWN_OPTIONS,
 ]);
 
@@ -132,15 +145,28 @@ export function createWorker<M = WebhookMessage>(
       `createWorker: destination must be 'classic' (the default) or 'actions' (jobs from a Webhooks (Actions) receiver); got ${JSON.stringify(destination)}.`,
     );
   }
+  const telemetry = checkTelemetry((options as { telemetry?: unknown }).telemetry, 'createWorker');
+  // The worker over a processor, reporting each attempt to `telemetry` when given.
+  const start = (processor: JobProcessor<M>) =>
+    new Worker<HandoffJobData<M>>(
+      queueName,
+      withTelemetry(telemetry, queueName, processor),
+      workerOptions as unknown as WorkerOptions,
+    );
   const workerOptions: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) if (!WORKER_OWN_OPTIONS.has(name)) workerOptions[name] = value;
   if (destination === 'actions') {
     const run = actionsJobRunner(options as ActionsWorkerOptions<StandardSchemaV1 | undefined>, plan);
-    const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
+    const processor: JobProcessor<M> = async (job, _token, signal, observation) => {
       checkJobDestination(job.data.destination, 'actions', job.id);
-      await run(job.data.message, jobContextOf(job, signal));
+      const context = jobContextOf(job, signal);
+      try {
+        await run(job.data.message, context);
+      } finally {
+        if (plan !== undefined) reportViolations(observation, context.violations);
+      }
     };
-    return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
+    return start(processor);
   }
 
   const { on, onMessage } = options as { on?: Record<string, unknown>; onMessage?: JobHandler<M> };
@@ -168,7 +194,7 @@ export function createWorker<M = WebhookMessage>(
   if (onMessage != null && typeof onMessage !== 'function')
     throw new TypeError('createWorker: onMessage must be a function (msg, ctx) => …');
 
-  const processor = async (job: Job<HandoffJobData<M>>, _token?: string, signal?: AbortSignal): Promise<void> => {
+  const processor: JobProcessor<M> = async (job, _token, signal, observation) => {
     checkJobDestination(job.data.destination, 'classic', job.id);
     const message = job.data.message;
     const type = (message as { type?: unknown } | null)?.type;
@@ -176,7 +202,9 @@ export function createWorker<M = WebhookMessage>(
       (typeof type === 'string' ? (on as Record<string, JobHandler<M> | undefined> | undefined)?.[type] : undefined) ??
       onMessage;
     const context = jobContextOf(job, signal);
-    await planned(plan, message, handler, context)?.(message, context);
+    const run = planned(plan, message, handler, context);
+    if (plan !== undefined) reportViolations(observation, context.violations);
+    await run?.(message, context);
   };
-  return new Worker<HandoffJobData<M>>(queueName, processor, workerOptions as unknown as WorkerOptions);
+  return start(processor);
 }

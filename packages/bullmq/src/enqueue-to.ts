@@ -85,6 +85,7 @@ export function enqueueTo(queue: Queue, options: EnqueueToOptions = {}): Enqueue
     const { verification } = handoff;
     if (verification.form !== 'raw' || verification.secretIndex !== 0) data.verification = verification;
     if (handoff.lossyNumbers.length > 0) data.lossyNumbers = [...handoff.lossyNumbers];
+    if (handoff.traceContext !== undefined) data.traceContext = handoff.traceContext;
     const signed = handoff.signedBody;
     if (includeSignedBody && signed !== undefined)
       data.signedBody = typeof signed === 'string' ? signed : utf8.decode(signed);

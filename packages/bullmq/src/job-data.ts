@@ -31,4 +31,9 @@ export interface HandoffJobData<M = WebhookMessage> {
   lossyNumbers?: string[];
   /** The exact signed text (UTF-8), only with `enqueueTo(queue, { includeSignedBody: true })`. */
   signedBody?: string;
+  /**
+   * The delivery's trace context (a W3C `traceparent`), when the receiver has `telemetry`: a worker
+   * given `telemetry` runs each attempt of the job in that trace.
+   */
+  traceContext?: string;
 }

@@ -29,6 +29,19 @@ export type { HeadersLike } from './receiver/headers.js';
 export type { AdapterBody, AdapterLimits, FrameworkAdapter } from './receiver/adapter-contract.js';
 export type { EnqueueHandoff, Handoff } from './receiver/handoff.js';
 
+// Telemetry (the `telemetry` option; `@hookgate/otel` implements it on OpenTelemetry).
+export type {
+  DeliveryAttemptReport,
+  MessageFacts,
+  PlanViolationFacts,
+  ProcessedJob,
+  ProcessObservation,
+  ReceiveAnswer,
+  ReceiveArrival,
+  ReceiveObservation,
+  Telemetry,
+} from './telemetry/telemetry.js';
+
 // The dedupe store.
 export {
   MemoryIdempotencyStore,

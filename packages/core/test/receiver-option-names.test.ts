@@ -144,6 +144,7 @@ describe('unknown names', () => {
         'enqueue',
         'trackingPlan',
         'onViolation',
+        'telemetry',
       ].sort(),
     );
   });

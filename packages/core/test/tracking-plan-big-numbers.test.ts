@@ -2,9 +2,9 @@
 // digits is checked as the number it is — `type: number` / `integer` hold, and `minimum`, `maximum`,
 // `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf` compare exactly, where a double would round.
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, type PlanViolation } from '../src/index.js';
+import { compileTrackingPlan, type HandlerContext, type PlanViolation, type ReceiverOptions } from '../src/index.js';
 import { compareDecimal, isMultipleOfDecimal, parseDecimal } from '../src/tracking-plan/exact-decimal.js';
-import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import { hmac, SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
 afterEach(async () => {
@@ -43,7 +43,7 @@ const PLAN = [
 
 /** A signed event whose properties are written as raw JSON text (numbers exactly as given). */
 const body = (properties: string) =>
-  `{"version":1,"type":"track","event":"Order Completed","userId":"u1","timestamp":"2026-11-21T12:00:00.000Z","properties":${properties}}`;
+  `{"version":1,"type":"track","event":"Order Completed","userId":"u1","timestamp":"2026-11-21T12:00:00.000Z","receivedAt":"2026-11-21T12:00:01.000Z","properties":${properties}}`;
 
 async function violationsOf(properties: string): Promise<readonly PlanViolation[]> {
   const seen: (readonly PlanViolation[])[] = [];
@@ -86,6 +86,30 @@ describe("bigNumbers: 'string' with a tracking plan", () => {
     expect(fractional.map((v) => `${v.path} ${v.keyword}: ${v.message}`)).toEqual([
       'properties.id type: must be integer (got number)',
     ]);
+  });
+
+  it('each event of an Actions batch has its own exact numbers checked as numbers', async () => {
+    const seen: string[][] = [];
+    srv = await serveReceiver({
+      secret: SECRET,
+      destination: 'actions',
+      insecureAcceptBatches: true,
+      bigNumbers: 'string',
+      trackingPlan: PLAN,
+      on: {
+        track: (_event: unknown, ctx: HandlerContext) =>
+          void seen.push(ctx.violations.map((v) => `${v.path} ${v.keyword}`)),
+      },
+    } as unknown as ReceiverOptions);
+    const event = (properties: string, id: string) =>
+      `{"type":"track","event":"Order Completed","userId":"u1","messageId":"${id}","timestamp":"2026-11-21T12:00:00.000Z","receivedAt":"2026-11-21T12:00:01.000Z","properties":${properties}}`;
+    const raw = `[${event('{"n":12345678901234567890123}', 'm1')},${event('{"n":98765432109876543210987,"max":12345678901234567001}', 'm2')}]`;
+    // Segment signs the first event as it serialises it (a double where JSON reads one).
+    const first = JSON.stringify((JSON.parse(raw) as unknown[])[0]);
+    const answer = await send(srv.url, raw, { signature: hmac(first) });
+    expect(answer.status).toBe(200);
+    await srv.receiver.drain();
+    expect(seen).toEqual([[], ['properties.max maximum']]);
   });
 
   it('plan.check takes the exact numbers directly too; without them, a string is a string', () => {

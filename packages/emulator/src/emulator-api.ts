@@ -1,7 +1,9 @@
 import type { Call, CallInput } from '@hookgate/core/calls';
 import type { Clock } from './clock.js';
 import type { CallOptions, Ingest, IngestOptions } from './ingest.js';
+import type { IntakeEngine } from './intake/intake-engine.js';
 import type { IntakeListenOptions, IntakeServer } from './intake/intake-options.js';
+import type { IntakeSink } from './intake/intake-sink.js';
 import type { DeliveryCounts, DeliveryLogView } from './log/delivery-log.js';
 import type { CloseReport, DeliveryRecord } from './log/delivery-record.js';
 import type { EmulatorEventName, EmulatorEvents } from './log/events.js';
@@ -20,7 +22,7 @@ import type { DeleteUserOptions } from './syncs/sync-records.js';
  * expect(record.state).toBe('delivered');
  * await emulator.close();
  */
-export interface Emulator extends Ingest, DeliveryLogView {
+export interface Emulator extends Ingest, IntakeEngine, DeliveryLogView {
   /** The emulator's clock (`systemClock` or the `ManualClock` you passed). */
   readonly clock: Clock;
   /** The configured sources. */
@@ -52,13 +54,23 @@ export interface Emulator extends Ingest, DeliveryLogView {
   alias(call: CallInput<'alias'>, options?: CallOptions): DeliveryRecord;
 
   /**
-   * Receives any call for a source (what `track` & co. and the intake use). Throws a
-   * `ValidationError` naming missing fields, an `UnknownWriteKeyError` for an unknown key.
+   * Receives any call for a source (what `track` & co. use; the intake's `intakeSink` checks its calls
+   * the same way). Throws a `ValidationError` naming missing fields, an `UnknownWriteKeyError` for an
+   * unknown key.
    *
    * @example
    * emulator.ingest({ type: 'track', userId: 'u1', event: 'E' }, { writeKey: 'wk' });
    */
   ingest(call: Call, options: IngestOptions): DeliveryRecord;
+  /**
+   * Where the intake (`listen()`, `listenIntake`, `createIntakeListener`) hands each call it read:
+   * checked as `ingest` checks, a `(writeKey, messageId)` seen within `dedupe.windowMs` recorded as a
+   * duplicate, refused calls recorded `filtered` with the intake's reason. A front end of your own may use it too.
+   *
+   * @example
+   * emulator.intakeSink.accept({ type: 'track', userId: 'u1', event: 'E' }, { writeKey: 'wk', receivedMs: emulator.clock.now() });
+   */
+  readonly intakeSink: IntakeSink;
   /** Whether a source has this write key. @example if (!emulator.hasSource(key)) reply(401) */
   hasSource(writeKey: string): boolean;
   /** Adds a source. @example emulator.addSource({ writeKey: 'wk2', webhooks: { enabled: true, endpoints: [{ url }] } }) */

@@ -10,15 +10,22 @@ import type { DeliveryCounts } from './log/delivery-log.js';
 import type { CloseReport, DeliveryRecord } from './log/delivery-record.js';
 import type { EmulatorEventName, EmulatorEvents } from './log/events.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
+import { reportAttempts } from './telemetry.js';
 import { Pipeline } from './pipeline.js';
 import { replayRecord } from './replay.js';
 import { viewSource, type SourcePatch, type SourceView } from './routing/source-registry.js';
 import type { SourceSettings } from './routing/source-settings.js';
 import { SyncRecords, type DeleteUserOptions } from './syncs/sync-records.js';
-import { assertCallDepth, IntakeHandoff } from './intake-handoff.js';
-import { offerIntakeSink } from './intake/intake-sink.js';
+import { IntakeHandoff } from './intake-handoff.js';
 
 export type { Emulator } from './emulator-api.js';
+
+function toMs(value: Date | number | string, name: string): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
+  if (typeof ms !== 'number' || !Number.isFinite(ms))
+    throw new TypeError(`${name} must be a Date, epoch ms or ISO string (got ${String(value)})`);
+  return ms;
+}
 
 /**
  * The façade: each method hands over to the part that owns it (pipeline, sources, syncs, replay,
@@ -26,6 +33,7 @@ export type { Emulator } from './emulator-api.js';
  */
 class EmulatorImpl implements Emulator {
   readonly clock: Clock;
+  readonly intakeSink: IntakeHandoff;
   readonly #p: Pipeline;
   readonly #syncs: SyncRecords;
 
@@ -37,7 +45,8 @@ class EmulatorImpl implements Emulator {
     if (!Array.isArray(sources))
       throw new SettingsError('sources', 'must be a list of { writeKey, name?, webhooks?, schema? }');
     sources.forEach((s, i) => this.#p.sources.add(s, `sources[${i}]`));
-    offerIntakeSink(this, new IntakeHandoff(this.#p));
+    this.intakeSink = new IntakeHandoff(this.#p);
+    reportAttempts(this.#p.events, this.#p.options.telemetry);
   }
 
   get sources(): readonly SourceView[] {
@@ -73,21 +82,22 @@ class EmulatorImpl implements Emulator {
     if (typeof call !== 'object' || call === null) {
       throw new ValidationError([{ path: '$', message: `must be a ${type} call object` }], `${type} call`);
     }
-    assertCallDepth(call as Call);
-    return this.#p.ingest(
-      { ...call, type } as Call,
-      this.#p.sources.writeKeyOrFirst(options?.writeKey),
-      undefined,
-      type,
-    );
+    return this.intakeSink.ingest({ ...call, type } as Call, {
+      method: type,
+      writeKey: this.#p.sources.writeKeyOrFirst(options?.writeKey),
+      receivedMs: this.clock.now(),
+    });
   }
 
   ingest(call: Call, options: IngestOptions): DeliveryRecord {
     if (typeof options !== 'object' || options === null || typeof options.writeKey !== 'string')
       throw new TypeError('ingest(call, { writeKey }): writeKey is required');
-    this.#p.assertOpen('ingest');
-    assertCallDepth(call);
-    return this.#p.ingest(call, options.writeKey, options.receivedAt, 'ingest');
+    const { receivedAt } = options;
+    return this.intakeSink.ingest(call, {
+      method: 'ingest',
+      writeKey: options.writeKey,
+      receivedMs: receivedAt === undefined ? this.clock.now() : toMs(receivedAt, 'receivedAt'),
+    });
   }
 
   hasSource(writeKey: string): boolean {

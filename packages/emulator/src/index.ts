@@ -69,6 +69,7 @@ export { createIntakeListener } from './intake/intake-server.js';
 export { listenIntake } from './intake/listen-intake.js';
 export type { IntakeOptions, IntakeListenOptions, IntakeServer, IntakeListener } from './intake/intake-server.js';
 export type { IntakeEngine } from './intake/intake-engine.js';
+export type { IntakeSink, IntakeEntry } from './intake/intake-sink.js';
 export type { InspectorOptions } from './inspector/inspector-options.js';
 export { DEFAULT_SERVER_TIMEOUTS } from './server-timeouts.js';
 export type { ServerTimeouts } from './server-timeouts.js';

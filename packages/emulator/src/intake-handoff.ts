@@ -1,13 +1,13 @@
 import { ValidationError } from '@hookgate/core';
-import { type Call, type CallType } from '@hookgate/core/calls';
-import type { IntakeNote } from './intake/big-number-notes.js';
-import type { IntakeSink } from './intake/intake-sink.js';
+import { callIssues, type Call, type CallType } from '@hookgate/core/calls';
+import type { IntakeEntry, IntakeSink } from './intake/intake-sink.js';
 import { tooDeepAt } from './intake/json-depth.js';
 import { MAX_CALL_DEPTH } from './intake/limits.js';
 import { MessageIdWindow } from './intake/message-id-window.js';
 import type { DeliveryRecord } from './log/delivery-record.js';
 import type { Pipeline } from './pipeline.js';
-import type { CallSource } from './routing/deferred-call-bodies.js';
+import type { SourceState } from './routing/source-registry.js';
+import { callToMessage } from './routing/transform.js';
 
 /**
  * Throws a `ValidationError` for a call nested deeper than `MAX_CALL_DEPTH`: serializing (or mapping)
@@ -30,18 +30,29 @@ export function assertCallDepth(call: Call): void {
   );
 }
 
+/** How a call came in: the method it came through (named if the emulator is closed) and when. */
+interface CallArrival {
+  method: string;
+  writeKey: string;
+  receivedMs: number;
+}
+
 /**
- * The emulator's side of the intake: calls the intake validated go to the pipeline unchecked,
- * deduplicated like the tracking API's (a `(writeKey, messageId)` accepted within the dedupe window
- * is recorded `filtered` with `duplicateOf` and not delivered again: the client's answer was lost and
- * it resent); refused calls are recorded `filtered` with the intake's reason.
+ * The emulator's one way in for calls, from the library (`track` & co., `ingest`) and from the
+ * intake (its `IntakeSink`) alike: every call is checked the same way (depth, then core's
+ * `callIssues`), then routed and recorded by the pipeline. The intake's calls are also deduplicated
+ * like the tracking API's (a `(writeKey, messageId)` accepted within the dedupe window is recorded
+ * `filtered` with `duplicateOf` and not delivered again: the client's answer was lost and it resent),
+ * and its refused calls are recorded `filtered` with the intake's reason.
  *
  * @example
- * offerIntakeSink(emulator, new IntakeHandoff(pipeline));
+ * const handoff = new IntakeHandoff(pipeline);
+ * handoff.ingest(call, { method: 'track', writeKey: 'wk', receivedMs: clock.now() });
+ * await listenIntake({ ...engine, intakeSink: handoff });
  */
 export class IntakeHandoff implements IntakeSink {
   readonly #p: Pipeline;
-  /** The `(writeKey, messageId)` pairs accepted within the dedupe window (absent when turned off). */
+  /** The `(writeKey, messageId)` pairs the intake accepted within the dedupe window (absent when turned off). */
   readonly #messageIds: MessageIdWindow | undefined;
 
   constructor(pipeline: Pipeline) {
@@ -50,61 +61,65 @@ export class IntakeHandoff implements IntakeSink {
     this.#messageIds = dedupe && new MessageIdWindow(dedupe.windowMs, dedupe.maxEntries);
   }
 
-  acceptValidated(
-    call: Call,
-    writeKey: string,
-    receivedMs: number,
-    again?: CallSource,
-    index = 0,
-    note?: IntakeNote,
-  ): DeliveryRecord {
-    this.#p.assertOpen('ingest');
-    const source = this.#p.sources.get(writeKey);
+  /** A call of the library: checked, recorded, delivered (not deduplicated: only the intake's calls are). */
+  ingest(call: Call, arrival: CallArrival): DeliveryRecord {
+    const source = this.#check(call, arrival);
+    return this.#p.accept(call, source, arrival.receivedMs);
+  }
+
+  accept(call: Call, entry: IntakeEntry): DeliveryRecord {
+    const { writeKey, receivedMs } = entry;
+    const source = this.#check(call, { method: 'ingest', writeKey, receivedMs });
     const window = this.#messageIds;
     const messageId = call.messageId;
-    const deduped = window !== undefined && typeof messageId === 'string' && messageId.length > 0;
-    const first = deduped ? window.firstSeen(writeKey, messageId, receivedMs) : undefined;
-    if (!deduped || first === undefined) {
-      const record = this.#p.accept(call, source, receivedMs, again, index);
-      if (deduped) window.remember(writeKey, messageId, receivedMs, Number(record.id.slice(4)));
-      if (note !== undefined) this.#p.noteFromIntake(record, note.notes, note.rawCall);
+    if (window === undefined || typeof messageId !== 'string' || messageId.length === 0)
+      return this.#p.accept(call, source, receivedMs, entry);
+    const first = window.firstSeen(writeKey, messageId, receivedMs);
+    if (first === undefined) {
+      const record = this.#p.accept(call, source, receivedMs, entry);
+      window.remember(writeKey, messageId, receivedMs, Number(record.id.slice(4)));
       return record;
     }
     const hours = window.windowMs / 3_600_000;
     const span = Number.isInteger(hours) ? `${hours} h` : `${window.windowMs} ms`;
     const firstId = `dlv_${first}`;
-    // The message it would have sent is built only if read, from the request's kept bytes (as for any filtered call).
-    if (again !== undefined) again.pin();
+    // Not sent; its body is the message it would have sent, as for any filtered call.
+    const built = callToMessage(call, receivedMs, this.#p.options);
     return this.#p.record({
       type: call.type,
       source,
       origin: 'call',
-      message: undefined,
+      message: built.ok ? built.message : undefined,
       receivedMs,
       filteredReason: `duplicate: messageId ${JSON.stringify(messageId)} was already accepted as ${firstId}, within the ${span} dedupe window; acknowledged and not delivered again`,
-      ...(again === undefined ? { body: '' } : { deferred: { body: this.#p.deferredFor(again, receivedMs), index } }),
       duplicateOf: firstId,
+      said: entry,
     });
   }
 
-  recordRefused(
-    type: CallType,
-    writeKey: string,
-    receivedMs: number,
-    reason: string,
-    rawCall?: string,
-  ): DeliveryRecord {
+  refuse(type: CallType, entry: IntakeEntry, reason: string): DeliveryRecord {
     this.#p.assertOpen('ingest');
-    const record = this.#p.record({
+    return this.#p.record({
       type,
-      source: this.#p.sources.get(writeKey),
+      source: this.#p.sources.get(entry.writeKey),
       origin: 'call',
       message: undefined,
-      receivedMs,
+      receivedMs: entry.receivedMs,
       filteredReason: reason,
-      body: '',
+      said: entry,
     });
-    if (rawCall !== undefined) this.#p.noteFromIntake(record, [], rawCall);
-    return record;
+  }
+
+  /** The checks every call passes, whichever way it came: open, depth, known source, core's `callIssues`. */
+  #check(call: Call, arrival: CallArrival): SourceState {
+    this.#p.assertOpen(arrival.method);
+    assertCallDepth(call);
+    const source = this.#p.sources.get(arrival.writeKey);
+    const issues = callIssues(call);
+    if (issues.length > 0) {
+      const type = typeof (call as { type?: unknown })?.type === 'string' ? (call as { type: string }).type : 'the';
+      throw new ValidationError(issues, `${type} call`);
+    }
+    return source;
   }
 }

@@ -1,3 +1,5 @@
+import type { Telemetry } from '@hookgate/core';
+import { checkTelemetry } from '@hookgate/core/internal';
 import { headerValueIssue } from './sendable-fields.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -90,6 +92,16 @@ export interface EmulatorOptions {
    * Default: on when `DEBUG` names `hookgate` (`hookgate`, `hookgate*`, `hookgate:*`, `hookgate:emulator`).
    */
   debug?: boolean | ((line: string) => void);
+  /**
+   * Reports every delivery attempt once it ended (a `hookgate.deliver` span and the
+   * `hookgate.emulator.deliveries` / `hookgate.emulator.retries` counters with `openTelemetry()` from
+   * `@hookgate/otel`): the endpoint with its password and query values masked, the round, the status
+   * and the outcome. The deliveries themselves carry no trace header. Default: none.
+   *
+   * @example
+   * createEmulator({ sources, telemetry: openTelemetry() });
+   */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -133,6 +145,7 @@ export interface ResolvedOptions {
   /** The dedupe window, or `undefined` when turned off. */
   dedupe: Required<DedupeOptions> | undefined;
   debug: boolean | ((line: string) => void) | undefined;
+  telemetry: Telemetry | undefined;
 }
 
 /**
@@ -181,6 +194,7 @@ const OPTION_KEYS = [
   'maxLogBytes',
   'dedupe',
   'debug',
+  'telemetry',
 ] as const;
 
 function positive(value: unknown, name: string, fallback: number, allowZero = false): number {
@@ -312,5 +326,6 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     maxLogBytes,
     dedupe,
     debug: options.debug,
+    telemetry: checkTelemetry(options.telemetry, 'createEmulator'),
   };
 }

@@ -37,7 +37,7 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
       source,
       origin: 'replay',
       message: undefined,
-      body: original.sentBody,
+      body: original.body,
       receivedMs: pipeline.options.clock.now(),
       filteredReason:
         actions === undefined
@@ -56,7 +56,7 @@ export function replayRecord(pipeline: Pipeline, id: string): DeliveryRecord {
     source,
     origin: 'replay',
     message: undefined,
-    body: original.sentBody,
+    body: original.body,
     receivedMs: pipeline.options.clock.now(),
     filteredReason: destinationBlock(source.resolved),
     replayOf: original.id,

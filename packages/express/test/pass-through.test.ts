@@ -76,12 +76,21 @@ describe('@hookgate/express pass-through (req.webhook)', () => {
 
   it('a route still running at the deadline gets 503 and finds its signal aborted (read before or after)', async () => {
     const seen: Array<{ early: boolean; late: boolean; reason: string }> = [];
+    // The routes hold until both answers are in, so a 503 cannot have waited for its route to end.
+    let releaseRoutes!: () => void;
+    const routesHeld = new Promise<void>((resolve) => (releaseRoutes = resolve));
+    let bothSeen!: () => void;
+    const seenBoth = new Promise<void>((resolve) => (bothSeen = resolve));
+    const record = (entry: (typeof seen)[number]) => {
+      seen.push(entry);
+      if (seen.length === 2) bothSeen();
+    };
     const app = express();
     const quiet = { onError: () => {} };
     app.all('/early', hookgate({ secret: SECRET, deadlineMs: 100, ...quiet }), async (req, res) => {
       const signal = req.webhookContext!.signal; // read before the deadline
-      await new Promise((r) => setTimeout(r, 800));
-      seen.push({
+      await routesHeld;
+      record({
         early: signal.aborted,
         late: req.webhookContext!.signal.aborted,
         reason: (signal.reason as Error).name,
@@ -89,20 +98,19 @@ describe('@hookgate/express pass-through (req.webhook)', () => {
       if (!res.headersSent) res.json({ late: true });
     });
     app.all('/late', hookgate({ secret: SECRET, deadlineMs: 100, ...quiet }), async (req, res) => {
-      await new Promise((r) => setTimeout(r, 800));
+      await routesHeld;
       const signal = req.webhookContext!.signal; // first read after the deadline
-      seen.push({ early: false, late: signal.aborted, reason: (signal.reason as Error).name });
+      record({ early: false, late: signal.aborted, reason: (signal.reason as Error).name });
       if (!res.headersSent) res.json({ late: true });
     });
     const { url } = await serve(app);
     for (const path of ['/early', '/late']) {
-      const started = Date.now();
       const res = await post(`${url}${path}`, JSON.stringify(message('track')));
       expect(res.status).toBe(503);
       expect(JSON.parse(res.body).code).toBe('deadline_exceeded');
-      expect(Date.now() - started).toBeLessThan(700); // at the deadline, not when the route ends
     }
-    await new Promise((r) => setTimeout(r, 900));
+    releaseRoutes();
+    await seenBoth;
     expect(seen).toEqual([
       { early: true, late: true, reason: 'DeadlineExceededError' },
       { early: false, late: true, reason: 'DeadlineExceededError' },

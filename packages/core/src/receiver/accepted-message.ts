@@ -1,3 +1,4 @@
+import type { ReceiveObservation } from '../telemetry/telemetry.js';
 import type { WebhookMessage } from '../messages/types.js';
 import type { HandlerContext } from './options.js';
 import type { ReceiverResponse } from './responses.js';
@@ -26,6 +27,11 @@ export type AcceptResult<TExtra = {}> =
       settle(outcome: 'handled' | 'failed'): Promise<void>;
       /** Fires the handler's `AbortSignal`. */
       abort(reason?: unknown): void;
+      /**
+       * This delivery's observation, when the receiver has `telemetry`: `run` times the handler under
+       * it and reports the answer.
+       */
+      observation?: ReceiveObservation;
     };
 
 /**

@@ -4,7 +4,8 @@
 import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from './actions-options.js';
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
-import { passSteps, serveThrough } from './entry-flow.js';
+import { observe, passSteps, serveThrough } from './entry-flow.js';
+import { observeAnswer, observeRefusal } from './observe.js';
 import { fetchAdapter } from './fetch-adapter.js';
 import type { ReceiverInput } from './options.js';
 import type { AcceptResult, Receiver } from './receiver.js';
@@ -68,7 +69,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   const fetch = serve(fetchAdapter<TExtra>());
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
-    const passed = precheck(setup, input.method, input.headers) ?? (await passSteps(setup, input));
+    const observation = observe(setup, input.receivedAt ?? Date.now());
+    const refused = precheck(setup, input.method, input.headers);
+    const passed = refused ? observeRefusal(observation, refused) : await passSteps(setup, input, observation);
     if (isRefusal(passed)) return { kind: 'response', response: answer(passed) };
     return passed.accepted;
   }
@@ -80,7 +83,8 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       const refused = precheck(setup, method, headers);
       return refused && answer(refused);
     },
-    run: (accepted, handler) => runHandler(setup, accepted, planHandler(setup, accepted, handler)),
+    run: async (accepted, handler) =>
+      observeAnswer(setup, accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
     serve,
     fetch: (request, context) => fetch({ request, context }),
     drain: () => setup.drain(),

@@ -16,6 +16,8 @@ import { handOff, runHandler } from './steps/hand-off.js';
 import { checkArrival, precheck } from './steps/precheck.js';
 import { isRefusal, newRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
+import type { ReceiveObservation } from '../telemetry/telemetry.js';
+import { observeAnswer, observeEarly, observeRefusal } from './observe.js';
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 export interface Passed<TExtra> {
@@ -32,24 +34,49 @@ export interface Passed<TExtra> {
 export async function passSteps<TExtra>(
   setup: ReceiverSetup<TExtra>,
   input: ReceiverInput<TExtra>,
+  observation?: ReceiveObservation,
 ): Promise<Refusal | Passed<TExtra>> {
   const refused = checkArrival(setup, input);
-  if (refused) return refused;
+  if (refused) return observeRefusal(observation, refused);
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
-  if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
+  if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) {
+    return carryObservation(observation, await acceptBatch(setup, request));
+  }
   // The steps in order, each returns a refusal or the request with what it found; those with nothing to
   // wait for are plain calls. The check stage is `parseBody`, `bigNumbersAsText` (numbers parsing
   // changed, as text with `bigNumbers: 'string'`), `checkMessage`, then `checkPlan` (never refuses).
+  // With `telemetry`, each refusal is reported to `observation` (a claim's with the checked message).
   const verified = await verify(setup, request);
-  if (isRefusal(verified)) return verified;
+  if (isRefusal(verified)) return observeRefusal(observation, verified);
   const parsed = parseBody(setup, verified);
-  if (isRefusal(parsed)) return parsed;
+  if (isRefusal(parsed)) return observeRefusal(observation, parsed);
   const checked = await checkMessage(setup, bigNumbersAsText(setup, parsed));
-  if (isRefusal(checked)) return checked;
-  const claimed = await claim(setup, checkPlan(setup, checked));
-  if (isRefusal(claimed)) return claimed;
-  return { accepted: acceptedMessage(setup, claimed), handler: claimed.handler };
+  if (isRefusal(checked)) return observeRefusal(observation, checked);
+  const planned = checkPlan(setup, checked);
+  const claimed = await claim(setup, planned);
+  if (isRefusal(claimed)) return observeRefusal(observation, claimed, planned);
+  return carryObservation(observation, { accepted: acceptedMessage(setup, claimed), handler: claimed.handler });
+}
+
+/** The steps' outcome with the observation reported (a refusal) or carried on by the accepted message. */
+function carryObservation<TExtra>(
+  observation: ReceiveObservation | undefined,
+  passed: Refusal | Passed<TExtra>,
+): Refusal | Passed<TExtra> {
+  if (isRefusal(passed)) return observeRefusal(observation, passed);
+  if (observation !== undefined) passed.accepted.observation = observation;
+  return passed;
+}
+
+/**
+ * With `telemetry`, the observation of one request from its arrival (`Date.now()` then); `undefined` without.
+ *
+ * @example
+ * const observation = observe(setup, Date.now());
+ */
+export function observe<TExtra>(setup: ReceiverSetup<TExtra>, receivedAt: number): ReceiveObservation | undefined {
+  return setup.telemetry?.receive({ receivedAt, destination: setup.destination });
 }
 
 /**
@@ -76,9 +103,10 @@ export function serveThrough<Call, Result, TExtra>(
     const arrived = Date.now();
     const { method, headers } = adapter.request(call);
     const refused = precheck(setup, method, headers);
-    if (refused) return adapter.writeAnswer(call, answer(refused), true);
+    const observation = observe(setup, arrived);
+    if (refused) return adapter.writeAnswer(call, answer(observeRefusal(observation, refused)), true);
     const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
-    if ('status' in body) return adapter.writeAnswer(call, body, true);
+    if ('status' in body) return adapter.writeAnswer(call, observeEarly(observation, body), true);
     const input: ReceiverInput<TExtra> = {
       method,
       headers,
@@ -88,7 +116,7 @@ export function serveThrough<Call, Result, TExtra>(
       receivedAt: body.receivedAt ?? arrived,
       context: adapter.context(call),
     };
-    const passed = await passSteps(setup, input);
+    const passed = await passSteps(setup, input, observation);
     if (isRefusal(passed)) return adapter.writeAnswer(call, answer(passed), false);
     const { accepted, handler } = passed;
     const handled =
@@ -99,6 +127,6 @@ export function serveThrough<Call, Result, TExtra>(
             planHandler(setup, accepted, () => next(call, accepted)),
           )
         : handOff(setup, accepted, handler);
-    return adapter.writeAnswer(call, await handled, false);
+    return adapter.writeAnswer(call, observeAnswer(setup, accepted, await handled), false);
   };
 }

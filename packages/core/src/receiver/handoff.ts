@@ -34,6 +34,12 @@ export interface Handoff<M = WebhookMessage> {
   lossyNumbers: readonly string[];
   /** Fires at the deadline: the receiver has answered 503 and the sender will retry. */
   signal: AbortSignal;
+  /**
+   * The delivery's trace context as text (a W3C `traceparent`), when the receiver has `telemetry`;
+   * store it with the message and give it to the worker's telemetry, so its work joins the delivery's
+   * trace (`enqueueTo` does). `undefined` without telemetry.
+   */
+  traceContext?: string | undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { HeadersLike } from './headers.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { EnqueueHandoff } from './handoff.js';
 import type { Verification } from './verification.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
 import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
 
@@ -181,6 +182,16 @@ export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
    * });
    */
   bigNumbers?: 'number' | 'string';
+  /**
+   * Reports every answered delivery (a span and metrics with `openTelemetry()` from
+   * `@hookgate/otel`): its answer code, status, message type and id, dedupe outcome, plan violations,
+   * the handler's and the queue's time. Never the body, a secret or the signature. Default: none.
+   *
+   * @example
+   * import { openTelemetry } from '@hookgate/otel';
+   * createReceiver({ secret, telemetry: openTelemetry(), on: { track: (msg) => save(msg) } });
+   */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -285,6 +296,7 @@ const RECEIVER_OPTIONS = {
   crypto: true,
   bigNumbers: true,
   destination: true,
+  telemetry: true,
 } as const satisfies Record<keyof ReceiverOptions, true>;
 
 /**

@@ -11,6 +11,8 @@ import type { Verification } from './verification.js';
  * await enqueue(handoff);
  */
 export class RequestHandoff implements Handoff {
+  /** Set by the receiver's telemetry as `enqueue` is called. */
+  traceContext: string | undefined = undefined;
   readonly #source: { readonly signal: AbortSignal; readonly lossyNumbers: readonly string[] };
 
   constructor(

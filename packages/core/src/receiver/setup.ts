@@ -13,6 +13,8 @@ import {
 import { checkOptionValues, checkReceiverOptions } from './check-options.js';
 import { classicRules, type DestinationRules } from './destination-rules.js';
 import type { EnqueueHandoff } from './handoff.js';
+import { checkTelemetry } from '../telemetry/check-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
 import { settleTrackingPlan, type PlanSetup } from './plan-setup.js';
 import {
@@ -62,6 +64,8 @@ export interface ReceiverSetup<TExtra> {
   /** Explain signature mismatches in the log. */
   debug: boolean;
   logger: ReceiverLogger;
+  /** Where each answered delivery is reported (`telemetry`); `undefined` without it. */
+  telemetry: Telemetry | undefined;
   onError: (error: unknown, info: ReceiverErrorInfo) => void;
   /** Keeps a handler running after the answer until it settles (for `drain`). */
   track(work: Promise<unknown>): void;
@@ -146,6 +150,7 @@ export function receiverSetup<TExtra>(given: AnyReceiverOptions<TExtra>): Receiv
     bigNumbers: options.bigNumbers ?? 'number',
     debug: options.debug ?? envDebug(),
     logger,
+    telemetry: checkTelemetry(options.telemetry, 'createReceiver'),
     onError,
     track(work) {
       background.add(work);

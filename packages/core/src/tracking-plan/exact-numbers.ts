@@ -14,7 +14,9 @@ import { resolveLocal } from './rule-schema-checks.js';
  * const n: ExactNumber = { at: ['properties', 'total'], text: '12345678901234567890123' };
  */
 export interface ExactNumber {
+  /** Where it is, as keys and array indexes from the message. */
   readonly at: readonly (string | number)[];
+  /** The number exactly as the body wrote it, e.g. `12345678901234567890123`. */
   readonly text: string;
 }
 

@@ -13,6 +13,7 @@ import { RE2JS } from 're2js';
  * sku.test('ABC-12'); // true
  */
 export interface LinearRegExp {
+  /** Whether the pattern matches somewhere in `value` (as `RegExp.prototype.test`), in linear time. */
   test(value: string): boolean;
 }
 
@@ -49,14 +50,14 @@ function unsupportedConstruct(pattern: string): string | undefined {
 /**
  * Compiles a JSON Schema `pattern` (ECMAScript syntax, Unicode) for the linear-time engine. Throws a
  * `SyntaxError` naming the construct RE2 cannot run (look-around, back-references) or why the pattern
- * is not one. It is Ajv's `code.regExp` engine for tracking plans, and the module `hookgate types`
- * writes imports it by this name.
+ * is not one. Ajv runs it for tracking plans (`code.regExp`), and the module `hookgate types` writes
+ * imports it.
  *
  * @example
  * import { linearRegExp } from '@hookgate/core';
  * linearRegExp('^(a+)+$').test('a'.repeat(10_000) + '!'); // false, in a few milliseconds
  */
-export function linearRegExp(pattern: string, _flags?: string): LinearRegExp {
+export function linearRegExp(pattern: string): LinearRegExp {
   const construct = unsupportedConstruct(pattern);
   if (construct !== undefined) throw new SyntaxError(construct);
   let compiled: RE2JS;
@@ -67,8 +68,6 @@ export function linearRegExp(pattern: string, _flags?: string): LinearRegExp {
   }
   return { test: (value) => compiled.test(value) };
 }
-/** How Ajv's standalone code (the module `hookgate types` writes) names the engine: imported from core. */
-linearRegExp.code = 'hookgateLinearRegExp';
 
 /** Patterns already checked, and what keeps each from running (`undefined`: nothing). */
 const verdicts = new Map<string, string | undefined>();

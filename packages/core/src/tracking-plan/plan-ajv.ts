@@ -14,6 +14,17 @@ const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).defau
 ) => Ajv;
 
 /**
+ * The engine as Ajv's `code.regExp` takes it (internal): `linearRegExp`, and the name the standalone code
+ * of `hookgate types` calls it by (the module it writes imports `linearRegExp` from core under that name).
+ *
+ * @example
+ * new Ajv({ code: { regExp: LINEAR_ENGINE } });
+ */
+export const LINEAR_ENGINE = Object.assign((pattern: string) => linearRegExp(pattern), {
+  code: 'hookgateLinearRegExp',
+});
+
+/**
  * A new Ajv instance for a tracking plan's rules (internal): `allErrors`, not strict (Segment's schemas
  * carry keywords of their own), the formats of ajv-formats, and patterns on RE2 (`linearRegExp`).
  * `code` adds code-generation options, e.g. `{ source: true, esm: true }` for standalone code.
@@ -24,5 +35,5 @@ const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).defau
  * validate('a'.repeat(10_000) + '!'); // false, in milliseconds
  */
 export function planAjv(code: NonNullable<Options['code']> = {}): Ajv {
-  return addFormats(new Ajv({ allErrors: true, strict: false, code: { ...code, regExp: linearRegExp } }));
+  return addFormats(new Ajv({ allErrors: true, strict: false, code: { ...code, regExp: LINEAR_ENGINE } }));
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { TrackingPlanError } from '@hookgate/core';
-import { parseTrackingPlanText } from '@hookgate/core/internal';
+import { parseTrackingPlanText, rulesOf } from '@hookgate/core/internal';
 import { parseCommandArgs } from './parse-command-args.js';
 import { EXIT, UsageError } from './usage-error.js';
 
@@ -51,6 +51,9 @@ export async function runTypes(argv: string[]): Promise<number> {
   let module: string;
   try {
     const file = parseTrackingPlanText(text);
+    const count = rulesOf(file).length;
+    // Not silent for long: the generators take about 20 ms a rule.
+    if (count > 200) process.stderr.write(`hookgate types: ${count} rules, about ${Math.ceil(count / 50)} s…\n`);
     // Loaded here: the generators (json-schema-to-typescript, Ajv, esbuild) are for this command only.
     const { planModule } = await import('../protocols/plan-module.js');
     module = await planModule(file, { source: values.plan });

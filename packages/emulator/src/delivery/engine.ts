@@ -1,6 +1,7 @@
 import type { ClockTimer } from '../clock.js';
 import { redactUrl, type DebugLog } from '../debug-log.js';
 import type { AttemptError, CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
+import { DeliveryBook, type Cancelled, type Progress } from './delivery-book.js';
 import type { EventHub } from '../log/events.js';
 import { notRetriedWords } from '../log/endpoint-outcome.js';
 import type { RecordEndpoint } from '../log/logged-attempt.js';
@@ -20,23 +21,6 @@ import { nextRoundDelay, retryAfterWait } from './retry-schedule.js';
  * pending.every((r) => r.reason === CLOSED_REASON); // true
  */
 export const CLOSED_REASON = 'emulator closed before delivery';
-
-/** Where a pending record's delivery stands (the engine's own state; the record holds what users see). */
-interface Progress {
-  readonly policy: DeliveryPolicy;
-  /** 1 for the first round, 2 for the first retry round, ... (0 before the first). */
-  round: number;
-  /** Per endpoint: still worth another round. */
-  readonly retryable: boolean[];
-  /** Per endpoint: its attempt of the current round waits in its lane (not started). */
-  readonly queued: boolean[];
-  /** Attempts of the current round that have not ended. */
-  inRound: number;
-  /** The largest Retry-After (ms) answered in the current round. */
-  retryAfterMs: number;
-  /** The index of the endpoint whose 2xx delivered the record, once one did. */
-  acceptedBy: number | undefined;
-}
 
 /** One endpoint's queue: at most `concurrency` requests in flight to it, the rest waiting in order. */
 interface Lane {
@@ -66,17 +50,13 @@ export class DeliveryEngine {
   readonly #events: EventHub;
   readonly #log: DebugLog | undefined;
   readonly #agents: EndpointAgents;
-  /** Records handed to `deliver` and not finished, or finished with first-round attempts still out. */
-  readonly #progress = new Map<LoggedDelivery, Progress>();
-  /** Records handed to `deliver` and not yet delivered or failed. */
-  #pendingCount = 0;
+  /** Every record handed to `deliver` and not done with, and where each of its endpoints stands. */
+  readonly #book = new DeliveryBook<LoggedDelivery>();
   /** Records waiting for their next round, in due order behind one clock timer. */
   readonly #waiting: RetryQueue<LoggedDelivery>;
   readonly #lanes = new Map<string, Lane>();
   /** Requests in flight, with their deadline timers. */
   readonly #inFlight = new Map<AttemptHandle, ClockTimer>();
-  /** Attempts queued or in flight (a delivered record's first-round attempts to the others included). */
-  #outstanding = 0;
   #idleWaiters: Array<() => void> = [];
   #closed = false;
 
@@ -94,28 +74,18 @@ export class DeliveryEngine {
 
   /** Records not yet delivered or failed. */
   get pendingCount(): number {
-    return this.#pendingCount;
+    return this.#book.pending;
   }
 
   /** Whether no record is pending and no attempt is queued or in flight. */
   get idle(): boolean {
-    return this.#pendingCount === 0 && this.#outstanding === 0;
+    return this.#book.pending === 0 && this.#book.outstanding === 0;
   }
 
   /** Starts delivering a pending record under its destination's policy: its first round goes to every endpoint now. */
   deliver(record: LoggedDelivery, policy: DeliveryPolicy): void {
     if (record.state !== 'pending') return; // failed by a close() that ran while it was being recorded
-    const n = record.endpoints.length;
-    this.#pendingCount++;
-    this.#progress.set(record, {
-      policy,
-      round: 0,
-      retryable: new Array<boolean>(n).fill(true),
-      queued: new Array<boolean>(n).fill(false),
-      inRound: 0,
-      retryAfterMs: 0,
-      acceptedBy: undefined,
-    });
+    this.#book.open(record, record.endpoints.length, policy);
     if (this.#closed) this.#fail(record, CLOSED_REASON);
     else this.#startRound(record);
   }
@@ -165,9 +135,7 @@ export class DeliveryEngine {
     this.#waiting.clear();
     for (const handle of [...this.#inFlight.keys()])
       handle.abort({ code: 'aborted', message: 'close() ended the request' });
-    for (const lane of this.#lanes.values())
-      for (const { record, index } of lane.queue.slice(lane.head))
-        if (this.#progress.get(record)?.queued[index]) this.#outstanding--;
+    this.#book.dropQueued();
     this.#lanes.clear();
     const pending = [...records].filter((r) => r.state === 'pending');
     for (const record of pending) this.#fail(record, CLOSED_REASON);
@@ -184,19 +152,12 @@ export class DeliveryEngine {
   }
 
   #startRound(record: LoggedDelivery): void {
-    const progress = this.#progress.get(record);
-    if (progress === undefined) return;
     record.nextAttemptMs = undefined;
-    progress.round++;
-    record.endpoints.forEach((endpoint, index) => {
-      if (!progress.retryable[index]) return;
-      progress.inRound++;
-      progress.queued[index] = true;
-      this.#outstanding++;
-      const lane = this.#lane(endpoint.url);
+    for (const index of this.#book.startRound(record)) {
+      const lane = this.#lane((record.endpoints[index] as RecordEndpoint).url);
       lane.queue.push({ record, index });
       this.#dispatch(lane);
-    });
+    }
   }
 
   #lane(url: string): Lane {
@@ -214,11 +175,9 @@ export class DeliveryEngine {
       lane.head++;
       // Checked as the attempt starts: a retry whose message another endpoint accepted meanwhile was
       // cancelled (and accounted for) then; it leaves only its queue entry behind.
-      const progress = this.#progress.get(record);
-      if (progress?.queued[index] !== true) continue;
-      progress.queued[index] = false;
+      if (!this.#book.take(record, index)) continue;
       lane.active++;
-      this.#send(record, progress, index, lane);
+      this.#send(record, index, lane);
     }
     // Drop the taken entries once they are half the queue (an array's shift() would copy it each time).
     if (lane.head === lane.queue.length || lane.head * 2 > lane.queue.length) {
@@ -227,12 +186,12 @@ export class DeliveryEngine {
     }
   }
 
-  #send(record: LoggedDelivery, progress: Progress, index: number, lane: Lane): void {
+  #send(record: LoggedDelivery, index: number, lane: Lane): void {
     const { clock, timeoutMs } = this.#options;
     const endpoint = record.endpoints[index] as RecordEndpoint;
     const startMs = clock.now();
     record.firstAttemptMs ??= startMs;
-    const round = progress.round;
+    const round = (this.#book.get(record) as Progress).round;
     const release = clock.beginIo();
     let handle: AttemptHandle | undefined = undefined;
     const ended = (result: AttemptResult) => {
@@ -240,7 +199,6 @@ export class DeliveryEngine {
       if (deadline !== undefined) clock.clearTimer(deadline);
       this.#inFlight.delete(handle as AttemptHandle);
       lane.active--;
-      this.#outstanding--;
       try {
         this.#ended(record, index, round, startMs, result);
         this.#dispatch(lane);
@@ -252,29 +210,27 @@ export class DeliveryEngine {
     // A send can end before `sendAttempt` returns (a request node:http refuses to write): its end is
     // then taken up one tick later, once the handle and its deadline exist (and without nesting a
     // whole lane of such sends in one call stack).
-    handle = sendAttempt(this.#agents.target(endpoint), record.sentBody, record.signature, (result) => {
+    handle = sendAttempt(this.#agents.target(endpoint), record.body, record.signature, (result) => {
       if (handle === undefined) process.nextTick(ended, result);
       else ended(result);
     });
-    const timeout: AttemptError = { code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` };
+    const timeout = (): AttemptError => ({ code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` });
     // At the deadline, answers already received are read first (one I/O pass): a busy process must not make them timeouts.
     const inFlight = handle;
-    const expire = () => setImmediate(() => this.#inFlight.has(inFlight) && inFlight.abort(timeout));
+    const expire = () => setImmediate(() => this.#inFlight.has(inFlight) && inFlight.abort(timeout()));
     this.#inFlight.set(inFlight, clock.setTimer(expire, timeoutMs));
   }
 
   #ended(record: LoggedDelivery, index: number, round: number, startMs: number, result: AttemptResult): void {
     const endpoint = record.endpoints[index] as RecordEndpoint;
-    const progress = this.#progress.get(record) as Progress;
+    const progress = this.#book.get(record) as Progress;
     const verdict = result.error
       ? progress.policy.judgeError(result.error)
       : progress.policy.judgeAnswer(result.status ?? 0, result.statusText, result.responseHeaders?.location);
-    const error = verdict.outcome === 'delivered' ? undefined : verdict.error;
-    if (verdict.outcome === 'fail') progress.retryable[index] = false;
     // Another endpoint accepted the message while this attempt was out: it is not retried, and says so.
     const acceptedBy = progress.acceptedBy;
     const notRetried = verdict.outcome === 'retry' && acceptedBy !== undefined;
-    if (error && verdict.outcome === 'retry' && !notRetried) {
+    if (verdict.outcome === 'retry' && !notRetried) {
       const retryAfter = result.responseHeaders?.['retry-after'];
       const wait = retryAfterWait(
         result.status,
@@ -282,88 +238,72 @@ export class DeliveryEngine {
         progress.policy.honorRetryAfter,
         this.#options.clock.now(),
       );
-      if (wait !== undefined) progress.retryAfterMs = Math.max(progress.retryAfterMs, wait);
+      if (wait !== undefined) this.#book.askedToWait(record, wait);
     }
     const attempt = record.addAttempt({
       endpoint,
+      sentThrough: this.#agents.target(endpoint),
+      wording: progress.policy,
       round,
       atMs: startMs,
-      requestHeaders: result.requestHeaders,
       status: result.status,
+      statusText: result.statusText,
       responseHeaders: result.responseHeaders,
       responseBody: result.responseBody,
       durationMs: result.durationMs,
-      error,
+      failure: result.error,
       outcome: notRetried ? 'not-retried' : verdict.outcome,
       notRetriedBecause: notRetried ? notRetriedWords(acceptedBy + 1) : undefined,
     });
     this.#log?.(attemptLogLine(record, attempt, endpoint.parsed));
     this.#events.emit('attempt', attempt, record);
-    if (verdict.outcome === 'delivered' && record.state === 'pending') {
+    const delivered = verdict.outcome === 'delivered' && record.state === 'pending';
+    const roundOver = this.#book.ended(record, index, verdict.outcome === 'retry');
+    if (delivered) {
       record.state = 'delivered';
-      record.deliveredTo = redactUrl(endpoint.url);
+      record.deliveredVia = endpoint;
       record.deliveredBy = index + 1;
-      progress.acceptedBy = index;
+      const cancelled = this.#book.accepted(record, index);
       this.#finish(record);
       this.#events.emit('delivered', record);
-      this.#cancelRetries(record, progress, index, result.status ?? 0);
+      if (cancelled.length > 0) this.#cancelled(record, cancelled, index, result.status ?? 0);
     }
-    if (--progress.inRound > 0) return;
-    if (record.state === 'pending') this.#roundEnded(record, progress);
-    else this.#progress.delete(record); // finished, and its last attempt of the round ended
+    if (roundOver && record.state === 'pending') this.#roundEnded(record, progress);
   }
 
   /**
-   * Once an endpoint accepted the message, no other endpoint is retried (as the service does: once
-   * delivery to any one succeeds, the message is processed and not retried to the others), and each
-   * retry that will not come is logged, with why: this round's retries still waiting in their lanes
-   * (they will not start), and the next round's retries of endpoints whose attempt of this round had
-   * already failed as retryable (their line said "will retry"; this says it will not). First attempts
-   * keep the fan-out: every endpoint gets the message once, even when queued behind a slow one.
+   * Logs and emits each retry that will not come because endpoint `winner` accepted the message (as
+   * the service does: once delivery to any one succeeds, the message is not retried to the others):
+   * this round's retries still waiting in their lanes, and the next round's retries of endpoints
+   * whose attempt of this round had already failed as retryable (their line said "will retry"; this
+   * says it will not). The reason is worded once, here, only when there is something to cancel.
    */
-  #cancelRetries(record: LoggedDelivery, progress: Progress, winner: number, status: number): void {
-    const now = this.#options.clock.now();
-    const endpoints = record.endpoints;
-    const winnerUrl = (endpoints[winner] as RecordEndpoint).parsed;
+  #cancelled(record: LoggedDelivery, cancelled: Cancelled[], winner: number, status: number): void {
+    const at = iso(this.#options.clock.now());
+    const winnerUrl = (record.endpoints[winner] as RecordEndpoint).parsed;
     const reason = `endpoint ${winner + 1} (${redactUrl(winnerUrl)}) answered ${status}: a message is not retried after an endpoint accepted it`;
-    endpoints.forEach((endpoint, i) => {
-      let round: number;
-      if (progress.queued[i]) {
-        if (progress.round === 1) return; // a first attempt: it goes out
-        progress.queued[i] = false;
-        progress.inRound--;
-        this.#outstanding--;
-        round = progress.round;
-      } else {
-        const last = record.attempts.findLast((a) => a.resolvedEndpoint === endpoint);
-        if (last?.round !== progress.round || last.outcome !== 'retry') return; // in flight, delivered, or given up
-        round = progress.round + 1;
-      }
-      const cancelled: CancelledRetry = Object.freeze({
+    for (const { index, round } of cancelled) {
+      const entry: CancelledRetry = Object.freeze({
         recordId: record.id,
-        endpoint: redactUrl(endpoint.url),
+        endpoint: redactUrl((record.endpoints[index] as RecordEndpoint).url),
         round,
-        at: iso(now),
+        at,
         reason,
       });
-      record.cancelled.push(cancelled);
-      this.#log?.(
-        `${cancelled.at} ${record.id} ${record.type} round ${round} POST ${cancelled.endpoint} cancelled: ${reason}`,
-      );
-      this.#events.emit('cancelled', cancelled, record);
-    });
+      record.cancelled.push(entry);
+      this.#log?.(`${entry.at} ${record.id} ${record.type} round ${round} POST ${entry.endpoint} cancelled: ${reason}`);
+      this.#events.emit('cancelled', entry, record);
+    }
   }
 
-  #roundEnded(record: LoggedDelivery, progress: Progress): void {
-    const retryAfter = progress.retryAfterMs;
-    progress.retryAfterMs = 0;
+  #roundEnded(record: LoggedDelivery, progress: Readonly<Progress>): void {
     if (this.#closed) return;
-    if (!progress.retryable.includes(true)) {
+    if (!this.#book.retryable(record)) {
       this.#fail(record, `every endpoint failed for good: ${lastErrors(record)}`);
       return;
     }
     const { clock, retry } = this.#options;
-    const delay = nextRoundDelay(progress.round, retry, retryAfter);
+    const delay = nextRoundDelay(progress.round, retry, progress.retryAfterMs);
     const now = clock.now();
     const first = record.firstAttemptMs ?? now;
     const due = Math.ceil(now + delay); // whole milliseconds, rounded up: never early
@@ -390,10 +330,7 @@ export class DeliveryEngine {
 
   #finish(record: LoggedDelivery): void {
     record.nextAttemptMs = undefined;
-    const progress = this.#progress.get(record);
-    if (progress === undefined) return; // never handed over (close() failed it as it was being recorded)
-    this.#pendingCount--;
-    if (progress.inRound === 0) this.#progress.delete(record);
-    this.#checkIdle();
+    // Never handed over when false (close() failed it as it was being recorded).
+    if (this.#book.finish(record)) this.#checkIdle();
   }
 }

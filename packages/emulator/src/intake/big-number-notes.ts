@@ -1,20 +1,6 @@
 import type { Call } from '@hookgate/core/calls';
 import { hasDigitRun } from '@hookgate/core/internal';
 import type { IntakeRoute } from './parse-intake-payload.js';
-import { rawCallText } from './raw-call-text.js';
-
-/**
- * What the intake tells about an accepted call beyond the call itself: notes for the delivery log
- * and inspector (e.g. a number JSON parsing changed), and the call's text exactly as the client sent it.
- *
- * @example
- * const note: IntakeNote = { notes: ['$.properties.orderId: …'], rawCall: '{"type":"track",…}' };
- */
-export interface IntakeNote {
-  notes: string[];
-  rawCall: string | undefined;
-}
-
 /** At most this many numbers are named per call (the raw call shows the rest). */
 const MAX_NAMED = 10;
 
@@ -22,21 +8,22 @@ const MAX_NAMED = 10;
  * Notes for the accepted calls that hold an integer beyond 2^53 − 1 anywhere (properties, traits,
  * context, ...): JSON parsing turns such a literal into the nearest double (`12345678901234567890`
  * becomes `12345678901234567000`), so the message delivered does not carry the digits the client
- * sent. Aligned with `calls` (`undefined` for a call without one); `undefined` as a whole when no
- * call has one, which a scan of the body for 16 digits in a row decides before any call is walked.
+ * sent (the record keeps the call's text as sent beside the notes). Aligned with `calls` (`undefined`
+ * for a call without one); `undefined` as a whole when no call has one, which a scan of the body for
+ * 16 digits in a row decides before any call is walked.
  *
  * @example
  * const notes = bigNumberNotes(text, route, parsed.calls, parsed.indexes);
- * notes?.[0]?.notes; // ['$.batch[0].properties.orderId is an integer beyond 2^53 …']
+ * notes?.[0]; // ['$.batch[0].properties.orderId is an integer beyond 2^53 …']
  */
 export function bigNumberNotes(
   text: string,
   route: IntakeRoute,
   calls: readonly Call[],
   indexes: readonly number[],
-): Array<IntakeNote | undefined> | undefined {
+): Array<string[] | undefined> | undefined {
   if (!hasDigitRun(text, 16)) return undefined; // 2^53 has 16 digits: a smaller integer is kept exactly
-  let out: Array<IntakeNote | undefined> | undefined;
+  let out: Array<string[] | undefined> | undefined;
   for (let i = 0; i < calls.length; i++) {
     const index = indexes[i] as number;
     const base = route.kind === 'batch' ? `$.batch[${index}]` : '$';
@@ -49,10 +36,7 @@ export function bigNumberNotes(
           `${path} is an integer beyond 2^53 − 1: JSON parsing changed it (it is now ${String(value)}; the raw call shows the digits sent). Send it as a string to keep it exact.`,
       );
     if (found.length > MAX_NAMED) shown.push(`… and ${found.length - MAX_NAMED} more such numbers`);
-    (out ??= new Array<IntakeNote | undefined>(calls.length))[i] = {
-      notes: shown,
-      rawCall: rawCallText(text, route, index),
-    };
+    (out ??= new Array<string[] | undefined>(calls.length))[i] = shown;
   }
   return out;
 }

@@ -1,51 +1,40 @@
 import type { Call, CallType } from '@hookgate/core/calls';
 import type { DeliveryRecord } from '../log/delivery-record.js';
-import type { CallSource } from '../routing/deferred-call-bodies.js';
-import type { IntakeNote } from './big-number-notes.js';
 
 /**
- * Where the intake hands over what it read, when its engine offers more than the public `Ingest`
- * (an `Emulator` does): calls it already validated (not checked a second time; a messageId seen
- * within the dedupe window is recorded as a duplicate), and calls it refused (recorded `filtered`
- * with the intake's reason, so nothing received with a valid write key goes unrecorded).
+ * Where and when a call reached the intake, and what the intake has to say about it.
  *
  * @example
- * offerIntakeSink(emulator, { acceptValidated: (call, key, at) => pipeline.accept(call, key, at), recordRefused });
+ * const entry: IntakeEntry = { writeKey: 'wk', receivedMs: clock.now(), rawCall: () => '{"userId":"u1"}' };
+ */
+export interface IntakeEntry {
+  /** The source's write key (from Basic auth or the body). */
+  writeKey: string;
+  /** When the request arrived, epoch ms on the emulator's clock. */
+  receivedMs: number;
+  /**
+   * The call's text exactly as the client sent it, asked for only when its record keeps it (a call
+   * filtered, refused, or with `notes`), as the record is made.
+   */
+  rawCall?: () => string | undefined;
+  /** What the intake noticed about the call, in words (an integer JSON parsing changed). */
+  notes?: readonly string[];
+}
+
+/**
+ * Where the intake hands over what it read: the emulator's one way in for calls that came over HTTP.
+ * `accept` checks a call as `emulator.ingest` does (the same checks, whichever way it came), drops a
+ * repeat of a `(writeKey, messageId)` accepted within the dedupe window (recorded `filtered` with
+ * `duplicateOf`), then records and delivers it; `refuse` records a call the intake refused
+ * (`filtered`, with the intake's reason), so nothing received with a valid write key goes unrecorded.
+ * An emulator makes its own (`emulator.intakeSink`) and the intake it serves is given it.
+ *
+ * @example
+ * const record = emulator.intakeSink.accept({ type: 'track', userId: 'u1', event: 'E' }, { writeKey: 'wk', receivedMs: Date.now() });
  */
 export interface IntakeSink {
-  /** `source`/`index`: where the call can be read again; `note`: what the intake noticed about it. */
-  acceptValidated(
-    call: Call,
-    writeKey: string,
-    receivedMs: number,
-    source?: CallSource,
-    index?: number,
-    note?: IntakeNote,
-  ): DeliveryRecord;
-  /** Records a refused call (`filtered`, no body), with the call's text as the client sent it. */
-  recordRefused(type: CallType, writeKey: string, receivedMs: number, reason: string, rawCall?: string): DeliveryRecord;
-}
-
-const sinks = new WeakMap<object, IntakeSink>();
-
-/**
- * Registers the sink of an engine (the emulator registers its own when made): the intake serving
- * that engine hands its calls there. Not exported from the package: a user's `ingest` is always checked.
- *
- * @example
- * offerIntakeSink(this, sink);
- */
-export function offerIntakeSink(engine: object, sink: IntakeSink): void {
-  sinks.set(engine, sink);
-}
-
-/**
- * The sink an engine offers, or undefined (a stand-in engine in a test or benchmark: its public
- * `ingest` is used, and refused calls are not recorded).
- *
- * @example
- * const sink = intakeSinkOf(engine);
- */
-export function intakeSinkOf(engine: object): IntakeSink | undefined {
-  return sinks.get(engine);
+  /** Takes a call the intake read; throws as `ingest` does (bad call, unknown key, closed, log full). */
+  accept(call: Call, entry: IntakeEntry): DeliveryRecord;
+  /** Records a refused call (`filtered`, no body) with `reason`, and its text as sent when given. */
+  refuse(type: CallType, entry: IntakeEntry, reason: string): DeliveryRecord;
 }

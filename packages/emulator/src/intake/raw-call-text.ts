@@ -11,12 +11,30 @@ import type { IntakeRoute } from './parse-intake-payload.js';
  * rawCallText('{"batch":[{"a":1},{"n":12345678901234567890}]}', { kind: 'batch' }, 1); // '{"n":12345678901234567890}'
  */
 export function rawCallText(body: string, route: IntakeRoute, index: number): string | undefined {
-  if (route.kind === 'call') return body.trim();
+  return rawCallTexts(body, route)[index];
+}
+
+/**
+ * `rawCallText` for a whole request, by one scan made when a call's text is first asked for: a
+ * batch's refused, filtered and noted calls share it.
+ *
+ * @example
+ * const textOf = callTextsOf(text, route);
+ * textOf(3); // the batch's 4th call as sent
+ */
+export function callTextsOf(body: string, route: IntakeRoute): (index: number) => string | undefined {
+  let texts: Array<string | undefined> | undefined;
+  return (index) => (texts ??= rawCallTexts(body, route))[index];
+}
+
+/** Every call's text of the body, in body order. */
+function rawCallTexts(body: string, route: IntakeRoute): Array<string | undefined> {
+  if (route.kind === 'call') return [body.trim()];
   let i = skipSpace(body, 0);
-  if (body[i] !== '{') return undefined;
+  if (body[i] !== '{') return [];
   i++;
   // The top-level object's members: find "batch" (the last one wins, as JSON.parse keeps the last duplicate key).
-  let found: string | undefined;
+  let found: string[] = [];
   for (;;) {
     i = skipSpace(body, i);
     if (body[i] === '}' || i >= body.length) return found;
@@ -32,22 +50,23 @@ export function rawCallText(body: string, route: IntakeRoute, index: number): st
     i = skipSpace(body, i + 1);
     const valueEnd = endOfValue(body, i);
     if (valueEnd < 0) return found;
-    if (key === '"batch"' && body[i] === '[') found = element(body, i, index);
+    if (key === '"batch"' && body[i] === '[') found = elements(body, i);
     i = valueEnd;
   }
 }
 
-/** The `index`-th element's text of the array starting at `start`. */
-function element(body: string, start: number, index: number): string | undefined {
+/** The elements' texts of the array starting at `start` (those before a malformed one). */
+function elements(body: string, start: number): string[] {
+  const out: string[] = [];
   let i = start + 1;
-  for (let n = 0; ; n++) {
+  for (;;) {
     i = skipSpace(body, i);
-    if (body[i] === ']') return undefined;
+    if (body[i] === ']') return out;
     const end = endOfValue(body, i);
-    if (end < 0) return undefined;
-    if (n === index) return body.slice(i, end);
+    if (end < 0) return out;
+    out.push(body.slice(i, end));
     i = skipSpace(body, end);
-    if (body[i] !== ',') return undefined;
+    if (body[i] !== ',') return out;
     i++;
   }
 }

@@ -2,10 +2,9 @@ import type http from 'node:http';
 import { ValidationError } from '@hookgate/core';
 import { endUnreadBody } from '@hookgate/core/adapter';
 import { EmulatorClosedError, LogFullError } from '../errors.js';
-import { intakeSinkOf, type IntakeSink } from './intake-sink.js';
+import type { IntakeEntry, IntakeSink } from './intake-sink.js';
 import { bigNumberNotes } from './big-number-notes.js';
-import { rawCallText } from './raw-call-text.js';
-import { KeptIntakeBody } from './kept-intake-body.js';
+import { callTextsOf } from './raw-call-text.js';
 import type { IntakeEngine } from './intake-engine.js';
 import { intakeError, intakeOk, intakePartial, type IntakeResponse, type RefusedCallView } from './intake-response.js';
 import { parseIntakePayload, refusedAll, type IntakeRoute, type RefusedCall } from './parse-intake-payload.js';
@@ -21,7 +20,8 @@ export interface TrackingAnswer {
 
 /**
  * Answers one tracking request (`POST /v1/<type>` or a batch): reads its write key and body, hands
- * its valid calls to the engine in body order and records its refused ones, and says what became of each.
+ * its calls to the engine's sink in body order (valid ones to be delivered, refused ones to be recorded),
+ * and says what became of each.
  */
 export async function answerTrackingRequest(
   engine: IntakeEngine,
@@ -62,21 +62,21 @@ export async function answerTrackingRequest(
     };
   }
   if (auth.kind !== 'key' && !engine.hasSource(writeKey)) return { response: unknownKey(writeKey) };
-  const receivedAt = engine.clock.now();
+  const receivedMs = engine.clock.now();
   const { calls, indexes, refused } = parsed;
-  // Every accepted call was validated above: the emulator's internal path does not check them again.
-  const trusted = intakeSinkOf(engine);
-  // Filtered calls are kept as this body's bytes (copied only if one is filtered), not as objects.
-  const kept = trusted && calls.length > 0 ? new KeptIntakeBody(body.bytes, route, limits) : undefined;
-  const recorder = refused.length > 0 ? trusted : undefined;
-  // Integers beyond 2^53 that parsing changed: said on their records, with the call's text as sent.
-  const notes = trusted ? bigNumberNotes(text, route, calls, indexes) : undefined;
+  const sink = engine.intakeSink;
+  // A call's text as sent is cut out of the body only for the records that keep it (filtered, refused, noted).
+  const textOf = callTextsOf(text, route);
+  // Integers beyond 2^53 that parsing changed: said on their records.
+  const notes = bigNumberNotes(text, route, calls, indexes);
   const views: RefusedCallView[] = [];
   // A refused call's text is kept only up to the size of a call (one refused for its depth can be a whole 500 KB body).
   const refuse = (call: RefusedCall) =>
-    recordRefused(opts, recorder, call, writeKey, receivedAt, () =>
-      boundedText(rawCallText(text, route, call.index), opts.maxCallBytes),
-    );
+    recordRefused(opts, sink, call, {
+      writeKey,
+      receivedMs,
+      rawCall: call.tooLarge ? undefined : () => boundedText(textOf(call.index), opts.maxCallBytes),
+    });
   // In body order, so the log lists the request's calls as they came, refused ones in their place.
   let r = 0;
   for (let i = 0; i < calls.length; i++) {
@@ -85,8 +85,7 @@ export async function answerTrackingRequest(
       views.push(refuse(refused[r++] as RefusedCall));
     try {
       const call = calls[i] as (typeof calls)[number];
-      if (trusted) trusted.acceptValidated(call, writeKey, receivedAt, kept, i, notes?.[i]);
-      else engine.ingest(call, { writeKey, receivedAt });
+      sink.accept(call, { writeKey, receivedMs, rawCall: () => textOf(at), notes: notes?.[i] });
     } catch (error) {
       return { response: engineFailure(opts, error, i, route.kind === 'batch' ? `$.batch[${at}]` : '$') };
     }
@@ -121,29 +120,21 @@ function engineFailure(opts: ResolvedIntakeOptions, error: unknown, i: number, w
 }
 
 /**
- * Records a refused call in the delivery log (`filtered`, with the intake's reason), when the
- * engine can and the call names a known type; returns what the answer lists of it.
+ * Records a refused call in the delivery log (`filtered`, with the intake's reason, and its text as
+ * sent: a refused call is rare, and its text is what explains it), when the call names a known type;
+ * returns what the answer lists of it.
  */
 function recordRefused(
   opts: ResolvedIntakeOptions,
-  recorder: IntakeSink | undefined,
+  sink: IntakeSink,
   refused: RefusedCall,
-  writeKey: string,
-  receivedAt: number,
-  rawCall: () => string | undefined,
+  entry: IntakeEntry,
 ): RefusedCallView {
   const view: RefusedCallView = { index: refused.index, issues: refused.issues };
-  if (recorder === undefined || refused.type === undefined) return view;
+  if (refused.type === undefined) return view;
   const reason = `refused by the intake: ${refused.issues.map((i) => `${i.path} ${i.message}`).join('; ')}`;
   try {
-    // The call as sent (a refused call is rare, and its text is what explains it); not one over the size limit.
-    view.recordId = recorder.recordRefused(
-      refused.type,
-      writeKey,
-      receivedAt,
-      reason,
-      refused.tooLarge ? undefined : rawCall(),
-    ).id;
+    view.recordId = sink.refuse(refused.type, entry, reason).id;
   } catch (error) {
     // Closed meanwhile: the answer still names the call; anything else is unexpected.
     if (!(error instanceof EmulatorClosedError)) opts.onError(error);

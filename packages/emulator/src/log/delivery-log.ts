@@ -52,7 +52,7 @@ export class DeliveryLog implements DeliveryLogView {
   readonly #maxRecords: number;
   readonly #maxBytes: number;
   readonly #records: LoggedDelivery[] = [];
-  /** The body bytes each record was admitted with, beside it (a deferred body weighs 0). */
+  /** The body bytes each record was admitted with, beside it. */
   readonly #weights: number[] = [];
   #bytes = 0;
   /** Past this many records, finished ones are evicted at the next write (reads evict down to `maxRecords`). */

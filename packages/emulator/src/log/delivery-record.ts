@@ -1,5 +1,5 @@
 import type { MessageType, WebhookMessage } from '@hookgate/core';
-import { maskWriteKeyInJson, redactSignature } from '../redact.js';
+import { redactSignature, redactUrl } from '../redact.js';
 import type { ActionsRecordInfo } from './actions-record-info.js';
 import { LoggedAttempt, type Attempt, type AttemptInit, type RecordEndpoint } from './logged-attempt.js';
 
@@ -101,8 +101,7 @@ export interface DeliveryRecord {
   readonly notes?: readonly string[];
   /**
    * The call's text exactly as the client sent it (write key masked): kept when the intake has a note
-   * about it (see `notes`) or refused it, and for a call that was filtered, read again from its
-   * request's kept bytes.
+   * about it (see `notes`), refused it, or the call was filtered.
    */
   readonly rawCall?: string;
 }
@@ -137,12 +136,12 @@ export interface RecordInit {
   type: MessageType;
   source: RecordSource;
   origin: DeliveryRecord['origin'];
-  /** The body as it is sent and signed (`''` when no message could be built, or while deferred). */
-  body: string | Uint8Array;
+  /** The body as it is signed and sent (`''` when no message could be built). */
+  body: string;
+  /** Its length in UTF-8 bytes. */
+  bodyLength: number;
   /** The `X-Signature` sent with it, when signed. */
   signature: string | undefined;
-  /** For a record that is never sent (filtered): what builds its body on first read, and its index there. */
-  deferred?: { body: DeferredBody; index: number };
   receivedMs: number;
   reason: string | undefined;
   replayOf: string | undefined;
@@ -153,20 +152,9 @@ export interface RecordInit {
 }
 
 /**
- * Builds a filtered record's body only when someone reads it: a call that is never sent need not be
- * turned into a message, validated and serialized when it arrives (it is still recorded, with its reason).
- */
-export interface DeferredBody {
-  /** Builds the body of the `index`-th call it holds (one object serves every call of a request). */
-  materialize(index: number): string;
-  /** The `index`-th call's text as the client sent it, when the request's bytes are kept. */
-  rawCall?(index: number): string | undefined;
-}
-
-/**
- * The emulator's record: plain data. The body is kept as it was signed and sent (a string, or bytes
- * for a replay of bytes); the delivery engine adds attempts and sets the state through its fields.
- * To users it is the read-only `DeliveryRecord`.
+ * The emulator's record: plain data. The body is kept as the string that was signed and sent; the
+ * delivery engine adds attempts and sets the state through its fields. To users it is the read-only
+ * `DeliveryRecord`.
  */
 export class LoggedDelivery implements DeliveryRecord {
   readonly seq: number;
@@ -175,25 +163,25 @@ export class LoggedDelivery implements DeliveryRecord {
   readonly type: MessageType;
   readonly origin: DeliveryRecord['origin'];
   readonly source: RecordSource;
+  readonly body: string;
+  /** The body's length in UTF-8 bytes. */
+  readonly bodyLength: number;
   readonly signature: string | undefined;
   readonly receivedMs: number;
   firstAttemptMs: number | undefined = undefined;
   nextAttemptMs: number | undefined = undefined;
   reason: string | undefined;
-  deliveredTo: string | undefined = undefined;
+  /** The endpoint whose 2xx delivered the record (as resolved; shown masked as `deliveredTo`). */
+  deliveredVia: RecordEndpoint | undefined = undefined;
   deliveredBy: number | undefined = undefined;
   readonly replayOf: string | undefined;
   readonly duplicateOf: string | undefined;
   readonly actions: ActionsRecordInfo | undefined;
   notes: readonly string[] | undefined = undefined;
+  rawCall: string | undefined = undefined;
   readonly attempts: LoggedAttempt[] = [];
   readonly cancelled: CancelledRetry[] = [];
-  #body: string | Uint8Array;
-  #deferred: { body: DeferredBody; index: number } | undefined;
-  /** Where a filtered call's text can be read again (kept past the body's materializing). */
-  readonly #callFrom: { body: DeferredBody; index: number } | undefined;
   #message: WebhookMessage | undefined = undefined;
-  #rawCall: string | undefined = undefined;
 
   constructor(init: RecordInit) {
     this.seq = init.seq;
@@ -202,10 +190,9 @@ export class LoggedDelivery implements DeliveryRecord {
     this.type = init.type;
     this.origin = init.origin;
     this.source = init.source;
-    this.#body = init.body;
+    this.body = init.body;
+    this.bodyLength = init.bodyLength;
     this.signature = init.signature;
-    this.#deferred = init.deferred;
-    this.#callFrom = init.deferred;
     this.receivedMs = init.receivedMs;
     this.reason = init.reason;
     this.replayOf = init.replayOf;
@@ -226,46 +213,21 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.source.endpoints;
   }
 
-  /** The body as signed and sent: a string, or bytes (built now if it was deferred). */
-  get sentBody(): string | Uint8Array {
-    const deferred = this.#deferred;
-    if (deferred !== undefined) {
-      this.#deferred = undefined;
-      this.#body = deferred.body.materialize(deferred.index);
-    }
-    return this.#body;
-  }
-
-  get body(): string {
-    const body = this.sentBody;
-    return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8');
-  }
-
-  /** The body's length in bytes (UTF-8). */
-  get bodyLength(): number {
-    const body = this.sentBody;
-    return typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  }
-
   get message(): WebhookMessage | undefined {
     if (this.#message !== undefined) return this.#message;
-    const text = this.body;
-    if (text.length === 0) return undefined;
-    return (this.#message = JSON.parse(text) as WebhookMessage);
+    if (this.body.length === 0) return undefined;
+    return (this.#message = JSON.parse(this.body) as WebhookMessage);
   }
 
-  get rawCall(): string | undefined {
-    if (this.#rawCall !== undefined) return this.#rawCall;
-    // A filtered call from the intake: its text is read again from the request's kept bytes.
-    const from = this.#callFrom;
-    const raw = from?.body.rawCall?.(from.index);
-    return raw === undefined ? raw : maskWriteKeyInJson(raw, this.writeKey);
+  get deliveredTo(): string | undefined {
+    const via = this.deliveredVia;
+    return via === undefined ? undefined : redactUrl(via.url);
   }
 
-  /** Keeps the intake's notes about the call and the call's text as sent (only for calls it has something to say about). */
-  noteFromIntake(notes: readonly string[], rawCall: string | undefined): void {
+  /** Keeps what the intake said about the call: its notes, and its text as sent (write key masked). */
+  keepCall(notes: readonly string[] | undefined, rawCall: string | undefined): void {
     this.notes = notes;
-    this.#rawCall = rawCall;
+    this.rawCall = rawCall;
   }
 
   get receivedAt(): string {
@@ -311,8 +273,7 @@ export class LoggedDelivery implements DeliveryRecord {
       replayOf: this.replayOf,
       duplicateOf: this.duplicateOf,
       notes: this.notes,
-      // Only a kept text: a listing of many filtered calls must not scan their requests again each.
-      rawCall: this.#rawCall,
+      rawCall: this.rawCall,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { redactHeaders, redactLocation, redactUrl } from '../redact.js';
 
 /**
@@ -89,58 +90,93 @@ export interface RecordEndpoint {
   ) => ReadonlyArray<readonly [string, string]>;
 }
 
+/** What says an attempt's request headers again: the delivery target it was sent through. */
+export interface HeaderSource {
+  headers(bodyLength: number, signature: string | undefined): Record<string, string>;
+}
+
+/** How an attempt's destination words an answer: its delivery policy. */
+export interface AnswerWording {
+  judgeAnswer(
+    status: number,
+    statusText: string | undefined,
+    location: string | undefined,
+  ): { readonly outcome: string; readonly error?: AttemptError };
+}
+
+/** What an attempt reads of its record: its id, and the body and signature it sent. */
+export interface AttemptRecord {
+  readonly id: string;
+  readonly body: string;
+  readonly bodyLength: number;
+  readonly signature: string | undefined;
+}
+
 /** What the engine knows when an attempt ends. */
 export interface AttemptInit {
   endpoint: RecordEndpoint;
+  /** What built the request's headers (they are built again, the same, when read). */
+  sentThrough: HeaderSource;
+  /** How the answer is worded when it is an error (the record's delivery policy). */
+  wording: AnswerWording;
   round: number;
   atMs: number;
-  /** The request headers exactly as sent. */
-  requestHeaders: Readonly<Record<string, string>>;
   status: number | undefined;
+  /** The answer's reason phrase, e.g. `Service Unavailable`. */
+  statusText: string | undefined;
   responseHeaders: Readonly<Record<string, string>> | undefined;
   responseBody: string | undefined;
   durationMs: number;
-  error: AttemptError | undefined;
+  /** Why no whole answer came (timeout, connection, TLS, close), when none did. */
+  failure: AttemptError | undefined;
   outcome: Attempt['outcome'];
   /** For a `not-retried` outcome: why (`endpoint 1 accepted`). */
   notRetriedBecause?: string | undefined;
 }
 
 /**
- * The emulator's attempt: plain data, and its record's body (the bytes it sent).
+ * The emulator's attempt: plain data. What can be said again from what its record already holds is
+ * derived when read rather than kept per attempt: its request headers (from the target it went
+ * through, the body's length and the signature) and the error of an answer (from the status, through
+ * the record's policy). A reason phrase that is the standard one for its status is not kept.
  *
  * @example
  * const attempt = record.addAttempt(init);
  * attempt.toJSON().requestHeaders; // credentials masked
  */
 export class LoggedAttempt implements Attempt {
-  /** The record the attempt belongs to (its id, and its body: the bytes it sent). */
-  readonly #record: { readonly id: string; readonly body: string };
+  readonly #record: AttemptRecord;
   /** The endpoint this attempt went to, as the engine resolved it. */
   readonly resolvedEndpoint: RecordEndpoint;
+  readonly #sentThrough: HeaderSource;
+  readonly #wording: AnswerWording;
   readonly round: number;
   /** When the request started, epoch ms on the emulator's clock. */
   readonly atMs: number;
-  readonly requestHeaders: Readonly<Record<string, string>>;
   readonly status: number | undefined;
+  /** The reason phrase, when it is not the standard one for `status`. */
+  readonly #statusText: string | undefined;
   readonly responseHeaders: Readonly<Record<string, string>> | undefined;
   readonly responseBody: string | undefined;
   readonly durationMs: number;
-  readonly error: AttemptError | undefined;
+  readonly #failure: AttemptError | undefined;
   readonly outcome: Attempt['outcome'];
   readonly notRetriedBecause: string | undefined;
 
-  constructor(record: { readonly id: string; readonly body: string }, init: AttemptInit) {
+  constructor(record: AttemptRecord, init: AttemptInit) {
     this.#record = record;
     this.resolvedEndpoint = init.endpoint;
+    this.#sentThrough = init.sentThrough;
+    this.#wording = init.wording;
     this.round = init.round;
     this.atMs = init.atMs;
-    this.requestHeaders = Object.freeze(init.requestHeaders); // the engine's own object, made for this request
     this.status = init.status;
+    const standard = init.status === undefined ? undefined : STATUS_CODES[init.status];
+    this.#statusText = init.statusText === standard ? undefined : init.statusText;
     this.responseHeaders = init.responseHeaders;
     this.responseBody = init.responseBody;
     this.durationMs = init.durationMs;
-    this.error = init.error;
+    this.#failure = init.failure;
     this.outcome = init.outcome;
     this.notRetriedBecause = init.notRetriedBecause;
   }
@@ -159,6 +195,19 @@ export class LoggedAttempt implements Attempt {
 
   get body(): string {
     return this.#record.body;
+  }
+
+  /** The request headers exactly as sent, built again from the target, the body's length and the signature. Frozen. */
+  get requestHeaders(): Readonly<Record<string, string>> {
+    const record = this.#record;
+    return Object.freeze(this.#sentThrough.headers(record.bodyLength, record.signature));
+  }
+
+  get error(): AttemptError | undefined {
+    if (this.outcome === 'delivered') return undefined;
+    if (this.#failure !== undefined || this.status === undefined) return this.#failure;
+    const statusText = this.#statusText ?? STATUS_CODES[this.status];
+    return this.#wording.judgeAnswer(this.status, statusText, this.responseHeaders?.location).error;
   }
 
   /** A plain object with every field, for `JSON.stringify` and logs: no credential (`redactHeaders`). */

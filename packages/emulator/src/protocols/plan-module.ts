@@ -3,8 +3,8 @@
 // needs nothing installed beyond @hookgate/core and runs where code generation is forbidden), and the
 // `trackingPlan` export that types a receiver's keyed handlers.
 import { fileURLToPath } from 'node:url';
-import { linearRegExp, type TrackingPlanRule } from '@hookgate/core';
-import { eachSubschema, loadTrackingPlan, planAjv, resolveLocal } from '@hookgate/core/internal';
+import type { TrackingPlanRule } from '@hookgate/core';
+import { eachSubschema, LINEAR_ENGINE, loadTrackingPlan, planAjv, resolveLocal } from '@hookgate/core/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
 import { build } from 'esbuild';
@@ -108,6 +108,9 @@ async function validatorsCode(rules: readonly TrackingPlanRule[]): Promise<strin
   return bundled.outputFiles[0]!.text;
 }
 
+/** Up to how many rules the generated types are formatted by Prettier. */
+const PRETTY_RULES = 200;
+
 /** A TypeScript name for an event name: `Order Completed` → `OrderCompleted`. */
 function typeName(event: string, taken: Set<string>): string {
   let name = event
@@ -138,7 +141,8 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
   const shapes = await compile(shapesSchema(rules), 'TrackingPlanShapes', {
     bannerComment: '',
     additionalProperties: false,
-    format: true,
+    // Prettier is a third of the time and of the memory: a plan of hundreds of rules is left as generated.
+    format: rules.length <= PRETTY_RULES,
     strictIndexSignatures: true,
     style: { singleQuote: true },
   });
@@ -152,7 +156,7 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
 // @ts-nocheck -- the validators below are generated JavaScript; the types above them are checked where used.
 import type { TypedTrackingPlan } from '@hookgate/core';
 // Every \`pattern\` runs on RE2, in time linear in the value.
-import { linearRegExp as ${linearRegExp.code} } from '@hookgate/core';
+import { linearRegExp as ${LINEAR_ENGINE.code} } from '@hookgate/core';
 
 ${shapes.trim()}
 

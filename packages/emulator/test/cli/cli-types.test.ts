@@ -209,7 +209,6 @@ describe('hookgate types', () => {
           strict: true,
           noEmit: true,
           skipLibCheck: true,
-          baseUrl: '.',
           paths: PATHS,
         },
         include: ['src'],

@@ -128,6 +128,7 @@ describe('a send that fails before it starts', () => {
             source,
             origin: 'call',
             body: '{}',
+            bodyLength: 2,
             signature: undefined,
             receivedMs: 0,
             reason: undefined,

@@ -47,7 +47,9 @@ describe('debug logging with DEBUG=hookgate*', () => {
     expect(runChild('express:*').lines).toEqual([]);
     expect(runChild('*,-hookgate:*').lines).toEqual([]);
     expect(runChild('hookgate:emulator').lines.length).toBeGreaterThan(0);
-  });
+    // Four processes one after another, each loading the emulator's sources through tsx: seconds each, more on a
+    // busy machine; no timing is under test.
+  }, 120_000);
 
   it('the debug option takes a function for the lines (one per attempt), or false to silence DEBUG', async () => {
     const receiver = await startCaptureReceiver((_, i) => (i === 0 ? 500 : 200));

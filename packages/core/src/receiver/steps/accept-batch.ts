@@ -159,9 +159,14 @@ export async function acceptBatch<TExtra>(
   return { accepted, handler: runElements };
 }
 
-/** The paths of the lossy numbers of element `index`, from the element (`properties.x`, not `[2].properties.x`). */
+/** The lossy numbers of element `index`, from the element (`properties.x`, not `[2].properties.x`). */
+function lossyOf(lossy: readonly LossyNumber[], index: number): readonly LossyNumber[] {
+  return lossy.filter((n) => n.at[0] === index).map((n) => ({ ...n, at: n.at.slice(1), path: pathOf(n.at.slice(1)) }));
+}
+
+/** The paths of the lossy numbers of element `index`, from the element. */
 function lossyIn(lossy: readonly LossyNumber[], index: number): readonly string[] {
-  return lossy.filter((n) => n.at[0] === index).map((n) => pathOf(n.at.slice(1)));
+  return lossyOf(lossy, index).map((n) => n.path);
 }
 
 /**
@@ -227,7 +232,9 @@ async function checkElements<TExtra>(
       checked.push(null); // skipped, not checked
       continue;
     }
-    const element = await checkMessage(setup, { ...request, value: elements[i] }, i);
+    // The element's own numbers kept as text, from the element, for the plan to check them as numbers.
+    const lossy = () => lossyOf(request.lossy(), i);
+    const element = await checkMessage(setup, { ...request, value: elements[i], lossy }, i);
     if (!isRefusal(element)) {
       checked.push(checkPlan(setup, element));
       continue;

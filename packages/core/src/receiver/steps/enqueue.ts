@@ -38,7 +38,14 @@ export async function enqueue<TExtra>(
     setup.destination,
   );
   // An async wrapper: an `enqueue` that throws synchronously rejects like one that rejects.
-  const stored = (async () => store(handoff))();
+  const { observation } = accepted;
+  const stored =
+    observation === undefined
+      ? (async () => store(handoff))()
+      : observation.enqueue(async (traceContext) => {
+          handoff.traceContext = traceContext;
+          return store(handoff);
+        });
   const outcome = await beforeDeadline(
     stored.then(
       () => 'stored' as const,

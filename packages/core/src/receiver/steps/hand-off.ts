@@ -45,8 +45,13 @@ export async function runHandler<TExtra>(
   const { message, context } = accepted;
   const { deadlineMs, onError } = setup;
   const settle = (outcome: 'handled' | 'failed') => accepted.settle(outcome);
-  // An async wrapper: a handler that throws synchronously rejects like one that rejects.
-  const run = (async () => handler(message, context))();
+  // An async wrapper: a handler that throws synchronously rejects like one that rejects. With
+  // telemetry, the handler runs inside the delivery's trace and is timed.
+  const { observation } = accepted;
+  const run =
+    observation === undefined
+      ? (async () => handler(message, context))()
+      : observation.handler(async () => handler(message, context));
   const finishInBackground = () =>
     setup.track(
       run.then(

@@ -1,0 +1,87 @@
+// Where a receiver's answers meet its `telemetry` (internal): what is reported of each answer, built
+// from what the steps found. Only the facts `ReceiveAnswer` names leave: never the body, a secret or
+// the signature.
+import type { WebhookMessage } from '../messages/types.js';
+import type { ReceiveAnswer, ReceiveObservation } from '../telemetry/telemetry.js';
+import { messageFacts } from '../telemetry/message-facts.js';
+import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { AcceptedMessage } from './accepted-message.js';
+import { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './responses.js';
+import type { ReceiverSetup } from './setup.js';
+import type { Checked, Refusal } from './steps/request.js';
+
+/** What the dedupe store said, by the answer's code and whether the message holds a claim. */
+function dedupeOutcome(code: ReceiverCode, claimed: boolean): ReceiveAnswer['dedupe'] {
+  if (code === 'duplicate') return 'duplicate';
+  if (code === 'in_flight') return 'in_flight';
+  return claimed ? 'new' : undefined;
+}
+
+function answerFacts(
+  code: ReceiverCode,
+  message: WebhookMessage | undefined,
+  claimed: boolean,
+  violations: readonly PlanViolation[] | undefined,
+): ReceiveAnswer {
+  return {
+    code,
+    status: RECEIVER_CODES[code],
+    message: message === undefined ? undefined : messageFacts(message),
+    dedupe: dedupeOutcome(code, claimed),
+    violations: violations?.map(({ rule, keyword }) => ({ rule, keyword })),
+  };
+}
+
+/**
+ * Reports a refusal to the request's observation (with the checked message, when the refusal came
+ * after the check: a duplicate, in flight, the store away) and returns the refusal.
+ *
+ * @example
+ * if (isRefusal(claimed)) return observeRefusal(observation, claimed, planned);
+ */
+export function observeRefusal<TExtra>(
+  observation: ReceiveObservation | undefined,
+  refusal: Refusal,
+  checked?: Checked<TExtra>,
+): Refusal {
+  observation?.answered(answerFacts(refusal.code, checked?.message, false, checked?.planCheck?.violations));
+  return refusal;
+}
+
+/**
+ * Reports an answer made before the steps (the precheck's, or while reading the body) and returns it.
+ *
+ * @example
+ * if ('status' in body) return adapter.writeAnswer(call, observeEarly(observation, body), true);
+ */
+export function observeEarly(
+  observation: ReceiveObservation | undefined,
+  response: ReceiverResponse,
+): ReceiverResponse {
+  observation?.answered({ code: response.code, status: response.status });
+  return response;
+}
+
+/**
+ * Reports the answer to an accepted message (handled, stored, unhandled, failed, past the deadline)
+ * to its observation, if it has one, and returns the answer. Its plan violations are reported only
+ * when the receiver has a tracking plan.
+ *
+ * @example
+ * return observeAnswer(setup, accepted, await handOff(setup, accepted, handler));
+ */
+export function observeAnswer<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: AcceptedMessage<TExtra>,
+  response: ReceiverResponse,
+): ReceiverResponse {
+  const { observation, message, context } = accepted;
+  if (observation !== undefined) {
+    // A batch's message is the array of its elements: it is reported without message facts.
+    const single = Array.isArray(message) ? undefined : message;
+    const claimed = context.dedupeKey !== undefined;
+    const violations = setup.plan === undefined ? undefined : context.violations;
+    observation.answered(answerFacts(response.code, single, claimed, violations));
+  }
+  return response;
+}
