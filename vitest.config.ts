@@ -23,6 +23,8 @@ const HEAVY = [
   'packages/emulator/test/intake/big-numbers.test.ts',
   'packages/emulator/test/intake/local-server-origin.test.ts',
   'packages/emulator/test/delivery/soak.test.ts',
+  // serve and ten endpoint processes, then an intake p99 bar that CPU contention breaks
+  'packages/emulator/test/cli/serve-endless-answers.test.ts',
   // separate processes on a real Redis, 5,000 messages
   'packages/bullmq/test/durable-handoff.test.ts',
   // ten concurrent 50 MB uploads per set-up: each must be drained within 2 s, which CPU contention breaks

@@ -150,6 +150,7 @@ export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/pl
 export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
 export type {
   KeyedTrackHandlers,
+  PlanMessageHandler,
   PlanHandlers,
   PlanMessages,
   PlannedMessage,

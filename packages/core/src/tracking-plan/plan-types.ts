@@ -49,10 +49,21 @@ export interface TypedTrackingPlan<S extends PlanShapes> {
   readonly '~shapes'?: S;
 }
 
-// Handlers below are `(message, context: C) => unknown` with the context type `C` a parameter (the
-// receiver's `HandlerContext`), so that these types need nothing of the receiver's options, which use
-// them. `X extends infer T ? { [K in keyof T]: T[K] } & {} : never` spells an intersection out as one
+// Handlers below take the context type `C` as a parameter (the receiver's `HandlerContext`), so that
+// these types need nothing of the receiver's options, which use them. `X extends infer T ? { [K in keyof T]: T[K] } & {} : never` spells an intersection out as one
 // object type, so that editor hovers show plain fields.
+
+/**
+ * A handler of a message a tracking plan refines: `(message, context) => unknown`, with `C` the handler
+ * context (the receiver's `HandlerContext`). A name of its own, so the compiler's message for a wrong
+ * handler names it instead of spelling the whole function type out.
+ *
+ * @example
+ * const onOrder: PlanMessageHandler<PlannedTrackMessage<typeof trackingPlan, 'Order Completed'>, HandlerContext> = (
+ *   msg,
+ * ) => console.log(msg.properties.order_id);
+ */
+export type PlanMessageHandler<M, C> = (message: M, context: C) => unknown;
 
 /**
  * The event types of a plan module (`typeof trackingPlan`), or `undefined` for a plan without types
@@ -133,9 +144,9 @@ export type PlannedMessage<P, K extends 'identify' | 'group' | 'page' | 'screen'
  * };
  */
 export type KeyedTrackHandlers<P, C, T = TrackMessage> = (PlanShapesOf<P> extends PlanShapes
-  ? { [E in keyof PlanShapesOf<P>['track'] & string]?: (message: PlannedTrackMessage<P, E, T>, context: C) => unknown }
-  : { [event: string]: ((message: T, context: C) => unknown) | undefined }) & {
-  '*'?: (message: T, context: C) => unknown;
+  ? { [E in keyof PlanShapesOf<P>['track'] & string]?: PlanMessageHandler<PlannedTrackMessage<P, E, T>, C> }
+  : { [event: string]: PlanMessageHandler<T, C> | undefined }) & {
+  '*'?: PlanMessageHandler<T, C>;
 };
 
 /**
@@ -153,11 +164,11 @@ export type PlanHandlers<P, Base, C, M extends Record<keyof PlanMessages, object
   Base,
   'track' | 'identify' | 'group' | 'page' | 'screen'
 > & {
-  track?: ((message: M['track'], context: C) => unknown) | KeyedTrackHandlers<P, C, M['track']>;
-  identify?: (message: PlannedMessage<P, 'identify', M['identify']>, context: C) => unknown;
-  group?: (message: PlannedMessage<P, 'group', M['group']>, context: C) => unknown;
-  page?: (message: PlannedMessage<P, 'page', M['page']>, context: C) => unknown;
-  screen?: (message: PlannedMessage<P, 'screen', M['screen']>, context: C) => unknown;
+  track?: PlanMessageHandler<M['track'], C> | KeyedTrackHandlers<P, C, M['track']>;
+  identify?: PlanMessageHandler<PlannedMessage<P, 'identify', M['identify']>, C>;
+  group?: PlanMessageHandler<PlannedMessage<P, 'group', M['group']>, C>;
+  page?: PlanMessageHandler<PlannedMessage<P, 'page', M['page']>, C>;
+  screen?: PlanMessageHandler<PlannedMessage<P, 'screen', M['screen']>, C>;
 } extends infer F
   ? { [K in keyof F]: F[K] } & {}
   : never;

@@ -1,3 +1,5 @@
+import { stopRequested } from './stop-request.js';
+import { escapeControls } from './escape-controls.js';
 import { urlIssue } from '../sendable-fields.js';
 import { redactUrl } from '../debug-log.js';
 import type { InboundRecord } from '../listen/inbound-record.js';
@@ -53,17 +55,21 @@ Example:
 
 function line(record: InboundRecord, paint: (style: Style, text: string) => string): string {
   const time = record.receivedAt.slice(11, 23);
-  const what = record.type ? `${record.type}${record.summary ? ` "${record.summary}"` : ''}` : 'not a message';
+  const what = record.type
+    ? escapeControls(`${record.type}${record.summary ? ` "${record.summary}"` : ''}`)
+    : 'not a message';
   const verdict = record.verdict.ok
     ? paint('green', `✔ verified (secret #${record.verdict.secretIndex})`)
     : record.verdict.reason === 'not_verified'
       ? paint('yellow', 'not verified (no --secret)')
       : paint('red', `✘ ${record.verdict.reason}`);
-  let out = `${time} ${record.id} ${record.method} ${record.path} ${what} ${record.bodyBytes} B ${verdict}`;
+  let out = `${time} ${record.id} ${escapeControls(record.method)} ${escapeControls(record.path)} ${what} ${record.bodyBytes} B ${verdict}`;
   const f = record.forward;
   if (f) {
     const answer =
-      f.status !== undefined ? paint(statusStyle(f.status), String(f.status)) : paint('red', f.error ?? 'no answer');
+      f.status !== undefined
+        ? paint(statusStyle(f.status), String(f.status))
+        : paint('red', escapeControls(f.error ?? 'no answer'));
     out += ` → receiver ${answer} in ${f.durationMs} ms`;
     if (f.slow)
       out += paint(
@@ -74,9 +80,9 @@ function line(record: InboundRecord, paint: (style: Style, text: string) => stri
     out += ` → answered ${record.answeredStatus}`;
   }
   if (!record.verdict.ok && record.verdict.reason !== 'not_verified') {
-    out += `\n    ${record.verdict.message}`;
+    out += `\n    ${escapeControls(record.verdict.message)}`;
     for (const finding of record.verdict.findings.slice(0, 3))
-      out += `\n    ${finding.path} [${finding.cause}] ${finding.message}`;
+      out += `\n    ${escapeControls(`${finding.path} [${finding.cause}] ${finding.message}`)}`;
   }
   return out;
 }
@@ -181,10 +187,7 @@ export async function runListen(argv: string[]): Promise<number> {
     if (record.forward?.slow) counts.slow++;
     process.stdout.write(`${json ? JSON.stringify({ kind: 'request', ...record }) : line(record, paint)}\n`);
   });
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  const signal = await stopRequested();
   await listener.close();
   const summary = { kind: 'summary', signal, ...counts };
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);

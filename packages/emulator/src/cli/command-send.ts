@@ -1,3 +1,4 @@
+import { escapeControls } from './escape-controls.js';
 import { urlIssue } from '../sendable-fields.js';
 import { fixture, MESSAGE_TYPES, messageIssues, sign, type MessageType } from '@hookgate/core';
 import { probe } from '../conformance/http-probe.js';
@@ -154,17 +155,17 @@ export async function runSend(argv: string[]): Promise<number> {
   }
   const paint = painter(wantsColor(process.stdout));
   process.stdout.write(
-    `→ POST ${shownUrl}  ${type}, ${bytes} bytes, ${signed ? 'signed' : 'unsigned (no --secret)'}\n`,
+    `→ POST ${escapeControls(shownUrl)}  ${type}, ${bytes} bytes, ${signed ? 'signed' : 'unsigned (no --secret)'}\n`,
   );
   const result = await probe({ url, headers: requestHeaders, body, timeoutMs });
   if (result.kind === 'failure') {
     process.stdout.write(
-      `${paint('red', result.timedOut ? '← timed out' : '← no answer')} after ${result.durationMs} ms: ${redactText(result.error, [secret])}\n`,
+      `${paint('red', result.timedOut ? '← timed out' : '← no answer')} after ${result.durationMs} ms: ${escapeControls(redactText(result.error, [secret]))}\n`,
     );
     return result.timedOut ? EXIT.failure : EXIT.unreachable;
   }
   process.stdout.write(`${paint(statusStyle(result.status), `← ${result.status}`)} in ${result.durationMs} ms\n`);
-  if (result.body.length > 0) process.stdout.write(`${answerExcerpt(result.body)}\n`);
+  if (result.body.length > 0) process.stdout.write(`${escapeControls(answerExcerpt(result.body.trimEnd()))}\n`);
   return result.status >= 200 && result.status < 300 ? EXIT.ok : EXIT.failure;
 }
 

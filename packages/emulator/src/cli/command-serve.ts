@@ -1,3 +1,5 @@
+import { stopRequested } from './stop-request.js';
+import { escapeControls } from './escape-controls.js';
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { createEmulator } from '../emulator.js';
 import { readActionsFile } from './actions-file.js';
@@ -262,7 +264,15 @@ export async function runServe(argv: string[]): Promise<number> {
         reason,
       });
     else
-      out([paint('dim', clockTime(now)), record.id, record.type.padEnd(8), paint('red', 'failed'), reason].join('  '));
+      out(
+        [
+          paint('dim', clockTime(now)),
+          record.id,
+          record.type.padEnd(8),
+          paint('red', 'failed'),
+          escapeControls(reason),
+        ].join('  '),
+      );
   });
   emulator.on('filtered', (record) => {
     const now = Date.now();
@@ -297,11 +307,11 @@ export async function runServe(argv: string[]): Promise<number> {
       [
         `${paint('bold', 'hookgate')} intake listening on ${paint('cyan', intake.url)}`,
         `  write key   ${writeKey}   (Basic auth user name, or "writeKey" in the JSON body; the only key accepted)`,
-        `  endpoints   ${shownEndpoints.join(', ') || 'none (Webhooks (Actions) only)'}`,
-        ...(blockedTo !== undefined ? [`  blocked     forwarded to ${redactUrl(blockedTo.url)}`] : []),
+        `  endpoints   ${escapeControls(shownEndpoints.join(', ')) || 'none (Webhooks (Actions) only)'}`,
+        ...(blockedTo !== undefined ? [`  blocked     forwarded to ${escapeControls(redactUrl(blockedTo.url))}`] : []),
         ...(webhooksActions !== undefined
           ? [
-              `  actions     ${webhooksActions.subscriptions.length} subscription(s) from ${values.actions}: ${webhooksActions.subscriptions.map((s, i) => `${i + 1}. ${s.subscribe}`).join('; ')}`,
+              `  actions     ${webhooksActions.subscriptions.length} subscription(s) from ${escapeControls(values.actions ?? '')}: ${escapeControls(webhooksActions.subscriptions.map((s, i) => `${i + 1}. ${s.subscribe}`).join('; '))}`,
             ]
           : []),
         `  signing     ${secret === undefined ? 'off (no --secret): requests carry no X-Signature' : 'on (X-Signature, HMAC-SHA1)'}`,
@@ -313,10 +323,7 @@ export async function runServe(argv: string[]): Promise<number> {
     );
   }
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  const signal = await stopRequested();
   const force = () => {
     process.stderr.write('Second signal: exiting without waiting.\n');
     process.exit(130);

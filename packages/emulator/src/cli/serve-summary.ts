@@ -2,6 +2,7 @@ import type { Attempt, CancelledRetry, DeliveryRecord } from '../log/delivery-re
 import { isBatchStandIn } from '../actions/batch-stand-in.js';
 import { endpointOutcome, notRetriedWords } from '../log/endpoint-outcome.js';
 import { redactText } from '../redact.js';
+import { escapeControls } from './escape-controls.js';
 import { flagHint } from './serve-options.js';
 import { painter, statusStyle, type Style } from './terminal-style.js';
 
@@ -27,6 +28,17 @@ export function clockTime(ms: number): string {
 /** An emulator message as `serve` shows it: no credential, and options named by their flags. */
 export function shown(text: string): string {
   return flagHint(redactText(text));
+}
+
+/**
+ * A message or value as `serve`'s text output prints it: `shown`, with every control character
+ * escaped (`escapeControls`), so nothing from an endpoint or a call can forge a line.
+ *
+ * @example
+ * printable('503 oops\r\n12:00:00 dlv_1 delivered'); // one line
+ */
+export function printable(text: string): string {
+  return escapeControls(shown(text));
 }
 
 /** When an attempt ended: its start on the clock plus its duration, unless the caller knows better. */
@@ -75,13 +87,13 @@ export function formatAttemptLine(
   const status = attempt.status !== undefined ? String(attempt.status) : (attempt.error?.code ?? 'error');
   const error =
     attempt.error && (attempt.status === undefined || attempt.outcome === 'fail')
-      ? `  ${shown(attempt.error.message)}`
+      ? `  ${printable(attempt.error.message)}`
       : '';
   return [
     paint('dim', clockTime(endedAt)),
     attempt.recordId,
     record.type.padEnd(8),
-    attempt.endpoint,
+    printable(attempt.endpoint),
     paint(statusStyle(attempt.status), status.padStart(3)),
     `${Math.round(attempt.durationMs)} ms`.padStart(7),
     paint(OUTCOME_STYLE[attempt.outcome], outcomeWords(attempt)) +
@@ -133,7 +145,7 @@ export function formatFilteredLine(record: DeliveryRecord, color: boolean, at: n
     record.id,
     record.type.padEnd(8),
     paint('yellow', label),
-    shown(record.reason ?? 'no reason recorded'),
+    printable(record.reason ?? 'no reason recorded'),
   ].join('  ');
 }
 
@@ -155,8 +167,8 @@ export function formatCancelledLine(
     paint('dim', clockTime(at)),
     cancelled.recordId,
     record.type.padEnd(8),
-    shown(cancelled.endpoint),
-    paint('dim', `retry cancelled: ${shown(cancelled.reason)}`),
+    printable(cancelled.endpoint),
+    paint('dim', `retry cancelled: ${printable(cancelled.reason)}`),
   ].join('  ');
 }
 
@@ -215,7 +227,7 @@ export function summarizeEndpoints(
 function lastAttemptText(r: DeliveryRecord): string {
   const last = r.attempts.at(-1);
   const lastText = last
-    ? `last attempt ${last.status ?? last.error?.code ?? '?'} at ${last.endpoint}`
+    ? `last attempt ${last.status ?? last.error?.code ?? '?'} at ${printable(last.endpoint)}`
     : 'never attempted';
   return `${r.attempts.length} attempt${r.attempts.length === 1 ? '' : 's'}, ${lastText}`;
 }
@@ -270,7 +282,7 @@ export function formatSummary(
   const rows = summarizeEndpoints(records, endpoints);
   const header = ['endpoint', 'attempts', 'delivered', 'failed', 'pending', 'not retried'];
   const cells = rows.map((r) => [
-    r.endpoint,
+    printable(r.endpoint),
     String(r.attempts),
     String(r.delivered),
     String(r.failed),
@@ -296,7 +308,7 @@ export function formatSummary(
   const closedIds = new Set(closedAtExit.map((r) => r.id));
   for (const r of records) {
     if (r.state === 'failed' && !closedIds.has(r.id))
-      out.push(paint('red', `  failed ${r.id} ${r.type}: ${shown(r.reason ?? 'no reason recorded')}`));
+      out.push(paint('red', `  failed ${r.id} ${r.type}: ${printable(r.reason ?? 'no reason recorded')}`));
   }
   return out.join('\n');
 }

@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
 import { answerDecoder } from './answer-decoder.js';
-import { vetReusedSocket } from './idle-sockets.js';
+import { noteResetOnReuse, vetReusedSocket } from './idle-sockets.js';
 
 /**
  * One request: the header list is written exactly as given (names, order, case), `Host` included,
@@ -128,8 +128,9 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
     // An answer may still come just after a write error (a receiver that answers, then closes before
     // reading the whole body): an error before any answer is reported one turn later.
     current.on('error', (error) => {
-      if (unsent()) stale();
-      else if (answer) finish(error);
+      if (unsent()) return stale();
+      if (!done && current.reusedSocket && !answer && request.agent) noteResetOnReuse(request.agent);
+      if (answer) finish(error);
       else setImmediate(() => finish(error));
     });
     current.on('information', (info: { statusCode: number; statusMessage: string }) => {
@@ -212,6 +213,11 @@ function readAnswer(
   };
   const decoder = request.decodeAnswer ? answerDecoder(res.headers['content-encoding'], take) : undefined;
   const limit = request.maxReadBytes ?? Infinity;
+  const onClose = () => {
+    if (decoder && res.complete) return; // reported once decoded, from 'end'
+    keep();
+    finish(res.complete ? undefined : cutOff());
+  };
   const onData = (chunk: Buffer) => {
     read += chunk.length;
     if (decoder) decoder.write(chunk);
@@ -219,6 +225,7 @@ function readAnswer(
     if (read <= limit) return;
     // Over the budget: the rest is not read; the connection, with its unread bytes, is closed.
     res.removeListener('data', onData);
+    res.removeListener('close', onClose);
     answer.bodyEnded = false;
     const report = () => {
       keep();
@@ -229,6 +236,7 @@ function readAnswer(
     else report();
   };
   res.on('data', onData);
+  res.on('close', onClose);
   res.on('end', () => {
     // Reported on the next tick, once node:http has put the socket back in its agent's free list.
     const end = () => {
@@ -241,11 +249,6 @@ function readAnswer(
   res.on('error', (error) => {
     keep();
     finish(error);
-  });
-  res.on('close', () => {
-    if (decoder && res.complete) return; // reported once decoded, from 'end'
-    keep();
-    finish(res.complete ? undefined : cutOff());
   });
 }
 

@@ -29,6 +29,8 @@ interface EndpointHabit {
 
 /** Each free socket: when it was freed (performance.now()) and its endpoint. */
 const idle = new WeakMap<net.Socket, { freedAt: number; habit: EndpointHabit }>();
+/** Each guarded agent's endpoint habit. */
+const habits = new WeakMap<http.Agent, EndpointHabit>();
 
 /** Destroys the socket it is called on: bytes arrived while it carried no request. */
 function destroyOnIdleBytes(this: net.Socket): void {
@@ -53,6 +55,7 @@ function noteIdleEnd(this: net.Socket): void {
  */
 export function guardIdleSockets(agent: http.Agent): void {
   const habit: EndpointHabit = { noReuseUntil: 0 };
+  habits.set(agent, habit);
   // The agent puts a socket in its free list on its own 'free' event; this listener runs after it.
   agent.on('free', (socket: net.Socket) => {
     if (socket.destroyed) return;
@@ -65,6 +68,19 @@ export function guardIdleSockets(agent: http.Agent): void {
     socket.on('data', destroyOnIdleBytes);
     socket.on('end', noteIdleEnd);
   });
+}
+
+/**
+ * A request written on a reused socket got no answer but a reset or a close: the endpoint closed the
+ * connection as the request went out (its close came after the socket's rest). Its connections are
+ * not kept for a while, as when it is seen closing an idle one.
+ *
+ * @example
+ * req.on('error', () => req.reusedSocket && !answered && noteResetOnReuse(agent));
+ */
+export function noteResetOnReuse(agent: http.Agent): void {
+  const habit = habits.get(agent);
+  if (habit) habit.noReuseUntil = performance.now() + NO_REUSE_MS;
 }
 
 /** The socket carries a request again: it is no longer watched as idle. */

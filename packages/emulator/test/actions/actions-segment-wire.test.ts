@@ -195,10 +195,21 @@ describe(`Webhooks (Actions) on the wire, against @segment/action-destinations $
     expect(headerList(records[0]!)).toEqual(decided(real!));
   });
 
-  for (const [name, path] of [
-    ['a space', '/a b'],
-    ['a character outside ASCII', '/café'],
-  ]) {
+  it('a URL with a space, which Segment refuses at every send, is refused when the emulator is set up', async () => {
+    const mapping = { url: `${url}/a b`, data: { '@path': '$.properties' } };
+    await expect(segment([segmentEvent('track', props({ id: 'o' }))], mapping)).rejects.toThrow(
+      'URL must be a valid URI string but it was not.',
+    );
+    const settings = {
+      sources: [{ writeKey: 'wk', webhooksActions: { sharedSecret: SECRET, subscriptions: [subscription(mapping)] } }],
+    };
+    expect(() => createEmulator(settings)).toThrow(
+      /mapping\.url: contains a space \(U\+0020\) at index \d+.*percent-encoded \(%20\)/s,
+    );
+    expect(got).toEqual([]);
+  });
+
+  for (const [name, path] of [['a character outside ASCII', '/café']]) {
     it(`a URL with ${name} is refused as Segment refuses it: recorded filtered, nothing sent`, async () => {
       const mapping = { url: `${url}${path}`, data: { '@path': '$.properties' } };
       await expect(segment([segmentEvent('track', props({ id: 'o' }))], mapping)).rejects.toThrow(

@@ -10,6 +10,7 @@ export type HostileMode =
   | 'unsolicited-200'
   | 'unsolicited-500'
   | 'late-500'
+  | 'plain-503'
   | 'close-after'
   | 'endless-200'
   | 'endless-503'
@@ -21,6 +22,8 @@ export interface HostileEndpoint {
   url: string;
   /** Requests the endpoint has read (whole heads and bodies). */
   requests(): number;
+  /** Connections the endpoint has accepted. */
+  connections(): number;
   stop(): Promise<void>;
 }
 
@@ -32,6 +35,7 @@ export function startHostileEndpoint(mode: HostileMode): Promise<HostileEndpoint
   });
   let out = '';
   let requests = 0;
+  let connections = 0;
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -44,11 +48,13 @@ export function startHostileEndpoint(mode: HostileMode): Promise<HostileEndpoint
         const line = out.slice(0, nl);
         out = out.slice(nl + 1);
         if (line === 'request') requests++;
+        if (line === 'connection') connections++;
         const port = /^port (\d+)$/.exec(line)?.[1];
         if (port)
           resolve({
             url: `http://127.0.0.1:${port}/hook`,
             requests: () => requests,
+            connections: () => connections,
             stop: async () => {
               child.kill();
               await exited;

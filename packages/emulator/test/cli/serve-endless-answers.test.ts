@@ -1,0 +1,64 @@
+// A real `serve` (its own process) delivering to five endpoints (each its own process) that answer
+// 503 and stream their bodies forever, on as many sockets as the engine opens: its intake stays
+// responsive, because each answer is read to its 64 KiB budget and no further (the status decides).
+// Measured with real HTTP calls to the intake, several in flight at once, against five plain 503 endpoints in the same run.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postCall, requireBuiltCli, startServe } from '../helpers/cli-process.js';
+import { startHostileEndpoint, type HostileEndpoint } from '../helpers/hostile-endpoint.js';
+
+beforeAll(requireBuiltCli);
+
+const open: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const close of open.splice(0).reverse()) await close();
+});
+
+const CALLS = 400;
+const IN_FLIGHT = 8;
+
+/** Intake latencies (ms, sorted) of `serve` delivering to five endpoints of `mode`, each its own process. */
+async function intakeLatencies(mode: 'endless-503' | 'plain-503'): Promise<{ sorted: number[]; requests: number[] }> {
+  const endpoints: HostileEndpoint[] = [];
+  for (let i = 0; i < 5; i++) {
+    const e = await startHostileEndpoint(mode);
+    open.push(() => e.stop());
+    endpoints.push(e);
+  }
+  const args = endpoints.flatMap((e) => ['--endpoint', e.url]);
+  const serve = startServe([...args, '--json', '--retry-window-ms', '60000']);
+  open.push(() => serve.child.kill('SIGKILL'));
+  const [, intakeUrl] = await serve.waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/);
+  const latencies: number[] = [];
+  let next = 0;
+  const client = async () => {
+    while (next < CALLS) {
+      const i = next++;
+      const started = performance.now();
+      const res = await postCall(intakeUrl as string, '/v1/track', 'hookgate-dev', { userId: `u${i}`, event: 'E' });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      expect(res.status).toBe(200);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, client));
+  serve.child.kill('SIGKILL');
+  await serve.exited;
+  return { sorted: latencies.sort((a, b) => a - b), requests: endpoints.map((e) => e.requests()) };
+}
+
+const p = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
+
+describe('serve with five endpoints streaming endless answers', () => {
+  it(`answers ${CALLS} intake calls with a p99 under 200 ms`, { timeout: 180_000 }, async () => {
+    // The same run with endpoints that answer 503 and nothing more: the machine's own figure.
+    const baseline = await intakeLatencies('plain-503');
+    const endless = await intakeLatencies('endless-503');
+    // The endpoints were kept busy: every one read at least the first attempt of every call.
+    for (const n of endless.requests) expect(n).toBeGreaterThanOrEqual(CALLS);
+    console.log(
+      `intake latency, 5 endless endpoints: p50 ${p(endless.sorted, 0.5).toFixed(1)} ms, p99 ${p(endless.sorted, 0.99).toFixed(1)} ms; ` +
+        `5 plain 503 endpoints: p50 ${p(baseline.sorted, 0.5).toFixed(1)} ms, p99 ${p(baseline.sorted, 0.99).toFixed(1)} ms`,
+    );
+    expect(p(endless.sorted, 0.99)).toBeLessThan(200);
+  });
+});
