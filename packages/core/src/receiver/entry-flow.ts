@@ -107,7 +107,15 @@ export function serveThrough<Call, Result, TExtra>(
     if (refused) return adapter.writeAnswer(call, answer(observeRefusal(observation, refused)), true);
     const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
     if ('status' in body) return adapter.writeAnswer(call, observeEarly(observation, body), true);
-    const input = { method, headers, ...body, receivedAt: body.receivedAt ?? arrived, context: adapter.context(call) };
+    const input: ReceiverInput<TExtra> = {
+      method,
+      headers,
+      rawBody: body.rawBody,
+      parsedBody: body.parsedBody,
+      parse: body.parse,
+      receivedAt: body.receivedAt ?? arrived,
+      context: adapter.context(call),
+    };
     const passed = await passSteps(setup, input, observation);
     if (isRefusal(passed)) return adapter.writeAnswer(call, answer(passed), false);
     const { accepted, handler } = passed;

@@ -180,15 +180,15 @@ async function verifyFirstElement<TExtra, R extends ArrivedRequest<TExtra>>(
   first: unknown,
 ): Promise<Refusal | (R & Verified)> {
   const { secrets } = setup;
-  const unsigned = { ...request, verification: UNSIGNED, signedBody: undefined };
-  if (secrets === null) return unsigned;
+  const unsigned = () => Object.assign(request, { verification: UNSIGNED, signedBody: undefined });
+  if (secrets === null) return unsigned();
   // Segment's code signs the first element's data and sends the batch unsigned when it is empty.
   if (first === null) {
-    return setup.batches === 'including-unsigned' ? unsigned : refuse('missing_signature', NULL_FIRST_BATCH_MESSAGE);
+    return setup.batches === 'including-unsigned' ? unsigned() : refuse('missing_signature', NULL_FIRST_BATCH_MESSAGE);
   }
   const signature = getHeader(request.input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
-    if (setup.batches === 'including-unsigned') return unsigned;
+    if (setup.batches === 'including-unsigned') return unsigned();
     warnSignatureFailure(setup, 'missing');
     return refuse('missing_signature', UNSIGNED_BATCH_MESSAGE);
   }
@@ -210,7 +210,10 @@ async function verifyFirstElement<TExtra, R extends ArrivedRequest<TExtra>>(
       `${result.message} (a batch's X-Signature must match its first event, the only one Segment signs).`,
     );
   }
-  return { ...request, verification: { form: result.form, secretIndex: result.secretIndex }, signedBody: signed };
+  return Object.assign(request, {
+    verification: { form: result.form, secretIndex: result.secretIndex },
+    signedBody: signed,
+  });
 }
 
 const UNSIGNED: Verified['verification'] = Object.freeze({ form: 'unsigned', secretIndex: -1 });

@@ -10,7 +10,8 @@ import type { Refusal } from './request.js';
  */
 export function answer(refusal: Refusal): ReceiverResponse {
   const response = receiverResponse(refusal.code, refusal.message, refusal.extra);
-  return { ...response, headers: { ...response.headers, ...refusal.headers } };
+  Object.assign(response.headers, refusal.headers); // the `Allow` of a 405; nothing when there are none
+  return response;
 }
 
 /**

@@ -14,5 +14,5 @@ import type { Parsed } from './request.js';
  */
 export function bigNumbersAsText<TExtra, R extends Parsed>(setup: ReceiverSetup<TExtra>, request: R): R {
   if (setup.bigNumbers !== 'string') return request;
-  return { ...request, value: numbersAsText(request.value, request.lossy()) };
+  return Object.assign(request, { value: numbersAsText(request.value, request.lossy()) });
 }

@@ -24,9 +24,10 @@ export function checkPlan<TExtra, R extends Checked<TExtra> & Parsed>(setup: Rec
   // With bigNumbers: 'string', the numbers kept as exact digits are checked as the numbers they are.
   const planCheck = plan.plan.check(message, setup.bigNumbers === 'string' ? request.lossy() : undefined);
   const { onViolation } = plan;
-  if (onViolation === undefined || planCheck.violations.length === 0) return { ...request, planCheck };
+  if (onViolation === undefined || planCheck.violations.length === 0) return Object.assign(request, { planCheck });
   const { violations } = planCheck;
-  return { ...request, planCheck, handler: (msg, context) => onViolation(msg, violations, context) };
+  const instead: MessageHandler<WebhookMessage, TExtra> = (msg, context) => onViolation(msg, violations, context);
+  return Object.assign(request, { planCheck, handler: instead });
 }
 
 /**

@@ -24,11 +24,11 @@ export function parseBody<TExtra, R extends ArrivedRequest<TExtra>>(
 ): Refusal | (R & Parsed) {
   const { rawBody, parsedBody, parse } = request.input;
   if (parsedBody !== undefined || rawBody === undefined)
-    return { ...request, value: parsedBody, lossy: NO_LOSSY_NUMBERS };
+    return Object.assign(request, { value: parsedBody, lossy: NO_LOSSY_NUMBERS });
   try {
     const text = typeof rawBody === 'string' ? rawBody : utf8.decode(rawBody);
     const parseText = parse ?? JSON.parse;
-    return { ...request, value: parseText(text), lossy: lossyNumbersOnAsk(text, parseText) };
+    return Object.assign(request, { value: parseText(text), lossy: lossyNumbersOnAsk(text, parseText) });
   } catch (e) {
     return refuse('invalid_json', `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -77,11 +77,10 @@ export async function checkMessage<TExtra, R extends ArrivedRequest<TExtra> & Pa
   }
   if ('refusal' in checked) return checked.refusal;
   const picked = rules.handlerFor(checked.message);
-  return {
-    ...request,
+  return Object.assign(request, {
     message: checked.message as WebhookMessage,
     keyedBy: checked.keyedBy ?? checked.message,
     // With a plan, `on.track` keyed by event name gives the event's own handler, or none (unhandled).
     handler: setup.plan ? setup.plan.handlerFor(checked.message, picked) : picked,
-  };
+  });
 }

@@ -6,8 +6,9 @@ import type { ReceiverCode } from '../responses.js';
 
 /**
  * A request as it reached the steps (internal): what the adapter read, and when. Each step takes the
- * request as the steps before it left it and returns it with what it found added, so a step's types
- * say what it needs and what it fills in: `verify` adds `Verified`, `parseBody` `Parsed`,
+ * request as the steps before it left it and adds what it found (`Object.assign`: one object per
+ * request, not a copy per step, which measured ≈ 2 µs a request), so a step's types say what it needs
+ * and what it fills in: `verify` adds `Verified`, `parseBody` `Parsed`,
  * `checkMessage` `Checked` (and `checkPlan` its outcome), `claim` `Claimed`.
  *
  * @example

@@ -21,7 +21,7 @@ export async function verify<TExtra, R extends ArrivedRequest<TExtra>>(
   request: R,
 ): Promise<Refusal | (R & Verified)> {
   const { secrets } = setup;
-  if (secrets === null) return { ...request, verification: UNSIGNED, signedBody: undefined };
+  if (secrets === null) return Object.assign(request, { verification: UNSIGNED, signedBody: undefined });
   const { input } = request;
   const signature = getHeader(input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
@@ -41,7 +41,10 @@ export async function verify<TExtra, R extends ArrivedRequest<TExtra>>(
     // Not 'missing': an absent or empty header was answered above.
     return refuse('invalid_signature', result.message);
   }
-  return { ...request, verification: { form: result.form, secretIndex: result.secretIndex }, signedBody: signed };
+  return Object.assign(request, {
+    verification: { form: result.form, secretIndex: result.secretIndex },
+    signedBody: signed,
+  });
 }
 
 /** With verification off (`insecureSkipVerification`): no form, no secret. */
