@@ -23,31 +23,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fixture, sign } from '@hookgate/core';
+import { sign } from '@hookgate/core';
+import { trackBody1k } from './bodies.js';
 import { fmt, median, printReport, type BenchReport } from './lib.js';
 
 const SECRET = 'whsec_bench_adapters_61d0';
 const FRAMEWORKS = ['core', 'express', 'fastify', 'hono'] as const;
 type Framework = (typeof FRAMEWORKS)[number];
 const BAR = 0.85;
-
-/** A realistic 1 KB track message, as the sender would serialize it. */
-function body1k(): string {
-  const products: unknown[] = [];
-  const message = {
-    ...fixture('track'),
-    messageId: 'api-2Vx1Wq8ZpQm7Lr4Tn9Yk3Hs6Jd0',
-    context: {
-      ip: '203.0.113.9',
-      library: { name: 'analytics-go', version: '2.0.0' },
-      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
-    },
-    properties: { orderId: 'ord_77', revenue: 42.5, currency: 'EUR', products },
-  };
-  for (let i = 0; JSON.stringify(message).length < 1000; i++)
-    products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i });
-  return JSON.stringify(message);
-}
 
 /**
  * The hand-written check a user would put in a route without hookgate: HMAC-SHA1 of the raw bytes
@@ -289,7 +272,7 @@ async function startServers(): Promise<Servers> {
 export default async function adaptersBench(): Promise<BenchReport> {
   const seconds = Number(process.env.BENCH_ADAPTERS_SECONDS ?? 2);
   const rounds = Number(process.env.BENCH_ADAPTERS_ROUNDS ?? 5);
-  const body = body1k();
+  const body = trackBody1k();
   const servers = await startServers();
   const { urls } = servers;
   const rows: BenchReport['rows'] = [];

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as CoreModule from '@hookgate/core';
 import { answerCpuReadings, cpuPerCall, startCpuChild } from './cpu-child.js';
+import { fillTo1k } from './bodies.js';
 import { median } from './lib.js';
 
 type Core = typeof CoreModule;
@@ -28,11 +29,9 @@ const seconds = Number(process.env.AB_SECONDS ?? 2);
 const load = (dir: string) => import(pathToFileURL(path.resolve(dir, 'node/index.js')).href) as Promise<Core>;
 
 function body1k(core: Core): Buffer {
-  const products: unknown[] = [];
-  const message = { ...core.fixture('track'), messageId: 'ab-1', properties: { orderId: 'o-7', products } };
-  for (let i = 0; JSON.stringify(message).length < 1000; i++)
-    products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i });
-  return Buffer.from(JSON.stringify(message));
+  return Buffer.from(
+    fillTo1k({ ...core.fixture('track'), messageId: 'ab-1', properties: { orderId: 'o-7', products: [] } }),
+  );
 }
 
 function handChecked(raw: Buffer, header: unknown): boolean {

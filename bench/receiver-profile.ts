@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixture } from '@hookgate/core';
+import { trackBody1k } from './bodies.js';
 
 const SECRET = 'whsec_bench_adapters_61d0'; // the adapters benchmark's
 const [framework = 'core', route = 'webhooks', seconds = '10'] = process.argv.slice(2);
@@ -26,24 +26,6 @@ interface ProfileNode {
 interface Profile {
   nodes: ProfileNode[];
   samples: number[];
-}
-
-/** The adapters benchmark's 1 KB track message (bench/adapters.ts `body1k`). */
-function body1k(): string {
-  const products: unknown[] = [];
-  const message = {
-    ...fixture('track'),
-    messageId: 'api-2Vx1Wq8ZpQm7Lr4Tn9Yk3Hs6Jd0',
-    context: {
-      ip: '203.0.113.9',
-      library: { name: 'analytics-go', version: '2.0.0' },
-      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
-    },
-    properties: { orderId: 'ord_77', revenue: 42.5, currency: 'EUR', products },
-  };
-  for (let i = 0; JSON.stringify(message).length < 1000; i++)
-    products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i });
-  return JSON.stringify(message);
 }
 
 /** The frames with the most self time: name, file:line (under packages/ or node_modules/), share of samples. */
@@ -87,7 +69,7 @@ const urls = await new Promise<Record<string, string>>((resolve, reject) => {
   });
   child.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${out}`)));
 });
-const body = body1k();
+const body = trackBody1k();
 const autocannon = createRequire(import.meta.url)('autocannon') as (
   o: object,
 ) => Promise<{ requests: { total: number }; non2xx: number }>;

@@ -19,6 +19,7 @@ import { AlwaysOnSampler, BatchSpanProcessor, InMemorySpanExporter, TracerProvid
 import { createReceiver, fixture, toNodeListener, type ReceiverOptions, type Telemetry } from '@hookgate/core';
 import { openTelemetry } from '@hookgate/otel';
 import { answerCpuReadings, cpuPerCall, startCpuChild } from './cpu-child.js';
+import { fillTo1k } from './bodies.js';
 import { median } from './lib.js';
 
 const SECRET = 'whsec_bench_telemetry';
@@ -46,11 +47,9 @@ function sdkTelemetry(): Telemetry {
 }
 
 function body1k(): Buffer {
-  const products: unknown[] = [];
-  const message = { ...fixture('track'), messageId: 'tm-1', properties: { orderId: 'o-7', products } };
-  for (let i = 0; JSON.stringify(message).length < 1000; i++)
-    products.push({ sku: `SKU-${1000 + i}`, name: `Product ${i} — café`, price: 9.99 + i });
-  return Buffer.from(JSON.stringify(message));
+  return Buffer.from(
+    fillTo1k({ ...fixture('track'), messageId: 'tm-1', properties: { orderId: 'o-7', products: [] } }),
+  );
 }
 
 // Dedupe off: every request runs the whole pipeline (with it on, the same body would be a duplicate).
