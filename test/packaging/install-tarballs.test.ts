@@ -78,8 +78,12 @@ describe('the packed tarballs', () => {
       const manifest = manifestOf(tarball);
       const text = JSON.stringify(manifest);
       expect(text, `${manifest.name} has no workspace: range`).not.toMatch(/workspace:/);
-      if (manifest.name !== '@hookgate/core')
-        expect(manifest.dependencies['@hookgate/core']).toBe(`^${manifest.version}`);
+      // @hookgate/otel names core's types only, so core is its peer (the receiver's own core), not its dependency.
+      const coreRange =
+        manifest.name === '@hookgate/otel'
+          ? manifest.peerDependencies['@hookgate/core']
+          : manifest.dependencies?.['@hookgate/core'];
+      if (manifest.name !== '@hookgate/core') expect(coreRange, manifest.name).toBe(`^${manifest.version}`);
       expect(manifest.publishConfig).toEqual({ access: 'public' });
       expect(manifest.repository).toEqual({
         type: 'git',
