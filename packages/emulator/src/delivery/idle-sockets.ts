@@ -16,7 +16,8 @@ export const REUSE_REST_MS = 2;
 
 /**
  * An endpoint that closed an idle connection this soon after answering on it closes its connections
- * after answering: its connections are not kept (each request gets a new one) for `NO_REUSE_MS`.
+ * after answering: its connections are not kept (each request gets a new one) for `NO_REUSE_MS`, as
+ * for an endpoint that sent bytes on an idle connection.
  */
 const EARLY_CLOSE_MS = 250;
 const NO_REUSE_MS = 60_000;
@@ -32,8 +33,14 @@ const idle = new WeakMap<net.Socket, { freedAt: number; habit: EndpointHabit }>(
 /** Each guarded agent's endpoint habit. */
 const habits = new WeakMap<http.Agent, EndpointHabit>();
 
-/** Destroys the socket it is called on: bytes arrived while it carried no request. */
+/**
+ * Destroys the socket it is called on: bytes arrived while it carried no request. An endpoint that
+ * answers what was not asked may do it again on any socket, after any rest: its connections are not
+ * kept for a while (each request gets a new one, so no stray answer can be read as another's).
+ */
 function destroyOnIdleBytes(this: net.Socket): void {
+  const state = idle.get(this);
+  if (state) state.habit.noReuseUntil = performance.now() + NO_REUSE_MS;
   this.destroy();
 }
 
@@ -46,8 +53,9 @@ function noteIdleEnd(this: net.Socket): void {
 
 /**
  * Watches the keep-alive sockets of `agent` while they are free: a socket that receives bytes then
- * is destroyed (the agent drops it from its free list), never reused; and once the endpoint has
- * closed a connection right after answering, its connections are not kept for a while.
+ * is destroyed (the agent drops it from its free list), never reused; and once the endpoint has sent
+ * bytes on an idle connection, or closed one right after answering, its connections are not kept for
+ * a while.
  *
  * @example
  * const agent = new http.Agent({ keepAlive: true });
