@@ -145,6 +145,9 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
     });
     current.on('response', (res) => {
       if (unsent()) return stale();
+      // An answer other than a success does not keep its connection: an endpoint in trouble may write more
+      // on it (a stray answer, read as the next request's), and a retry can afford a new one.
+      if ((res.statusCode ?? 0) >= 300) current.shouldKeepAlive = false;
       readAnswer(
         res,
         request,
