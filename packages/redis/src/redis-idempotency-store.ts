@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import type { ClaimResult, IdempotencyStore } from '@hookgate/core';
 import { ClaimTokens } from './claim-tokens.js';
 import { CLAIM_SCRIPT, DONE_VALUE, IN_FLIGHT_PREFIX, RELEASE_SCRIPT } from './dedupe-scripts.js';
@@ -172,7 +171,9 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     this.late.close();
     if (!this.ownsClient || this.closed) return;
     this.closed = true;
-    const ended = once(this.client, 'end');
+    // Waits for 'end' alone: events.once would also reject on an 'error' the client emits while closing
+    // (a failed ready check of a reconnect), failing close() or leaving that rejection unhandled.
+    const ended = new Promise<void>((resolve) => this.client.once('end', resolve));
     try {
       if (this.client.status !== 'ready') throw new Error('not connected');
       await this.client.quit();

@@ -215,6 +215,26 @@ describe('client ownership', () => {
     await expect(store.ready()).rejects.toThrow(/closed/);
   });
 
+  it('closes quietly when the client reports an error while closing (a failed ready check after a restart)', async () => {
+    // ioredis emits 'error' when the ready check of a reconnect fails ("Stream isn't writeable…"); close()
+    // then waits for 'end' only: that error neither rejects close() nor goes unhandled.
+    const store = new RedisIdempotencyStore({ connection: redis.url, logger: { warn: () => undefined } });
+    await store.ready();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const closing = store.close();
+      store.client.emit('error', new Error("Stream isn't writeable and enableOfflineQueue options is false"));
+      await expect(closing).resolves.toBeUndefined();
+      await sleep(50);
+      expect(unhandled).toEqual([]);
+      expect(store.client.status).toBe('end');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('connects a lazyConnect client in ready()', async () => {
     const client = new Redis(redis.url, { ...RECOMMENDED_REDIS_OPTIONS, lazyConnect: true });
     try {
