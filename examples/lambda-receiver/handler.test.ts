@@ -8,8 +8,13 @@ import { allFixtures, sign } from '@hookgate/core';
 import type { ApiGatewayV1Event, ApiGatewayV2Event } from './lambda-request.js';
 
 const SECRET = 'lambda-example-secret';
+// The handler reads its secret when loaded; the variable is put back at once, as other test files may share
+// this process.
+const savedSecret = process.env.WEBHOOK_SECRET;
 process.env.WEBHOOK_SECRET = SECRET;
 const { handler, seen } = await import('./handler.js');
+if (savedSecret === undefined) delete process.env.WEBHOOK_SECRET;
+else process.env.WEBHOOK_SECRET = savedSecret;
 
 const track = allFixtures().find((m) => m.type === 'track')!;
 const body = JSON.stringify({ ...track, properties: { note: 'café ✓' } });
