@@ -1,19 +1,16 @@
 // The checks `pnpm test` runs before the quick suite, in two stages; the commands of a stage run side by side (on
 // two cores a stage takes about as long as its slowest command instead of the sum):
-//   1. the build (tsup, packages in dependency order)  |  the type check (tsc, TypeScript 7: sources only),
-//                                                      |  then the formatter's check (prettier; the build's
-//                                                      |  20 s leave room for both)
-//   2. the code lint (oxlint, type-aware: the Next.js  |  the package checks (publint, attw) on the tarballs
-//      example resolves @hookgate/core through its     |  the API reports (API Extractor) against the built
-//      dist, so it waits for the build)                |  declarations
-// Together the two lint commands are `pnpm lint`. Each command's output is held and printed as one block when it
-// ends, with its wall time, so they do not interleave. A stage runs to its end; a failed stage stops the script
-// before the next one.
+//   1. the build (tsup, packages in dependency order)  |  the type check (tsc, TypeScript 7: sources only)
+//   2. the lint (prettier, then oxlint: type-aware;    |  the package checks (publint, attw) on the tarballs
+//      the Next.js example resolves @hookgate/core     |  the API reports (API Extractor) against the built
+//      through its dist, so it waits for the build)    |  declarations
+// Each command's output is held and printed as one block when it ends, with its wall time, so they do not
+// interleave. A stage runs to its end; a failed stage stops the script before the next one.
 import { spawn } from 'node:child_process';
 
 const STAGES = [
-  ['pnpm build', 'pnpm typecheck && pnpm lint:format'],
-  ['pnpm lint:code', 'pnpm check:packages', 'pnpm api:check'],
+  ['pnpm build', 'pnpm typecheck'],
+  ['pnpm lint', 'pnpm check:packages', 'pnpm api:check'],
 ];
 
 /** Runs one shell command; prints its output as one block when it ends; resolves with its exit status. */
