@@ -181,13 +181,19 @@ async function emulatorRun(
 }
 
 /**
- * The baseline of the bar: a bare keep-alive `http.request` loop (the emulator's own transport) that, like a sender, serializes and signs each
- * message itself (JSON.stringify + HMAC-SHA1 hex), with the emulator's headers and in-flight count. It
- * gets the messages the emulator sent (parsed before the clock starts) and checks, after the run, that
- * it sent the same bytes and signatures.
+ * The baseline of the bar: a bare `http.request` loop that, like a sender, serializes and signs each
+ * message itself (JSON.stringify + HMAC-SHA1 hex), with the emulator's headers and in-flight count, on
+ * a connection per request as the emulator's transport (`keepAlive: false`), or, for reference, on
+ * kept-alive connections (`keepAlive: true`). It gets the messages the emulator sent (parsed before the
+ * clock starts) and checks, after the run, that it sent the same bytes and signatures.
  */
-async function bareRun(url: string, bodies: string[], signatures: string[]): Promise<{ ms: number; cpu: number }> {
-  const agent = new http.Agent({ keepAlive: true });
+async function bareRun(
+  url: string,
+  bodies: string[],
+  signatures: string[],
+  keepAlive: boolean,
+): Promise<{ ms: number; cpu: number }> {
+  const agent = new http.Agent({ keepAlive });
   const target = new URL(`${url}/hook`);
   const messages = bodies.map((b) => JSON.parse(b) as unknown);
   const sent: string[] = new Array(bodies.length);
@@ -287,15 +293,18 @@ export async function throughput({ rounds = 15, messages = 2000 } = {}): Promise
     for (let w = 0; w < 2; w++) {
       const warm = await emulatorRun(receiver.url, messages);
       await undiciRun(receiver.url, warm.bodies, warm.signatures);
-      await bareRun(receiver.url, warm.bodies, warm.signatures);
+      await bareRun(receiver.url, warm.bodies, warm.signatures, false);
+      await bareRun(receiver.url, warm.bodies, warm.signatures, true);
     }
     // CPU per delivery of this process (the sender's; the receiver has its own): bare ÷ emulator.
     const cpuRatios: number[] = [];
     const emu: number[] = [];
     const und: number[] = [];
     const bare: number[] = [];
+    const kept: number[] = [];
     const ratios: number[] = [];
     const httpRatios: number[] = [];
+    const keptRatios: number[] = [];
     let bodyBytes = 0;
     const rate = (ms: number) => (messages / ms) * 1000;
     for (let r = 0; r < rounds; r++) {
@@ -303,13 +312,16 @@ export async function throughput({ rounds = 15, messages = 2000 } = {}): Promise
       const run = await emulatorRun(receiver.url, messages);
       bodyBytes = Buffer.byteLength(run.bodies[0] as string);
       const u = await undiciRun(receiver.url, run.bodies, run.signatures);
-      const b = await bareRun(receiver.url, run.bodies, run.signatures);
+      const b = await bareRun(receiver.url, run.bodies, run.signatures, false);
+      const k = await bareRun(receiver.url, run.bodies, run.signatures, true);
       const e = r % 2 === 0 ? run : await emulatorRun(receiver.url, messages);
       emu.push(rate(e.ms));
       und.push(rate(u));
       bare.push(rate(b.ms));
+      kept.push(rate(k.ms));
       ratios.push(rate(e.ms) / rate(u));
       httpRatios.push(rate(e.ms) / rate(b.ms));
+      keptRatios.push(rate(e.ms) / rate(k.ms));
       cpuRatios.push(b.cpu / e.cpu);
     }
     const ratio = median(ratios);
@@ -320,21 +332,23 @@ export async function throughput({ rounds = 15, messages = 2000 } = {}): Promise
       max: fmt(Math.max(...rates)),
     });
     return {
-      title: `emulator: deliveries/s of ${fmt(bodyBytes)} B signed messages vs a bare node:http keep-alive loop`,
+      title: `emulator: deliveries/s of ${fmt(bodyBytes)} B signed messages vs a bare node:http loop, a connection per request`,
       rows: [
         row('createEmulator (ingest → sign → POST → record)', emu),
-        row('bare keep-alive http.request loop (serialize + sign + POST), same messages', bare),
-        row('bare undici Pool.request loop, same messages (reference)', und),
+        row('bare http.request loop, a connection per request (serialize + sign + POST), same messages', bare),
+        row('bare http.request loop on kept-alive connections, same messages (reference)', kept),
+        row('bare undici Pool.request loop, kept-alive, same messages (reference)', und),
       ],
       ratios: {
         'emulator / http.request loop': Math.round(median(httpRatios) * 100) / 100,
         'CPU per delivery, http.request loop / emulator': Math.round(median(cpuRatios) * 100) / 100,
+        'emulator / keep-alive http.request loop': Math.round(median(keptRatios) * 100) / 100,
         'emulator / undici loop': Math.round(ratio * 100) / 100,
       },
       bars: { 'emulator / http.request loop': 0.75 },
       notes: [
         `${rounds} interleaved rounds of ${fmt(messages)} messages; per-round ratios to the node:http loop ${httpRatios.map((x) => x.toFixed(2)).join(', ')} (spread ${Math.min(...httpRatios).toFixed(2)}–${Math.max(...httpRatios).toFixed(2)}); of CPU per delivery ${cpuRatios.map((x) => x.toFixed(2)).join(', ')}.`,
-        `All send with ${CONCURRENCY} requests in flight over keep-alive sockets to one node:http receiver in its own process.`,
+        `All send with ${CONCURRENCY} requests in flight to one node:http receiver in its own process; the emulator and the baseline open a connection per request.`,
         `@hookgate/emulator resolved to ${fileURLToPath(import.meta.resolve('@hookgate/emulator')).replace(ROOT, '')}: bench/run.ts loads the built dist/, a direct run the sources.`,
         `The emulator time runs from the first track() call (validation, message, JSON, HMAC-SHA1, record) to drain(); calls arrive ${CALLS_PER_TURN} per event-loop turn.`,
       ],

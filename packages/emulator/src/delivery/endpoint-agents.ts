@@ -2,17 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { TlsOptions } from './delivery-options.js';
-import { guardIdleSockets } from './idle-sockets.js';
 import { requestHeaders } from './request-headers.js';
-
-/**
- * A free keep-alive socket idle this long is closed: below the 5 s `keepAliveTimeout` of Node
- * servers, so that a server's idle close does not race a new request.
- *
- * @example
- * IDLE_CLOSE_MS < 5000; // true
- */
-export const IDLE_CLOSE_MS = 3000;
 
 /**
  * The certificates an HTTPS endpoint may chain to: Node's root certificates and the `ca` given (the
@@ -43,7 +33,7 @@ export interface EndpointShape {
 
 /**
  * One endpoint as requests to it are sent: its URL, method, `User-Agent`, static headers and the
- * keep-alive agent of its origin.
+ * agent of its origin.
  *
  * @example
  * const target = agents.target(endpoint);
@@ -73,7 +63,7 @@ export class DeliveryTarget {
   /**
    * The request's header list, in the order written: `headers` as given, then `Host`, and
    * `Authorization: Basic …` from the URL's userinfo unless a static header sets it (node:http adds
-   * `Connection: keep-alive` last).
+   * `Connection: close` last).
    */
   headerList(headers: Readonly<Record<string, string>>): string[] {
     const list: string[] = [];
@@ -94,9 +84,11 @@ export class DeliveryTarget {
 }
 
 /**
- * One keep-alive agent per origin (`scheme://host:port`): unlimited sockets (the engine bounds
- * requests in flight per endpoint), the warmest reused first, free ones closed after `IDLE_CLOSE_MS`
- * or as soon as they receive anything (`guardIdleSockets`), and never keeping the process alive; HTTPS verifies certificates (Node's roots plus `tls.ca`).
+ * One agent per origin (`scheme://host:port`) that gives every request a connection of its own,
+ * closed after the answer (`Connection: close`): an answer can then only be the answer to its own
+ * request, whatever an endpoint writes out of turn, and no request is written into a connection the
+ * endpoint is closing. Unlimited sockets (the engine bounds requests in flight per endpoint); HTTPS
+ * verifies certificates (Node's roots plus `tls.ca`) and resumes TLS sessions.
  *
  * @example
  * const agents = new EndpointAgents({}, 'Segment.io/1.0');
@@ -133,19 +125,21 @@ export class EndpointAgents {
   #agentFor(url: URL): http.Agent {
     let agent = this.#agents.get(url.origin);
     if (agent === undefined) {
-      const options = { keepAlive: true, scheduling: 'lifo', timeout: IDLE_CLOSE_MS } as const;
       const { ca } = this.tlsOptions;
       agent =
         url.protocol === 'https:'
-          ? new https.Agent({ ...options, rejectUnauthorized: true, ...(ca ? { ca: trustedCertificates(ca) } : {}) })
-          : new http.Agent(options);
-      guardIdleSockets(agent);
+          ? new https.Agent({
+              keepAlive: false,
+              rejectUnauthorized: true,
+              ...(ca ? { ca: trustedCertificates(ca) } : {}),
+            })
+          : new http.Agent({ keepAlive: false });
       this.#agents.set(url.origin, agent);
     }
     return agent;
   }
 
-  /** Closes every socket (free or carrying a request); the agents stay usable. */
+  /** Closes every socket (each carries a request); the agents stay usable. */
   destroy(): void {
     for (const agent of this.#agents.values()) agent.destroy();
   }

@@ -6,11 +6,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
 import { answerDecoder } from './answer-decoder.js';
-import { noteResetOnReuse, vetReusedSocket } from './idle-sockets.js';
 
 /**
  * One request: the header list is written exactly as given (names, order, case), `Host` included,
- * so the caller supplies it; node:http adds only `Connection` (keep-alive with a keep-alive agent).
+ * so the caller supplies it; node:http adds only `Connection: close`.
  *
  * @example
  * const request: HttpRequest = { url, method: 'POST', headers: ['Host', url.host, 'Content-Length', '2'], body: '{}', agent: false, maxAnswerBytes: 1024 };
@@ -21,7 +20,10 @@ export interface HttpRequest {
   /** Names and values alternating, as `IncomingMessage.rawHeaders`. */
   headers: readonly string[];
   body: Uint8Array | string;
-  /** A keep-alive agent for the URL's protocol, or `false` for a fresh connection closed after the answer. */
+  /**
+   * The agent of the URL's origin (a connection per request: `EndpointAgents`), or `false` for Node's
+   * default: a connection per request too, closed after the answer.
+   */
   agent: http.Agent | false;
   /** The answer's body is read to its end and kept up to this many bytes. */
   maxAnswerBytes: number;
@@ -80,12 +82,10 @@ export interface HttpInFlight {
 }
 
 /**
- * Sends one request (no redirect followed) and reports its outcome once through `onDone`. Never
- * throws: a request node:http refuses to write (an invalid header character) is reported with
- * `notSent`. On a reused keep-alive socket the request goes out only once the socket proved idle
- * (`vetReusedSocket`); a stale one is dropped and the request, still unsent, goes on another socket.
- * A 101 answer (an upgrade nobody asked for) is an error; other 1xx are interim, reported if no
- * final answer follows.
+ * Sends one request (no redirect followed) on a connection of its own and reports its outcome once
+ * through `onDone`. Never throws: a request node:http refuses to write (an invalid header character)
+ * is reported with `notSent`. A 101 answer (an upgrade nobody asked for) is an error; other 1xx are
+ * interim, reported if no final answer follows.
  *
  * @example
  * sendHttpRequest({ url, method: 'POST', headers: ['Host', url.host, 'Content-Length', '2'], body: '{}', agent: false, maxAnswerBytes: 1024 }, (o) => console.log(o.answer?.status));
@@ -95,75 +95,51 @@ export function sendHttpRequest(request: HttpRequest, onDone: (outcome: HttpOutc
   let done = false;
   let answer: HttpAnswer | undefined;
   let interim: string | undefined;
-  let req: http.ClientRequest | undefined;
   const finish = (error: (Error & { code?: string }) | undefined, notSent = false) => {
     if (done) return;
     done = true;
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     onDone({ answer, error, durationMs, notSent, interim });
   };
+  let req: http.ClientRequest;
+  try {
+    req = openRequest(request);
+  } catch (error) {
+    finish(error as Error, true);
+    return { abort: () => undefined };
+  }
+  // An answer may still come just after a write error (a receiver that answers, then closes before
+  // reading the whole body): an error before any answer is reported one turn later.
+  req.on('error', (error) => {
+    if (answer) finish(error);
+    else setImmediate(() => finish(error));
+  });
+  req.on('information', (info: { statusCode: number; statusMessage: string }) => {
+    interim = `${info.statusCode} ${info.statusMessage}`.trim();
+  });
+  req.on('upgrade', (res: http.IncomingMessage, socket: net.Socket) => {
+    socket.destroy();
+    const head = { status: res.statusCode ?? 101, statusText: res.statusMessage ?? '', headers: res.headers };
+    answer = { ...head, body: EMPTY, bodyEnded: false };
+    finish(upgradeAnswer(answer));
+  });
+  req.on('response', (res) => {
+    readAnswer(
+      res,
+      request,
+      (read) => (answer = read),
+      finish,
+      () => req.destroy(),
+    );
+  });
   // Bytes, never a string: node:http writes the head with a string body in that body's encoding
   // (UTF-8), and a header value's Latin-1 characters must go out as single bytes.
-  const body = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
-  const send = () => {
-    let current: http.ClientRequest;
-    try {
-      current = openRequest(request);
-    } catch (error) {
-      finish(error as Error, true);
-      return;
-    }
-    req = current;
-    // On a reused socket, until the request's bytes left, whatever comes answers another request.
-    let sent = false;
-    const unsent = () => current.reusedSocket && !sent;
-    const stale = () => {
-      if (done || req !== current) return;
-      current.destroy();
-      send();
-    };
-    current.on('socket', (socket) => {
-      if (current.reusedSocket) vetReusedSocket(socket, (fit) => (fit ? (sent = true) : stale()));
-    });
-    // An answer may still come just after a write error (a receiver that answers, then closes before
-    // reading the whole body): an error before any answer is reported one turn later.
-    current.on('error', (error) => {
-      if (unsent()) return stale();
-      if (!done && current.reusedSocket && !answer && request.agent) noteResetOnReuse(request.agent);
-      if (answer) finish(error);
-      else setImmediate(() => finish(error));
-    });
-    current.on('information', (info: { statusCode: number; statusMessage: string }) => {
-      if (!unsent()) interim = `${info.statusCode} ${info.statusMessage}`.trim();
-    });
-    current.on('upgrade', (res: http.IncomingMessage, socket: net.Socket) => {
-      socket.destroy();
-      if (unsent()) return stale();
-      const head = { status: res.statusCode ?? 101, statusText: res.statusMessage ?? '', headers: res.headers };
-      answer = { ...head, body: EMPTY, bodyEnded: false };
-      finish(upgradeAnswer(answer));
-    });
-    current.on('response', (res) => {
-      if (unsent()) return stale();
-      // An answer other than a success does not keep its connection: an endpoint in trouble may write more
-      // on it (a stray answer, read as the next request's), and a retry can afford a new one.
-      if ((res.statusCode ?? 0) >= 300) current.shouldKeepAlive = false;
-      readAnswer(
-        res,
-        request,
-        (read) => (answer = read),
-        finish,
-        () => current.destroy(),
-      );
-    });
-    current.end(body);
-  };
-  send();
+  req.end(typeof request.body === 'string' ? Buffer.from(request.body) : request.body);
   return {
     abort(error: Error) {
-      if (done) return; // ended already: its socket may be serving another request now
+      if (done) return;
       finish(error);
-      req?.destroy();
+      req.destroy();
     },
   };
 }
@@ -241,10 +217,9 @@ function readAnswer(
   res.on('data', onData);
   res.on('close', onClose);
   res.on('end', () => {
-    // Reported on the next tick, once node:http has put the socket back in its agent's free list.
     const end = () => {
       keep();
-      process.nextTick(finish, undefined);
+      finish(undefined);
     };
     if (decoder) decoder.end(end);
     else end();
