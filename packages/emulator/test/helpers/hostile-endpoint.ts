@@ -1,6 +1,7 @@
 // A misbehaving endpoint (test/fixtures/hostile-endpoint.ts) as a child process: its URL and the
 // number of requests it has read so far.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -27,12 +28,17 @@ export interface HostileEndpoint {
   stop(): Promise<void>;
 }
 
-/** Starts a hostile endpoint in its own process; resolves once it listens. */
-export function startHostileEndpoint(mode: HostileMode): Promise<HostileEndpoint> {
+/**
+ * Starts a hostile endpoint in its own process; resolves once it listens. `lowPriority`: the process
+ * runs at nice 19, so it takes only the CPU the processes under test leave, as an endpoint on another
+ * machine would.
+ */
+export function startHostileEndpoint(mode: HostileMode, { lowPriority = false } = {}): Promise<HostileEndpoint> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, mode], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (lowPriority && child.pid !== undefined) os.setPriority(child.pid, 19);
   let out = '';
   let requests = 0;
   let connections = 0;
