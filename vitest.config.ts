@@ -23,8 +23,7 @@ const HEAVY = [
   'packages/emulator/test/intake/big-numbers.test.ts',
   'packages/emulator/test/intake/local-server-origin.test.ts',
   'packages/emulator/test/delivery/soak.test.ts',
-  // endpoints in their own processes that answer out of turn a few ms after an answer: beside three other
-  // files on two cores, the endpoint's timer fires late enough to race the sender's checks
+  // eleven misbehaving endpoints, each its own process (11 s), some streaming endless answers
   'packages/emulator/test/delivery/hostile-endpoints-attack.test.ts',
   // serve and ten endpoint processes, then an intake p99 bar that CPU contention breaks
   'packages/emulator/test/cli/serve-endless-answers.test.ts',
