@@ -1,10 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SOURCE_ALIASES } from './test/support/source-aliases.js';
 import SummaryReporter from './test/support/summary-reporter.js';
-
-const pkg = (name: string, entry = 'index') =>
-  fileURLToPath(new URL(`./packages/${name}/src/${entry}.ts`, import.meta.url));
 
 const ALL = ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'];
 
@@ -45,23 +42,7 @@ const HEAVY = [
 // Tests run against the TypeScript sources; the cross-runtime tests (Bun, Deno)
 // and the build checks use the built `dist/` output instead.
 export default defineConfig({
-  resolve: {
-    alias: {
-      // The subpaths first: an alias also matches the imports that start with it and a `/`.
-      '@hookgate/core/adapter': pkg('core', 'adapter'),
-      '@hookgate/core/calls': pkg('core', 'calls'),
-      '@hookgate/core/internal': pkg('core', 'internal'),
-      '@hookgate/core': pkg('core'),
-      '@hookgate/express': pkg('express'),
-      '@hookgate/fastify': pkg('fastify'),
-      '@hookgate/hono': pkg('hono'),
-      '@hookgate/emulator': pkg('emulator'),
-      '@hookgate/client': pkg('client'),
-      '@hookgate/redis': pkg('redis'),
-      '@hookgate/bullmq': pkg('bullmq'),
-      '@hookgate/otel': pkg('otel'),
-    },
-  },
+  resolve: { alias: SOURCE_ALIASES },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,8 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-
-const pkg = (name: string, entry = 'index') =>
-  fileURLToPath(new URL(`./packages/${name}/src/${entry}.ts`, import.meta.url));
+import { SOURCE_ALIASES } from './test/support/source-aliases.js';
 
 /** The receiver's tests: createReceiver over real HTTP, the Actions batches, pass-through routes. */
 const RECEIVER_TESTS = [
@@ -50,19 +47,7 @@ if (area !== undefined && !(area in AREAS))
  * Not part of `pnpm test`: the quick and heavy suites are in vitest.config.ts.
  */
 export default defineConfig({
-  resolve: {
-    alias: {
-      // The subpaths first: an alias also matches the imports that start with it and a `/`.
-      '@hookgate/core/adapter': pkg('core', 'adapter'),
-      '@hookgate/core/internal': pkg('core', 'internal'),
-      '@hookgate/core': pkg('core'),
-      '@hookgate/express': pkg('express'),
-      '@hookgate/fastify': pkg('fastify'),
-      '@hookgate/hono': pkg('hono'),
-      '@hookgate/emulator': pkg('emulator'),
-      '@hookgate/client': pkg('client'),
-    },
-  },
+  resolve: { alias: SOURCE_ALIASES },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
