@@ -5,9 +5,10 @@
 //
 // Two measures. With the endpoints at the same priority as serve, the five of them burn about three times
 // serve's CPU on a 2-core machine (/proc: 6.8 s against 2.1 s in a run), and the p99 is theirs: 165–207 ms
-// quiet, 286–440 ms inside a clean-clone CI run; the bound there is 700 ms, which the transport failed before
-// answers had a read budget (970 ms quiet, 1,596 ms loaded). With the endpoints at nice 19 (as if on another machine: they take the CPU
-// serve leaves), the p99 is serve's own, 36–54 ms quiet, held under the 200 ms goal.
+// quiet, 286–440 ms inside a clean-clone CI run; the bound there is 700 ms, which the transport failed
+// before answers had a read budget (970 ms quiet, 1,596 ms loaded). With the endpoints at nice 19 (as if
+// on another machine: they take the CPU serve leaves), the p99 is serve's own, 36–54 ms quiet, held under
+// the 200 ms goal.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postCall, requireBuiltCli, startServe } from '../helpers/cli-process.js';
 import { startHostileEndpoint, type HostileEndpoint } from '../helpers/hostile-endpoint.js';
@@ -65,38 +66,37 @@ async function intakeLatencies(
 
 const p = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
 
+/**
+ * The best intake p99 (ms) of up to three runs against five endless-503 endpoints, stopping at the first
+ * under `bound`; each run's figures are printed beside `context`.
+ */
+async function bestEndlessP99(bound: number, lowPriority: boolean, context: string): Promise<number> {
+  const p99s: number[] = [];
+  for (let run = 0; run < 3 && !p99s.some((v) => v < bound); run++) {
+    const endless = await intakeLatencies('endless-503', lowPriority);
+    // The endpoints were kept busy: every one read at least the first attempt of every call.
+    for (const n of endless.requests) expect(n).toBeGreaterThanOrEqual(CALLS);
+    p99s.push(p(endless.sorted, 0.99));
+    console.log(
+      `intake latency, 5 endless endpoints${lowPriority ? ' at nice 19' : ''}: p50 ${p(endless.sorted, 0.5).toFixed(1)} ms, p99 ${p(endless.sorted, 0.99).toFixed(1)} ms${context}`,
+    );
+  }
+  return Math.min(...p99s);
+}
+
 describe('serve with five endpoints streaming endless answers', () => {
   it(`answers ${CALLS} intake calls with a p99 under ${P99_BOUND_MS} ms`, { timeout: 300_000 }, async () => {
     // The same run with endpoints that answer 503 and nothing more: the machine's own figure.
     const baseline = await intakeLatencies('plain-503');
-    const p99s: number[] = [];
-    for (let run = 0; run < 3 && !p99s.some((v) => v < P99_BOUND_MS); run++) {
-      const endless = await intakeLatencies('endless-503');
-      // The endpoints were kept busy: every one read at least the first attempt of every call.
-      for (const n of endless.requests) expect(n).toBeGreaterThanOrEqual(CALLS);
-      p99s.push(p(endless.sorted, 0.99));
-      console.log(
-        `intake latency, 5 endless endpoints: p50 ${p(endless.sorted, 0.5).toFixed(1)} ms, p99 ${p(endless.sorted, 0.99).toFixed(1)} ms; ` +
-          `5 plain 503 endpoints: p50 ${p(baseline.sorted, 0.5).toFixed(1)} ms, p99 ${p(baseline.sorted, 0.99).toFixed(1)} ms`,
-      );
-    }
-    expect(Math.min(...p99s)).toBeLessThan(P99_BOUND_MS);
+    const context = `; 5 plain 503 endpoints: p50 ${p(baseline.sorted, 0.5).toFixed(1)} ms, p99 ${p(baseline.sorted, 0.99).toFixed(1)} ms`;
+    expect(await bestEndlessP99(P99_BOUND_MS, false, context)).toBeLessThan(P99_BOUND_MS);
   });
 
   it(
     `with the endpoints at low priority (serve's own figure), a p99 under ${P99_GOAL_MS} ms`,
     { timeout: 300_000 },
     async () => {
-      const p99s: number[] = [];
-      for (let run = 0; run < 3 && !p99s.some((v) => v < P99_GOAL_MS); run++) {
-        const endless = await intakeLatencies('endless-503', true);
-        for (const n of endless.requests) expect(n).toBeGreaterThanOrEqual(CALLS);
-        p99s.push(p(endless.sorted, 0.99));
-        console.log(
-          `intake latency, 5 endless endpoints at nice 19: p50 ${p(endless.sorted, 0.5).toFixed(1)} ms, p99 ${p(endless.sorted, 0.99).toFixed(1)} ms`,
-        );
-      }
-      expect(Math.min(...p99s)).toBeLessThan(P99_GOAL_MS);
+      expect(await bestEndlessP99(P99_GOAL_MS, true, '')).toBeLessThan(P99_GOAL_MS);
     },
   );
 });
