@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
 import { sign } from '@hookgate/core';
 import { type Call } from '@hookgate/core/calls';
 import { ACTIONS_USER_AGENT } from '../actions/actions-delivery.js';
@@ -39,10 +37,6 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
   const startedAt = new Date().toISOString();
   const runId = randomBytes(4).toString('hex');
   const shownUrl = redactUrl(s.url);
-  const agent =
-    s.url.protocol === 'https:'
-      ? new https.Agent({ keepAlive: true, maxSockets: 1 })
-      : new http.Agent({ keepAlive: true, maxSockets: 1 });
   const cases: ConformanceCaseResult[] = [];
   let requests = 0;
   let n = 0;
@@ -58,7 +52,7 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
       'content-type': 'application/json',
     };
     if (signature !== null) headers['x-signature'] = signature;
-    const r = await probe({ url: s.url, method, headers, body, timeoutMs: s.timeoutMs, agent });
+    const r = await probe({ url: s.url, method, headers, body, timeoutMs: s.timeoutMs, keepAlive: true });
     if (++requests === 1 && r.kind === 'failure' && !r.timedOut)
       throw new ConformanceUnreachableError(shownUrl, r.code, r.error);
     return r;
@@ -85,96 +79,92 @@ export async function runActionsConformance(s: ActionsConformanceSettings): Prom
     cases.push(result);
     s.onCase?.(result, cases.length, ACTIONS_CONFORMANCE_CASE_COUNT);
   };
-  try {
-    // MUST: whole Segment events by each method Actions uses.
-    const whole: Array<['POST' | 'PUT' | 'PATCH', Record<string, unknown>]> = [
-      ['PUT', { type: 'track', event: 'Order Completed', properties: { order_id: 'o-1', revenue: 42.5 } }],
-      ['PATCH', { type: 'identify', traits: { email: 'ada@example.com', plan: 'pro' } }],
-      ['POST', { type: 'page', name: 'Pricing', properties: { url: 'https://example.com/pricing' } }],
+  // MUST: whole Segment events by each method Actions uses.
+  const whole: Array<['POST' | 'PUT' | 'PATCH', Record<string, unknown>]> = [
+    ['PUT', { type: 'track', event: 'Order Completed', properties: { order_id: 'o-1', revenue: 42.5 } }],
+    ['PATCH', { type: 'identify', traits: { email: 'ada@example.com', plan: 'pro' } }],
+    ['POST', { type: 'page', name: 'Pricing', properties: { url: 'https://example.com/pricing' } }],
+  ];
+  for (const [method, call] of whole) {
+    const body = JSON.stringify(event(call));
+    const r = await send(method, body, sign(body, s.secret));
+    const passed = is2xx(r) && r.durationMs <= s.timeoutMs;
+    record(
+      `actions-${method.toLowerCase()}`,
+      'MUST',
+      `${method} of a whole ${String(call.type)} event, signed`,
+      `2xx within ${s.timeoutMs} ms`,
+      passed,
+      r,
+      passed
+        ? observed(r)
+        : `${observed(r)}; Webhooks (Actions) sends ${method} when the mapping says so: accept POST, PUT and PATCH`,
+    );
+  }
+  // MUST: a mapped payload is any JSON object, not a Segment event.
+  {
+    const body = JSON.stringify({ order_id: `o-${runId}`, total: 42.5, customer: { email: 'ada@example.com' } });
+    const r = await send('POST', body, sign(body, s.secret));
+    record(
+      'actions-mapped-payload',
+      'MUST',
+      'a mapped payload (no Segment event fields), signed',
+      '2xx',
+      is2xx(r),
+      r,
+      is2xx(r)
+        ? observed(r)
+        : `${observed(r)}; a mapping's data is any JSON object: do not require type, messageId or a classic message shape`,
+    );
+  }
+  // MUST: a wrong signature is refused.
+  {
+    const body = JSON.stringify(event({ type: 'track', event: 'Forged' }));
+    const r = await send('PUT', body, randomBytes(20).toString('hex'));
+    record(
+      'actions-wrong-signature',
+      'MUST',
+      'X-Signature of 40 random hex digits',
+      '4xx',
+      is4xx(r),
+      r,
+      is4xx(r) ? observed(r) : `${observed(r)} instead of a 4xx: the receiver accepts a forged request`,
+    );
+  }
+  // MUST: a retry of a handled event is acknowledged.
+  {
+    const body = JSON.stringify(event({ type: 'track', event: 'Retried' }));
+    const first = await send('PUT', body, sign(body, s.secret));
+    const second = await send('PUT', body, sign(body, s.secret));
+    const passed = is2xx(first) && is2xx(second);
+    record(
+      'actions-duplicate',
+      'MUST',
+      'the same signed delivery twice (a retry)',
+      '2xx both times',
+      passed,
+      second,
+      `first ${observed(first)}, second ${observed(second)}${passed ? '' : '; a retry of a handled event must be acknowledged'}`,
+    );
+  }
+  // MUST: a batch is refused by default: its X-Signature (3.387.0) covers only the first element.
+  {
+    const elements = [
+      { order_id: `b1-${runId}`, total: 1 },
+      { order_id: `b2-${runId}`, total: 2 },
     ];
-    for (const [method, call] of whole) {
-      const body = JSON.stringify(event(call));
-      const r = await send(method, body, sign(body, s.secret));
-      const passed = is2xx(r) && r.durationMs <= s.timeoutMs;
-      record(
-        `actions-${method.toLowerCase()}`,
-        'MUST',
-        `${method} of a whole ${String(call.type)} event, signed`,
-        `2xx within ${s.timeoutMs} ms`,
-        passed,
-        r,
-        passed
-          ? observed(r)
-          : `${observed(r)}; Webhooks (Actions) sends ${method} when the mapping says so: accept POST, PUT and PATCH`,
-      );
-    }
-    // MUST: a mapped payload is any JSON object, not a Segment event.
-    {
-      const body = JSON.stringify({ order_id: `o-${runId}`, total: 42.5, customer: { email: 'ada@example.com' } });
-      const r = await send('POST', body, sign(body, s.secret));
-      record(
-        'actions-mapped-payload',
-        'MUST',
-        'a mapped payload (no Segment event fields), signed',
-        '2xx',
-        is2xx(r),
-        r,
-        is2xx(r)
-          ? observed(r)
-          : `${observed(r)}; a mapping's data is any JSON object: do not require type, messageId or a classic message shape`,
-      );
-    }
-    // MUST: a wrong signature is refused.
-    {
-      const body = JSON.stringify(event({ type: 'track', event: 'Forged' }));
-      const r = await send('PUT', body, randomBytes(20).toString('hex'));
-      record(
-        'actions-wrong-signature',
-        'MUST',
-        'X-Signature of 40 random hex digits',
-        '4xx',
-        is4xx(r),
-        r,
-        is4xx(r) ? observed(r) : `${observed(r)} instead of a 4xx: the receiver accepts a forged request`,
-      );
-    }
-    // MUST: a retry of a handled event is acknowledged.
-    {
-      const body = JSON.stringify(event({ type: 'track', event: 'Retried' }));
-      const first = await send('PUT', body, sign(body, s.secret));
-      const second = await send('PUT', body, sign(body, s.secret));
-      const passed = is2xx(first) && is2xx(second);
-      record(
-        'actions-duplicate',
-        'MUST',
-        'the same signed delivery twice (a retry)',
-        '2xx both times',
-        passed,
-        second,
-        `first ${observed(first)}, second ${observed(second)}${passed ? '' : '; a retry of a handled event must be acknowledged'}`,
-      );
-    }
-    // MUST: a batch is refused by default: its X-Signature (3.387.0) covers only the first element.
-    {
-      const elements = [
-        { order_id: `b1-${runId}`, total: 1 },
-        { order_id: `b2-${runId}`, total: 2 },
-      ];
-      const r = await send('POST', JSON.stringify(elements), sign(JSON.stringify(elements[0]), s.secret));
-      record(
-        'actions-batch-refused',
-        'MUST',
-        'a batch (JSON array) signed over its first element only, as Segment signs it',
-        '4xx',
-        is4xx(r),
-        r,
-        is4xx(r)
-          ? observed(r)
-          : `${observed(r)} instead of a 4xx: a batch's X-Signature covers only its first element, so anyone holding one signed event can append forged ones; refuse batches (turn enable_batching off in the mapping), or accept them only by opting in by name`,
-      );
-    }
-  } finally {
-    agent.destroy();
+    const r = await send('POST', JSON.stringify(elements), sign(JSON.stringify(elements[0]), s.secret));
+    record(
+      'actions-batch-refused',
+      'MUST',
+      'a batch (JSON array) signed over its first element only, as Segment signs it',
+      '4xx',
+      is4xx(r),
+      r,
+      is4xx(r)
+        ? observed(r)
+        : `${observed(r)} instead of a 4xx: a batch's X-Signature covers only its first element, so anyone holding one signed event can append forged ones; refuse batches (turn enable_batching off in the mapping), or accept them only by opting in by name`,
+    );
   }
   return conformanceReport({ url: shownUrl, cases, caseCount: ACTIONS_CONFORMANCE_CASE_COUNT, startedAt, started });
 }

@@ -1,4 +1,5 @@
-import type http from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
 import { sendHttpRequest } from '../delivery/http-client.js';
 
 /** One request the conformance suite sends. */
@@ -11,11 +12,12 @@ export interface ProbeRequest {
   /** Give up waiting for the answer after this many ms. */
   timeoutMs: number;
   /**
-   * A keep-alive agent for the URL's protocol. Default: a fresh connection (`Connection: close`). Keep-alive
-   * matters for a receiver that answers before reading a large body: on a connection it keeps open it
-   * discards the rest of the body, where closing it would reset the connection under the answer.
+   * Announce `Connection: keep-alive` instead of `close`. It matters for a receiver that answers before
+   * reading a large body: on a connection it keeps open it discards the rest of the body, where closing
+   * it would reset the connection under the answer. Either way the probe has a connection of its own,
+   * closed once its answer is read, so no answer can be another probe's.
    */
-  agent?: http.Agent;
+  keepAlive?: boolean;
 }
 
 /** What came back: the status and the start of the answer's body, or why nothing did. */
@@ -37,6 +39,7 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
   const { url, body } = request;
   const headers = Object.entries(request.headers).flat();
   headers.push('content-length', String(Buffer.byteLength(body)), 'Host', url.host);
+  const agent = request.keepAlive ? new (url.protocol === 'https:' ? https : http).Agent({ keepAlive: true }) : false;
   return new Promise((resolve) => {
     let timedOut = false;
     const inFlight = sendHttpRequest(
@@ -45,11 +48,12 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
         method: request.method ?? 'POST',
         headers,
         body,
-        agent: request.agent ?? false,
+        agent,
         maxAnswerBytes: BODY_KEPT,
       },
       ({ answer, error, durationMs }) => {
         clearTimeout(timer);
+        if (agent) agent.destroy();
         const elapsed = Math.round(durationMs * 10) / 10;
         if (timedOut) {
           resolve({

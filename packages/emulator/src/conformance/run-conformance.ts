@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
 import { sign } from '@hookgate/core';
 import type { CaseIds } from './case-messages.js';
 import { CONFORMANCE_CASE_COUNT, runClassicCases, type CasePostInit } from './classic-cases.js';
@@ -65,10 +63,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     timestamp: new Date().toISOString(),
   });
   const shownUrl = redactUrl(s.url);
-  const agent =
-    s.url.protocol === 'https:'
-      ? new https.Agent({ keepAlive: true, maxSockets: 1 })
-      : new http.Agent({ keepAlive: true, maxSockets: 1 });
 
   let requests = 0;
   let timeoutsInARow = 0;
@@ -81,7 +75,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     };
     const signature = init.signature === undefined ? sign(body, s.secret) : init.signature;
     if (signature !== null) headers['x-signature'] = signature;
-    const r = await probe({ url: s.url, headers, body, timeoutMs: s.timeoutMs, agent });
+    const r = await probe({ url: s.url, headers, body, timeoutMs: s.timeoutMs, keepAlive: true });
     // A receiver that cannot be reached at all: one clear error instead of 20 failed cases.
     if (++requests === 1 && r.kind === 'failure' && !r.timedOut)
       throw new ConformanceUnreachableError(shownUrl, r.code, r.error);
@@ -103,8 +97,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } catch (error) {
     if (!(error instanceof StopRun)) throw error;
     stopped = error.message;
-  } finally {
-    agent.destroy();
   }
   return conformanceReport({
     url: shownUrl,

@@ -133,7 +133,7 @@ function attemptErrorOf(
 }
 
 /**
- * Sends one delivery request (its endpoint's method, no redirect followed, keep-alive) and reports
+ * Sends one delivery request (its endpoint's method, no redirect followed, a connection of its own) and reports
  * its result once through `onDone`: the status when the whole answer has been read, or the error
  * (with the status when the answer was cut off after its head).
  *

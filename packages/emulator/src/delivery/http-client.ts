@@ -9,7 +9,8 @@ import { answerDecoder } from './answer-decoder.js';
 
 /**
  * One request: the header list is written exactly as given (names, order, case), `Host` included,
- * so the caller supplies it; node:http adds only `Connection: close`.
+ * so the caller supplies it; node:http adds only `Connection` (`close`, or `keep-alive` with a
+ * keep-alive agent).
  *
  * @example
  * const request: HttpRequest = { url, method: 'POST', headers: ['Host', url.host, 'Content-Length', '2'], body: '{}', agent: false, maxAnswerBytes: 1024 };
@@ -21,8 +22,9 @@ export interface HttpRequest {
   headers: readonly string[];
   body: Uint8Array | string;
   /**
-   * The agent of the URL's origin (a connection per request: `EndpointAgents`), or `false` for Node's
-   * default: a connection per request too, closed after the answer.
+   * The agent to send through; none of the emulator's reuses a connection: deliveries go through
+   * `EndpointAgents` (`Connection: close`), a conformance probe through a keep-alive agent of its own,
+   * destroyed after its answer; `false` is Node's default, a connection closed after the answer.
    */
   agent: http.Agent | false;
   /** The answer's body is read to its end and kept up to this many bytes. */

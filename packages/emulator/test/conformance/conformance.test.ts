@@ -49,6 +49,24 @@ const failed = (r: ConformanceReport) =>
 const byId = (r: ConformanceReport, id: string) => r.cases.find((c) => c.id === id)!;
 
 describe('runConformance', () => {
+  it('sends each probe on a connection of its own, announced keep-alive (so a receiver refusing a large body early drains it)', async () => {
+    const receiver = createReceiver({ secret: SECRET, onMessage: () => {}, logger: { warn: () => {} } });
+    const listener = toNodeListener(receiver);
+    const connectionHeaders: Array<string | undefined> = [];
+    const server = await startHttpServer((req, res) => {
+      connectionHeaders.push(req.headers.connection);
+      return listener(req, res);
+    });
+    cleanups.push(server.close);
+    let connections = 0;
+    server.server.on('connection', () => connections++);
+    const report = await runConformance({ url: `${server.url}/webhooks`, secret: SECRET });
+    expect(report.cases.length).toBeGreaterThan(10);
+    expect(connectionHeaders.length).toBeGreaterThanOrEqual(report.cases.length);
+    expect(new Set(connectionHeaders)).toEqual(new Set(['keep-alive']));
+    expect(connections).toBe(connectionHeaders.length);
+  });
+
   it('passes every MUST and SHOULD case against a receiver built with @hookgate/core', async () => {
     const rx = await coreReceiver();
     const report = await runConformance({ url: rx.url, secret: SECRET, delivered: () => rx.seen });
