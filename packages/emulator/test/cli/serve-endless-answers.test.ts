@@ -5,7 +5,7 @@
 //
 // Two measures. With the endpoints at the same priority as serve, the five of them burn about three times
 // serve's CPU on a 2-core machine (/proc: 6.8 s against 2.1 s in a run), and the p99 is theirs: 165–207 ms
-// quiet, 286–440 ms inside a clean-clone CI run; the bound there is 700 ms, which the transport failed
+// quiet, 260–594 ms inside clean-clone CI runs; the bound there is 700 ms, which the transport failed
 // before answers had a read budget (970 ms quiet, 1,596 ms loaded). With the endpoints at nice 19 (as if
 // on another machine: they take the CPU serve leaves), the p99 is serve's own, 36–54 ms quiet, held under
 // the 200 ms goal.
