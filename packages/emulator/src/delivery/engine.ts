@@ -210,7 +210,7 @@ export class DeliveryEngine {
     // A send can end before `sendAttempt` returns (a request node:http refuses to write): its end is
     // then taken up one tick later, once the handle and its deadline exist (and without nesting a
     // whole lane of such sends in one call stack).
-    handle = sendAttempt(this.#agents.target(endpoint), record.body, record.signature, (result) => {
+    handle = sendAttempt(this.#agents.target(endpoint), record.bytes, record.signature, (result) => {
       if (handle === undefined) process.nextTick(ended, result);
       else ended(result);
     });

@@ -136,10 +136,11 @@ export interface RecordInit {
   type: MessageType;
   source: RecordSource;
   origin: DeliveryRecord['origin'];
-  /** The body as it is signed and sent (`''` when no message could be built). */
-  body: string;
-  /** Its length in UTF-8 bytes. */
-  bodyLength: number;
+  /**
+   * The body's UTF-8 bytes as they are signed and sent (empty when no message could be built): an
+   * exact-size array of its own (`bodyBytes`), never a view into a shared pool.
+   */
+  bytes: Uint8Array;
   /** The `X-Signature` sent with it, when signed. */
   signature: string | undefined;
   receivedMs: number;
@@ -151,10 +152,26 @@ export interface RecordInit {
   actions?: ActionsRecordInfo;
 }
 
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
 /**
- * The emulator's record: plain data. The body is kept as the string that was signed and sent; the
- * delivery engine adds attempts and sets the state through its fields. To users it is the read-only
- * `DeliveryRecord`.
+ * A body's UTF-8 bytes in an array of their own, exactly as long as they are: what a record keeps.
+ * (`Buffer.from` would hand out a view into Node's shared 8 KB pool for a small body, keeping the
+ * whole pool alive as long as the record.)
+ *
+ * @example
+ * bodyBytes('{"a":"—"}').byteLength === bodyBytes('{"a":"—"}').buffer.byteLength; // true
+ */
+export function bodyBytes(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/**
+ * The emulator's record: plain data. The body is kept once, as the bytes that were signed and sent
+ * (a body with one character past Latin-1 would be two bytes a character as a JavaScript string);
+ * `body` decodes them when read. The delivery engine adds attempts and sets the state through its
+ * fields. To users it is the read-only `DeliveryRecord`.
  */
 export class LoggedDelivery implements DeliveryRecord {
   readonly seq: number;
@@ -163,9 +180,8 @@ export class LoggedDelivery implements DeliveryRecord {
   readonly type: MessageType;
   readonly origin: DeliveryRecord['origin'];
   readonly source: RecordSource;
-  readonly body: string;
-  /** The body's length in UTF-8 bytes. */
-  readonly bodyLength: number;
+  /** The body as signed and sent: UTF-8 bytes in an exact-size array of their own. */
+  readonly bytes: Uint8Array;
   readonly signature: string | undefined;
   readonly receivedMs: number;
   firstAttemptMs: number | undefined = undefined;
@@ -190,8 +206,7 @@ export class LoggedDelivery implements DeliveryRecord {
     this.type = init.type;
     this.origin = init.origin;
     this.source = init.source;
-    this.body = init.body;
-    this.bodyLength = init.bodyLength;
+    this.bytes = init.bytes;
     this.signature = init.signature;
     this.receivedMs = init.receivedMs;
     this.reason = init.reason;
@@ -213,9 +228,19 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.source.endpoints;
   }
 
+  /** The body as UTF-8 text, decoded from the bytes on each read (they are what is kept). */
+  get body(): string {
+    return utf8.decode(this.bytes);
+  }
+
+  /** The body's length in UTF-8 bytes. */
+  get bodyLength(): number {
+    return this.bytes.byteLength;
+  }
+
   get message(): WebhookMessage | undefined {
     if (this.#message !== undefined) return this.#message;
-    if (this.body.length === 0) return undefined;
+    if (this.bytes.byteLength === 0) return undefined;
     return (this.#message = JSON.parse(this.body) as WebhookMessage);
   }
 
