@@ -1,6 +1,6 @@
 import type { ClockTimer } from '../clock.js';
 import { redactUrl, type DebugLog } from '../debug-log.js';
-import type { AttemptError, CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
+import type { CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
 import { DeliveryBook, type Cancelled, type Progress } from './delivery-book.js';
 import type { EventHub } from '../log/events.js';
 import { notRetriedWords } from '../log/endpoint-outcome.js';
@@ -133,8 +133,7 @@ export class DeliveryEngine {
   close(records: Iterable<LoggedDelivery>): LoggedDelivery[] {
     this.#closed = true;
     this.#waiting.clear();
-    for (const handle of [...this.#inFlight.keys()])
-      handle.abort({ code: 'aborted', message: 'close() ended the request' });
+    for (const handle of [...this.#inFlight.keys()]) handle.abort({ code: 'aborted' });
     this.#book.dropQueued();
     this.#lanes.clear();
     const pending = [...records].filter((r) => r.state === 'pending');
@@ -214,10 +213,10 @@ export class DeliveryEngine {
       if (handle === undefined) process.nextTick(ended, result);
       else ended(result);
     });
-    const timeout = (): AttemptError => ({ code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` });
     // At the deadline, answers already received are read first (one I/O pass): a busy process must not make them timeouts.
     const inFlight = handle;
-    const expire = () => setImmediate(() => this.#inFlight.has(inFlight) && inFlight.abort(timeout()));
+    const expire = () =>
+      setImmediate(() => this.#inFlight.has(inFlight) && inFlight.abort({ code: 'timeout', limitMs: timeoutMs }));
     this.#inFlight.set(inFlight, clock.setTimer(expire, timeoutMs));
   }
 

@@ -47,6 +47,8 @@ export interface CancelledRetry {
 export interface DeliveryRecord {
   /** Unique within the emulator, e.g. `dlv_42`. */
   readonly id: string;
+  /** The record's number: 1 for the first record made, in the order they were made (`id` is `dlv_<seq>`). */
+  readonly seq: number;
   /** pending → delivered | failed; or filtered from the start. */
   readonly state: DeliveryState;
   /** The message type. */
@@ -118,6 +120,30 @@ export interface CloseReport {
   pending: DeliveryRecord[];
 }
 
+/**
+ * A record's id from its number: the one place that writes the id's format.
+ *
+ * @example
+ * recordId(42); // 'dlv_42'
+ */
+export function recordId(seq: number): string {
+  return `dlv_${seq}`;
+}
+
+/**
+ * The number of the record a caller names by id (`dlv_42` → 42), or `undefined` when the text is no
+ * record id as `recordId` writes it. For ids from outside (a URL, an argument); inside, read `seq`.
+ *
+ * @example
+ * recordSeq('dlv_42'); // 42
+ * recordSeq('dlv_042'); // undefined
+ */
+export function recordSeq(id: unknown): number | undefined {
+  if (typeof id !== 'string' || !id.startsWith('dlv_')) return undefined;
+  const seq = Number(id.slice(4));
+  return Number.isSafeInteger(seq) && seq >= 1 && recordId(seq) === id ? seq : undefined;
+}
+
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** The source a record came from, as it was when the record was made (settings are replaced, never changed). */
@@ -130,7 +156,7 @@ export interface RecordSource {
 
 /** What the emulator knows when it creates a record. */
 export interface RecordInit {
-  /** The record's number: its id is `dlv_<seq>`. */
+  /** The record's number: its id is `recordId(seq)`. */
   seq: number;
   state: 'pending' | 'filtered';
   type: MessageType;
@@ -201,7 +227,7 @@ export class LoggedDelivery implements DeliveryRecord {
 
   constructor(init: RecordInit) {
     this.seq = init.seq;
-    this.id = `dlv_${init.seq}`;
+    this.id = recordId(init.seq);
     this.state = init.state;
     this.type = init.type;
     this.origin = init.origin;
