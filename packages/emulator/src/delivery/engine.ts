@@ -58,6 +58,8 @@ export class DeliveryEngine {
   /** Requests in flight, with their deadline timers. */
   readonly #inFlight = new Map<AttemptHandle, ClockTimer>();
   #idleWaiters: Array<() => void> = [];
+  /** Resolved when an attempt ends or the engine falls idle: what `drain()` waits on when the clock has nothing due. */
+  #stepWaiters: Array<() => void> = [];
   #closed = false;
 
   constructor(options: EngineOptions, events: EventHub, log: DebugLog | undefined) {
@@ -113,14 +115,12 @@ export class DeliveryEngine {
     const clock = this.#options.clock as EngineOptions['clock'] & {
       runUntil?: (done: () => boolean) => Promise<boolean>;
     };
+    if (typeof clock.runUntil !== 'function') return this.whenIdle();
     while (!this.idle) {
-      if (typeof clock.runUntil === 'function') {
-        if (await clock.runUntil(() => this.idle)) return;
-        // Nothing due on the clock yet work is pending: wait a little real time for I/O.
-        await Promise.race([this.whenIdle(), new Promise((r) => setTimeout(r, 5))]);
-      } else {
-        await this.whenIdle();
-      }
+      if (await clock.runUntil(() => this.idle)) return;
+      // Nothing due on the clock yet work is pending (an attempt ending after its deadline fired, or
+      // presumed hanging): the next attempt's end is what can schedule a timer or make the engine idle.
+      await new Promise<void>((resolve) => this.#stepWaiters.push(resolve));
     }
   }
 
@@ -139,11 +139,17 @@ export class DeliveryEngine {
     const pending = [...records].filter((r) => r.state === 'pending');
     for (const record of pending) this.#fail(record, CLOSED_REASON);
     this.#agents.destroy();
-    this.#checkIdle();
+    this.#signal();
     return pending;
   }
 
-  #checkIdle(): void {
+  /** Wakes `drain()` after a step (an attempt ended, a record finished, `close()`), and `whenIdle()` callers once idle. */
+  #signal(): void {
+    if (this.#stepWaiters.length > 0) {
+      const steps = this.#stepWaiters;
+      this.#stepWaiters = [];
+      for (const w of steps) w();
+    }
     if (!this.idle || this.#idleWaiters.length === 0) return;
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
@@ -202,7 +208,7 @@ export class DeliveryEngine {
         this.#ended(record, index, round, startMs, result);
         this.#dispatch(lane);
       } finally {
-        this.#checkIdle();
+        this.#signal();
         release();
       }
     };
@@ -330,6 +336,6 @@ export class DeliveryEngine {
   #finish(record: LoggedDelivery): void {
     record.nextAttemptMs = undefined;
     // Never handed over when false (close() failed it as it was being recorded).
-    if (this.#book.finish(record)) this.#checkIdle();
+    if (this.#book.finish(record)) this.#signal();
   }
 }
