@@ -295,7 +295,7 @@ export class DeliveryEngine {
         at,
         reason,
       });
-      record.cancelled.push(entry);
+      record.addCancelled(entry);
       this.#log?.(`${entry.at} ${record.id} ${record.type} round ${round} POST ${entry.endpoint} cancelled: ${reason}`);
       this.#events.emit('cancelled', entry, record);
     }

@@ -144,6 +144,9 @@ export function recordSeq(id: unknown): number | undefined {
   return Number.isSafeInteger(seq) && seq >= 1 && recordId(seq) === id ? seq : undefined;
 }
 
+/** The shared, frozen empty list of a record with no attempt or no cancelled retry yet. */
+const NONE: readonly never[] = Object.freeze([]);
+
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** The source a record came from, as it was when the record was made (settings are replaced, never changed). */
@@ -221,8 +224,10 @@ export class LoggedDelivery implements DeliveryRecord {
   readonly actions: ActionsRecordInfo | undefined;
   notes: readonly string[] | undefined = undefined;
   rawCall: string | undefined = undefined;
-  readonly attempts: LoggedAttempt[] = [];
-  readonly cancelled: CancelledRetry[] = [];
+  // Made on the first entry, one slot long (an empty array's first push reserves 17): most records
+  // have one attempt and no cancelled retry.
+  #attempts: LoggedAttempt[] | undefined = undefined;
+  #cancelled: CancelledRetry[] | undefined = undefined;
   #message: WebhookMessage | undefined = undefined;
 
   constructor(init: RecordInit) {
@@ -293,11 +298,26 @@ export class LoggedDelivery implements DeliveryRecord {
     return iso(this.nextAttemptMs);
   }
 
+  get attempts(): readonly LoggedAttempt[] {
+    return this.#attempts ?? NONE;
+  }
+
+  get cancelled(): readonly CancelledRetry[] {
+    return this.#cancelled ?? NONE;
+  }
+
   /** Logs an attempt that ended; returns it (for the `attempt` event). */
   addAttempt(init: AttemptInit): LoggedAttempt {
     const attempt = new LoggedAttempt(this, init);
-    this.attempts.push(attempt);
+    if (this.#attempts === undefined) this.#attempts = [attempt];
+    else this.#attempts.push(attempt);
     return attempt;
+  }
+
+  /** Logs a retry that will not come because another endpoint accepted the message. */
+  addCancelled(entry: CancelledRetry): void {
+    if (this.#cancelled === undefined) this.#cancelled = [entry];
+    else this.#cancelled.push(entry);
   }
 
   /** A plain object with every field, for `JSON.stringify` and logs: the signature shortened (`redactSignature`). */
