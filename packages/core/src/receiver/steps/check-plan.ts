@@ -1,5 +1,6 @@
 import type { WebhookMessage } from '../../messages/types.js';
 import type { PlanViolation } from '../../tracking-plan/json-schema-validator.js';
+import { guardedPlanCheck } from '../guarded-plan-check.js';
 import type { MessageHandler } from '../options.js';
 import type { ReceiverSetup } from '../setup.js';
 import type { Checked, Parsed } from './request.js';
@@ -22,7 +23,8 @@ export function checkPlan<TExtra, R extends Checked<TExtra> & Parsed>(setup: Rec
   const { handler, message } = request;
   if (plan === undefined || !plan.appliesTo(message, handler)) return request;
   // With bigNumbers: 'string', the numbers kept as exact digits are checked as the numbers they are.
-  const planCheck = plan.plan.check(message, setup.bigNumbers === 'string' ? request.lossy() : undefined);
+  // A check that throws is a violation naming it (guardedPlanCheck): never a rejected request.
+  const planCheck = guardedPlanCheck(plan.plan, message, setup.bigNumbers === 'string' ? request.lossy() : undefined);
   const { onViolation } = plan;
   if (onViolation === undefined || planCheck.violations.length === 0) return Object.assign(request, { planCheck });
   const { violations } = planCheck;
