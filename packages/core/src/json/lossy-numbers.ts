@@ -153,13 +153,12 @@ export function numbersAsText(parsed: unknown, lossy: readonly LossyNumber[]): u
  */
 export function pathOf(at: readonly (string | number)[]): string {
   if (at.length === 0) return '(root)';
-  let path = '';
-  for (const part of at) {
-    if (typeof part === 'number') path += `[${part}]`;
-    else if (PLAIN_NAME.test(part)) path += path === '' ? part : `.${part}`;
-    else path += `[${JSON.stringify(part)}]`;
-  }
-  return path;
+  const parts = at.map((part, i) => {
+    if (typeof part === 'number') return `[${part}]`;
+    if (PLAIN_NAME.test(part)) return i === 0 ? part : `.${part}`;
+    return `[${JSON.stringify(part)}]`;
+  });
+  return parts.join('');
 }
 
 const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
