@@ -34,7 +34,8 @@ export function numbersWhere(text: string, test: (number: string) => boolean): N
   /** The end of an object's member: remember where its value's places sit, if it had any. */
   const endMember = (level: Level) => {
     if (level.array || found.length === level.valueFrom) return;
-    (level.held ??= new Map()).set(level.key as string, { from: level.valueFrom, to: found.length });
+    level.held ??= new Map<string, { from: number; to: number }>();
+    level.held.set(String(level.key), { from: level.valueFrom, to: found.length });
   };
   let i = 0;
   while (i < text.length) {
