@@ -6,8 +6,8 @@ import type { ReceiverSetup } from '../setup.js';
 import type { Checked, Parsed } from './request.js';
 
 /**
- * The step that checks a message against the tracking plan (`trackingPlan`), part of the check stage:
- * its outcome goes on the request (the handler's `ctx.violations` and `ctx.planned`), and `onViolation`
+ * The step that checks a message against the tracking plan (`trackingPlan`), after the dedupe claim (a
+ * resend of a message handled before is answered `duplicate` without its check): its outcome goes on the request (the handler's `ctx.violations` and `ctx.planned`), and `onViolation`
  * takes the handler's place for a message that breaks the plan. It never refuses: a verified message
  * is never refused for its properties (Segment does not retry a 4xx; the event would be lost). A
  * message is checked where a handler runs: a handler of `on` or `onMessage`, or in pass-through use
