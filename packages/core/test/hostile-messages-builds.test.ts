@@ -71,17 +71,19 @@ describe.each(BUILDS)('the %s build', (_build, entry) => {
     expect(code).toBe(0);
     expect(result.answers).toEqual([ok, ok, ok]);
     // -0.000…, 0.000…1e+32001 (exactly 1), 1.000…e+20 are read exactly; 1000…1e-32001, 1e-999999,
-    // -1e999999, 1 and 32,000 zeros, 30,000 nines .5 are not.
+    // -1e999999, 1 and 32,000 zeros, 30,000 nines .5, 1.000…0001 with 120,000 zeros (27 s on main) are not.
     expect(result.others).toEqual([
       'properties.n3',
       'properties.n4',
       'properties.n5',
       'properties.n7',
       'properties.n8',
+      'properties.n10',
     ]);
     // 3,000 changed numbers among 9,000, nested 500 deep.
     expect(result.crowd).toBe(3_000);
-    expect(result.ms).toBeLessThan(8_000);
+    // Main took over a minute (the child's limit); the margin is for a loaded two-core machine.
+    expect(result.ms).toBeLessThan(10_000);
   });
 
   it("delivers them as their exact digits with bigNumbers: 'string'", async () => {

@@ -46,6 +46,7 @@ const OTHERS = [
   [`1${zeros}`, true],
   [`9${'9'.repeat(30_000)}.5`, true],
   [`1.${'0'.repeat(20_000)}e+20`, false],
+  [`1.${'0'.repeat(120_000)}1`, true], // 27 s on main, twice over
 ];
 const othersText = `{${OTHERS.map(([n], i) => `"n${i}":${n}`).join(',')}}`;
 
