@@ -94,6 +94,21 @@ describe.each(BUILDS)('the %s build', (_build, entry) => {
     expect(result.ms).toBeLessThan(4_000);
   });
 
+  // 20,000 numbers kept as digits, each one above the plan's maximum: on main each number copied the
+  // array and filtered every violation (quadratic). The margin (10 s) is for a loaded two-core machine.
+  it("checks 20,000 exact numbers against a plan with bigNumbers: 'string' in one pass", async () => {
+    const { code, result, err } = await runCase(entry, 'numbers-plan');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(result).toMatchObject({
+      answer: ok,
+      violations: 20_000,
+      first: { path: 'properties.a.0', keyword: 'maximum', message: 'must be <= 12345678901234567000' },
+      last: 'properties.a.19999',
+    });
+    expect(result.ms).toBeLessThan(10_000);
+  });
+
   // On main, handle() rejected: a 500 the sender retries, every retry the same.
   it('flags a message whose plan check throws and runs its handler (or onViolation): never a 500', async () => {
     const { code, result, err } = await runCase(entry, 'plan-throws');

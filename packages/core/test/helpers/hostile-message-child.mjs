@@ -80,6 +80,33 @@ const cases = {
     srv.close();
     return { answer, kinds: [typeof seen.a, typeof seen.b[0], seen.c.d.length] };
   },
+  async 'numbers-plan'() {
+    // 20,000 numbers one above the plan's maximum, kept as digits: a double reads each as the maximum itself.
+    const plan = [
+      {
+        type: 'TRACK',
+        key: 'Big',
+        version: 1,
+        jsonSchema: {
+          properties: {
+            properties: {
+              properties: { a: { type: 'array', items: { type: 'integer', maximum: 12345678901234567890 } } },
+            },
+          },
+        },
+      },
+    ];
+    let seen;
+    const srv = await serve({
+      bigNumbers: 'string',
+      trackingPlan: plan,
+      on: { track: (_m, ctx) => void (seen = ctx.violations) },
+    });
+    const numbers = `{"a":[${Array(20_000).fill('12345678901234567891').join(',')}]}`;
+    const answer = await post(srv.url, trackText('Big', numbers));
+    srv.close();
+    return { answer, violations: seen.length, first: seen[0], last: seen.at(-1).path };
+  },
   async 'plan-throws'() {
     const rule = (key, jsonSchema) => ({ type: 'TRACK', key, version: 1, jsonSchema });
     const plan = [
