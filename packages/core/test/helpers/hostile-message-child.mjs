@@ -90,7 +90,7 @@ const cases = {
         jsonSchema: {
           properties: {
             properties: {
-              properties: { a: { type: 'array', items: { type: 'integer', maximum: 12345678901234567890 } } },
+              properties: { a: { type: 'array', items: { type: 'integer', maximum: 12345678901234567000 } } },
             },
           },
         },
