@@ -39,7 +39,14 @@ const VALID: readonly PlanViolation[] = Object.freeze([]);
 export interface PrecompiledValidator {
   (value: unknown): boolean;
   errors?:
-    readonly { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }[] | null;
+    | readonly {
+        instancePath: string;
+        keyword: string;
+        params: Record<string, unknown>;
+        message?: string;
+        schemaPath?: string;
+      }[]
+    | null;
 }
 
 /** `/properties/total` → `properties.total`; the event itself is `(root)`. */
@@ -71,16 +78,38 @@ function typeName(value: unknown): string {
 }
 
 /** Keywords whose error only says that something inside failed: the inner error says what. */
-const WRAPPERS = new Set([
+const WRAPPERS = new Set(['properties', 'items', '$ref', 'allOf', 'patternProperties']);
+
+/** Keywords whose next token in a schema pointer is a name or an index, not a keyword. */
+const NAMED = new Set([
   'properties',
-  'items',
-  'additionalItems',
-  '$ref',
-  'allOf',
-  'dependencies',
   'patternProperties',
-  'false',
+  'definitions',
+  '$defs',
+  'dependencies',
+  'allOf',
+  'anyOf',
+  'oneOf',
 ]);
+
+/**
+ * Whether a schema pointer goes inside `keyword`'s schema (`#/properties/a/contains/const` is inside
+ * `contains`; `#/properties/contains/type` is not): such errors only explain the keyword's own, which
+ * says what failed (`contains`, `propertyNames`), and only one of the two validators lists them.
+ */
+function insideKeyword(pointer: string, keyword: string): boolean {
+  const tokens = pointer.replace(/^#/, '').split('/').slice(1);
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (tokens[i] === keyword) return true;
+    if (NAMED.has(tokens[i]!) || (tokens[i] === 'items' && /^\d+$/.test(tokens[i + 1]!))) i++;
+  }
+  return false;
+}
+
+/** Keywords whose inner errors are left out, in both validators' lists. */
+const EXPLAINED = ['contains', 'propertyNames'] as const;
+const explainsOnly = (pointer: string, keyword: string) =>
+  EXPLAINED.some((k) => keyword !== k && insideKeyword(pointer, k));
 
 /** Ajv's words for a keyword whose limit is the last number of the interpreter's message (`1 is less than 3.`). */
 const LIMIT_WORDS: Readonly<Partial<Record<string, (limit: string) => string>>> = {
@@ -103,20 +132,62 @@ const FIXED_WORDS: Readonly<Partial<Record<string, string>>> = {
   not: 'must NOT be valid',
   anyOf: 'must match a schema in anyOf',
   oneOf: 'must match exactly one schema in oneOf',
+  contains: 'must contain at least 1 valid item(s)',
+  'false schema': 'boolean schema is false',
 };
 
-/** The interpreter's verdicts in the words the precompiled validators (Ajv) use, so both read alike. */
+/** Ajv's words for a missing property another one depends on (`dependencies`). */
+const dependencyWords = (property: string) => `is required when ${property} is present`;
+
+/** An error as the interpreter lists it. */
+interface InterpretedError {
+  instanceLocation: string;
+  keywordLocation: string;
+  keyword: string;
+  error: string;
+}
+
+/**
+ * The interpreter's verdicts in the words the precompiled validators (Ajv) use, so both read alike;
+ * `undefined` for an error that only says something inside failed (whose own error says what).
+ */
 function interpretedViolation(
-  error: { instanceLocation: string; keywordLocation: string; keyword: string; error: string },
+  error: InterpretedError,
   root: unknown,
   schema: unknown,
-): PlanViolation {
+  next?: InterpretedError,
+): PlanViolation | undefined {
   const pointer = error.instanceLocation.replace(/^#/, '');
   const quoted = /"([^"]*)"/.exec(error.error)?.[1];
+  // The interpreter follows a failing `additionalProperties: false` (or `additionalItems`) with the `false`
+  // schema's own error at the value; a schema's errors come instead when it is one.
+  const falseSchema = next?.keyword === 'false' && next.instanceLocation.startsWith(`${error.instanceLocation}/`);
   switch (error.keyword) {
     case 'required':
       return { path: dotted(pointer, quoted), message: 'is required', keyword: 'required' };
+    case 'dependencies': {
+      // `Instance has "a" but does not have "b".`; a dependant schema's own errors say what it missed.
+      const [, property, missing] = /^Instance has "(.*)" but does not have "(.*)"\.$/s.exec(error.error) ?? [];
+      if (property === undefined || missing === undefined) return undefined;
+      return { path: dotted(pointer, missing), message: dependencyWords(property), keyword: 'dependencies' };
+    }
+    case 'false':
+      return { path: dotted(pointer), message: FIXED_WORDS['false schema']!, keyword: 'false schema' };
+    case 'additionalItems': {
+      // Ajv says it once per array, of `additionalItems: false` only: how many items the array may have
+      // is the index of the first one past them.
+      if (!falseSchema) return undefined;
+      const first = next.instanceLocation.slice(error.instanceLocation.length + 1);
+      return { path: dotted(pointer), message: `must NOT have more than ${first} items`, keyword: 'additionalItems' };
+    }
+    case 'propertyNames':
+      return { path: dotted(pointer), message: `property name "${quoted}" must be valid`, keyword: 'propertyNames' };
+    case 'if': {
+      const branch = /"(then|else)"/.exec(error.error)?.[1] ?? 'then';
+      return { path: dotted(pointer), message: `must match "${branch}" schema`, keyword: 'if' };
+    }
     case 'additionalProperties':
+      if (!falseSchema) return undefined;
       return {
         path: dotted(pointer, quoted),
         message: 'is not allowed (additionalProperties is false)',
@@ -181,7 +252,22 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
   return (value) => {
     const result = validator.validate(value);
     if (result.valid) return VALID;
-    return result.errors.filter((e) => !WRAPPERS.has(e.keyword)).map((e) => interpretedViolation(e, value, schema));
+    const found: PlanViolation[] = [];
+    const said = new Set<string>();
+    result.errors.forEach((e, i) => {
+      if (WRAPPERS.has(e.keyword) || explainsOnly(e.keywordLocation, e.keyword)) return;
+      // The `false` schema an `additionalProperties: false` or `additionalItems: false` holds: already said.
+      const before = result.errors[i - 1]?.keyword;
+      if (e.keyword === 'false' && (before === 'additionalProperties' || before === 'additionalItems')) return;
+      const violation = interpretedViolation(e, value, schema, result.errors[i + 1]);
+      // An array too long is said once, not once per item past the end.
+      const words = violation?.keyword === 'additionalItems' ? '' : violation?.message;
+      const key = violation && `${violation.path}\u0000${violation.keyword}\u0000${words}`;
+      if (key === undefined || said.has(key)) return;
+      said.add(key);
+      found.push(violation!);
+    });
+    return found.length === 0 ? VALID : found;
   };
 }
 
@@ -195,10 +281,11 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
 export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
   return (value) => {
     if (validate(value)) return VALID;
-    return (validate.errors ?? []).map((error) => {
+    const errors = (validate.errors ?? []).filter((e) => !explainsOnly(e.schemaPath ?? '', e.keyword));
+    return errors.map((error) => {
       const { params } = error;
       const child =
-        error.keyword === 'required'
+        error.keyword === 'required' || error.keyword === 'dependencies'
           ? (params.missingProperty as string)
           : error.keyword === 'additionalProperties'
             ? (params.additionalProperty as string)
@@ -209,12 +296,17 @@ export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
         message = `${message}: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
       }
       if (error.keyword === 'required') message = 'is required';
+      if (error.keyword === 'dependencies') message = dependencyWords(params.property as string);
+      if (error.keyword === 'additionalProperties') message = 'is not allowed (additionalProperties is false)';
+      if (error.keyword === 'propertyNames') message = `property name "${params.propertyName as string}" must be valid`;
       return { path: dotted(error.instancePath, child), message, keyword: error.keyword };
     });
   };
 }
 
 let metaValidator: Validator | undefined;
+/** The meta-schema's errors that only say a subschema failed. */
+const META_WRAPPERS = new Set(['anyOf', 'additionalProperties', 'additionalItems', 'dependencies', 'false']);
 
 /**
  * The schema with each non-empty `enum` and `examples` list cut to one `null`: the meta-schema asks only
@@ -240,12 +332,14 @@ export function schemaProblems(schema: Record<string, unknown>): { path: string;
   metaValidator ??= new Validator(DRAFT_07_META_SCHEMA, '7', false);
   const result = metaValidator.validate(withoutEnumValues(schema));
   if (result.valid) return [];
+  const worded = (e: (typeof result.errors)[number]) =>
+    interpretedViolation(e, schema, DRAFT_07_META_SCHEMA) ?? {
+      path: dotted(e.instanceLocation.replace(/^#/, '')),
+      message: e.error,
+    };
   // The deepest error says most: `properties.total.type` rather than "property total does not match".
-  const leaves = result.errors
-    .filter((e) => !WRAPPERS.has(e.keyword) && e.keyword !== 'anyOf' && e.keyword !== 'additionalProperties')
-    .map((e) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA));
-  const list =
-    leaves.length > 0 ? leaves : result.errors.map((e) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA));
+  const leaves = result.errors.filter((e) => !WRAPPERS.has(e.keyword) && !META_WRAPPERS.has(e.keyword)).map(worded);
+  const list = leaves.length > 0 ? leaves : result.errors.map(worded);
   list.sort((a, b) => b.path.split('.').length - a.path.split('.').length);
   return list.map(({ path, message }) => ({ path, message }));
 }
