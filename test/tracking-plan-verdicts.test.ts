@@ -27,6 +27,8 @@ interface Case {
   valid: boolean;
   /** Where each violation is, relative to `properties.v` (`''`: v itself). */
   paths: string[];
+  /** `refused`: the neutral build refuses the schema at start (patternProperties). */
+  neutral?: 'refused';
 }
 interface Violation {
   path: string;
@@ -63,11 +65,11 @@ let redis: RunningRedis | undefined;
 const verdicts = {} as Record<(typeof PLACES)[number], (Violation[] | null)[]>;
 
 async function place(where: string, ...more: string[]): Promise<(Violation[] | null)[]> {
-  const { stdout } = await run(
-    process.execPath,
-    [PROCESS, where, path.join(dir, 'plan.json'), path.join(dir, 'bodies.json'), ...more],
-    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-  ).catch((error: Error & { stdout?: string; stderr?: string }) => {
+  const planFile = path.join(dir, where === 'neutral' ? 'plan-neutral.json' : 'plan.json');
+  const { stdout } = await run(process.execPath, [PROCESS, where, planFile, path.join(dir, 'bodies.json'), ...more], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: Error & { stdout?: string; stderr?: string }) => {
     throw new Error(`${where}: ${error.message}\n${error.stderr ?? ''}`);
   });
   const line = /^VERDICTS=(.*)$/m.exec(stdout)?.[1];
@@ -86,6 +88,9 @@ beforeAll(async () => {
   // Under node_modules, so the module `hookgate types` writes finds @hookgate/core as an application would.
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(plan));
+  // Its cases' events are then unplanned there: no violations (checked below: the whole plan is refused).
+  const runsInterpreted = plan.filter((_, i) => cases[i]!.neutral !== 'refused');
+  writeFileSync(path.join(dir, 'plan-neutral.json'), JSON.stringify(runsInterpreted));
   writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
   redis = await startRedisServer();
   const types = async () => {
@@ -141,6 +146,7 @@ it('the corpus covers every draft-07 keyword, __proto__, constructor and Object.
     'minProperties',
     'required',
     'properties',
+    'patternProperties',
     'additionalProperties',
     'dependencies',
     'propertyNames',
@@ -162,18 +168,32 @@ it('the corpus covers every draft-07 keyword, __proto__, constructor and Object.
   expect(cases.filter((c) => c.valid === c.paths.length > 0)).toEqual([]);
 });
 
+it('the neutral build refuses at start, naming the rule, the schemas it cannot run (patternProperties)', async () => {
+  const refused = cases.flatMap((c, i) => (c.neutral === 'refused' ? [i] : []));
+  expect(refused.length).toBeGreaterThan(0);
+  const neutral = (await import(path.join(ROOT, 'packages/core/dist/index.js'))) as typeof import('@hookgate/core');
+  for (const i of refused) {
+    expect(() => neutral.compileTrackingPlan([plan[i]])).toThrow(
+      new RegExp(
+        `^rules\\[0\\] \\(TRACK "case-${i}" v1\\): .*patternProperties run only where the plan is compiled by Ajv`,
+      ),
+    );
+  }
+});
+
 describe.each(cases.map((c, i) => [i, c] as const))('case %i', (i, c) => {
   it(`${c.why}: ${JSON.stringify(c.schema)} on ${c.json} is ${c.valid ? 'valid' : 'invalid'}`, () => {
+    const places = PLACES.filter((where) => where !== 'neutral' || c.neutral !== 'refused');
     const found = Object.fromEntries(
-      PLACES.map((where) => {
+      places.map((where) => {
         const violations = verdicts[where][i];
         return [where, violations == null ? 'not handled' : [...new Set(violations.map((v) => v.path))].sort()];
       }),
     );
     const expected = expectedPaths(c);
-    expect(found).toEqual(Object.fromEntries(PLACES.map((where) => [where, expected])));
+    expect(found).toEqual(Object.fromEntries(places.map((where) => [where, expected])));
     // The same words everywhere, not only the same paths.
-    const words = PLACES.map((where) =>
+    const words = places.map((where) =>
       (verdicts[where][i] ?? []).map((v) => `${v.path} [${v.keyword}] ${v.message}`).sort(),
     );
     for (const other of words.slice(1)) expect(other).toEqual(words[0]);
