@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '@hookgate/core';
+import type * as CoreApi from '@hookgate/core';
 import { startRedisServer, type RunningRedis } from './helpers/redis-server.js';
 
 const run = promisify(execFile);
@@ -171,7 +172,7 @@ it('the corpus covers every draft-07 keyword, __proto__, constructor and Object.
 it('the neutral build refuses at start, naming the rule, the schemas it cannot run (patternProperties)', async () => {
   const refused = cases.flatMap((c, i) => (c.neutral === 'refused' ? [i] : []));
   expect(refused.length).toBeGreaterThan(0);
-  const neutral = (await import(path.join(ROOT, 'packages/core/dist/index.js'))) as typeof import('@hookgate/core');
+  const neutral = (await import(path.join(ROOT, 'packages/core/dist/index.js'))) as typeof CoreApi;
   for (const i of refused) {
     expect(() => neutral.compileTrackingPlan([plan[i]])).toThrow(
       new RegExp(
