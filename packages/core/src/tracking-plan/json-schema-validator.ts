@@ -147,38 +147,70 @@ interface InterpretedError {
   error: string;
 }
 
+/** The interpreter's words for a missing property another one depends on. */
+const MISSING_DEPENDENCY = /^Instance has "(.*)" but does not have "(.*)"\.$/s;
+
 /**
- * The interpreter's verdicts in the words the precompiled validators (Ajv) use, so both read alike;
- * `undefined` for an error that only says something inside failed (whose own error says what).
+ * Whether an error of the interpreter is followed by the error of the `false` schema it holds (at the
+ * value inside): a failing `additionalProperties: false` or `additionalItems: false`. A schema's own
+ * errors come there instead when it holds one.
+ */
+const holdsFalse = (error: InterpretedError, next: InterpretedError | undefined) =>
+  next?.keyword === 'false' && next.instanceLocation.startsWith(`${error.instanceLocation}/`);
+
+/**
+ * Which of the interpreter's errors are said, as Ajv says them: decided on the raw errors, before any is
+ * worded. Left out: wrappers and inner errors whose keyword says what failed, `additionalProperties` and
+ * `additionalItems` holding a schema (its own errors say it) and the `false` schema's error beside them
+ * when they are `false`, a dependant schema's (its errors say it), and an array too long said again.
+ */
+function saidErrors(errors: readonly InterpretedError[]): number[] {
+  const said: number[] = [];
+  const tooLong = new Set<string>();
+  errors.forEach((e, i) => {
+    if (WRAPPERS.has(e.keyword) || explainsOnly(e.keywordLocation, e.keyword)) return;
+    const before = errors[i - 1]?.keyword;
+    if (e.keyword === 'false' && (before === 'additionalProperties' || before === 'additionalItems')) return;
+    if (e.keyword === 'additionalProperties' && !holdsFalse(e, errors[i + 1])) return;
+    if (e.keyword === 'additionalItems') {
+      if (!holdsFalse(e, errors[i + 1]) || tooLong.has(e.instanceLocation)) return;
+      tooLong.add(e.instanceLocation);
+    }
+    if (e.keyword === 'dependencies' && !MISSING_DEPENDENCY.test(e.error)) return;
+    said.push(i);
+  });
+  return said;
+}
+
+/**
+ * The interpreter's verdicts in the words the precompiled validators (Ajv) use, so both read alike
+ * (`next`: the error after it, which says what an `additionalItems: false` met).
  */
 function interpretedViolation(
   error: InterpretedError,
   root: unknown,
   schema: unknown,
   next?: InterpretedError,
-): PlanViolation | undefined {
+): PlanViolation {
   const pointer = error.instanceLocation.replace(/^#/, '');
   const quoted = /"([^"]*)"/.exec(error.error)?.[1];
-  // The interpreter follows a failing `additionalProperties: false` (or `additionalItems`) with the `false`
-  // schema's own error at the value; a schema's errors come instead when it is one.
-  const falseSchema = next?.keyword === 'false' && next.instanceLocation.startsWith(`${error.instanceLocation}/`);
   switch (error.keyword) {
     case 'required':
       return { path: dotted(pointer, quoted), message: 'is required', keyword: 'required' };
     case 'dependencies': {
-      // `Instance has "a" but does not have "b".`; a dependant schema's own errors say what it missed.
-      const [, property, missing] = /^Instance has "(.*)" but does not have "(.*)"\.$/s.exec(error.error) ?? [];
-      if (property === undefined || missing === undefined) return undefined;
+      const [, property, missing] = MISSING_DEPENDENCY.exec(error.error) ?? [];
+      if (property === undefined || missing === undefined) {
+        return { path: dotted(pointer), message: error.error, keyword: 'dependencies' };
+      }
       return { path: dotted(pointer, missing), message: dependencyWords(property), keyword: 'dependencies' };
     }
     case 'false':
       return { path: dotted(pointer), message: FIXED_WORDS['false schema']!, keyword: 'false schema' };
     case 'additionalItems': {
-      // Ajv says it once per array, of `additionalItems: false` only: how many items the array may have
-      // is the index of the first one past them.
-      if (!falseSchema) return undefined;
-      const first = next.instanceLocation.slice(error.instanceLocation.length + 1);
-      return { path: dotted(pointer), message: `must NOT have more than ${first} items`, keyword: 'additionalItems' };
+      // How many items the array may have is the index of the first one past them.
+      const first = next?.instanceLocation.slice(error.instanceLocation.length + 1);
+      const message = first === undefined ? error.error : `must NOT have more than ${first} items`;
+      return { path: dotted(pointer), message, keyword: 'additionalItems' };
     }
     case 'propertyNames':
       return { path: dotted(pointer), message: `property name "${quoted}" must be valid`, keyword: 'propertyNames' };
@@ -187,7 +219,6 @@ function interpretedViolation(
       return { path: dotted(pointer), message: `must match "${branch}" schema`, keyword: 'if' };
     }
     case 'additionalProperties':
-      if (!falseSchema) return undefined;
       return {
         path: dotted(pointer, quoted),
         message: 'is not allowed (additionalProperties is false)',
@@ -252,22 +283,9 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
   return (value) => {
     const result = validator.validate(value);
     if (result.valid) return VALID;
-    const found: PlanViolation[] = [];
-    const said = new Set<string>();
-    result.errors.forEach((e, i) => {
-      if (WRAPPERS.has(e.keyword) || explainsOnly(e.keywordLocation, e.keyword)) return;
-      // The `false` schema an `additionalProperties: false` or `additionalItems: false` holds: already said.
-      const before = result.errors[i - 1]?.keyword;
-      if (e.keyword === 'false' && (before === 'additionalProperties' || before === 'additionalItems')) return;
-      const violation = interpretedViolation(e, value, schema, result.errors[i + 1]);
-      // An array too long is said once, not once per item past the end.
-      const words = violation?.keyword === 'additionalItems' ? '' : violation?.message;
-      const key = violation && `${violation.path}\u0000${violation.keyword}\u0000${words}`;
-      if (key === undefined || said.has(key)) return;
-      said.add(key);
-      found.push(violation!);
-    });
-    return found.length === 0 ? VALID : found;
+    const { errors } = result;
+    const said = saidErrors(errors);
+    return said.length === 0 ? VALID : said.map((i) => interpretedViolation(errors[i]!, value, schema, errors[i + 1]));
   };
 }
 
@@ -332,11 +350,7 @@ export function schemaProblems(schema: Record<string, unknown>): { path: string;
   metaValidator ??= new Validator(DRAFT_07_META_SCHEMA, '7', false);
   const result = metaValidator.validate(withoutEnumValues(schema));
   if (result.valid) return [];
-  const worded = (e: (typeof result.errors)[number]) =>
-    interpretedViolation(e, schema, DRAFT_07_META_SCHEMA) ?? {
-      path: dotted(e.instanceLocation.replace(/^#/, '')),
-      message: e.error,
-    };
+  const worded = (e: (typeof result.errors)[number]) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA);
   // The deepest error says most: `properties.total.type` rather than "property total does not match".
   const leaves = result.errors.filter((e) => !WRAPPERS.has(e.keyword) && !META_WRAPPERS.has(e.keyword)).map(worded);
   const list = leaves.length > 0 ? leaves : result.errors.map(worded);
