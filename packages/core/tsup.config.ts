@@ -23,12 +23,6 @@ export const nodeVariants: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
-// TypeBox is bundled into the output (its types still come from the dependency): its ESM build is
-// 266 modules, and loading them cost about 16 MB of RSS and a slower start in every process that
-// imports @hookgate/core; bundled, it is one file with only the parts used. TypeBox marks its
-// schemas with `Symbol.for` keys, so schemas made by the application's own TypeBox still work.
-const bundled = ['@sinclair/typebox'];
-
 export default defineConfig([
   {
     // The main entry and its subpaths share their modules (one copy of each class, so `instanceof`
@@ -37,11 +31,10 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     splitting: true,
     dts: true,
-    sourcemap: true,
+    sourcemap: false, // unminified output reads as is; maps with sources would double the tarball
     // Everything but the other build's output (the two run side by side).
     clean: ['!node/**'],
     target: 'es2022',
-    noExternal: bundled,
   },
   {
     entry: ['src/index.ts', 'src/adapter.ts', 'src/calls.ts', 'src/internal.ts'],
@@ -49,12 +42,11 @@ export default defineConfig([
     format: ['esm'],
     splitting: true,
     dts: false, // the same API: dist/index.d.ts types both
-    sourcemap: true,
+    sourcemap: false, // unminified output reads as is; maps with sources would double the tarball
     clean: true,
     target: 'es2022',
     removeNodeProtocol: false, // keep `node:crypto` (Deno resolves built-ins only with the prefix)
     platform: 'node',
-    noExternal: bundled,
     esbuildPlugins: [nodeVariants],
   },
 ]);

@@ -93,6 +93,15 @@ export {
   type MessageType,
 } from './messages/schemas.js';
 export type {
+  AbsentSchema,
+  FieldSchema,
+  LiteralSchema,
+  ObjectSchema,
+  OpenObjectSchema,
+  SchemaType,
+  StringSchema,
+} from './messages/schema-parts.js';
+export type {
   AliasMessage,
   DeleteMessage,
   ExtraFields,
