@@ -11,9 +11,12 @@ import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-ac
 import { createWorker, enqueueTo, type HandoffJobData, type JobContext } from '../src/index.js';
 import { SECRET, post } from './support/processes.js';
 import { redisSuite } from './support/redis-suite.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+const plan = compileTrackingPlan(
+  JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  ),
 );
 
 const suite = redisSuite();

@@ -7,7 +7,7 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import type { EnqueueHandoff } from './handoff.js';
 import type { Verification } from './verification.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { PlanViolation } from '../tracking-plan/compiled-plan.js';
 import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
 
 export type { Verification } from './verification.js';

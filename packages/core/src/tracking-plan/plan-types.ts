@@ -7,8 +7,7 @@ import type {
   ScreenMessage,
   TrackMessage,
 } from '../messages/types.js';
-import type { PlanViolation, PrecompiledValidator } from './json-schema-validator.js';
-import type { TrackingPlanRule } from './plan-file.js';
+import type { PlanViolation, PrecompiledValidator, TrackingPlanRule } from './compiled-plan.js';
 
 /**
  * The event types a plan module declares (types only): per track event name, and for identify, group,

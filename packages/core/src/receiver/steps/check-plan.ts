@@ -1,5 +1,5 @@
 import type { WebhookMessage } from '../../messages/types.js';
-import type { PlanViolation } from '../../tracking-plan/json-schema-validator.js';
+import type { PlanViolation } from '../../tracking-plan/compiled-plan.js';
 import type { MessageHandler } from '../options.js';
 import type { ReceiverSetup } from '../setup.js';
 import type { Checked, Parsed } from './request.js';
