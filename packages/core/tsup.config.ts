@@ -1,27 +1,14 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { defineConfig, type Options } from 'tsup';
+import { defineConfig } from 'tsup';
+import { nodeVariants } from '../../scripts/node-variants.js';
 
 // Two builds of the same sources:
 // - dist/index.js + dist/index.cjs: runtime-neutral (Workers, browsers, Bun, Deno, Node). No static
 //   import of a Node built-in, no code generation from strings.
 // - dist/node/*.js: ESM for Node (package.json: the `node` condition of `import`, which Bun and Deno take
 //   too), where every source file with a `.node.ts` sibling is replaced by it:
-//   - src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
+//   src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
 //     has neither `process.getBuiltinModule` nor `require` to look it up with (node-crypto.ts does);
-//   - src/tracking-plan/schema-compiler.node.ts compiles a tracking plan's rules with Ajv (code
-//     generation, which Workers forbid; schema-compiler.ts interprets them).
 
-/** esbuild plugin of the Node build: `./x.js` → `./x.node.ts` where that file exists. */
-export const nodeVariants: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'node-variants',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
-      const variant = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.node.ts');
-      return existsSync(variant) ? { path: variant } : undefined;
-    });
-  },
-};
 
 export default defineConfig([
   {
