@@ -11,7 +11,18 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq', 'otel'] as const;
+const PACKAGES = [
+  'core',
+  'plans',
+  'express',
+  'fastify',
+  'hono',
+  'emulator',
+  'client',
+  'redis',
+  'bullmq',
+  'otel',
+] as const;
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const LICENSE = readFileSync(path.join(root, 'LICENSE'), 'utf8');
 
@@ -106,6 +117,7 @@ describe('the packed tarballs', () => {
         .sort();
       const isEmulator = path.basename(tarball).startsWith('hookgate-emulator');
       const isCore = path.basename(tarball).startsWith('hookgate-core');
+      const isPlans = path.basename(tarball).startsWith('hookgate-plans');
       const expected = [
         'LICENSE',
         'README.md',
@@ -125,12 +137,13 @@ describe('the packed tarballs', () => {
           'dist/inspector/app.js',
           'dist/inspector/index.html',
         );
-      if (isCore) {
-        // Core: four entries (main, adapter, calls, internal), each in the neutral build and the Node build
-        // (dist/node/), sharing chunks whose names carry a content hash.
-        for (const entry of ['adapter', 'calls', 'internal'])
+      if (isCore || isPlans) {
+        // Core: four entries (main, adapter, calls, internal); plans: two (main, internal). Each in the neutral
+        // build and the Node build (dist/node/), sharing chunks whose names carry a content hash.
+        const subpaths = isCore ? ['adapter', 'calls', 'internal'] : ['internal'];
+        for (const entry of subpaths)
           for (const ext of ['cjs', 'd.cts', 'd.ts', 'js']) expected.push(`dist/${entry}.${ext}`);
-        for (const entry of ['index', 'adapter', 'calls', 'internal']) expected.push(`dist/node/${entry}.js`);
+        for (const entry of ['index', ...subpaths]) expected.push(`dist/node/${entry}.js`);
         const shared = /^dist\/(node\/)?(chunk-\w+\.c?js|[\w-]+-\w+\.d\.c?ts)$/;
         expect(
           files.filter((f) => !shared.test(f)),

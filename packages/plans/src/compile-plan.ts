@@ -1,8 +1,6 @@
 // A tracking plan compiled once: each rule's JSON Schema compiled, the version of each event picked.
 import type {
   CompiledTrackingPlan,
-  ExactNumber,
-  PlanCheckResult,
   PlanRuleRef,
   PlanShapesOf,
   PlanViolation,

@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as CoreApi from '@hookgate/core';
+import type * as PlansApi from '../src/index.js';
 import { fixture } from '@hookgate/core';
 import { bundlePlans, type PlansBundle } from './helpers/bundle.js';
 
-type Core = typeof CoreApi & typeof import('../src/index.js');
+type Core = typeof CoreApi & typeof PlansApi;
 
 const fixtures = new URL('../../../test/fixtures/tracking-plans/', import.meta.url);
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, fixtures), 'utf8'));
