@@ -9,14 +9,14 @@ if (verifier === 'hookgate') {
   const { createReceiver } = await import('@hookgate/core');
   let handled;
   const receiver = createReceiver({ secret: 'secret', onMessage: (msg) => void (handled = msg.type) });
-  const response = await receiver.fetch(
-    new Request('http://127.0.0.1/webhooks', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature': signature },
-      body,
-    }),
-  );
-  if (response.status !== 200 || handled !== 'track') throw new Error(`hookgate answered ${response.status}`);
+  // The adapter contract's input, as a Node server hands it over (octokit's verifyAndReceive takes the
+  // same: the body's text and the signature). `receiver.fetch` would also load Node's fetch (undici).
+  const answer = await receiver.handle({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': signature },
+    rawBody: body,
+  });
+  if (answer.status !== 200 || handled !== 'track') throw new Error(`hookgate answered ${answer.status}`);
 } else if (verifier === '@octokit/webhooks') {
   const { Webhooks } = await import('@octokit/webhooks');
   let handled;

@@ -122,7 +122,7 @@ export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
   insecureSkipVerification?: boolean;
   /** Handlers per message type, each narrowed (`on: { track(msg) { msg.event } }`); with `trackingPlan`, `on.track` may be keyed by event name. */
   on?: PlanHandlers<NoInfer<TPlan>, MessageHandlers<TExtra>, HandlerContext<TExtra>>;
-  /** Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`): handlers get `ctx.violations` and `ctx.planned`. */
+  /** Segment tracking plan, compiled: `compileTrackingPlan(plan)` from `@hookgate/plans`. Handlers get `ctx.violations` and `ctx.planned`. */
   trackingPlan?: TPlan;
   /** Runs instead of the handler for a message that breaks `trackingPlan`. */
   onViolation?: ViolationHandler<HandlerContext<TExtra>>;

@@ -30,13 +30,14 @@ export interface PlanShapes {
 
 /**
  * A tracking plan with its event types: the `trackingPlan` export of the module `hookgate types` writes.
- * Passed as the receiver's `trackingPlan`, it types every keyed handler in `on.track`.
+ * Compiled by `compileTrackingPlan` (`@hookgate/plans`) and passed as the receiver's `trackingPlan`, it types
+ * every keyed handler in `on.track`.
  *
  * @example
  * import { trackingPlan } from './tracking-plan.js'; // written by: hookgate types --plan plan.json --out src/tracking-plan.ts
  * createReceiver({
  *   secret,
- *   trackingPlan,
+ *   trackingPlan: compileTrackingPlan(trackingPlan), // import { compileTrackingPlan } from '@hookgate/plans'
  *   on: { track: { 'Order Completed': (msg) => console.log(msg.properties.total.toFixed(2)) } },
  * });
  */
