@@ -145,6 +145,10 @@ describe('createWorker with trackingPlan', () => {
     expect(() => createWorker('q', { connection: connection(), on: { track: { '*': () => {} } } })).toThrow(
       /keyed by event name, which needs the tracking plan/,
     );
+    // A plan not compiled (its JSON) is refused, naming the package to add and the call.
+    expect(() => createWorker('q', { connection: connection(), trackingPlan: { rules: plan.rules } })).toThrow(
+      /^createWorker\(\): trackingPlan must be a compiled plan\. Add the package @hookgate\/plans .*compileTrackingPlan\(plan\)/,
+    );
     expect(() => createReceiver({ secret: SECRET, trackingPlan: plan, enqueue: () => undefined })).toThrow(
       /trackingPlan with enqueue: .* createWorker\(queueName, \{ connection, trackingPlan, on \}\)/,
     );
