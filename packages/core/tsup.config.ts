@@ -7,8 +7,7 @@ import { nodeVariants } from '../../scripts/node-variants.js';
 // - dist/node/*.js: ESM for Node (package.json: the `node` condition of `import`, which Bun and Deno take
 //   too), where every source file with a `.node.ts` sibling is replaced by it:
 //   src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
-//     has neither `process.getBuiltinModule` nor `require` to look it up with (node-crypto.ts does);
-
+//   has neither `process.getBuiltinModule` nor `require` to look it up with (node-crypto.ts does).
 
 export default defineConfig([
   {
