@@ -5,7 +5,7 @@
 // runtime-neutral build.
 import type { PrecompiledValidator } from '@hookgate/core';
 import { precompiledCheck, type SchemaCheck } from './json-schema-validator.js';
-import { planAjv } from './plan-ajv.js';
+import { ajvSchema, planAjv } from './plan-ajv.js';
 
 /**
  * Whether rules compiled here may have `patternProperties` (internal): yes, Ajv runs them on RE2 too.
@@ -25,9 +25,5 @@ export const COMPILES_PATTERN_PROPERTIES = true;
  */
 export function schemaCompiler(): (schema: Record<string, unknown>) => SchemaCheck {
   const ajv = planAjv();
-  return (schema) => {
-    // (two versions of one rule may share it), as `hookgate types` compiles them.
-    const { $schema: _schema, $id: _id, ...rest } = schema;
-    return precompiledCheck(ajv.compile(rest) as PrecompiledValidator);
-  };
+  return (schema) => precompiledCheck(ajv.compile(ajvSchema(schema)) as PrecompiledValidator);
 }

@@ -63,7 +63,14 @@ export interface PlanViolation {
 export interface PrecompiledValidator {
   (value: unknown): boolean;
   errors?:
-    readonly { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }[] | null;
+    | readonly {
+        instancePath: string;
+        keyword: string;
+        params: Record<string, unknown>;
+        message?: string;
+        schemaPath?: string;
+      }[]
+    | null;
 }
 
 /**
