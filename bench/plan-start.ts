@@ -3,8 +3,9 @@
 // the draft-07 meta-schema, the pattern and $ref checks; rules compile when their first message comes),
 // against JSON.parse of the same text in the same run, and the first check of one rule (its compile).
 // Bar: ready within the 1 s budget (budget ÷ start ≥ 1). CPU time from process.cpuUsage, not wall time.
-import { compileTrackingPlan, fixture } from '@hookgate/core';
-import { parseTrackingPlanText } from '@hookgate/core/internal';
+import { fixture } from '@hookgate/core';
+import { compileTrackingPlan } from '@hookgate/plans';
+import { parseTrackingPlanText } from '@hookgate/plans/internal';
 import { median, type BenchReport } from './lib.js';
 
 function planText(): string {

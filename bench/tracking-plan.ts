@@ -2,10 +2,10 @@
 // receiver.handle() (status table, HMAC verification of the raw bytes, JSON parse, message check, the plan's
 // check, a handler), awaited, in-process, so the ratio is stricter than over HTTP (no socket work to hide
 // in). Three plans: the module `hookgate types` writes (validators precompiled by Ajv), the plan's JSON as
-// read by core's Node build (dist/node.js: each rule compiled by Ajv at start; core is bundled here as tsup
-// builds it), and the plan's JSON in the runtime-neutral build (dist/index.js, what Workers import: checked by
-// @cfworker/json-schema's interpreter, no code generation: reported without a bar). The neutral build is
-// imported by its path: on Node, `@hookgate/core` resolves to the Node build (the `node` export condition).
+// read by @hookgate/plans' Node build (dist/node/: each rule compiled by Ajv at start; core and plans are
+// bundled here as tsup builds them), and the plan's JSON in the runtime-neutral builds (dist/index.js, what
+// Workers import: checked by @cfworker/json-schema's interpreter, no code generation: reported without a
+// bar). The neutral builds are imported by their paths: on Node, the packages resolve to their Node builds.
 // Bar: each Node row ÷ without ≥ 0.9.
 // Run: node --import tsx bench/run.ts tracking-plan   (or directly: node --import tsx bench/tracking-plan.ts)
 import { spawnSync } from 'node:child_process';
@@ -15,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Core from '@hookgate/core';
+import type * as Plans from '@hookgate/plans';
 import { fixture, type Receiver, type ReceiverInput } from '@hookgate/core';
-import { bundleCoreForNode } from '../packages/core/test/helpers/bundle.js';
+import { bundlePlans } from '../packages/plans/test/helpers/bundle.js';
 import { fmt, median, printReport, type BenchReport } from './lib.js';
 
 const SECRET = 'whsec_bench_plan_71c2';
@@ -123,16 +124,20 @@ async function compare(a: Receiver, b: Receiver, request: ReceiverInput, rounds 
 export default async function bench(): Promise<BenchReport> {
   const plan = planOf200();
   const generated = await generatedModule(plan);
-  const nodeBuild = await bundleCoreForNode();
+  const nodeBuild = await bundlePlans('node');
   try {
-    const nodeCore = (await import(pathToFileURL(nodeBuild.file).href)) as typeof Core;
-    const neutralCore = (await import(pathToFileURL(join(ROOT, 'packages/core/dist/index.js')).href)) as typeof Core;
+    type Both = typeof Core & typeof Plans;
+    const nodeCore = (await import(pathToFileURL(nodeBuild.file).href)) as Both;
+    const neutralCore = {
+      ...((await import(pathToFileURL(join(ROOT, 'packages/core/dist/index.js')).href)) as typeof Core),
+      ...((await import(pathToFileURL(join(ROOT, 'packages/plans/dist/index.js')).href)) as typeof Plans),
+    };
     let violations = 0;
-    const make = (core: typeof Core, trackingPlan?: unknown) =>
+    const make = (core: Both, trackingPlan?: unknown) =>
       core.createReceiver({
         secret: SECRET,
         dedupe: false,
-        ...(trackingPlan !== undefined && { trackingPlan }),
+        ...(trackingPlan !== undefined && { trackingPlan: core.compileTrackingPlan(trackingPlan) }),
         on: { track: (_msg, ctx) => void (violations += ctx.violations?.length ?? 0) },
       });
     const request = input();

@@ -9,7 +9,9 @@
 //     must find types that match the JavaScript it loads (ESM types for ESM, `.d.cts` for CJS);
 //   - packed imports: every file a packed module imports by a relative path (`from "./chunk-….js"`,
 //     `import("./plan-module-….js")`, `require("./chunk-….cjs")`, as the build writes them) is packed
-//     too; a `files` list that leaves out a chunk breaks only the code that loads it.
+//     too; a `files` list that leaves out a chunk breaks only the code that loads it;
+//   - size budgets (scripts/size-budget.mjs): each tarball's unpacked size, and hookgate's share of a no-plan
+//     Workers bundle, against scripts/size-budgets.json (the workspace's packages only).
 // Prints one line a package when all is well; otherwise the tool's own report, and exits 1.
 // An ignore of an attw rule belongs in the package's package.json, under "attw", with its reason.
 //
@@ -20,6 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { checkSizeBudgets } from './size-budget.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -123,6 +126,17 @@ try {
     }
   };
   await Promise.all([worker(), worker()]);
+  if (given.length === 0) {
+    const packages = tarballs.map((tarball) => ({
+      tarball,
+      name: JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })).name,
+    }));
+    const { lines, failures } = await checkSizeBudgets(packages);
+    if (failures.length > 0) {
+      failed = true;
+      console.error(`FAIL size budgets (scripts/size-budgets.json)\n  ${failures.join('\n  ')}`);
+    } else console.log(`ok size budgets: ${lines.join('; ')}`);
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

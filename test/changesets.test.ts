@@ -1,5 +1,5 @@
 // Versions and release notes (.changeset/, CONTRIBUTING.md "Changesets"): every published package is in the one
-// fixed group, so the nine always share a version, and each has a CHANGELOG.md whose newest entry is that version.
+// fixed group, so the ten always share a version, and each has a CHANGELOG.md whose newest entry is that version.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,8 @@ const config = JSON.parse(readFileSync(`${root}.changeset/config.json`, 'utf8'))
 };
 
 describe('changesets', () => {
-  it('has the nine packages, all in one fixed group and none ignored', () => {
-    expect(packages.map((p) => p.name).sort()).toHaveLength(9);
+  it('has the ten packages, all in one fixed group and none ignored', () => {
+    expect(packages.map((p) => p.name).sort()).toHaveLength(10);
     expect(config.fixed).toEqual([['@hookgate/*']]);
     for (const { name } of packages) expect(name).toMatch(/^@hookgate\/[a-z]+$/);
     expect(config.ignore).toEqual([]);

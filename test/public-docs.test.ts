@@ -6,7 +6,18 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq', 'otel'] as const;
+const PACKAGES = [
+  'core',
+  'plans',
+  'express',
+  'fastify',
+  'hono',
+  'emulator',
+  'client',
+  'redis',
+  'bullmq',
+  'otel',
+] as const;
 
 /** Core's public subpaths (`@hookgate/core/adapter`, `@hookgate/core/calls`), documented like a package's main entry. */
 const CORE_SUBPATHS = ['adapter', 'calls'] as const;

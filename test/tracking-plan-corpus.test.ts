@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, createReceiver, TrackingPlanError } from '@hookgate/core';
+import { createReceiver } from '@hookgate/core';
+import { compileTrackingPlan, TrackingPlanError } from '@hookgate/plans';
 import { createWorker } from '@hookgate/bullmq';
 import { startCliFromSources } from '../packages/emulator/test/helpers/local-http.js';
 
@@ -61,11 +62,13 @@ describe.each(files)('%s', (file) => {
   });
 
   it('the same verdict and message at a receiver and at a worker', () => {
-    expect(verdictOf(() => createReceiver({ secret: 's', trackingPlan: planOf(file) }))).toBe(expected);
+    expect(verdictOf(() => createReceiver({ secret: 's', trackingPlan: compileTrackingPlan(planOf(file)) }))).toBe(
+      expected,
+    );
     // Without a connection, a good plan gets as far as BullMQ's connection check.
     let worker: string | null;
     try {
-      createWorker('q', { trackingPlan: planOf(file) } as never);
+      createWorker('q', { trackingPlan: compileTrackingPlan(planOf(file)) } as never);
       worker = 'created';
     } catch (error) {
       worker = error instanceof TrackingPlanError ? error.message : (error as Error).message;

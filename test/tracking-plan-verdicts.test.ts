@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '@hookgate/core';
-import type * as CoreApi from '@hookgate/core';
+import type * as PlansApi from '@hookgate/plans';
 import { startRedisServer, type RunningRedis } from './helpers/redis-server.js';
 
 const run = promisify(execFile);
@@ -81,12 +81,13 @@ async function place(where: string, ...more: string[]): Promise<(Violation[] | n
 beforeAll(async () => {
   for (const built of [
     'packages/core/dist/node/index.js',
+    'packages/plans/dist/node/index.js',
     'packages/bullmq/dist/index.js',
     'packages/emulator/bin/hookgate.js',
   ]) {
     if (!existsSync(path.join(ROOT, built))) throw new Error(`${built} is missing: run pnpm build first`);
   }
-  // Under node_modules, so the module `hookgate types` writes finds @hookgate/core as an application would.
+  // Under node_modules, so the module `hookgate types` writes finds @hookgate/plans as an application would.
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'plan.json'), JSON.stringify(plan));
   // Its cases' events are then unplanned there: no violations (checked below: the whole plan is refused).
@@ -172,7 +173,7 @@ it('the corpus covers every draft-07 keyword, __proto__, constructor and Object.
 it('the neutral build refuses at start, naming the rule, the schemas it cannot run (patternProperties)', async () => {
   const refused = cases.flatMap((c, i) => (c.neutral === 'refused' ? [i] : []));
   expect(refused.length).toBeGreaterThan(0);
-  const neutral = (await import(path.join(ROOT, 'packages/core/dist/index.js'))) as typeof CoreApi;
+  const neutral = (await import(path.join(ROOT, 'packages/plans/dist/index.js'))) as typeof PlansApi;
   for (const i of refused) {
     expect(() => neutral.compileTrackingPlan([plan[i]])).toThrow(
       new RegExp(

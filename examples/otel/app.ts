@@ -10,6 +10,7 @@ import { Queue } from 'bullmq';
 import { createWorker, enqueueTo } from '@hookgate/bullmq';
 import { hookgate } from '@hookgate/express';
 import { openTelemetry } from '@hookgate/otel';
+import { compileTrackingPlan } from '@hookgate/plans';
 
 /** Where the example runs. */
 export interface OtelExampleOptions {
@@ -27,7 +28,7 @@ export interface OtelExample {
   close(): Promise<void>;
 }
 
-const plan: unknown = JSON.parse(readFileSync(new URL('./plan.json', import.meta.url), 'utf8'));
+const plan = compileTrackingPlan(JSON.parse(readFileSync(new URL('./plan.json', import.meta.url), 'utf8')));
 
 /**
  * Starts the Express receiver and the BullMQ worker. Start the OpenTelemetry SDK first.

@@ -4,7 +4,7 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   dts: true,
-  sourcemap: true,
+  sourcemap: false, // unminified output reads as is; maps with sources would double the tarball
   clean: true,
   target: 'es2022',
 });

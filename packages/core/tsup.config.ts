@@ -1,33 +1,13 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { defineConfig, type Options } from 'tsup';
+import { defineConfig } from 'tsup';
+import { nodeVariants } from '../../scripts/node-variants.js';
 
 // Two builds of the same sources:
 // - dist/index.js + dist/index.cjs: runtime-neutral (Workers, browsers, Bun, Deno, Node). No static
 //   import of a Node built-in, no code generation from strings.
 // - dist/node/*.js: ESM for Node (package.json: the `node` condition of `import`, which Bun and Deno take
 //   too), where every source file with a `.node.ts` sibling is replaced by it:
-//   - src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
-//     has neither `process.getBuiltinModule` nor `require` to look it up with (node-crypto.ts does);
-//   - src/tracking-plan/schema-compiler.node.ts compiles a tracking plan's rules with Ajv (code
-//     generation, which Workers forbid; schema-compiler.ts interprets them).
-
-/** esbuild plugin of the Node build: `./x.js` → `./x.node.ts` where that file exists. */
-export const nodeVariants: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'node-variants',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
-      const variant = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.node.ts');
-      return existsSync(variant) ? { path: variant } : undefined;
-    });
-  },
-};
-
-// TypeBox is bundled into the output (its types still come from the dependency): its ESM build is
-// 266 modules, and loading them cost about 16 MB of RSS and a slower start in every process that
-// imports @hookgate/core; bundled, it is one file with only the parts used. TypeBox marks its
-// schemas with `Symbol.for` keys, so schemas made by the application's own TypeBox still work.
-const bundled = ['@sinclair/typebox'];
+//   src/signatures/node-crypto.node.ts imports node:crypto statically, because ESM on Node 20.0–20.15
+//   has neither `process.getBuiltinModule` nor `require` to look it up with (node-crypto.ts does).
 
 export default defineConfig([
   {
@@ -37,11 +17,10 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     splitting: true,
     dts: true,
-    sourcemap: true,
+    sourcemap: false, // unminified output reads as is; maps with sources would double the tarball
     // Everything but the other build's output (the two run side by side).
     clean: ['!node/**'],
     target: 'es2022',
-    noExternal: bundled,
   },
   {
     entry: ['src/index.ts', 'src/adapter.ts', 'src/calls.ts', 'src/internal.ts'],
@@ -49,12 +28,11 @@ export default defineConfig([
     format: ['esm'],
     splitting: true,
     dts: false, // the same API: dist/index.d.ts types both
-    sourcemap: true,
+    sourcemap: false, // unminified output reads as is; maps with sources would double the tarball
     clean: true,
     target: 'es2022',
     removeNodeProtocol: false, // keep `node:crypto` (Deno resolves built-ins only with the prefix)
     platform: 'node',
-    noExternal: bundled,
     esbuildPlugins: [nodeVariants],
   },
 ]);

@@ -11,7 +11,7 @@ export default defineConfig([
     entry: ['src/index.ts'],
     format: ['esm', 'cjs'],
     dts: true,
-    sourcemap: true,
+    sourcemap: false, // unminified output reads as is; maps with sources would double the tarball
     clean: false,
     target: 'es2022',
     // import.meta.url in the CJS build (the inspector finds its page next to the module).
@@ -24,7 +24,7 @@ export default defineConfig([
     entry: ['src/cli.ts'],
     format: ['esm'],
     dts: false,
-    sourcemap: true,
+    sourcemap: false, // unminified output reads as is; maps with sources would double the tarball
     clean: false,
     target: 'es2022',
     // Only a checkout running from sources builds the page on the fly; the package ships dist/inspector/.

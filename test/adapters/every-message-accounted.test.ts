@@ -15,9 +15,10 @@ import { hookgate as fastifyHookgate, hookgateRawBody, webhookRoute } from '@hoo
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { listenOnLoopback, startHttpServer, type RunningServer } from '../helpers/servers.js';
 import { EVENTS, MESSAGES, PLAN, ranRecorder, type MessageName } from '../helpers/accounting-cases.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
 const SECRET = 'whsec_every_message_accounted';
-const plan = PLAN;
+const plan = compileTrackingPlan(PLAN);
 
 /** What ran for each message, by its messageId: `handler`, `onMessage`, `onViolation` or `route`. */
 const { ran, record } = ranRecorder();

@@ -16,9 +16,10 @@ const plan = JSON.parse(readFileSync(planFile, 'utf8'));
 /** @type {string[]} */
 const bodies = JSON.parse(readFileSync(bodiesFile, 'utf8'));
 
-const core = await import(
-  new URL(where === 'neutral' ? 'packages/core/dist/index.js' : 'packages/core/dist/node/index.js', root).href
-);
+const build = where === 'neutral' ? 'dist/index.js' : 'dist/node/index.js';
+const core = await import(new URL(`packages/core/${build}`, root).href);
+// Plans are compiled by @hookgate/plans, of the same build (the `node` condition, or the neutral one).
+const { compileTrackingPlan } = await import(new URL(`packages/plans/${build}`, root).href);
 /** messageId → violations */
 const seen = new Map();
 const record = (msg, ctx) => {
@@ -48,7 +49,7 @@ if (where === 'worker') {
   const all = new Promise((resolve) => (done = resolve));
   const worker = createWorker(queue.name, {
     connection,
-    trackingPlan: plan,
+    trackingPlan: compileTrackingPlan(plan),
     onMessage: (msg, ctx) => {
       record(msg, ctx);
       if (seen.size === bodies.length) done();
@@ -64,7 +65,12 @@ if (where === 'worker') {
   const trackingPlan = where.startsWith('module:')
     ? (await import(pathToFileURL(where.slice('module:'.length)).href)).trackingPlan
     : plan;
-  const receiver = core.createReceiver({ secret: SECRET, dedupe: false, trackingPlan, onMessage: record });
+  const receiver = core.createReceiver({
+    secret: SECRET,
+    dedupe: false,
+    trackingPlan: compileTrackingPlan(trackingPlan),
+    onMessage: record,
+  });
   for (const body of bodies) await post(receiver, body);
 }
 

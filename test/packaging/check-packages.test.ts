@@ -121,4 +121,32 @@ describe('pnpm check:packages', () => {
     expect(code).toBe(1);
     expect(output).toContain('"attw.ignoreRules" needs a "reason"');
   });
+
+  it('holds each tarball and the Workers bundle to their budgets, naming what is over and what may not be in it', async () => {
+    const { checkSizeBudgets, unpackedBytes } = await import('../../scripts/size-budget.mjs');
+    const tarball = makeTarball('sized', {}, { 'big.js': 'x'.repeat(20_000) });
+    const size = unpackedBytes(tarball);
+    expect(size).toBeGreaterThan(20_000);
+    const share = { gzip: 31 * 1024, minified: 0, inputs: [{ file: 'node_modules/re2js/build/index.js', bytes: 9 }] };
+    const budgets = (tarballBytes: number) => ({
+      tarballs: { '@scratch/sized': tarballBytes },
+      workersBundle: { gzip: 30 * 1024, forbidden: ['re2js'] },
+    });
+    const over = await checkSizeBudgets([{ name: '@scratch/sized', tarball }], budgets(size - 1), async () => share);
+    expect(over.failures).toEqual([
+      expect.stringMatching(/^@scratch\/sized: unpacks to .* KB, over its budget of .* KB$/),
+      expect.stringMatching(
+        /hookgate's share is 31\.0 KB gzip, over its budget of 30\.0 KB; biggest inputs: node_modules\/re2js/,
+      ),
+      'the no-plan Workers bundle holds node_modules/re2js/build/index.js (none may be in it)',
+    ]);
+    const within = await checkSizeBudgets([{ name: '@scratch/sized', tarball }], budgets(size), async () => ({
+      ...share,
+      gzip: 1024,
+      inputs: [],
+    }));
+    expect(within.failures).toEqual([]);
+    const unbudgeted = await checkSizeBudgets([{ name: '@scratch/other', tarball }], budgets(size), async () => share);
+    expect(unbudgeted.failures[0]).toBe('@scratch/other: no size budget in scripts/size-budgets.json (add one)');
+  });
 });

@@ -7,7 +7,7 @@ import { formatMessage } from 'publint/utils';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq'] as const;
+const PACKAGES = ['core', 'plans', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq'] as const;
 
 describe.each(PACKAGES)('@hookgate/%s package', (name) => {
   const dir = `${root}packages/${name}`;

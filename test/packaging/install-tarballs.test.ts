@@ -11,7 +11,18 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'emulator', 'client', 'redis', 'bullmq', 'otel'] as const;
+const PACKAGES = [
+  'core',
+  'plans',
+  'express',
+  'fastify',
+  'hono',
+  'emulator',
+  'client',
+  'redis',
+  'bullmq',
+  'otel',
+] as const;
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const LICENSE = readFileSync(path.join(root, 'LICENSE'), 'utf8');
 
@@ -106,16 +117,15 @@ describe('the packed tarballs', () => {
         .sort();
       const isEmulator = path.basename(tarball).startsWith('hookgate-emulator');
       const isCore = path.basename(tarball).startsWith('hookgate-core');
+      const isPlans = path.basename(tarball).startsWith('hookgate-plans');
       const expected = [
         'LICENSE',
         'README.md',
         'package.json',
         'dist/index.cjs',
-        'dist/index.cjs.map',
         'dist/index.d.cts',
         'dist/index.d.ts',
         'dist/index.js',
-        'dist/index.js.map',
       ];
       // The emulator ships the web inspector's page (built by scripts/build-inspector.mjs); core a Node entry
       // that imports node:crypto statically (ESM on Node before 20.16).
@@ -123,26 +133,25 @@ describe('the packed tarballs', () => {
         expected.push(
           'bin/hookgate.js',
           'dist/cli.js',
-          'dist/cli.js.map',
           'dist/inspector/app.css',
           'dist/inspector/app.js',
           'dist/inspector/index.html',
         );
-      if (isCore) {
-        // Core: four entries (main, adapter, calls, internal), each in the neutral build and the Node build
-        // (dist/node/), sharing chunks whose names carry a content hash.
-        for (const entry of ['adapter', 'calls', 'internal'])
-          for (const ext of ['cjs', 'cjs.map', 'd.cts', 'd.ts', 'js', 'js.map']) expected.push(`dist/${entry}.${ext}`);
-        for (const entry of ['index', 'adapter', 'calls', 'internal'])
-          expected.push(`dist/node/${entry}.js`, `dist/node/${entry}.js.map`);
-        const shared = /^dist\/(node\/)?(chunk-\w+\.c?js(\.map)?|[\w-]+-\w+\.d\.c?ts)$/;
+      if (isCore || isPlans) {
+        // Core: four entries (main, adapter, calls, internal); plans: two (main, internal). Each in the neutral
+        // build and the Node build (dist/node/), sharing chunks whose names carry a content hash.
+        const subpaths = isCore ? ['adapter', 'calls', 'internal'] : ['internal'];
+        for (const entry of subpaths)
+          for (const ext of ['cjs', 'd.cts', 'd.ts', 'js']) expected.push(`dist/${entry}.${ext}`);
+        for (const entry of ['index', ...subpaths]) expected.push(`dist/node/${entry}.js`);
+        const shared = /^dist\/(node\/)?(chunk-\w+\.c?js|[\w-]+-\w+\.d\.c?ts)$/;
         expect(
           files.filter((f) => !shared.test(f)),
           path.basename(tarball),
         ).toEqual(expected.sort());
       } else if (isEmulator) {
         // The CLI's lazily loaded chunks (`hookgate types`' generators), named with a content hash.
-        const chunk = /^dist\/[\w-]+-[A-Z0-9]{8}\.js(\.map)?$/;
+        const chunk = /^dist\/[\w-]+-[A-Z0-9]{8}\.js$/;
         expect(files.filter((f) => chunk.test(f)).length, 'the CLI chunks').toBeGreaterThan(0);
         expect(
           files.filter((f) => !chunk.test(f)),

@@ -91,11 +91,9 @@ describe('prepack', () => {
         'package/LICENSE',
         'package/README.md',
         'package/dist/index.cjs',
-        'package/dist/index.cjs.map',
         'package/dist/index.d.cts',
         'package/dist/index.d.ts',
         'package/dist/index.js',
-        'package/dist/index.js.map',
         'package/package.json',
       ].sort(),
     );

@@ -104,7 +104,9 @@ describe('the hookgate bin from the tarballs', { timeout: 120_000 }, () => {
     writeFileSync(
       consumer,
       `import { createReceiver } from '@hookgate/core';
-import { trackingPlan } from './x.js';
+import { compileTrackingPlan } from '@hookgate/plans';
+import { trackingPlan as planExport } from './x.js';
+const trackingPlan = compileTrackingPlan(planExport);
 createReceiver({ secret: 's', trackingPlan, on: { track: { 'Order Completed': (msg) => msg.properties.order_id.toUpperCase() } } });
 // @ts-expect-error -- not an event of the plan
 createReceiver({ secret: 's', trackingPlan, on: { track: { 'Order Complete': () => {} } } });

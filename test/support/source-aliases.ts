@@ -26,4 +26,6 @@ export const SOURCE_ALIASES: Record<string, string> = {
   '@hookgate/redis': source('redis'),
   '@hookgate/bullmq': source('bullmq'),
   '@hookgate/otel': source('otel'),
+  '@hookgate/plans/internal': source('plans', 'internal'),
+  '@hookgate/plans': source('plans'),
 };

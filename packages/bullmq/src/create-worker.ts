@@ -45,7 +45,7 @@ export interface CreateWorkerOptions<M = WebhookMessage, TPlan = unknown> extend
   /** Handlers per message type; with `trackingPlan`, `on.track` may be keyed by event name (`'*'` for the rest). */
   on?: PlanHandlers<NoInfer<TPlan>, JobHandlers, JobContext>;
   /**
-   * Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`), as a receiver takes it:
+   * Segment tracking plan, compiled by `compileTrackingPlan` (`@hookgate/plans`), as a receiver takes it:
    * each job's message is checked against it before its handler runs (`ctx.violations`, `ctx.planned`).
    * A violating message still runs its handler unless `onViolation` is given.
    */

@@ -12,8 +12,9 @@ import { createWorker, enqueueTo, type HandoffJobData } from '../src/index.js';
 import { jobIdOf } from '../src/job-id.js';
 import { SECRET, post } from './support/processes.js';
 import { redisSuite } from './support/redis-suite.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
-const plan = PLAN;
+const plan = compileTrackingPlan(PLAN);
 
 /** What ran for each message, by its messageId: `handler` or `onViolation`. */
 const { ran, record } = ranRecorder();

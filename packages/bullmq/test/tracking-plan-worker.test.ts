@@ -11,9 +11,12 @@ import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-ac
 import { createWorker, enqueueTo, type HandoffJobData, type JobContext } from '../src/index.js';
 import { SECRET, post } from './support/processes.js';
 import { redisSuite } from './support/redis-suite.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+const plan = compileTrackingPlan(
+  JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  ),
 );
 
 const suite = redisSuite();
@@ -175,6 +178,10 @@ describe('createWorker with trackingPlan', () => {
     ).toThrow(/createWorker\(\): on\.track has a handler for "Order Complete".*did you mean "Order Completed"\?/);
     expect(() => createWorker('q', { connection: connection(), on: { track: { '*': () => {} } } })).toThrow(
       /keyed by event name, which needs the tracking plan/,
+    );
+    // A plan not compiled (its JSON) is refused, naming the package to add and the call.
+    expect(() => createWorker('q', { connection: connection(), trackingPlan: { rules: plan.rules } })).toThrow(
+      /^createWorker\(\): trackingPlan must be a compiled plan\. Add the package @hookgate\/plans .*compileTrackingPlan\(plan\)/,
     );
     expect(() => createReceiver({ secret: SECRET, trackingPlan: plan, enqueue: () => undefined })).toThrow(
       /trackingPlan with enqueue: .* createWorker\(queueName, \{ connection, trackingPlan, on \}\)/,

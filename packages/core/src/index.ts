@@ -93,6 +93,15 @@ export {
   type MessageType,
 } from './messages/schemas.js';
 export type {
+  AbsentSchema,
+  FieldSchema,
+  LiteralSchema,
+  ObjectSchema,
+  OpenObjectSchema,
+  SchemaType,
+  StringSchema,
+} from './messages/schema-parts.js';
+export type {
   AliasMessage,
   DeleteMessage,
   ExtraFields,
@@ -134,21 +143,18 @@ export {
 export type { SignatureForm } from './signatures/body-forms.js';
 export { explainMismatch, type MismatchCause, type MismatchFinding } from './signatures/explain-mismatch.js';
 
-// Tracking plans: what a receiver's author writes or catches (reading plan files is on @hookgate/core/internal).
-export {
-  compileTrackingPlan,
-  type CompiledTrackingPlan,
-  type PlanCheckResult,
-  type PlanRuleRef,
-  type PlanVersionChoice,
-  type TrackingPlanOptions,
-} from './tracking-plan/compile-plan.js';
-export type { ExactNumber } from './tracking-plan/exact-numbers.js';
-export { TrackingPlanError, type TrackingPlanRule, type TrackingPlanRuleType } from './tracking-plan/plan-file.js';
-export { linearRegExp, type LinearRegExp } from './tracking-plan/linear-pattern.js';
-export { isMultipleOf } from './tracking-plan/exact-decimal.js';
-export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/plan-limits.js';
-export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
+// Tracking plans: the interface of a compiled plan and the handler types it gives (compiling a plan is
+// @hookgate/plans' work, so a receiver without one carries none of it).
+export type {
+  CompiledTrackingPlan,
+  ExactNumber,
+  PlanCheckResult,
+  PlanRuleRef,
+  PlanViolation,
+  PrecompiledValidator,
+  TrackingPlanRule,
+  TrackingPlanRuleType,
+} from './tracking-plan/compiled-plan.js';
 export type {
   KeyedTrackHandlers,
   PlanMessageHandler,

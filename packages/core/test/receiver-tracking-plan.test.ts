@@ -13,9 +13,12 @@ import {
 } from '../src/index.js';
 import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
 import { segmentEvent, segmentSendBatch, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+const plan = compileTrackingPlan(
+  JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  ),
 );
 
 let srv: ServedReceiver | undefined;
@@ -126,12 +129,41 @@ describe('a receiver with a tracking plan', () => {
 
   it('fails at start for a malformed plan, keyed handlers without a plan, onViolation without a plan', () => {
     expect(() =>
-      createReceiver({ secret: SECRET, trackingPlan: { rules: [{ type: 'TRACK', jsonSchema: {} }] } }),
+      createReceiver({
+        secret: SECRET,
+        trackingPlan: compileTrackingPlan({ rules: [{ type: 'TRACK', jsonSchema: {} }] }),
+      }),
     ).toThrow(/rules\[0\] \(TRACK\): a TRACK rule needs its event name/);
     expect(() => createReceiver({ secret: SECRET, on: { track: { '*': () => {} } } })).toThrow(
       /keyed by event name, which needs the tracking plan/,
     );
     expect(() => createReceiver({ secret: SECRET, onViolation: () => {} })).toThrow(/pass trackingPlan too/);
+  });
+
+  it.each([
+    [
+      'its JSON as read',
+      () =>
+        JSON.parse(
+          readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+        ),
+    ],
+    ['a bare list of rules', () => [{ type: 'TRACK', key: 'Signed Up', jsonSchema: {} }]],
+    [
+      'an object that only looks compiled',
+      () => ({ rules: [], eventNames: [], check: () => ({ planned: false, violations: [] }) }),
+    ],
+  ])('a plan not compiled (%s) fails at start with a TypeError naming the package and the call', (_name, raw) => {
+    let error: unknown;
+    try {
+      createReceiver({ secret: SECRET, trackingPlan: raw() });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(
+      /^createReceiver\(\): trackingPlan must be a compiled plan\. Add the package @hookgate\/plans .*trackingPlan: compileTrackingPlan\(plan\), with import \{ compileTrackingPlan \} from '@hookgate\/plans'/,
+    );
   });
 
   it('without a plan, ctx.violations is empty and ctx.planned false', async () => {

@@ -7,11 +7,14 @@ import { fixture } from '@hookgate/core';
 import { hookgate } from '@hookgate/express';
 import { closeAll, post, serve } from './helpers.js';
 import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
 afterEach(closeAll);
 const SECRET = 'whsec_express_tests_3a1f';
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+const plan = compileTrackingPlan(
+  JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  ),
 );
 
 it('runs keyed track handlers with ctx.violations, and onViolation instead for a violating message', async () => {

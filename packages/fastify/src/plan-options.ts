@@ -6,13 +6,15 @@ import type { FastifyExtra, HookgateActionsPluginOptions, HookgatePluginOptions 
 
 /**
  * The `hookgate` plugin's options, with `on.track` keyed by event name and typed by a tracking plan
- * (the `trackingPlan` export of the module `hookgate types` writes): `msg.properties` has the event's
+ * (`compileTrackingPlan(trackingPlan)` of the module `hookgate types` writes): `msg.properties` has the event's
  * types, and a misspelt event or property is a compile error. Returns the options unchanged.
  *
  * @example
  * import { hookgate, hookgateOptions } from '@hookgate/fastify';
- * import { trackingPlan } from './tracking-plan.js';
+ * import { compileTrackingPlan } from '@hookgate/plans';
+ * import { trackingPlan as planExport } from './tracking-plan.js';
  *
+ * const trackingPlan = compileTrackingPlan(planExport);
  * await app.register(
  *   hookgate,
  *   hookgateOptions({
@@ -35,8 +37,10 @@ export function hookgateOptions<TPlan>(
  *
  * @example
  * import { hookgateActions, hookgateActionsOptions } from '@hookgate/fastify';
- * import { trackingPlan } from './tracking-plan.js';
+ * import { compileTrackingPlan } from '@hookgate/plans';
+ * import { trackingPlan as planExport } from './tracking-plan.js';
  *
+ * const trackingPlan = compileTrackingPlan(planExport);
  * await app.register(
  *   hookgateActions,
  *   hookgateActionsOptions({

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import Fastify from 'fastify';
 import { fixture, type TypedTrackingPlan } from '@hookgate/core';
 import { hookgate, hookgateActions, hookgateActionsOptions, hookgateOptions, webhookRoute } from '@hookgate/fastify';
+import { compileTrackingPlan } from '@hookgate/plans';
 import { segmentEvent, segmentSendEvent } from '../../../test/helpers/segment-actions-sender.js';
 import { closeAll, listen, post, SECRET } from './helpers.js';
 
@@ -24,7 +25,7 @@ interface Shapes {
 const file = JSON.parse(
   readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
 ) as { data: TypedTrackingPlan<Shapes> };
-const trackingPlan: TypedTrackingPlan<Shapes> = file.data;
+const trackingPlan = compileTrackingPlan(file.data);
 
 describe('hookgateOptions', () => {
   it('types keyed track handlers by the plan, and the plugin dispatches them by event name', async () => {

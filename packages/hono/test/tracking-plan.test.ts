@@ -7,10 +7,13 @@ import { Hono } from 'hono';
 import { fixture } from '@hookgate/core';
 import { hookgate } from '@hookgate/hono';
 import { closeAll, post, SECRET, serve } from './helpers.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
 afterEach(closeAll);
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+const plan = compileTrackingPlan(
+  JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  ),
 );
 const good = fixture('track', { event: 'Signed Up', properties: { plan: 'pro' } });
 const bad = fixture('track', { event: 'Signed Up', properties: { plan: 'gold' } });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createReceiver, fixture, sign, toNodeListener, type PlanViolation } from '@hookgate/core';
 import { afterEach, expect, it } from 'vitest';
 import { spansNamed, startSdk } from './support/otel-sdk.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
 const SECRET = 'whsec_otel_plan_failure_31c0';
 
@@ -49,7 +50,7 @@ it('answers 200, runs the handler with the failure named, and ends the span, cou
       secret: SECRET,
       telemetry: sdk.telemetry,
       logger: false,
-      trackingPlan: plan,
+      trackingPlan: compileTrackingPlan(plan),
       on: { track: (_msg, ctx) => void seen.push(ctx.violations) },
     }),
   );

@@ -8,12 +8,15 @@ import { fixture, sign, type ReceiverOptions, type WebhookMessage } from '@hookg
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADAPTERS, type Served } from './support/receivers.js';
 import { spansNamed, startSdk, type Sdk } from './support/otel-sdk.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
 const SECRET = 'whsec_otel_SECRET_9d7c1e';
 const TRAIT = 'trait-value-4f1a@example.com';
 const PROPERTY = 'property-value-card-4111';
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+const plan = compileTrackingPlan(
+  JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  ),
 );
 
 const track = (messageId: string, event: string, properties: Record<string, unknown>): WebhookMessage =>

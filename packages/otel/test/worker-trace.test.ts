@@ -13,12 +13,15 @@ import { Queue, type Job } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../test/helpers/redis-server.js';
 import { spansNamed, startSdk } from './support/otel-sdk.js';
+import { compileTrackingPlan } from '@hookgate/plans';
 
 const SECRET = 'whsec_otel_worker_SECRET_51be';
 const PROPERTY = 'property-value-iban-DE89';
 
-const plan: unknown = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+const plan = compileTrackingPlan(
+  JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/tracking-plans/public-api-rules.json', import.meta.url), 'utf8'),
+  ),
 );
 
 let redis: RunningRedis;

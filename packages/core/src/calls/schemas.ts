@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { literal, object, openObject, string, type FieldSchema } from '../messages/schema-parts.js';
 import { IsoTimestampSchema } from '../messages/timestamp.js';
 
 /**
@@ -18,59 +18,47 @@ export const CALL_TYPES = ['identify', 'track', 'page', 'screen', 'group', 'alia
  */
 export type CallType = (typeof CALL_TYPES)[number];
 
-const Str = Type.String();
-const AnyObject = Type.Record(Type.String(), Type.Unknown());
+const Str = string();
+const AnyObject = openObject();
 
 const common = {
-  userId: Type.Optional(Str),
-  anonymousId: Type.Optional(Str),
-  messageId: Type.Optional(Str),
-  timestamp: Type.Optional(IsoTimestampSchema),
-  context: Type.Optional(AnyObject),
-  integrations: Type.Optional(AnyObject),
+  userId: Str,
+  anonymousId: Str,
+  messageId: Str,
+  timestamp: IsoTimestampSchema,
+  context: AnyObject,
+  integrations: AnyObject,
 };
 
-const obj = <P extends Record<string, TSchema>>(type: string, props: P) =>
-  Type.Object(props, { $id: `https://hookgate.dev/schemas/call-${type}.json`, title: `${type} call` });
+const call = <const P extends Record<string, FieldSchema>, const R extends keyof P & string = never>(
+  type: string,
+  properties: P,
+  required: readonly R[] = [],
+) => object(properties, required, { $id: `https://hookgate.dev/schemas/call-${type}.json`, title: `${type} call` });
 
 /**
- * TypeBox schemas of every call a client sends (shapes of the tracking HTTP API).
+ * The JSON Schema of every call a client sends (shapes of the tracking HTTP API), as plain objects.
  *
  * @example
- * import { Value } from '@sinclair/typebox/value';
- * Value.Check(callSchemas.track, { userId: 'u1', event: 'Signed Up' }); // true
+ * callSchemas.track.required; // ['event']
  */
 export const callSchemas = {
-  identify: obj('identify', {
+  identify: call('identify', { ...common, type: literal('identify'), traits: AnyObject }),
+  track: call('track', { ...common, type: literal('track'), event: Str, properties: AnyObject }, ['event']),
+  page: call('page', {
     ...common,
-    type: Type.Optional(Type.Literal('identify')),
-    traits: Type.Optional(AnyObject),
+    type: literal('page'),
+    name: Str,
+    category: Str,
+    properties: AnyObject,
   }),
-  track: obj('track', {
+  screen: call('screen', {
     ...common,
-    type: Type.Optional(Type.Literal('track')),
-    event: Str,
-    properties: Type.Optional(AnyObject),
+    type: literal('screen'),
+    name: Str,
+    category: Str,
+    properties: AnyObject,
   }),
-  page: obj('page', {
-    ...common,
-    type: Type.Optional(Type.Literal('page')),
-    name: Type.Optional(Str),
-    category: Type.Optional(Str),
-    properties: Type.Optional(AnyObject),
-  }),
-  screen: obj('screen', {
-    ...common,
-    type: Type.Optional(Type.Literal('screen')),
-    name: Type.Optional(Str),
-    category: Type.Optional(Str),
-    properties: Type.Optional(AnyObject),
-  }),
-  group: obj('group', {
-    ...common,
-    type: Type.Optional(Type.Literal('group')),
-    groupId: Str,
-    traits: Type.Optional(AnyObject),
-  }),
-  alias: obj('alias', { ...common, type: Type.Optional(Type.Literal('alias')), previousId: Str }),
+  group: call('group', { ...common, type: literal('group'), groupId: Str, traits: AnyObject }, ['groupId']),
+  alias: call('alias', { ...common, type: literal('alias'), previousId: Str }, ['previousId']),
 } as const;

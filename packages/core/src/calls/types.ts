@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { SchemaType } from '../messages/schema-parts.js';
 import type { ExtraFields } from '../messages/types.js';
 import type { Integrations } from './integrations.js';
 import type { CallType, callSchemas } from './schemas.js';
@@ -10,7 +10,7 @@ import type { CallType, callSchemas } from './schemas.js';
  * @example
  * const call: CallShape<'track'> = { type: 'track', userId: 'u1', event: 'Signed Up' }; // a TrackCall
  */
-export type CallShape<K extends CallType> = Omit<Static<(typeof callSchemas)[K]>, 'type' | 'integrations'> & {
+export type CallShape<K extends CallType> = Omit<SchemaType<(typeof callSchemas)[K]>, 'type' | 'integrations'> & {
   type: K;
   integrations?: Integrations;
 } & ExtraFields;

@@ -1,36 +1,68 @@
-import type { TSchema } from '@sinclair/typebox';
-import { ValueErrorType } from '@sinclair/typebox/errors';
-import { Value } from '@sinclair/typebox/value';
 import { compileCheck } from './compile-check.js';
-import { childPath, pointerToPath, type ValidationIssue } from './validation-error.js';
+import {
+  isObjectLike,
+  isRecordLike,
+  kindOf,
+  type AbsentSchema,
+  type FieldSchema,
+  type LiteralSchema,
+  type ObjectSchema,
+  type StringSchema,
+} from './schema-parts.js';
+import { childPath, type ValidationIssue } from './validation-error.js';
+
+type AnySchema = FieldSchema | Record<string, never>;
 
 /**
- * Runs a TypeBox schema over a value (interpreted, no `eval`, so it runs on Workers) and returns
- * one readable issue per problem, each with its JSON path.
+ * Runs one of the messages' or calls' JSON Schemas over a value and returns one readable issue per
+ * problem, each with its JSON path: missing required fields first, then each field in the schema's
+ * order, the first problem per path only (the order and wording TypeBox's errors had).
  */
-export function collectIssues(schema: TSchema, value: unknown, base = '$'): ValidationIssue[] {
-  // The compiled check answers valid values fast; TypeBox explains the invalid ones.
+export function collectIssues(schema: AnySchema, value: unknown, base = '$'): ValidationIssue[] {
+  // The compiled check answers valid values fast; the walk below explains the invalid ones.
   if (compileCheck(schema)(value)) return [];
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const error of Value.Errors(schema, value)) {
-    let path = pointerToPath(error.path);
-    if (base !== '$') path = base + path.slice(1);
-    let message = error.message;
-    if (error.type === ValueErrorType.ObjectRequiredProperty) message = 'is required';
-    else if (error.type === ValueErrorType.Literal) message = `must be ${JSON.stringify(error.schema.const)}`;
-    else if (error.type === ValueErrorType.StringPattern && error.schema.description)
-      message = `must be ${error.schema.description} (got ${JSON.stringify(error.value)})`;
-    else if (error.type === ValueErrorType.String) message = `must be a string (got ${describe(error.value)})`;
-    else if (error.type === ValueErrorType.Object) message = `must be an object (got ${describe(error.value)})`;
-    else if (error.type === ValueErrorType.Never) message = `must be ${error.schema.description ?? 'absent'}`;
-    // A required property that is missing also reports "expected string" for the same path.
-    const key = `${path}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+  const report = (path: string, message: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
     issues.push({ path, message });
-  }
+  };
+  walk(schema, value, base, report);
   return issues;
+}
+
+function walk(schema: AnySchema, value: unknown, path: string, report: (path: string, message: string) => void) {
+  switch (kindOf(schema)) {
+    case 'anything':
+      return;
+    case 'absent':
+      return report(path, `must be ${(schema as AbsentSchema).description}`);
+    case 'literal': {
+      const expected = (schema as LiteralSchema).const;
+      if (value !== expected) report(path, `must be ${JSON.stringify(expected)}`);
+      return;
+    }
+    case 'string': {
+      const { pattern, description } = schema as StringSchema;
+      if (typeof value !== 'string') return report(path, `must be a string (got ${describe(value)})`);
+      if (pattern !== undefined && !new RegExp(pattern).test(value))
+        report(path, `must be ${description ?? `a string matching ${pattern}`} (got ${JSON.stringify(value)})`);
+      return;
+    }
+    case 'open-object':
+      if (!isRecordLike(value)) report(path, `must be an object (got ${describe(value)})`);
+      return;
+    case 'object': {
+      if (!isObjectLike(value)) return report(path, `must be an object (got ${describe(value)})`);
+      const { properties, required = [] } = schema as ObjectSchema;
+      for (const key of required) if (!Object.hasOwn(value, key)) report(childPath(path, key), 'is required');
+      for (const [key, field] of Object.entries(properties)) {
+        if (required.includes(key) || value[key] !== undefined) walk(field, value[key], childPath(path, key), report);
+      }
+      return;
+    }
+  }
 }
 
 /** Names a value's JSON kind for an error message. */

@@ -10,7 +10,7 @@ import { MESSAGE_TYPES, messageSchemas, type MessageType } from './schemas.js';
 export type JsonSchema = Record<string, unknown>;
 
 function plain(schema: object): JsonSchema {
-  // Drops TypeBox's symbol-keyed metadata: what remains is ordinary JSON Schema.
+  // A deep copy: the exported documents are the caller's to change, the checks' own stay as they are.
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(schema)) };
 }
 

@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TString } from '@sinclair/typebox';
+import { absent, literal, object, openObject, string, type StringSchema } from './schema-parts.js';
 import { IsoTimestampSchema, StrictTimestampSchema } from './timestamp.js';
 
 /**
@@ -19,95 +19,91 @@ export const MESSAGE_TYPES = ['page', 'screen', 'identify', 'track', 'alias', 'g
  */
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-const Str = Type.String();
-const AnyObject = Type.Record(Type.String(), Type.Unknown());
+const Str = string();
+const AnyObject = openObject();
 
 /**
- * The context object: arbitrary keys; the screen shape (device, os, app) is typed where given.
+ * The context object's JSON Schema: arbitrary keys; the screen shape (device, os, app) is typed where given.
  *
  * @example
- * import { Value } from '@sinclair/typebox/value';
- * Value.Check(ContextSchema, { os: { name: 'iOS', version: '17.1' }, ip: '203.0.113.7' }); // true
+ * ContextSchema.properties.os.properties.name; // { type: 'string' }
  */
-export const ContextSchema = Type.Object(
+export const ContextSchema = object(
   {
-    device: Type.Optional(Type.Object({ model: Type.Optional(Str), type: Type.Optional(Str) })),
-    os: Type.Optional(Type.Object({ name: Type.Optional(Str), version: Type.Optional(Str) })),
-    app: Type.Optional(
-      Type.Object({ build: Type.Optional(Str), name: Type.Optional(Str), version: Type.Optional(Str) }),
-    ),
+    device: object({ model: Str, type: Str }),
+    os: object({ name: Str, version: Str }),
+    app: object({ build: Str, name: Str, version: Str }),
   },
+  [],
   { description: 'Device, IP and similar information. Only the screen shape is given by the service.' },
 );
 
 /**
- * Page properties: the recognized keys are strings; custom keys are allowed.
+ * Page properties' JSON Schema: the recognized keys are strings; custom keys are allowed.
  *
  * @example
- * import { Value } from '@sinclair/typebox/value';
- * Value.Check(PagePropertiesSchema, { url: 'https://app.example.com/pricing', title: 'Pricing' }); // true
+ * Object.keys(PagePropertiesSchema.properties); // ['path', 'referrer', 'title', 'url']
  */
-export const PagePropertiesSchema = Type.Object({
-  path: Type.Optional(Str),
-  referrer: Type.Optional(Str),
-  title: Type.Optional(Str),
-  url: Type.Optional(Str),
-});
+export const PagePropertiesSchema = object({ path: Str, referrer: Str, title: Str, url: Str });
 
 /**
  * Builds every message schema around one timestamp schema, so the wide (default) and the strict
  * validators come from the same definitions.
  */
-function buildMessageSchemas<T extends TString>(timestamp: T) {
-  const common = {
-    version: Type.Literal(1),
-    userId: Str,
-    timestamp,
-    context: Type.Optional(ContextSchema),
-  };
-  const obj = <P extends Record<string, TSchema>>(id: string, props: P) =>
-    Type.Object(props, { $id: `https://hookgate.dev/schemas/${id}.json`, title: id });
+function buildMessageSchemas<T extends StringSchema>(timestamp: T) {
+  const common = { version: literal(1), userId: Str, timestamp, context: ContextSchema };
+  const commonRequired = ['version', 'userId', 'timestamp', 'type'] as const;
+  const meta = (id: string) => ({ $id: `https://hookgate.dev/schemas/${id}.json`, title: id });
   return {
-    page: obj('page', { ...common, type: Type.Literal('page'), properties: Type.Optional(PagePropertiesSchema) }),
-    screen: obj('screen', { ...common, type: Type.Literal('screen'), name: Str }),
-    identify: obj('identify', { ...common, type: Type.Literal('identify'), traits: Type.Optional(AnyObject) }),
-    track: obj('track', { ...common, type: Type.Literal('track'), event: Str, properties: Type.Optional(AnyObject) }),
-    alias: obj('alias', {
-      version: Type.Literal(1),
-      type: Type.Literal('alias'),
-      timestamp,
-      context: Type.Optional(ContextSchema),
-      'Previous ID': Str,
-      'User ID': Str,
-      // No userId on alias: in the schema itself, so the types, the validator and the
-      // exported JSON Schema (`"not": {}`) all say so.
-      userId: Type.Optional(Type.Never({ description: 'absent on alias: the new id is in "User ID"' })),
-    }),
-    group: obj('group', {
-      ...common,
-      type: Type.Literal('group'),
-      groupId: Str,
-      traits: Type.Optional(AnyObject),
-    }),
-    delete: obj('delete', { type: Type.Literal('delete'), userId: Str, timestamp }),
+    page: object({ ...common, type: literal('page'), properties: PagePropertiesSchema }, commonRequired, meta('page')),
+    screen: object({ ...common, type: literal('screen'), name: Str }, [...commonRequired, 'name'], meta('screen')),
+    identify: object({ ...common, type: literal('identify'), traits: AnyObject }, commonRequired, meta('identify')),
+    track: object(
+      { ...common, type: literal('track'), event: Str, properties: AnyObject },
+      [...commonRequired, 'event'],
+      meta('track'),
+    ),
+    alias: object(
+      {
+        version: literal(1),
+        type: literal('alias'),
+        timestamp,
+        context: ContextSchema,
+        'Previous ID': Str,
+        'User ID': Str,
+        // No userId on alias: in the schema itself, so the types, the validator and the
+        // exported JSON Schema (`"not": {}`) all say so.
+        userId: absent('absent on alias: the new id is in "User ID"'),
+      },
+      ['version', 'type', 'timestamp', 'Previous ID', 'User ID'],
+      meta('alias'),
+    ),
+    group: object(
+      { ...common, type: literal('group'), groupId: Str, traits: AnyObject },
+      [...commonRequired, 'groupId'],
+      meta('group'),
+    ),
+    delete: object(
+      { type: literal('delete'), userId: Str, timestamp },
+      ['type', 'userId', 'timestamp'],
+      meta('delete'),
+    ),
   } as const;
 }
 
 /**
- * TypeBox schemas of every message type, accepting any ISO 8601 timestamp.
+ * The JSON Schema of every message type, accepting any ISO 8601 timestamp (plain objects: check a
+ * value with `parseMessage`, or hand them to any JSON Schema validator).
  *
  * @example
- * import { Value } from '@sinclair/typebox/value';
- * const value: unknown = JSON.parse(body);
- * if (Value.Check(messageSchemas.track, value)) console.log(value.event);
+ * messageSchemas.track.required; // ['version', 'userId', 'timestamp', 'type', 'event']
  */
 export const messageSchemas = buildMessageSchemas(IsoTimestampSchema);
 
 /**
- * TypeBox schemas of every message type, requiring the sender's exact UTC-with-milliseconds timestamps.
+ * The JSON Schema of every message type, requiring the sender's exact UTC-with-milliseconds timestamps.
  *
  * @example
- * import { Value } from '@sinclair/typebox/value';
- * Value.Check(strictMessageSchemas.track, { ...fixtures.track, timestamp: '2026-01-01T00:00:00Z' }); // false: no milliseconds
+ * strictMessageSchemas.track.properties.timestamp.pattern; // the UTC-with-milliseconds form
  */
 export const strictMessageSchemas = buildMessageSchemas(StrictTimestampSchema);

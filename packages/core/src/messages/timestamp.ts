@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { string } from './schema-parts.js';
 
 // The fields' ranges are in the patterns (month 01–12, day 01–31, hour 00–23, minute and second
 // 00–59, zone hours 00–23), so a schema-only consumer of the JSON Schema refuses month 13 too. The
@@ -34,26 +34,24 @@ export const ISO_8601_TIMESTAMP = new RegExp(
 );
 
 /**
- * Schema of a timestamp in the wide ISO 8601 form.
+ * JSON Schema of a timestamp in the wide ISO 8601 form.
  *
  * @example
- * import { Value } from '@sinclair/typebox/value';
- * Value.Check(IsoTimestampSchema, '2026-11-21T23:43:56+01:00'); // true
+ * new RegExp(IsoTimestampSchema.pattern).test('2026-11-21T23:43:56+01:00'); // true
  */
-export const IsoTimestampSchema = Type.String({
+export const IsoTimestampSchema = string({
   pattern: ISO_8601_TIMESTAMP.source,
   description: 'an ISO 8601 date-time with a zone (the sender emits UTC with milliseconds)',
 });
 
 /**
- * Schema of a timestamp in the sender's exact form (UTC, milliseconds).
+ * JSON Schema of a timestamp in the sender's exact form (UTC, milliseconds).
  *
  * @example
- * import { Value } from '@sinclair/typebox/value';
- * Value.Check(StrictTimestampSchema, '2026-11-21T22:43:56.123Z'); // true
- * Value.Check(StrictTimestampSchema, '2026-11-21T23:43:56+01:00'); // false
+ * new RegExp(StrictTimestampSchema.pattern).test('2026-11-21T22:43:56.123Z'); // true
+ * new RegExp(StrictTimestampSchema.pattern).test('2026-11-21T23:43:56+01:00'); // false
  */
-export const StrictTimestampSchema = Type.String({
+export const StrictTimestampSchema = string({
   pattern: UTC_MILLIS_TIMESTAMP.source,
   description: 'an ISO 8601 date-time in UTC with milliseconds, like 2026-01-31T23:59:59.123Z',
 });

@@ -1,4 +1,4 @@
-import type { Static } from '@sinclair/typebox';
+import type { SchemaType } from './schema-parts.js';
 import type { ContextSchema, MessageType, PagePropertiesSchema, messageSchemas } from './schemas.js';
 
 /**
@@ -21,7 +21,7 @@ export interface ExtraFields {
  * const deviceModel = (context: MessageContext | undefined) => context?.device?.model ?? 'unknown';
  * deviceModel(fixtures.screen.context); // 'iPhone15,2'
  */
-export type MessageContext = Static<typeof ContextSchema> & ExtraFields;
+export type MessageContext = SchemaType<typeof ContextSchema> & ExtraFields;
 
 /**
  * A page message's properties: `path`, `referrer`, `title` and `url` typed as strings, custom keys open.
@@ -29,7 +29,7 @@ export type MessageContext = Static<typeof ContextSchema> & ExtraFields;
  * @example
  * const where = (p: PageProperties | undefined) => p?.url ?? p?.['screenWidth'];
  */
-export type PageProperties = Static<typeof PagePropertiesSchema> & ExtraFields;
+export type PageProperties = SchemaType<typeof PagePropertiesSchema> & ExtraFields;
 
 /**
  * The message of one of `messageSchemas`: exactly its documented top-level fields (an unknown
@@ -42,10 +42,10 @@ export type PageProperties = Static<typeof PagePropertiesSchema> & ExtraFields;
  * const event = (msg: Track) => msg.event;
  */
 export type MessageShape<S extends keyof typeof messageSchemas, Drop extends string = never, Over = unknown> = Omit<
-  Static<(typeof messageSchemas)[S]>,
+  SchemaType<(typeof messageSchemas)[S]>,
   'context' | Drop | keyof Over
 > &
-  ('context' extends keyof Static<(typeof messageSchemas)[S]> ? { context?: MessageContext } : unknown) &
+  ('context' extends keyof SchemaType<(typeof messageSchemas)[S]> ? { context?: MessageContext } : unknown) &
   Over extends infer T
   ? { [K in keyof T]: T[K] } & {}
   : never;

@@ -136,7 +136,7 @@ export interface ActionsReceiverOptions<
    * With `trackingPlan`, `on.track` may be keyed by event name (`'*'` for the rest), typed by the plan module.
    */
   on?: PlanHandlers<NoInfer<TPlan>, SpecEventHandlers<TExtra>, ActionsHandlerContext<TExtra>, SpecPlanEvents>;
-  /** Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`): whole events get `ctx.violations` and `ctx.planned`; mapped payloads are not checked. */
+  /** Segment tracking plan, compiled: `compileTrackingPlan(plan)` from `@hookgate/plans`. Whole events get `ctx.violations` and `ctx.planned`; mapped payloads are not checked. */
   trackingPlan?: TPlan;
   /** Runs instead of the `on` handler for a whole event that breaks `trackingPlan`. */
   onViolation?: ViolationHandler<ActionsHandlerContext<TExtra>>;

@@ -2,8 +2,7 @@
 // overflows the stack, a schema construct the validator refuses only when it runs) must not reject the
 // request: the deadline cannot help, and every retry of the same message would throw again. So a throw
 // becomes a violation naming it, wherever a plan is checked (receiver, worker, emulator).
-import type { CompiledTrackingPlan, PlanCheckResult } from '../tracking-plan/compile-plan.js';
-import type { ExactNumber } from '../tracking-plan/exact-numbers.js';
+import type { CompiledTrackingPlan, ExactNumber, PlanCheckResult } from '../tracking-plan/compiled-plan.js';
 
 /** The keyword of the violation that says the plan check itself failed. */
 export const PLAN_CHECK_FAILED = 'planCheckFailed';
@@ -21,7 +20,7 @@ const MAX_REASON_LENGTH = 200;
  * if (violations.some((v) => v.keyword === PLAN_CHECK_FAILED)) console.warn(violations[0].message);
  */
 export function guardedPlanCheck(
-  plan: CompiledTrackingPlan,
+  plan: CompiledTrackingPlan<unknown>,
   message: unknown,
   exactNumbers?: readonly ExactNumber[],
 ): PlanCheckResult {
@@ -44,7 +43,7 @@ export function guardedPlanCheck(
 }
 
 /** Whether the plan has a rule for the message, as far as finding it goes (`false` if that throws too). */
-function isPlanned(plan: CompiledTrackingPlan, message: unknown): boolean {
+function isPlanned(plan: CompiledTrackingPlan<unknown>, message: unknown): boolean {
   try {
     return plan.plannedFields(message) !== undefined;
   } catch {

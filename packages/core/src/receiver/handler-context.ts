@@ -1,7 +1,7 @@
 import { getHeader, type HeadersLike } from './headers.js';
 import type { Verification } from './options.js';
-import type { PlanCheckResult } from '../tracking-plan/compile-plan.js';
-import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { PlanCheckResult } from '../tracking-plan/compiled-plan.js';
+import type { PlanViolation } from '../tracking-plan/compiled-plan.js';
 
 /** What the receiver knows of one request when it makes the handler's context. */
 export interface RequestContextFields {

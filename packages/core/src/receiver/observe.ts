@@ -4,7 +4,7 @@
 import type { WebhookMessage } from '../messages/types.js';
 import type { ReceiveAnswer, ReceiveObservation } from '../telemetry/telemetry.js';
 import { messageFacts } from '../telemetry/message-facts.js';
-import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { PlanViolation } from '../tracking-plan/compiled-plan.js';
 import type { AcceptedMessage } from './accepted-message.js';
 import { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './responses.js';
 import type { ReceiverSetup } from './setup.js';

@@ -7,7 +7,7 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import type { EnqueueHandoff } from './handoff.js';
 import type { Verification } from './verification.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
+import type { PlanViolation } from '../tracking-plan/compiled-plan.js';
 import type { PlanHandlers, ViolationHandler } from '../tracking-plan/plan-types.js';
 
 export type { Verification } from './verification.js';
@@ -122,7 +122,7 @@ export interface ReceiverOptions<TExtra = {}, TPlan = unknown> {
   insecureSkipVerification?: boolean;
   /** Handlers per message type, each narrowed (`on: { track(msg) { msg.event } }`); with `trackingPlan`, `on.track` may be keyed by event name. */
   on?: PlanHandlers<NoInfer<TPlan>, MessageHandlers<TExtra>, HandlerContext<TExtra>>;
-  /** Segment tracking plan (its JSON, or `trackingPlan` from `hookgate types`): handlers get `ctx.violations` and `ctx.planned`. */
+  /** Segment tracking plan, compiled: `compileTrackingPlan(plan)` from `@hookgate/plans`. Handlers get `ctx.violations` and `ctx.planned`. */
   trackingPlan?: TPlan;
   /** Runs instead of the handler for a message that breaks `trackingPlan`. */
   onViolation?: ViolationHandler<HandlerContext<TExtra>>;

@@ -1,11 +1,11 @@
-// The tracking plan settled once, when the receiver is created (internal): the plan compiled, `on.track`
+// The tracking plan settled once, when the receiver is created (internal): the compiled plan checked, `on.track`
 // keyed by event name made one handler that picks by `msg.event`, and the start-up errors. Each message
 // is checked by the step steps/check-plan.ts, which never answers the sender differently: a verified
 // message is never refused for its properties (Segment would not retry a 4xx; the event would be lost).
 import { isSpecEvent } from '../actions/spec-event-check.js';
 import type { WebhookMessage } from '../messages/types.js';
 import { nearestName, UnknownOptionError } from '../options/nearest-name.js';
-import { compileTrackingPlan, type CompiledTrackingPlan } from '../tracking-plan/compile-plan.js';
+import { isCompiledTrackingPlan, type CompiledTrackingPlan } from '../tracking-plan/compiled-plan.js';
 import type { ViolationHandler } from '../tracking-plan/plan-types.js';
 import type { MessageHandler } from './options.js';
 
@@ -24,7 +24,7 @@ type Handlers = Record<string, unknown>;
  * if (planSetup.appliesTo(message, handler)) console.log(planSetup.plan.check(message).violations);
  */
 export interface PlanSetup {
-  plan: CompiledTrackingPlan;
+  plan: CompiledTrackingPlan<unknown>;
   onViolation: ViolationHandler<unknown> | undefined;
   /**
    * The handler that runs `message`, given the one its type picked: for `on.track` keyed by event
@@ -41,7 +41,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** `on.track` keyed by event name → what picks a handler by `msg.event` ('*' for the rest, then `onMessage`). */
 function keyedTrack(
   keyed: Handlers,
-  plan: CompiledTrackingPlan,
+  plan: CompiledTrackingPlan<unknown>,
   fallback: Handler | undefined,
   caller: string,
 ): (message: unknown) => Handler | undefined {
@@ -76,7 +76,7 @@ function keyedTrack(
  * `on.track` keyed by event name made one handler, and what the plan step reads (`undefined` without a
  * plan). Throws at start for a handler keyed by an event the plan does not have (with a did-you-mean),
  * keyed handlers or `onViolation` without a plan, a plan with `enqueue` (the worker takes it), and a
- * malformed plan (`TrackingPlanError`).
+ * plan not compiled by `compileTrackingPlan` (`@hookgate/plans`).
  *
  * @example
  * const { options, plan } = settleTrackingPlan(checkReceiverOptions(given));
@@ -97,7 +97,7 @@ export function settleTrackingPlan<T extends object>(
   if (given.trackingPlan === undefined) {
     if (isPlainObject(given.on?.track)) {
       throw new TypeError(
-        `${caller}: on.track is keyed by event name, which needs the tracking plan: pass trackingPlan (the plan's JSON, or the export of the module hookgate types writes).`,
+        `${caller}: on.track is keyed by event name, which needs the tracking plan: pass trackingPlan: compileTrackingPlan(plan) from @hookgate/plans.`,
       );
     }
     if (given.onViolation !== undefined) {
@@ -113,7 +113,15 @@ export function settleTrackingPlan<T extends object>(
         '(and onViolation, keyed on.track) to the worker instead, e.g. createWorker(queueName, { connection, trackingPlan, on }) from @hookgate/bullmq: it checks each job against it.',
     );
   }
-  const plan = compileTrackingPlan(given.trackingPlan);
+  const plan = given.trackingPlan;
+  if (!isCompiledTrackingPlan(plan)) {
+    // Compiling is @hookgate/plans' work (Ajv, RE2): a receiver without a plan carries none of it.
+    throw new TypeError(
+      `${caller}: trackingPlan must be a compiled plan. Add the package @hookgate/plans (npm install @hookgate/plans) ` +
+        `and pass trackingPlan: compileTrackingPlan(plan), with import { compileTrackingPlan } from '@hookgate/plans' ` +
+        `(plan: the plan's JSON, or the trackingPlan export of the module hookgate types writes).`,
+    );
+  }
   const track = given.on?.track;
   const pickTrack = isPlainObject(track) ? keyedTrack(track, plan, given.onMessage, caller) : undefined;
   // `on.track` stays a handler for the destination's rules (a track message, a whole track event, is

@@ -7,8 +7,7 @@ import type {
   ScreenMessage,
   TrackMessage,
 } from '../messages/types.js';
-import type { PlanViolation, PrecompiledValidator } from './json-schema-validator.js';
-import type { TrackingPlanRule } from './plan-file.js';
+import type { PlanViolation, PrecompiledValidator, TrackingPlanRule } from './compiled-plan.js';
 
 /**
  * The event types a plan module declares (types only): per track event name, and for identify, group,
@@ -31,13 +30,14 @@ export interface PlanShapes {
 
 /**
  * A tracking plan with its event types: the `trackingPlan` export of the module `hookgate types` writes.
- * Passed as the receiver's `trackingPlan`, it types every keyed handler in `on.track`.
+ * Compiled by `compileTrackingPlan` (`@hookgate/plans`) and passed as the receiver's `trackingPlan`, it types
+ * every keyed handler in `on.track`.
  *
  * @example
  * import { trackingPlan } from './tracking-plan.js'; // written by: hookgate types --plan plan.json --out src/tracking-plan.ts
  * createReceiver({
  *   secret,
- *   trackingPlan,
+ *   trackingPlan: compileTrackingPlan(trackingPlan), // import { compileTrackingPlan } from '@hookgate/plans'
  *   on: { track: { 'Order Completed': (msg) => console.log(msg.properties.total.toFixed(2)) } },
  * });
  */

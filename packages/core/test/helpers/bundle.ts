@@ -17,12 +17,12 @@ export interface CoreBundle {
 }
 
 /**
- * Builds `core-node.mjs` as dist/node/index.js is built (every `.node.ts` variant swapped in by tsup.config.ts's
- * plugin), with every dependency inlined so that it runs from a temporary directory.
+ * Builds `core-node.mjs` as dist/node/index.js is built (every `.node.ts` variant swapped in by
+ * scripts/node-variants.ts), with every dependency inlined so that it runs from a temporary directory.
  */
 export async function bundleCoreForNode(): Promise<CoreBundle> {
   const { build } = await import('esbuild');
-  const { nodeVariants } = await import('../../tsup.config.js');
+  const { nodeVariants } = await import('../../../../scripts/node-variants.js');
   const dir = mkdtempSync(join(tmpdir(), 'hookgate-core-node-'));
   const file = join(dir, 'core-node.mjs');
   await build({

@@ -6,7 +6,9 @@ import http from 'node:http';
 
 const [entry, name] = process.argv.slice(2);
 const core = await import(entry);
-const { createReceiver, toNodeListener, sign, fixture, compileTrackingPlan } = core;
+const { createReceiver, toNodeListener, sign, fixture } = core;
+// Plans are compiled by @hookgate/plans, of the same build as the core entry given.
+const { compileTrackingPlan } = await import(entry.replace('/packages/core/', '/packages/plans/'));
 const SECRET = 'whsec_hostile_child_5e1f';
 
 async function serve(options) {
@@ -99,7 +101,7 @@ const cases = {
     let seen;
     const srv = await serve({
       bigNumbers: 'string',
-      trackingPlan: plan,
+      trackingPlan: compileTrackingPlan(plan),
       on: { track: (_m, ctx) => void (seen = ctx.violations) },
     });
     const numbers = `{"a":[${Array(20_000).fill('12345678901234567891').join(',')}]}`;
@@ -125,7 +127,7 @@ const cases = {
     const ran = [];
     const onViolation = [];
     const srv = await serve({
-      trackingPlan: plan,
+      trackingPlan: compileTrackingPlan(plan),
       on: { track: (m, ctx) => void ran.push([m.event, ctx.violations]) },
     });
     const answers = [
@@ -134,7 +136,7 @@ const cases = {
     ];
     srv.close();
     const srv2 = await serve({
-      trackingPlan: plan,
+      trackingPlan: compileTrackingPlan(plan),
       on: { track: () => ran.push('the handler, not onViolation') },
       onViolation: (m, violations) => void onViolation.push([m.event, violations]),
     });

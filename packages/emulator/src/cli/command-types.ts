@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { TrackingPlanError } from '@hookgate/core';
-import { parseTrackingPlanText, rulesOf } from '@hookgate/core/internal';
+import { TrackingPlanError } from '@hookgate/plans';
+import { parseTrackingPlanText, rulesOf } from '@hookgate/plans/internal';
 import { parseCommandArgs } from './parse-command-args.js';
 import { EXIT, UsageError } from './usage-error.js';
 

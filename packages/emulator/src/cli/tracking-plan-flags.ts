@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parseTrackingPlanText } from '@hookgate/core/internal';
+import { parseTrackingPlanText } from '@hookgate/plans/internal';
 import type { SchemaControls } from '../protocols/schema-controls.js';
 import { redactUrl } from '../redact.js';
 import type { DeliveryRecord } from '../log/delivery-record.js';

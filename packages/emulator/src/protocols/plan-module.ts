@@ -12,7 +12,7 @@ import {
   loadTrackingPlan,
   planAjv,
   resolveLocal,
-} from '@hookgate/core/internal';
+} from '@hookgate/plans/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
 import { build } from 'esbuild';
@@ -166,7 +166,7 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
 // @ts-nocheck -- the validators below are generated JavaScript; the types above them are checked where used.
 import type { TypedTrackingPlan } from '@hookgate/core';
 // Every \`pattern\` runs on RE2, in time linear in the value; \`multipleOf\` is exact on decimals.
-import { linearRegExp as ${LINEAR_ENGINE.code}, isMultipleOf as ${EXACT_MULTIPLE_OF.code} } from '@hookgate/core';
+import { linearRegExp as ${LINEAR_ENGINE.code}, isMultipleOf as ${EXACT_MULTIPLE_OF.code} } from '@hookgate/plans';
 
 ${shapes.trim()}
 
@@ -175,7 +175,10 @@ ${aliases}
 const rules: TypedTrackingPlan<TrackingPlanShapes>['rules'] = ${JSON.stringify(rules, null, 2)};
 
 ${validators.replace(/^export \{[^}]*\};?\s*$/m, '')}
-/** The tracking plan, typed: pass it as a receiver's \`trackingPlan\` to type the handlers of \`on\`. */
+/**
+ * The tracking plan, typed: compile it once with \`compileTrackingPlan\` from @hookgate/plans and pass that as a
+ * receiver's or a worker's \`trackingPlan\`, to type the handlers of \`on\`.
+ */
 export const trackingPlan: TypedTrackingPlan<TrackingPlanShapes> = {
   rules,
   validators: validators as unknown as NonNullable<TypedTrackingPlan<TrackingPlanShapes>['validators']>,

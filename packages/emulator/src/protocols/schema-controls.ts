@@ -1,5 +1,6 @@
 // A source's tracking plan and Schema Configuration (Segment Protocols), as the emulator's settings take them.
-import { compileTrackingPlan, TrackingPlanError, type CompiledTrackingPlan } from '@hookgate/core';
+import type { CompiledTrackingPlan } from '@hookgate/core';
+import { compileTrackingPlan, TrackingPlanError } from '@hookgate/plans';
 import { SettingsError } from '../errors.js';
 
 /**
@@ -45,7 +46,7 @@ type ChoiceControls = Omit<SchemaControls, 'forwardBlockedTo'>;
  * };
  */
 export interface ResolvedProtocols {
-  readonly plan: CompiledTrackingPlan;
+  readonly plan: CompiledTrackingPlan<unknown>;
   readonly controls: Required<Omit<SchemaControls, 'forwardBlockedTo'>> & { readonly forwardBlockedTo?: string };
 }
 
@@ -76,7 +77,7 @@ export function resolveProtocols(
     }
     return undefined;
   }
-  let compiled: CompiledTrackingPlan;
+  let compiled: CompiledTrackingPlan<unknown>;
   try {
     compiled = compileTrackingPlan(plan);
   } catch (error) {

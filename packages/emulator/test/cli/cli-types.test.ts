@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, createReceiver, fixture, toNodeListener } from '@hookgate/core';
+import { createReceiver, fixture, toNodeListener } from '@hookgate/core';
+import { compileTrackingPlan } from '@hookgate/plans';
 import { runTypes } from '../../src/cli/command-types.js';
 import { startHttpServer } from '../../../../test/helpers/servers.js';
 import { sign } from '@hookgate/core';
@@ -31,7 +32,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const GOOD = `import { createReceiver } from '@hookgate/core';
-import { trackingPlan, type OrderCompleted } from './tracking-plan.js';
+import { compileTrackingPlan } from '@hookgate/plans';
+import { trackingPlan as planExport, type OrderCompleted } from './tracking-plan.js';
+
+const trackingPlan = compileTrackingPlan(planExport);
 
 const total: number = ({} as OrderCompleted).properties.total;
 createReceiver({
@@ -59,7 +63,10 @@ createReceiver({
 
 // Each line marked BAD must be an error; nothing else may be.
 const BAD = `import { createReceiver } from '@hookgate/core';
-import { trackingPlan } from './tracking-plan.js';
+import { compileTrackingPlan } from '@hookgate/plans';
+import { trackingPlan as planExport } from './tracking-plan.js';
+
+const trackingPlan = compileTrackingPlan(planExport);
 
 createReceiver({
   secret: 's',
@@ -84,7 +91,10 @@ import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgateOptions } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { createWorker } from '@hookgate/bullmq';
-import { trackingPlan } from './tracking-plan.js';
+import { compileTrackingPlan } from '@hookgate/plans';
+import { trackingPlan as planExport } from './tracking-plan.js';
+
+const trackingPlan = compileTrackingPlan(planExport);
 
 const track = {
   'Order Completed': (msg: { properties: { total: number } }) => console.log(msg.properties.total.toFixed(2)),
@@ -138,7 +148,10 @@ import { hookgate as expressHookgate } from '@hookgate/express';
 import { hookgateOptions } from '@hookgate/fastify';
 import { hookgate as honoHookgate } from '@hookgate/hono';
 import { createWorker } from '@hookgate/bullmq';
-import { trackingPlan } from './tracking-plan.js';
+import { compileTrackingPlan } from '@hookgate/plans';
+import { trackingPlan as planExport } from './tracking-plan.js';
+
+const trackingPlan = compileTrackingPlan(planExport);
 
 expressHookgate({
   secret: 's',
@@ -182,7 +195,7 @@ createWorker('q', {
 
 /** Each workspace package's sources, as the temporary project imports them. */
 const PATHS = Object.fromEntries(
-  ['core', 'express', 'fastify', 'hono', 'bullmq'].flatMap((name) => [
+  ['core', 'express', 'fastify', 'hono', 'bullmq', 'plans'].flatMap((name) => [
     [`@hookgate/${name}`, [join(ROOT, `packages/${name}/src/index.ts`)]],
     [`@hookgate/${name}/*`, [join(ROOT, `packages/${name}/src/*.ts`)]],
   ]),
@@ -254,11 +267,16 @@ describe('hookgate types', () => {
       expect(a.violations.map((v) => v.message).sort()).toEqual(b.violations.map((v) => v.message).sort());
     }
 
+    // The module's export as it is (not compiled) is refused at start, naming the package and the call.
+    expect(() => createReceiver({ secret: 's', trackingPlan })).toThrow(
+      /trackingPlan must be a compiled plan\. Add the package @hookgate\/plans .*compileTrackingPlan\(plan\)/,
+    );
+
     // And as a receiver's option, over real HTTP.
     const seen: string[] = [];
     const receiver = createReceiver({
       secret: 's',
-      trackingPlan,
+      trackingPlan: fromModule,
       on: {
         track: {
           '*': (msg, ctx) =>
@@ -313,7 +331,7 @@ describe('hookgate types', () => {
     }
     const text = readFileSync(patterns, 'utf8');
     expect(text).toContain(
-      "import { linearRegExp as hookgateLinearRegExp, isMultipleOf as hookgateIsMultipleOf } from '@hookgate/core';",
+      "import { linearRegExp as hookgateLinearRegExp, isMultipleOf as hookgateIsMultipleOf } from '@hookgate/plans';",
     );
     expect(text).not.toMatch(/new RegExp\(/);
     const { trackingPlan } = (await import(patterns)) as { trackingPlan: unknown };

@@ -9,6 +9,7 @@ import {
   type ReceiverOptions,
   type WebhookMessage,
 } from '@hookgate/core';
+import { compileTrackingPlan } from '@hookgate/plans';
 import { startHttpServer, type RunningServer } from '../../../../test/helpers/servers.js';
 import { createEmulator, type DeliveryRecord, type Emulator, type SchemaControls } from '../../src/index.js';
 import { listenIntake, type IntakeServer } from '../../src/intake/index.js';
@@ -40,7 +41,7 @@ export async function startPlanPair(
   const seen: PlanPair['seen'] = [];
   const receiver = createReceiver({
     secret: SECRET,
-    trackingPlan: plan,
+    trackingPlan: compileTrackingPlan(plan), // the emulator's source (below) takes the plan as read
     ...(on
       ? { on }
       : { onMessage: (message: WebhookMessage, ctx: HandlerContext) => void seen.push({ message, ctx }) }),

@@ -1,5 +1,5 @@
 import type { WebhookMessage } from '../../messages/types.js';
-import type { PlanViolation } from '../../tracking-plan/json-schema-validator.js';
+import type { PlanViolation } from '../../tracking-plan/compiled-plan.js';
 import { guardedPlanCheck } from '../guarded-plan-check.js';
 import type { MessageHandler } from '../options.js';
 import type { ReceiverSetup } from '../setup.js';

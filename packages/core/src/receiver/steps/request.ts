@@ -1,6 +1,6 @@
 import type { LossyNumber } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
-import type { PlanCheckResult } from '../../tracking-plan/compile-plan.js';
+import type { PlanCheckResult } from '../../tracking-plan/compiled-plan.js';
 import type { MessageHandler, ReceiverInput, Verification } from '../options.js';
 import type { ReceiverCode } from '../responses.js';
 

@@ -3,7 +3,8 @@
 // does, with the options `hookgate types` precompiles with (plan-ajv.ts). Ajv compiles by code generation
 // from strings, which Workers forbid: this file is swapped in by tsup.config.ts and never reaches the
 // runtime-neutral build.
-import { precompiledCheck, type PrecompiledValidator, type SchemaCheck } from './json-schema-validator.js';
+import type { PrecompiledValidator } from '@hookgate/core';
+import { precompiledCheck, type SchemaCheck } from './json-schema-validator.js';
 import { ajvSchema, planAjv } from './plan-ajv.js';
 
 /**

@@ -4,50 +4,15 @@
 // (dist/node.js) each rule is compiled by Ajv instead (schema-compiler.node.ts), and the module `hookgate
 // types` writes carries each rule's validator precompiled by Ajv's standalone code generation (plain
 // functions, no eval, about a hundred times faster): `precompiledCheck` reads both, in the same words.
+import type { PlanViolation, PrecompiledValidator } from '@hookgate/core';
 import { Validator } from '@cfworker/json-schema';
 import { DRAFT_07_META_SCHEMA } from './draft-07-meta-schema.js';
 import { PATTERN_FORMAT } from './interpreted-patterns.js';
-
-/**
- * One way a message breaks its tracking plan: where (`properties.total`, `traits.email`, `(root)` for the
- * event itself, Segment's spelling) and what, in words.
- *
- * @example
- * const violation: PlanViolation = { path: 'properties.total', message: 'must be number (got string)', keyword: 'type' };
- */
-export interface PlanViolation {
-  path: string;
-  message: string;
-  /** The JSON Schema keyword that failed (`type`, `required`, `enum`, …). */
-  keyword: string;
-  /** The rule broken, e.g. `TRACK "Order Completed" v2` or `COMMON v1`. */
-  rule?: string;
-}
 
 /** A prepared schema: the violations of a value, empty when it is valid (internal). */
 export type SchemaCheck = (value: unknown) => readonly PlanViolation[];
 
 const VALID: readonly PlanViolation[] = Object.freeze([]);
-
-/**
- * A validator precompiled by Ajv (`hookgate types` writes them): returns whether the value is valid and
- * leaves Ajv's errors on its `errors` property.
- *
- * @example
- * const validate: PrecompiledValidator = Object.assign((value: unknown) => typeof value === 'object', { errors: null });
- */
-export interface PrecompiledValidator {
-  (value: unknown): boolean;
-  errors?:
-    | readonly {
-        instancePath: string;
-        keyword: string;
-        params: Record<string, unknown>;
-        message?: string;
-        schemaPath?: string;
-      }[]
-    | null;
-}
 
 /** `/properties/total` → `properties.total`; the event itself is `(root)`. */
 function dotted(pointer: string, child?: string): string {

@@ -4,16 +4,15 @@
 // start with the rule and the limit named — never a RangeError, a hang, or a first request that pays it.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  compileTrackingPlan,
   createReceiver,
   fixture,
-  TrackingPlanError,
-  type PlanViolation,
   type CompiledTrackingPlan,
   type PlanCheckResult,
-} from '../src/index.js';
+  type PlanViolation,
+} from '@hookgate/core';
+import { compileTrackingPlan, TrackingPlanError } from '../src/index.js';
 import { parseTrackingPlanText } from '../src/internal.js';
-import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import { SECRET, send, serveReceiver, type ServedReceiver } from '../../core/test/helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
 afterEach(async () => {
@@ -61,7 +60,7 @@ describe('patterns run in linear time', () => {
     const seen: (readonly PlanViolation[])[] = [];
     srv = await serveReceiver({
       secret: SECRET,
-      trackingPlan: catastrophic,
+      trackingPlan: compileTrackingPlan(catastrophic),
       on: { track: (_msg, ctx) => void seen.push(ctx.violations) },
     });
     // 31 × a + "!" took 6 s on JavaScript's engine; 10,000 never finished.
@@ -116,9 +115,9 @@ describe('patterns run in linear time', () => {
       expect(error.message).toContain('rules[1] (TRACK "Order Completed" v1)');
       expect(error.message).toContain(construct);
       expect(error.message).toContain('RE2');
-      expect(() => createReceiver({ secret: SECRET, trackingPlan: plan, on: { track: () => {} } })).toThrow(
-        error.message,
-      );
+      expect(() =>
+        createReceiver({ secret: SECRET, trackingPlan: compileTrackingPlan(plan), on: { track: () => {} } }),
+      ).toThrow(error.message);
     }
     // Inside a class, ( and ? are characters; a property named "pattern" is not the keyword.
     expect(() =>
@@ -174,7 +173,9 @@ describe('plans of real size start at once; absurd ones are refused at start', (
     expect(error.message).toMatch(
       /^rules\[1\] \(TRACK "Deep" v3\): jsonSchema nests deeper than 64 levels \(limits\.maxSchemaDepth\)/,
     );
-    expect(() => createReceiver({ secret: SECRET, trackingPlan: plan })).toThrow(TrackingPlanError);
+    expect(() => createReceiver({ secret: SECRET, trackingPlan: compileTrackingPlan(plan) })).toThrow(
+      TrackingPlanError,
+    );
     expect(() => compileTrackingPlan(plan, { limits: { maxSchemaDepth: 30_000 } })).not.toThrow(TrackingPlanError);
   });
 
@@ -233,9 +234,9 @@ describe('plans of real size start at once; absurd ones are refused at start', (
     expect(error!.message).toContain('rules[1] (TRACK "Order Completed" v1)');
     expect(error!.message).toContain('over the limit of 1000000 (limits.maxPatternWeight)');
     expect(error!.message).toContain('compileTrackingPlan(plan, { limits })');
-    expect(() => createReceiver({ secret: SECRET, trackingPlan: plan, on: { track: () => {} } })).toThrow(
-      error!.message,
-    );
+    expect(() =>
+      createReceiver({ secret: SECRET, trackingPlan: compileTrackingPlan(plan), on: { track: () => {} } }),
+    ).toThrow(error!.message);
     // The most a plan under the limit holds (55 × 18,000) compiles at start, then at first use, in well under 1 s each.
     let fits: CompiledTrackingPlan | undefined;
     expect(cpuMs(() => (fits = compileTrackingPlan([track('Signed Up', costly(55, 100))])))).toBeLessThan(1_000);

@@ -1,42 +1,8 @@
 // Reading a tracking plan file: Segment's rules as its Public API and its Terraform provider export them.
-
-/**
- * The kinds of rule a Segment tracking plan holds. `COMMON` applies to every event.
- *
- * @example
- * const kinds: readonly TrackingPlanRuleType[] = ['TRACK', 'IDENTIFY', 'GROUP', 'PAGE', 'SCREEN', 'COMMON'];
- */
-export type TrackingPlanRuleType = 'TRACK' | 'IDENTIFY' | 'GROUP' | 'PAGE' | 'SCREEN' | 'COMMON';
+import type { TrackingPlanRule, TrackingPlanRuleType } from '@hookgate/core';
 
 /** Every rule type, in the order the docs list them. */
 const RULE_TYPES: readonly TrackingPlanRuleType[] = ['TRACK', 'IDENTIFY', 'GROUP', 'PAGE', 'SCREEN', 'COMMON'];
-
-/**
- * One rule of a tracking plan, as Segment's Public API returns it (`GET /tracking-plans/{id}/rules`).
- * `jsonSchema` is a JSON Schema (draft-07) over the whole event: `properties`, `traits` and `context`
- * sit under its `properties`.
- *
- * @example
- * const rule: TrackingPlanRule = {
- *   type: 'TRACK',
- *   key: 'Order Completed',
- *   version: 1,
- *   jsonSchema: {
- *     $schema: 'http://json-schema.org/draft-07/schema#',
- *     type: 'object',
- *     properties: { properties: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] } },
- *   },
- * };
- */
-export interface TrackingPlanRule {
-  type: TrackingPlanRuleType;
-  /** The event name (TRACK), the page or screen name (PAGE, SCREEN, optional); `null` or absent for the others. */
-  key?: string | null;
-  /** The rule's version (several versions of one event may coexist). Default 1. */
-  version?: number;
-  /** The JSON Schema over the whole event. Terraform spells it `json_schema` (an object or its JSON text). */
-  jsonSchema: Record<string, unknown>;
-}
 
 /**
  * A tracking plan file as read: `{ rules: [...] }` (the Public API's list, also inside its `data`

@@ -4,21 +4,8 @@
 // `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, set on the property's own
 // schema) are made again on the exact digits (exact-decimal.ts).
 import { compareDecimal, isMultipleOfDecimal, isWholeDecimal, parseDecimal, type Decimal } from './exact-decimal.js';
-import type { PlanViolation } from './json-schema-validator.js';
+import type { ExactNumber, PlanViolation } from '@hookgate/core';
 import { resolveLocal } from './schema-walk.js';
-
-/**
- * A number of a message kept as its exact text: where (keys and indexes) and the text.
- *
- * @example
- * const n: ExactNumber = { at: ['properties', 'total'], text: '12345678901234567890123' };
- */
-export interface ExactNumber {
-  /** Where it is, as keys and array indexes from the message. */
-  readonly at: readonly (string | number)[];
-  /** The number exactly as the body wrote it, e.g. `12345678901234567890123`. */
-  readonly text: string;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

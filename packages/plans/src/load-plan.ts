@@ -3,7 +3,8 @@
 // come first (size, rule count, nesting depth), so that no plan reaches a recursive step (the meta-schema
 // check, a compiler) before it is known to fit.
 import { schemaProblems } from './json-schema-validator.js';
-import { readTrackingPlan, ruleLabel, rulesOf, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import type { TrackingPlanRule } from '@hookgate/core';
+import { readTrackingPlan, ruleLabel, rulesOf, TrackingPlanError } from './plan-file.js';
 import { resolveLimits, utf8Length, type TrackingPlanLimits } from './plan-limits.js';
 import { PatternWeights } from './pattern-weight.js';
 import { rulePatternProblem, ruleSchemaProblem, type RuleSchemaProblem } from './rule-schema-checks.js';

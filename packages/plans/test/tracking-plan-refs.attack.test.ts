@@ -2,8 +2,9 @@
 // it there: every pattern a `$ref` reaches must run on the linear-time engine and be checked when the plan
 // is read, like a pattern under `properties` — never JavaScript's backtracking engine at the first request.
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, createReceiver, fixture, TrackingPlanError } from '../src/index.js';
-import { SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import { createReceiver, fixture } from '@hookgate/core';
+import { compileTrackingPlan, TrackingPlanError } from '../src/index.js';
+import { SECRET, send, serveReceiver, type ServedReceiver } from '../../core/test/helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe('patterns a $ref reaches outside the schema keywords', () => {
       const seen: unknown[] = [];
       srv = await serveReceiver({
         secret: SECRET,
-        trackingPlan: rule(ref, extra('^(a+)+$')),
+        trackingPlan: compileTrackingPlan(rule(ref, extra('^(a+)+$'))),
         on: { track: (_msg, ctx) => void seen.push(ctx.violations) },
       });
       const violation = expect.objectContaining({
@@ -73,7 +74,9 @@ describe('patterns a $ref reaches outside the schema keywords', () => {
       expect(message).toContain('TRACK "Signed Up" v1');
       expect(message).toContain(`${ref.slice(2).replace('/', '.')}.pattern`);
       expect(message).toContain('negative look-ahead');
-      expect(() => createReceiver({ secret: SECRET, trackingPlan: plan, on: {} })).toThrow(/negative look-ahead/);
+      expect(() => createReceiver({ secret: SECRET, trackingPlan: compileTrackingPlan(plan), on: {} })).toThrow(
+        /negative look-ahead/,
+      );
     });
   }
 });

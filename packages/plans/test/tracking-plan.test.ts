@@ -2,7 +2,8 @@
 // name the rule and path, version choice, and checking messages as Protocols matches them.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileTrackingPlan, fixture, TrackingPlanError } from '../src/index.js';
+import { fixture } from '@hookgate/core';
+import { compileTrackingPlan, TrackingPlanError } from '../src/index.js';
 import { readTrackingPlan } from '../src/internal.js';
 
 const fixtures = new URL('../../../test/fixtures/tracking-plans/', import.meta.url);

@@ -4,11 +4,12 @@
 // here as tsup builds them (test/helpers/bundle.ts).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as CoreApi from '../src/index.js';
-import { fixture } from '../src/index.js';
-import { bundleCore, bundleCoreForNode, type CoreBundle } from './helpers/bundle.js';
+import type * as CoreApi from '@hookgate/core';
+import type * as PlansApi from '../src/index.js';
+import { fixture } from '@hookgate/core';
+import { bundlePlans, type PlansBundle } from './helpers/bundle.js';
 
-type Core = typeof CoreApi;
+type Core = typeof CoreApi & typeof PlansApi;
 
 const fixtures = new URL('../../../test/fixtures/tracking-plans/', import.meta.url);
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, fixtures), 'utf8'));
@@ -66,11 +67,11 @@ const KEYWORD_MESSAGES = [
   { a: 9, b: 'a', g: [1], h: 2 },
 ].map((properties) => fixture('track', { event: 'Keywords', properties }));
 
-let neutral: CoreBundle;
-let node: CoreBundle;
+let neutral: PlansBundle;
+let node: PlansBundle;
 beforeAll(async () => {
-  neutral = bundleCore();
-  node = await bundleCoreForNode();
+  neutral = await bundlePlans('neutral');
+  node = await bundlePlans('node');
 });
 afterAll(() => {
   neutral?.remove();
@@ -123,7 +124,7 @@ describe('the Node build compiles plans with Ajv', () => {
     const receiver = core.createReceiver({
       secret: 's',
       dedupe: false,
-      trackingPlan: read('public-api-rules.json'),
+      trackingPlan: core.compileTrackingPlan(read('public-api-rules.json')),
       on: { track: { 'Order Completed': (_msg, ctx) => void seen.push(ctx.violations.map((v) => v.path)) } },
     });
     for (const properties of [{ order_id: 'o', total: 1 }, { total: '1' }]) {

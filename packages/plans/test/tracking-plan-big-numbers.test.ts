@@ -2,9 +2,10 @@
 // digits is checked as the number it is — `type: number` / `integer` hold, and `minimum`, `maximum`,
 // `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf` compare exactly, where a double would round.
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileTrackingPlan, type HandlerContext, type PlanViolation, type ReceiverOptions } from '../src/index.js';
-import { compareDecimal, isMultipleOfDecimal, parseDecimal } from '../src/tracking-plan/exact-decimal.js';
-import { hmac, SECRET, send, serveReceiver, type ServedReceiver } from './helpers/receiver-server.js';
+import type { HandlerContext, PlanViolation, ReceiverOptions } from '@hookgate/core';
+import { compareDecimal, isMultipleOfDecimal, parseDecimal } from '../src/exact-decimal.js';
+import { compileTrackingPlan } from '../src/index.js';
+import { hmac, SECRET, send, serveReceiver, type ServedReceiver } from '../../core/test/helpers/receiver-server.js';
 
 let srv: ServedReceiver | undefined;
 afterEach(async () => {
@@ -53,7 +54,7 @@ async function violationsOf(properties: string): Promise<readonly PlanViolation[
   srv = await serveReceiver({
     secret: SECRET,
     bigNumbers: 'string',
-    trackingPlan: PLAN,
+    trackingPlan: compileTrackingPlan(PLAN),
     on: { track: (_msg, ctx) => void seen.push(ctx.violations) },
   });
   expect((await send(srv.url, body(properties))).status).toBe(200);
@@ -98,7 +99,7 @@ describe("bigNumbers: 'string' with a tracking plan", () => {
       destination: 'actions',
       insecureAcceptBatches: true,
       bigNumbers: 'string',
-      trackingPlan: PLAN,
+      trackingPlan: compileTrackingPlan(PLAN),
       on: {
         track: (_event: unknown, ctx: HandlerContext) =>
           void seen.push(ctx.violations.map((v) => `${v.path} ${v.keyword}`)),

@@ -75,7 +75,7 @@ function unsupportedConstruct(pattern: string): string | undefined {
  * imports it.
  *
  * @example
- * import { linearRegExp } from '@hookgate/core';
+ * import { linearRegExp } from '@hookgate/plans';
  * linearRegExp('^(a+)+$').test('a'.repeat(10_000) + '!'); // false, in a few milliseconds
  */
 export function linearRegExp(pattern: string): LinearRegExp {

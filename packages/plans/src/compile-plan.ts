@@ -1,15 +1,18 @@
 // A tracking plan compiled once: each rule's JSON Schema compiled, the version of each event picked.
-import { nearestName } from '../options/nearest-name.js';
-import {
-  precompiledCheck,
-  type PlanViolation,
-  type PrecompiledValidator,
-  type SchemaCheck,
-} from './json-schema-validator.js';
+import type {
+  CompiledTrackingPlan,
+  PlanRuleRef,
+  PlanShapesOf,
+  PlanViolation,
+  PrecompiledValidator,
+  TrackingPlanRule,
+} from '@hookgate/core';
+import { COMPILED_PLAN, isCompiledTrackingPlan, nearestName } from '@hookgate/core/internal';
+import { precompiledCheck, type SchemaCheck } from './json-schema-validator.js';
 import { loadTrackingPlan } from './load-plan.js';
-import { ruleLabel, rulesOf, TrackingPlanError, type TrackingPlanRule } from './plan-file.js';
+import { ruleLabel, rulesOf, TrackingPlanError } from './plan-file.js';
 import type { TrackingPlanLimits } from './plan-limits.js';
-import { exactViolations, withStandIns, type ExactNumber } from './exact-numbers.js';
+import { exactViolations, withStandIns } from './exact-numbers.js';
 import { findRule, isObject, type RuleLookup } from './find-rule.js';
 import { COMPILES_PATTERN_PROPERTIES, schemaCompiler } from './schema-compiler.js';
 
@@ -35,60 +38,6 @@ export interface TrackingPlanOptions {
   /** Limits the plan is read under (see `TrackingPlanLimits` for the defaults). */
   limits?: TrackingPlanLimits;
 }
-
-/**
- * Which rule a message was checked against.
- *
- * @example
- * const rule: PlanRuleRef = { type: 'TRACK', key: 'Order Completed', version: 2 };
- */
-export interface PlanRuleRef {
-  type: TrackingPlanRule['type'];
-  key: string | null;
-  version: number;
-}
-
-/**
- * The outcome of checking one message: whether the plan has a rule for it, which rule, and every
- * violation of that rule and of the plan's COMMON rule (empty when none).
- *
- * @example
- * const result: PlanCheckResult = plan.check(msg);
- * if (!result.planned) console.warn(`unplanned event ${msg.event}`);
- * for (const v of result.violations) console.warn(`${v.path}: ${v.message}`);
- */
-export interface PlanCheckResult {
-  planned: boolean;
-  rule?: PlanRuleRef;
-  violations: readonly PlanViolation[];
-}
-
-/**
- * A tracking plan ready to check messages (from `compileTrackingPlan`).
- *
- * @example
- * const plan = compileTrackingPlan(JSON.parse(await readFile('plan.json', 'utf8')));
- * plan.check({ type: 'track', event: 'Order Completed', properties: { total: '12' } }).violations;
- * // [{ path: 'properties.total', message: 'must be number (got string)', keyword: 'type', rule: 'TRACK "Order Completed" v1' }]
- */
-export interface CompiledTrackingPlan {
-  /** Every rule of the plan, as read. */
-  readonly rules: readonly TrackingPlanRule[];
-  /** The event names of its TRACK rules. */
-  readonly eventNames: readonly string[];
-  /**
-   * Checks a message (a webhook message or a whole Segment event) against its rule and the COMMON rule.
-   * `exactNumbers` lists the numbers the message holds as their exact text (`bigNumbers: 'string'`):
-   * they are checked as the numbers they are, limits compared exactly.
-   */
-  check(message: unknown, exactNumbers?: readonly ExactNumber[]): PlanCheckResult;
-  /** The property (track) or trait (identify, group) names the message's rule lists; `undefined` when it has no rule. */
-  plannedFields(message: unknown): { field: 'properties' | 'traits'; names: ReadonlySet<string> } | undefined;
-  /** The event name the plan has closest to `name` (a likely typo), or `undefined`. */
-  suggest(name: string): string | undefined;
-}
-
-const COMPILED = Symbol.for('hookgate.compiledTrackingPlan');
 
 interface CompiledRule {
   ref: PlanRuleRef;
@@ -184,13 +133,15 @@ function listedNames(schema: Record<string, unknown>, field: 'properties' | 'tra
  * (or a PAGE / SCREEN rule); the COMMON rule applies to every call.
  *
  * @example
- * import { compileTrackingPlan } from '@hookgate/core';
+ * import { compileTrackingPlan } from '@hookgate/plans';
  * const plan = compileTrackingPlan(JSON.parse(await readFile('plan.json', 'utf8')));
  * const { planned, violations } = plan.check(msg);
  */
-export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions = {}): CompiledTrackingPlan {
-  if (isObject(input) && (input as Record<symbol, unknown>)[COMPILED] === true)
-    return input as unknown as CompiledTrackingPlan;
+export function compileTrackingPlan<P>(
+  input: P,
+  options: TrackingPlanOptions = {},
+): CompiledTrackingPlan<PlanShapesOf<P>> {
+  if (isCompiledTrackingPlan(input)) return input as CompiledTrackingPlan<PlanShapesOf<P>>;
   const list = rulesOf(input);
   const validators = precompiledValidators(input, list.length);
   const rules = loadTrackingPlan(input, {
@@ -235,8 +186,8 @@ export function compileTrackingPlan(input: unknown, options: TrackingPlanOptions
   }
   const common = lookup.get('COMMON')?.get('')?.picked;
 
-  const plan: CompiledTrackingPlan & { [COMPILED]: true } = {
-    [COMPILED]: true,
+  const plan: CompiledTrackingPlan<PlanShapesOf<P>> & { [COMPILED_PLAN]: true } = {
+    [COMPILED_PLAN]: true,
     rules,
     eventNames,
     check(message, exactNumbers) {

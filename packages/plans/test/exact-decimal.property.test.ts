@@ -3,7 +3,7 @@
 // quadratic in them), and multipleOf reads a million digits without making a BigInt of them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareDecimal, isMultipleOfDecimal, parseDecimal, type Decimal } from '../src/tracking-plan/exact-decimal.js';
+import { compareDecimal, isMultipleOfDecimal, parseDecimal, type Decimal } from '../src/exact-decimal.js';
 
 /** `text` as m × 10^e, exactly. */
 function exact(text: string): { m: bigint; e: number } {
