@@ -36,6 +36,7 @@ const ALL = [
   'inspector',
   'tracking-plan',
   'plan-start',
+  'plan-bounds',
 ] as const;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : [...ALL];

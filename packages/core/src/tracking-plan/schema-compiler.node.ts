@@ -2,9 +2,18 @@
 // and Deno also take): each rule compiled once by Ajv into a JavaScript function, as Segment's Typewriter
 // does, with the options `hookgate types` precompiles with (plan-ajv.ts). Ajv compiles by code generation
 // from strings, which Workers forbid: this file is swapped in by tsup.config.ts and never reaches the
-// runtime-neutral build.
-import { precompiledCheck, type PrecompiledValidator, type SchemaCheck } from './json-schema-validator.js';
+// runtime-neutral build. Ajv's compile costs about 150 µs a keyword on this machine, paid by a rule's first
+// message: a rule past `MAX_COMPILED_KEYWORDS` is interpreted as the neutral build does (a few ms to
+// prepare), unless it has `patternProperties`, which only Ajv runs on the linear engine.
+import { withLinearPatterns } from './interpreted-patterns.js';
+import {
+  interpretedCheck,
+  precompiledCheck,
+  type PrecompiledValidator,
+  type SchemaCheck,
+} from './json-schema-validator.js';
 import { planAjv } from './plan-ajv.js';
+import { eachSubschema, expandedSize } from './schema-walk.js';
 
 /**
  * Whether rules compiled here may have `patternProperties` (internal): yes, Ajv runs them on RE2 too.
@@ -15,18 +24,50 @@ import { planAjv } from './plan-ajv.js';
 export const COMPILES_PATTERN_PROPERTIES = true;
 
 /**
+ * Keywords (each `$ref` expanded) past which a rule is interpreted, about 120 ms of Ajv's compile
+ * (internal); a rule with `patternProperties` past it is refused when the plan is read.
+ *
+ * @example
+ * loadTrackingPlan(plan, { maxCompiledKeywords: MAX_COMPILED_KEYWORDS });
+ */
+export const MAX_COMPILED_KEYWORDS = 800;
+
+/** Whether Ajv compiles `schema` (else the interpreter runs it): small rules, and any with `patternProperties`. */
+function compiledByAjv(schema: Record<string, unknown>): boolean {
+  if (expandedSize(schema, MAX_COMPILED_KEYWORDS).path === undefined) return true;
+  let patternProperties = false;
+  eachSubschema(schema, (node) => {
+    patternProperties ||= node.patternProperties !== undefined;
+  });
+  return patternProperties;
+}
+
+/**
+ * How `uniqueItems` runs for a rule (internal): in one pass where Ajv compiles it (plan-ajv.ts), on
+ * every pair of items where the interpreter runs it; the cost bound of a check counts it so (check-cost.ts).
+ *
+ * @example
+ * new CheckCost(schema, uniqueItemsCost(schema));
+ */
+export function uniqueItemsCost(schema: Record<string, unknown>): 'linear' | 'quadratic' {
+  return compiledByAjv(schema) ? 'linear' : 'quadratic';
+}
+
+/**
  * A compiler of rule schemas for one plan (internal), one Ajv instance per plan: each schema compiled
- * once, its errors worded as the interpreter's (`precompiledCheck`).
+ * once, its errors worded as the interpreter's (`precompiledCheck`), at most `maxViolations` listed.
  *
  * @example
  * const compile = schemaCompiler();
  * const check = compile({ type: 'object', required: ['event'] });
  */
-export function schemaCompiler(): (schema: Record<string, unknown>) => SchemaCheck {
-  const ajv = planAjv();
+export function schemaCompiler(maxViolations = Infinity): (schema: Record<string, unknown>) => SchemaCheck {
+  // Unoptimized code compiles in less than half the time (a first message pays it), and runs as fast.
+  const ajv = planAjv({ optimize: false });
   return (schema) => {
+    if (!compiledByAjv(schema)) return interpretedCheck(withLinearPatterns(schema), maxViolations);
     // (two versions of one rule may share it), as `hookgate types` compiles them.
     const { $schema: _schema, $id: _id, ...rest } = schema;
-    return precompiledCheck(ajv.compile(rest) as PrecompiledValidator);
+    return precompiledCheck(ajv.compile(rest) as PrecompiledValidator, maxViolations);
   };
 }

@@ -4,7 +4,14 @@
 // `trackingPlan` export that types a receiver's keyed handlers.
 import { fileURLToPath } from 'node:url';
 import type { TrackingPlanRule } from '@hookgate/core';
-import { eachSubschema, LINEAR_ENGINE, loadTrackingPlan, planAjv, resolveLocal } from '@hookgate/core/internal';
+import {
+  eachSubschema,
+  LINEAR_ENGINE,
+  loadTrackingPlan,
+  planAjv,
+  resolveLocal,
+  UNIQUE_ITEMS,
+} from '@hookgate/core/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
 import { build } from 'esbuild';
@@ -155,8 +162,8 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
 /* eslint-disable */
 // @ts-nocheck -- the validators below are generated JavaScript; the types above them are checked where used.
 import type { TypedTrackingPlan } from '@hookgate/core';
-// Every \`pattern\` runs on RE2, in time linear in the value.
-import { linearRegExp as ${LINEAR_ENGINE.code} } from '@hookgate/core';
+// Every \`pattern\` (and \`format: url\`) runs on RE2, and \`uniqueItems\` in one pass: in time linear in the value.
+import { duplicateItems as ${UNIQUE_ITEMS.code}, linearRegExp as ${LINEAR_ENGINE.code} } from '@hookgate/core';
 
 ${shapes.trim()}
 
