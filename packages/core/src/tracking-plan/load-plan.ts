@@ -76,7 +76,8 @@ export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}):
           `flatten it, ${RAISE}`,
       );
     }
-    const bytes = utf8Length(JSON.stringify(rule.jsonSchema));
+    const json = JSON.stringify(rule.jsonSchema);
+    const bytes = utf8Length(json);
     total += bytes;
     if (bytes > limits.maxRuleBytes) {
       throw new TrackingPlanError(
@@ -106,7 +107,7 @@ export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}):
     const problem = ruleSchemaProblem(rule.jsonSchema, limits);
     if (problem !== undefined) throw refuse(problem);
     const compiled = options.maxCompiledKeywords ?? Infinity;
-    if (compiled < limits.maxRuleKeywords && JSON.stringify(rule.jsonSchema).includes('"patternProperties"')) {
+    if (compiled < limits.maxRuleKeywords && json.includes('"patternProperties"')) {
       const size = expandedSize(rule.jsonSchema, compiled);
       if (size.path !== undefined) {
         throw new TrackingPlanError(

@@ -2,8 +2,8 @@
 // and Deno also take): each rule compiled once by Ajv into a JavaScript function, as Segment's Typewriter
 // does, with the options `hookgate types` precompiles with (plan-ajv.ts). Ajv compiles by code generation
 // from strings, which Workers forbid: this file is swapped in by tsup.config.ts and never reaches the
-// runtime-neutral build. Ajv's compile costs about 150 µs a keyword on this machine, paid by a rule's first
-// message: a rule past `MAX_COMPILED_KEYWORDS` is interpreted as the neutral build does (a few ms to
+// runtime-neutral build. Ajv's compile costs 150–750 µs a keyword on this machine under load, paid by a
+// rule's first message: a rule past `MAX_COMPILED_KEYWORDS` is interpreted as the neutral build does (a few ms to
 // prepare), unless it has `patternProperties`, which only Ajv runs on the linear engine.
 import { withLinearPatterns } from './interpreted-patterns.js';
 import {
@@ -24,13 +24,13 @@ import { eachSubschema, expandedSize } from './schema-walk.js';
 export const COMPILES_PATTERN_PROPERTIES = true;
 
 /**
- * Keywords (each `$ref` expanded) past which a rule is interpreted, about 120 ms of Ajv's compile
- * (internal); a rule with `patternProperties` past it is refused when the plan is read.
+ * Keywords (each `$ref` expanded) past which a rule is interpreted (internal): Ajv compiles 300 in 50–250 ms
+ * under load, `anyOf` branches costing most; a rule with `patternProperties` past it is refused at start.
  *
  * @example
  * loadTrackingPlan(plan, { maxCompiledKeywords: MAX_COMPILED_KEYWORDS });
  */
-export const MAX_COMPILED_KEYWORDS = 800;
+export const MAX_COMPILED_KEYWORDS = 300;
 
 /** Whether Ajv compiles `schema` (else the interpreter runs it): small rules, and any with `patternProperties`. */
 function compiledByAjv(schema: Record<string, unknown>): boolean {
