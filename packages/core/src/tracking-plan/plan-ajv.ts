@@ -3,10 +3,16 @@
 // rule means the same in both: every error listed, Segment's formats, and every `pattern` run on the
 // linear-time engine (linear-pattern.ts), never on JavaScript's backtracking one. Ajv generates code from
 // strings, which Workers forbid: the runtime-neutral build of the receiver never imports this file.
-import { _, Ajv, Name, str, stringify, type CodeKeywordDefinition, type Options } from 'ajv';
+// Where Ajv's defaults depart from draft-07 (and from the neutral build's interpreter), they are set
+// here: properties are own properties (`required: ['constructor']` on `{}` fails), `multipleOf` is exact
+// on decimals (0.07 of 0.01), and keywords beside a `$ref` are ignored. Where they cost more than linear
+// time on a hostile value, too: `uniqueItems` in one pass, `format: url` on RE2.
+import { _, Ajv, Name, str, stringify, type CodeKeywordDefinition, type KeywordCxt, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
-import { URL_PATTERN, LINEAR_FORMATS } from './linear-formats.js';
+import { isMultipleOf } from './exact-decimal.js';
+import { LINEAR_FORMATS, URL_PATTERN } from './linear-formats.js';
 import { linearRegExp } from './linear-pattern.js';
+import { eachSubschema } from './schema-walk.js';
 import { duplicateItems } from './unique-items.js';
 
 // CommonJS with `exports.default`: the default import is the function under Node's ESM, the module
@@ -22,9 +28,73 @@ const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).defau
  * @example
  * new Ajv({ code: { regExp: LINEAR_ENGINE } });
  */
-export const LINEAR_ENGINE = Object.assign((pattern: string) => linearRegExp(pattern), {
-  code: 'hookgateLinearRegExp',
+export const LINEAR_ENGINE = Object.assign(
+  // Ajv keeps one compiled pattern per `toString()`: each must say its own pattern, or every pattern of a
+  // plan would run as the first one compiled.
+  (pattern: string, flags = '') => ({ ...linearRegExp(pattern), toString: () => `/${pattern}/${flags}` }),
+  { code: 'hookgateLinearRegExp' },
+);
+
+/**
+ * `isMultipleOf` as Ajv's `multipleOf` calls it (internal), and the name the standalone code of `hookgate
+ * types` calls it by (the module it writes imports `isMultipleOf` from core under that name).
+ *
+ * @example
+ * EXACT_MULTIPLE_OF(0.07, 0.01); // true
+ */
+export const EXACT_MULTIPLE_OF = Object.assign((value: number, divisor: number) => isMultipleOf(value, divisor), {
+  code: 'hookgateIsMultipleOf',
 });
+
+/** `multipleOf` on the decimals JSON writes (Ajv's own divides doubles: 0.07 / 0.01 = 7.000000000000001). */
+const exactMultipleOf: CodeKeywordDefinition = {
+  keyword: 'multipleOf',
+  type: 'number',
+  schemaType: 'number',
+  error: {
+    message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`,
+    params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}`,
+  },
+  code(cxt: KeywordCxt) {
+    const check = cxt.gen.scopeValue('func', { ref: EXACT_MULTIPLE_OF, code: new Name(EXACT_MULTIPLE_OF.code) });
+    cxt.fail(_`!${check}(${cxt.data}, ${cxt.schemaCode})`);
+  },
+};
+
+/** The pattern of exactly the name `__proto__`. */
+const PROTO_NAME = '^__proto__$';
+
+/** Keys kept beside a `$ref`: what locates or names schemas, not what validates. */
+const BESIDE_REF = new Set(['$ref', '$id', '$schema', '$comment', 'definitions', '$defs', 'title', 'description']);
+
+/**
+ * A rule's schema as Ajv is given it (internal): without the root's `$schema` and `$id` (two versions of
+ * one rule may share them), as draft-07 says without the keywords beside a `$ref` (Ajv would apply
+ * them; the interpreter ignores them), and a property named `__proto__` checked through `patternProperties`.
+ *
+ * @example
+ * ajvSchema({ $ref: '#/definitions/n', maximum: 0, definitions: { n: { type: 'number' } } });
+ * // { $ref: '#/definitions/n', definitions: { n: { type: 'number' } } }
+ */
+export function ajvSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  const copy = structuredClone(rest);
+  eachSubschema(copy, (node) => {
+    if (typeof node.$ref === 'string') {
+      for (const key of Object.keys(node)) if (!BESIDE_REF.has(key)) delete node[key];
+    }
+    // Ajv skips a property named `__proto__` in `properties`; the same check through `patternProperties`
+    // (which runs on own keys, and keeps the key from `additionalProperties` as `properties` would) is not skipped.
+    const properties = node.properties as Record<string, unknown> | undefined;
+    if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, '__proto__')) {
+      const patterns = { ...(node.patternProperties as Record<string, unknown> | undefined) };
+      const own = patterns[PROTO_NAME];
+      patterns[PROTO_NAME] = own === undefined ? properties.__proto__ : { allOf: [own, properties.__proto__] };
+      node.patternProperties = patterns;
+    }
+  });
+  return copy;
+}
 
 /**
  * `duplicateItems` as Ajv's generated code calls it, and the name the standalone code of `hookgate types`
@@ -61,8 +131,9 @@ const UNIQUE_ITEMS_KEYWORD: CodeKeywordDefinition = {
 
 /**
  * A new Ajv instance for a tracking plan's rules (internal): `allErrors`, not strict (Segment's schemas
- * carry keywords of their own), the formats of ajv-formats (`url` on RE2: linear-formats.ts), patterns on
- * RE2 (`linearRegExp`) and `uniqueItems` in one pass.
+ * carry keywords of their own), own properties only, the formats of ajv-formats (`url` on RE2:
+ * linear-formats.ts), patterns on RE2 (`linearRegExp`), `multipleOf` exact (`isMultipleOf`) and
+ * `uniqueItems` in one pass (`duplicateItems`). Give it schemas through `ajvSchema`.
  * `code` adds code-generation options, e.g. `{ source: true, esm: true }` for standalone code.
  *
  * @example
@@ -73,11 +144,20 @@ const UNIQUE_ITEMS_KEYWORD: CodeKeywordDefinition = {
 export function planAjv(code: NonNullable<Options['code']> = {}): Ajv {
   // Standalone code reads its formats from this expression: ajv-formats' own, `url` on the linear engine.
   const formats = _`{...require("ajv-formats/dist/formats").fullFormats, url: ${new Name(LINEAR_ENGINE.code)}(${stringify(URL_PATTERN)}).test}`;
-  // Long enums and required lists as loops: their code, and its compile time, no longer grow with them.
-  const options = { allErrors: true, strict: false, loopEnum: 20, loopRequired: 20 };
-  const ajv = addFormats(new Ajv({ ...options, code: { ...code, formats, regExp: LINEAR_ENGINE } }));
-  for (const [name, test] of Object.entries(LINEAR_FORMATS)) ajv.addFormat(name, test);
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    ownProperties: true,
+    // Long enums and required lists as loops: their code, and its compile time, no longer grow with them.
+    loopEnum: 20,
+    loopRequired: 20,
+    code: { ...code, formats, regExp: LINEAR_ENGINE },
+  });
+  ajv.removeKeyword('multipleOf');
+  ajv.addKeyword(exactMultipleOf);
   ajv.removeKeyword('uniqueItems');
   ajv.addKeyword(UNIQUE_ITEMS_KEYWORD);
+  addFormats(ajv);
+  for (const [name, test] of Object.entries(LINEAR_FORMATS)) ajv.addFormat(name, test);
   return ajv;
 }

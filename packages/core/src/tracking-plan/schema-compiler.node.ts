@@ -12,7 +12,7 @@ import {
   type PrecompiledValidator,
   type SchemaCheck,
 } from './json-schema-validator.js';
-import { planAjv } from './plan-ajv.js';
+import { ajvSchema, planAjv } from './plan-ajv.js';
 import { eachSubschema, expandedSize } from './schema-walk.js';
 
 /**
@@ -66,8 +66,6 @@ export function schemaCompiler(maxViolations = Infinity): (schema: Record<string
   const ajv = planAjv({ optimize: false });
   return (schema) => {
     if (!compiledByAjv(schema)) return interpretedCheck(withLinearPatterns(schema), maxViolations);
-    // (two versions of one rule may share it), as `hookgate types` compiles them.
-    const { $schema: _schema, $id: _id, ...rest } = schema;
-    return precompiledCheck(ajv.compile(rest) as PrecompiledValidator, maxViolations);
+    return precompiledCheck(ajv.compile(ajvSchema(schema)) as PrecompiledValidator, maxViolations);
   };
 }

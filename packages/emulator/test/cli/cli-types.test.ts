@@ -313,7 +313,8 @@ describe('hookgate types', () => {
     }
     const text = readFileSync(patterns, 'utf8');
     expect(text).toContain(
-      "import { duplicateItems as hookgateDuplicateItems, linearRegExp as hookgateLinearRegExp } from '@hookgate/core';",
+      'import {\n  duplicateItems as hookgateDuplicateItems,\n  linearRegExp as hookgateLinearRegExp,\n' +
+        "  isMultipleOf as hookgateIsMultipleOf,\n} from '@hookgate/core';",
     );
     expect(text).not.toMatch(/new RegExp\(/);
     const { trackingPlan } = (await import(patterns)) as { trackingPlan: unknown };
