@@ -24,6 +24,8 @@ const HEAVY = [
   'packages/emulator/test/delivery/hostile-endpoints-attack.test.ts',
   // serve and ten endpoint processes, then an intake p99 bar that CPU contention breaks
   'packages/emulator/test/cli/serve-endless-answers.test.ts',
+  // 27 hostile plans × 2 builds, each its own process with a heap limit (2.5 min on 2 cores)
+  'packages/core/test/tracking-plan-bounds.test.ts',
   // separate processes on a real Redis, 5,000 messages
   'packages/bullmq/test/durable-handoff.test.ts',
   // ten concurrent 50 MB uploads per set-up: each must be drained within 2 s, which CPU contention breaks

@@ -37,6 +37,7 @@ const ALL = [
   'tracking-plan',
   'plan-start',
   'footprint',
+  'plan-bounds',
 ] as const;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : [...ALL];

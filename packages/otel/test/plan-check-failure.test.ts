@@ -1,5 +1,6 @@
-// Issue 44: a tracking-plan check that throws (here a recursive $ref over data nested 10,000 deep, which
-// overflows the validator's stack) is a violation naming it, on the real SDK over real HTTP: the answer
+// Issue 44: a tracking-plan check that throws (a recursive $ref over data nested 10,000 deep overflowed the
+// validator's stack; such a check is bounded now, so this plan's check overflows the stack itself) is a
+// violation naming it, on the real SDK over real HTTP: the answer
 // is 200, the handler runs, and the delivery's hookgate.receive span ends with it counted. On main,
 // handle() rejected: a 500 and a span that never ended, on every retry.
 import http from 'node:http';
@@ -17,17 +18,12 @@ afterEach(() => {
   server?.close();
 });
 
-const plan = [
-  {
-    type: 'TRACK',
-    key: 'Tree',
-    version: 1,
-    jsonSchema: {
-      definitions: { node: { type: 'object', properties: { c: { $ref: '#/definitions/node' } } } },
-      properties: { properties: { $ref: '#/definitions/node' } },
-    },
-  },
-];
+const compiled = compileTrackingPlan([
+  { type: 'TRACK', key: 'Tree', version: 1, jsonSchema: { properties: { properties: { type: 'object' } } } },
+]);
+const overflow = (depth: number): number => overflow(depth + 1) + 1;
+// A compiled plan is taken as it is: this one's check overflows the stack.
+const plan = { ...compiled, check: () => (overflow(0), compiled.check({})) };
 
 function post(port: number, body: string): Promise<{ status: number; code: unknown }> {
   return new Promise((resolve, reject) => {
@@ -50,7 +46,7 @@ it('answers 200, runs the handler with the failure named, and ends the span, cou
       secret: SECRET,
       telemetry: sdk.telemetry,
       logger: false,
-      trackingPlan: compileTrackingPlan(plan),
+      trackingPlan: plan,
       on: { track: (_msg, ctx) => void seen.push(ctx.violations) },
     }),
   );

@@ -11,10 +11,16 @@ import { COMPILED_PLAN, isCompiledTrackingPlan, nearestName } from '@hookgate/co
 import { precompiledCheck, type SchemaCheck } from './json-schema-validator.js';
 import { loadTrackingPlan } from './load-plan.js';
 import { ruleLabel, rulesOf, TrackingPlanError } from './plan-file.js';
-import type { TrackingPlanLimits } from './plan-limits.js';
+import { resolveLimits, type TrackingPlanLimits } from './plan-limits.js';
+import { CheckCost, MAX_CHECK_DEPTH } from './check-cost.js';
 import { exactViolations, withStandIns } from './exact-numbers.js';
 import { findRule, isObject, type RuleLookup } from './find-rule.js';
-import { COMPILES_PATTERN_PROPERTIES, schemaCompiler } from './schema-compiler.js';
+import {
+  COMPILES_PATTERN_PROPERTIES,
+  MAX_COMPILED_KEYWORDS,
+  schemaCompiler,
+  uniqueItemsCost,
+} from './schema-compiler.js';
 
 /**
  * Which version of an event with several is checked when the message names none (in
@@ -44,6 +50,8 @@ interface CompiledRule {
   label: string;
   check: SchemaCheck;
   schema: Record<string, unknown>;
+  /** What checking a message against the rule may cost, bounded before it runs (check-cost.ts). */
+  cost: () => CheckCost;
 }
 
 /** A rule ready to check messages; its schema is compiled when its first message comes (see `compileTrackingPlan`). */
@@ -52,8 +60,10 @@ function compileRule(
   index: number,
   precompiled: PrecompiledValidator | undefined,
   compile: (schema: Record<string, unknown>) => SchemaCheck,
+  maxViolations: number,
 ): CompiledRule {
-  let compiled: SchemaCheck | undefined = precompiled && precompiledCheck(precompiled);
+  let compiled: SchemaCheck | undefined = precompiled && precompiledCheck(precompiled, maxViolations);
+  let cost: CheckCost | undefined;
   const check: SchemaCheck = (message) => {
     if (compiled === undefined) {
       try {
@@ -70,7 +80,14 @@ function compileRule(
   };
   const ref: PlanRuleRef = { type: rule.type, key: rule.key ?? null, version: rule.version ?? 1 };
   const name = ref.key === null ? ref.type : `${ref.type} ${JSON.stringify(ref.key)}`;
-  return { ref, label: `${name} v${ref.version}`, check, schema: rule.jsonSchema };
+  return {
+    ref,
+    label: `${name} v${ref.version}`,
+    check,
+    schema: rule.jsonSchema,
+    // Validators `hookgate types` precompiled run Ajv's code, whose uniqueItems is linear in every build.
+    cost: () => (cost ??= new CheckCost(rule.jsonSchema, precompiled ? 'linear' : uniqueItemsCost(rule.jsonSchema))),
+  };
 }
 
 function pickVersion(
@@ -109,6 +126,15 @@ function precompiledValidators(input: unknown, count: number): readonly Precompi
 /** Shared by every result without violations (a fresh array per result otherwise). */
 const NONE: readonly PlanViolation[] = Object.freeze([]);
 
+/** The one violation of a message whose check could cost more than the budget: it is not checked. */
+function notChecked(spent: number, budget: number, rule: string): readonly PlanViolation[] {
+  const why =
+    spent === Infinity
+      ? `the rule goes deeper than ${MAX_CHECK_DEPTH} levels into this message`
+      : `checking it could cost more than ${budget} units (limits.maxCheckCost)`;
+  return [{ path: '(root)', message: `not checked: ${why}`, keyword: 'maxCheckCost', rule }];
+}
+
 function labelled(violations: readonly PlanViolation[], rule: string): readonly PlanViolation[] {
   return violations.length === 0 ? NONE : violations.map((v) => ({ ...v, rule }));
 }
@@ -144,9 +170,11 @@ export function compileTrackingPlan<P>(
   if (isCompiledTrackingPlan(input)) return input as CompiledTrackingPlan<PlanShapesOf<P>>;
   const list = rulesOf(input);
   const validators = precompiledValidators(input, list.length);
+  const limits = resolveLimits(options.limits);
   const rules = loadTrackingPlan(input, {
     ...(options.limits && { limits: options.limits }),
     patternProperties: validators !== undefined || COMPILES_PATTERN_PROPERTIES,
+    maxCompiledKeywords: validators === undefined ? MAX_COMPILED_KEYWORDS : Infinity,
   });
   const choice = options.versions ?? 'oldest';
   if (choice !== 'highest' && choice !== 'oldest' && !isObject(choice)) {
@@ -157,9 +185,9 @@ export function compileTrackingPlan<P>(
   }
   // type + key → version → compiled rule.
   const byKey = new Map<string, Map<number, CompiledRule>>();
-  const compile = schemaCompiler();
+  const compile = schemaCompiler(limits.maxViolations);
   rules.forEach((rule, index) => {
-    const compiled = compileRule(rule, index, validators?.[index], compile);
+    const compiled = compileRule(rule, index, validators?.[index], compile, limits.maxViolations);
     const id = `${rule.type}\u0000${rule.key ?? ''}`;
     let versions = byKey.get(id);
     if (!versions) byKey.set(id, (versions = new Map()));
@@ -198,10 +226,21 @@ export function compileTrackingPlan<P>(
         return exact ? exactViolations(found, compiled.schema, exact) : found;
       };
       const rule = findRule(lookup, message);
+      const withCommon = common && isObject(message) && message.type !== 'delete' ? common : undefined;
+      // The check's cost is bounded before it runs: a synchronous check cannot be stopped once started.
+      let spent = 0;
+      for (const compiled of [rule, withCommon]) {
+        if (compiled === undefined) continue;
+        spent = compiled.cost().add(value, limits.maxCheckCost, spent);
+        if (spent > limits.maxCheckCost) {
+          const violations = notChecked(spent, limits.maxCheckCost, compiled.label);
+          return rule ? { planned: true, rule: rule.ref, violations } : { planned: false, violations };
+        }
+      }
       let violations = rule ? labelled(run(rule), rule.label) : NONE;
-      if (common && isObject(message) && message.type !== 'delete') {
-        const more = run(common);
-        if (more.length > 0) violations = [...violations, ...labelled(more, common.label)];
+      if (withCommon) {
+        const more = run(withCommon);
+        if (more.length > 0) violations = [...violations, ...labelled(more, withCommon.label)];
       }
       return rule ? { planned: true, rule: rule.ref, violations } : { planned: false, violations };
     },

@@ -10,5 +10,6 @@
 export { compileTrackingPlan, type PlanVersionChoice, type TrackingPlanOptions } from './compile-plan.js';
 export { TrackingPlanError, type TrackingPlanFile } from './plan-file.js';
 export { linearRegExp, type LinearRegExp } from './linear-pattern.js';
+export { duplicateItems } from './unique-items.js';
 export { isMultipleOf } from './exact-decimal.js';
 export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './plan-limits.js';

@@ -7,5 +7,5 @@
  */
 export { readTrackingPlan, ruleLabel, rulesOf } from './plan-file.js';
 export { loadTrackingPlan, parseTrackingPlanText, type LoadPlanOptions } from './load-plan.js';
-export { ajvSchema, EXACT_MULTIPLE_OF, LINEAR_ENGINE, planAjv } from './plan-ajv.js';
+export { ajvSchema, EXACT_MULTIPLE_OF, LINEAR_ENGINE, planAjv, UNIQUE_ITEMS } from './plan-ajv.js';
 export { eachSubschema, resolveLocal } from './schema-walk.js';

@@ -14,6 +14,45 @@ export type SchemaCheck = (value: unknown) => readonly PlanViolation[];
 
 const VALID: readonly PlanViolation[] = Object.freeze([]);
 
+/** How long the part of a message naming a schema's values (an enum's list, a pattern) may be. */
+const MAX_TEXT = 200;
+
+/** `text` cut to `MAX_TEXT` characters, saying how long it was. */
+function cut(text: string): string {
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT)}… (${text.length} characters)`;
+}
+
+/** An enum's values as a message lists them, cut to about `MAX_TEXT` characters. */
+function allowedList(values: readonly unknown[]): string {
+  let text = '';
+  for (const [i, value] of values.entries()) {
+    const next = `${i === 0 ? '' : ', '}${cut(JSON.stringify(value) ?? String(value))}`;
+    if (i > 0 && text.length + next.length > MAX_TEXT) return `${text}, … (${values.length} values)`;
+    text += next;
+  }
+  return text;
+}
+
+/**
+ * The first `max` of a check's errors in words, then one entry saying how many more (keyword
+ * `maxViolations`): a message of thousands of broken items costs a hundred violations' words, not
+ * thousands (internal).
+ *
+ * @example
+ * capped(errors, 100, toViolation).length; // at most 101
+ */
+export function capped<T>(errors: readonly T[], max: number, words: (error: T) => PlanViolation): PlanViolation[] {
+  const listed = errors.slice(0, max).map(words);
+  if (errors.length > max) {
+    listed.push({
+      path: '(root)',
+      message: `${errors.length - max} more violations, not listed (limits.maxViolations is ${max})`,
+      keyword: 'maxViolations',
+    });
+  }
+  return listed;
+}
+
 /** `/properties/total` → `properties.total`; the event itself is `(root)`. */
 function dotted(pointer: string, child?: string): string {
   const parts =
@@ -199,26 +238,21 @@ function interpretedViolation(
       };
     }
     case 'enum': {
-      const allowed = /any of (\[.*\])\.$/.exec(error.error)?.[1];
-      let list = allowed ?? '';
-      try {
-        if (allowed) list = (JSON.parse(allowed) as unknown[]).map((v) => JSON.stringify(v)).join(', ');
-      } catch {
-        // keep the interpreter's text
-      }
+      const values = valueAt(schema, error.keywordLocation.replace(/^#/, ''));
+      const list = Array.isArray(values) ? allowedList(values) : cut(/any of (.*)\.$/s.exec(error.error)?.[1] ?? '');
       return { path: dotted(pointer), message: `must be equal to one of the allowed values: ${list}`, keyword: 'enum' };
     }
     case 'format': {
       const name = /format "(.*)"\.$/s.exec(error.error)?.[1] ?? quoted ?? '';
       if (name.startsWith(PATTERN_FORMAT)) {
-        const message = `must match pattern "${name.slice(PATTERN_FORMAT.length)}"`;
+        const message = `must match pattern "${cut(name.slice(PATTERN_FORMAT.length))}"`;
         return { path: dotted(pointer), message, keyword: 'pattern' };
       }
-      return { path: dotted(pointer), message: `must match format "${name}"`, keyword: 'format' };
+      return { path: dotted(pointer), message: `must match format "${cut(name)}"`, keyword: 'format' };
     }
     case 'pattern': {
       const pattern = valueAt(schema, error.keywordLocation.replace(/^#/, ''));
-      const message = typeof pattern === 'string' ? `must match pattern "${pattern}"` : 'must match pattern';
+      const message = typeof pattern === 'string' ? `must match pattern "${cut(pattern)}"` : 'must match pattern';
       return { path: dotted(pointer), message, keyword: 'pattern' };
     }
     case 'uniqueItems': {
@@ -243,14 +277,15 @@ function interpretedViolation(
  * const check = interpretedCheck({ type: 'object', properties: { properties: { type: 'object', required: ['total'] } } });
  * check({ properties: {} }); // [{ path: 'properties.total', message: 'is required', keyword: 'required' }]
  */
-export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
+export function interpretedCheck(schema: Record<string, unknown>, maxViolations = Infinity): SchemaCheck {
   const validator = new Validator(schema, '7', false);
   return (value) => {
     const result = validator.validate(value);
     if (result.valid) return VALID;
     const { errors } = result;
     const said = saidErrors(errors);
-    return said.length === 0 ? VALID : said.map((i) => interpretedViolation(errors[i]!, value, schema, errors[i + 1]));
+    if (said.length === 0) return VALID;
+    return capped(said, maxViolations, (i) => interpretedViolation(errors[i]!, value, schema, errors[i + 1]));
   };
 }
 
@@ -261,11 +296,11 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
  * @example
  * const check = precompiledCheck(trackingPlan.validators[0]);
  */
-export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
+export function precompiledCheck(validate: PrecompiledValidator, maxViolations = Infinity): SchemaCheck {
   return (value) => {
     if (validate(value)) return VALID;
     const errors = (validate.errors ?? []).filter((e) => !explainsOnly(e.schemaPath ?? '', e.keyword));
-    return errors.map((error) => {
+    return capped(errors, maxViolations, (error) => {
       const { params } = error;
       const child =
         error.keyword === 'required' || error.keyword === 'dependencies'
@@ -275,9 +310,9 @@ export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
             : undefined;
       let message = error.message ?? `fails ${error.keyword}`;
       if (error.keyword === 'type') message = `${message} (got ${typeName(valueAt(value, error.instancePath))})`;
-      if (error.keyword === 'enum') {
-        message = `${message}: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-      }
+      if (error.keyword === 'enum') message = `${message}: ${allowedList(params.allowedValues as unknown[])}`;
+      if (error.keyword === 'pattern') message = `must match pattern "${cut(String(params.pattern))}"`;
+      if (error.keyword === 'format') message = `must match format "${cut(String(params.format))}"`;
       if (error.keyword === 'required') message = 'is required';
       if (error.keyword === 'dependencies') message = dependencyWords(params.property as string);
       if (error.keyword === 'additionalProperties') message = 'is not allowed (additionalProperties is false)';

@@ -8,7 +8,7 @@ import { readTrackingPlan, ruleLabel, rulesOf, TrackingPlanError } from './plan-
 import { resolveLimits, utf8Length, type TrackingPlanLimits } from './plan-limits.js';
 import { PatternWeights } from './pattern-weight.js';
 import { rulePatternProblem, ruleSchemaProblem, type RuleSchemaProblem } from './rule-schema-checks.js';
-import { nestingDepth } from './schema-walk.js';
+import { expandedSize, nestingDepth } from './schema-walk.js';
 
 /**
  * How a plan is loaded (internal): its limits, and whether `patternProperties` can run (where the
@@ -17,6 +17,8 @@ import { nestingDepth } from './schema-walk.js';
 export interface LoadPlanOptions {
   limits?: TrackingPlanLimits;
   patternProperties?: boolean;
+  /** Keywords past which a rule with `patternProperties` is refused: Ajv compiles it at its first message. */
+  maxCompiledKeywords?: number;
 }
 
 const RAISE = 'or raise the limit with compileTrackingPlan(plan, { limits }).';
@@ -75,7 +77,8 @@ export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}):
           `flatten it, ${RAISE}`,
       );
     }
-    const bytes = utf8Length(JSON.stringify(rule.jsonSchema));
+    const json = JSON.stringify(rule.jsonSchema);
+    const bytes = utf8Length(json);
     total += bytes;
     if (bytes > limits.maxRuleBytes) {
       throw new TrackingPlanError(
@@ -104,6 +107,27 @@ export function loadTrackingPlan(input: unknown, options: LoadPlanOptions = {}):
     }
     const problem = ruleSchemaProblem(rule.jsonSchema, limits);
     if (problem !== undefined) throw refuse(problem);
+    const compiled = options.maxCompiledKeywords ?? Infinity;
+    if (compiled < limits.maxRuleKeywords && json.includes('"patternProperties"')) {
+      const size = expandedSize(rule.jsonSchema, compiled);
+      if (size.path !== undefined) {
+        throw new TrackingPlanError(
+          at,
+          `${label}: jsonSchema has patternProperties and more than ${compiled} keywords: such a rule is compiled ` +
+            `by Ajv at its first message, which would hold it too long; list the properties or split the rule.`,
+        );
+      }
+    }
+    const expanded = expandedSize(rule.jsonSchema, limits.maxRuleKeywords);
+    if (expanded.path !== undefined) {
+      const where = expanded.path.map((key) => `.${key}`).join('');
+      throw new TrackingPlanError(
+        `${at}${where}`,
+        `${label}: jsonSchema${where} holds more than ${limits.maxRuleKeywords} keywords once each $ref is ` +
+          `counted as the schema it points at (limits.maxRuleKeywords): a rule that big takes its first message ` +
+          `too long to compile; share fewer $refs or split the rule, ${RAISE}`,
+      );
+    }
   });
   return rules;
 }

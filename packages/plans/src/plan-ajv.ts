@@ -5,12 +5,15 @@
 // strings, which Workers forbid: the runtime-neutral build of the receiver never imports this file.
 // Where Ajv's defaults depart from draft-07 (and from the neutral build's interpreter), they are set
 // here: properties are own properties (`required: ['constructor']` on `{}` fails), `multipleOf` is exact
-// on decimals (0.07 of 0.01), and keywords beside a `$ref` are ignored.
-import { _, Ajv, Name, str, type CodeKeywordDefinition, type KeywordCxt, type Options } from 'ajv';
+// on decimals (0.07 of 0.01), and keywords beside a `$ref` are ignored. Where they cost more than linear
+// time on a hostile value, too: `uniqueItems` in one pass, `format: url` on RE2.
+import { _, Ajv, Name, str, stringify, type CodeKeywordDefinition, type KeywordCxt, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import { isMultipleOf } from './exact-decimal.js';
+import { LINEAR_FORMATS, URL_PATTERN } from './linear-formats.js';
 import { linearRegExp } from './linear-pattern.js';
 import { eachSubschema } from './schema-walk.js';
+import { duplicateItems } from './unique-items.js';
 
 // CommonJS with `exports.default`: the default import is the function under Node's ESM, the module
 // object under some bundlers.
@@ -94,9 +97,43 @@ export function ajvSchema(schema: Record<string, unknown>): Record<string, unkno
 }
 
 /**
+ * `duplicateItems` as Ajv's generated code calls it, and the name the standalone code of `hookgate types`
+ * calls it by (the module it writes imports `duplicateItems` from core under that name) (internal).
+ *
+ * @example
+ * `import { duplicateItems as ${UNIQUE_ITEMS.code} } from '@hookgate/core';`
+ */
+export const UNIQUE_ITEMS = Object.assign((items: readonly unknown[]) => duplicateItems(items), {
+  code: 'hookgateDuplicateItems',
+});
+
+/**
+ * `uniqueItems` in one pass (unique-items.ts) in place of Ajv's, which compares every pair of items whose
+ * type the schema does not pin to a scalar, and keeps scalars in a plain object (`__proto__` inherited).
+ */
+const UNIQUE_ITEMS_KEYWORD: CodeKeywordDefinition = {
+  keyword: 'uniqueItems',
+  type: 'array',
+  schemaType: 'boolean',
+  error: {
+    message: ({ params: { i, j } }) => str`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+    params: ({ params: { i, j } }) => _`{i: ${i}, j: ${j}}`,
+  },
+  code(cxt) {
+    const { gen, data, schema } = cxt;
+    if (schema !== true) return;
+    const find = gen.scopeValue('func', { ref: UNIQUE_ITEMS, code: new Name(UNIQUE_ITEMS.code) });
+    const pair = gen.const('pair', _`${find}(${data})`);
+    cxt.setParams({ j: _`${pair}[0]`, i: _`${pair}[1]` });
+    cxt.fail(_`${pair} !== undefined`);
+  },
+};
+
+/**
  * A new Ajv instance for a tracking plan's rules (internal): `allErrors`, not strict (Segment's schemas
- * carry keywords of their own), own properties only, the formats of ajv-formats, patterns on RE2
- * (`linearRegExp`) and `multipleOf` exact (`isMultipleOf`). Give it schemas through `ajvSchema`.
+ * carry keywords of their own), own properties only, the formats of ajv-formats (`url` on RE2:
+ * linear-formats.ts), patterns on RE2 (`linearRegExp`), `multipleOf` exact (`isMultipleOf`) and
+ * `uniqueItems` in one pass (`duplicateItems`). Give it schemas through `ajvSchema`.
  * `code` adds code-generation options, e.g. `{ source: true, esm: true }` for standalone code.
  *
  * @example
@@ -105,13 +142,22 @@ export function ajvSchema(schema: Record<string, unknown>): Record<string, unkno
  * validate('a'.repeat(10_000) + '!'); // false, in milliseconds
  */
 export function planAjv(code: NonNullable<Options['code']> = {}): Ajv {
+  // Standalone code reads its formats from this expression: ajv-formats' own, `url` on the linear engine.
+  const formats = _`{...require("ajv-formats/dist/formats").fullFormats, url: ${new Name(LINEAR_ENGINE.code)}(${stringify(URL_PATTERN)}).test}`;
   const ajv = new Ajv({
     allErrors: true,
     strict: false,
     ownProperties: true,
-    code: { ...code, regExp: LINEAR_ENGINE },
+    // Long enums and required lists as loops: their code, and its compile time, no longer grow with them.
+    loopEnum: 20,
+    loopRequired: 20,
+    code: { ...code, formats, regExp: LINEAR_ENGINE },
   });
   ajv.removeKeyword('multipleOf');
   ajv.addKeyword(exactMultipleOf);
-  return addFormats(ajv);
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword(UNIQUE_ITEMS_KEYWORD);
+  addFormats(ajv);
+  for (const [name, test] of Object.entries(LINEAR_FORMATS)) ajv.addFormat(name, test);
+  return ajv;
 }

@@ -27,6 +27,22 @@ export interface TrackingPlanLimits {
    * `^[A-Z]{3}-\d+$` 42. A plan at the default compiles its patterns in about half a second.
    */
   maxPatternWeight?: number;
+  /**
+   * Keywords of one rule (annotations such as `description` aside), each `$ref` counted as the schema it
+   * points at every time it is used (default 20,000). It bounds what a rule costs to prepare at its first
+   * message, and refuses at start `$ref`s that fan out (two per level, 40 levels: 2^40 schemas from 2 KB).
+   */
+  maxRuleKeywords?: number;
+  /**
+   * What checking one message may cost, in work units (default 150,000; a unit is about a microsecond
+   * of the slowest build, a subschema meeting a value 15). The cost is bounded before the check runs, from
+   * the rule and the message (each subschema a value meets, `enum` and `const` sizes, pattern weight ×
+   * string length, `uniqueItems`, nesting); a message past it is not checked and gets one violation,
+   * keyword `maxCheckCost`. A 32 KB message (Segment's limit for a call) of an ordinary plan costs far less.
+   */
+  maxCheckCost?: number;
+  /** Violations listed per message (default 100); past it, a last entry (keyword `maxViolations`) says how many more. */
+  maxViolations?: number;
 }
 
 /**
@@ -42,6 +58,9 @@ export const DEFAULT_PLAN_LIMITS: Readonly<Required<TrackingPlanLimits>> = Objec
   maxSchemaDepth: 64,
   maxEnumValues: 2_000,
   maxPatternWeight: 1_000_000,
+  maxRuleKeywords: 20_000,
+  maxCheckCost: 150_000,
+  maxViolations: 100,
 });
 
 /**

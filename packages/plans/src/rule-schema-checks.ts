@@ -89,8 +89,8 @@ export function rulePatternProblem(
 
 /**
  * The first problem of a rule's schema, beyond its patterns (`rulePatternProblem`), that its draft-07
- * meta-schema does not catch (internal): a `$ref` that is not local or points at nothing, an `enum` with
- * more values than `limits.maxEnumValues`.
+ * meta-schema does not catch (internal): a `$ref` that is not local or points at nothing, an `$id` below
+ * the root, an `enum` with more values than `limits.maxEnumValues`.
  *
  * @example
  * ruleSchemaProblem({ properties: { id: { $ref: '#/definitions/missing' } } }, limits)?.path;
@@ -110,6 +110,14 @@ export function ruleSchemaProblem(
         message:
           `enum has ${node.enum.length} values, over the limit of ${limits.maxEnumValues} (limits.maxEnumValues): ` +
           'shorten the list, or raise the limit with compileTrackingPlan(plan, { limits }).',
+      };
+    }
+    if (!found && keys.length > 0 && node.$id !== undefined) {
+      found = {
+        path: at('$id'),
+        message:
+          '$id inside a subschema changes what the $refs under it resolve against, which tracking plans do ' +
+          'not follow: remove it (a $ref points inside the rule with "#/definitions/…").',
       };
     }
     const ref = node.$ref;

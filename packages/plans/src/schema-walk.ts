@@ -81,24 +81,89 @@ export function eachSubschema(
     const target = typeof node.$ref === 'string' ? resolveLocal(root, node.$ref) : undefined;
     visit(node, path);
     if (isObject(target)) stack.push([target, pointerKeys(node.$ref as string)!]);
-    for (const keyword of SCHEMA_MAPS) {
-      const map = node[keyword];
-      if (!isObject(map)) continue;
-      for (const [name, child] of Object.entries(map))
-        if (isObject(child)) stack.push([child, [...path, keyword, name]]);
-    }
-    for (const keyword of SCHEMA_LISTS) {
-      const list = node[keyword];
-      if (!Array.isArray(list)) continue;
-      list.forEach((child, i) => {
-        if (isObject(child)) stack.push([child, [...path, keyword, String(i)]]);
-      });
-    }
-    for (const keyword of SCHEMA_ONES) {
-      const child = node[keyword];
-      if (isObject(child)) stack.push([child, [...path, keyword]]);
-    }
+    for (const [keys, child] of childSchemas(node)) stack.push([child, [...path, ...keys]]);
   }
+}
+
+/** The subschemas a schema holds under its keywords (not a `$ref`'s target), each with its keys. */
+function childSchemas(node: Record<string, unknown>): [string[], Record<string, unknown>][] {
+  const children: [string[], Record<string, unknown>][] = [];
+  for (const keyword of SCHEMA_MAPS) {
+    const map = node[keyword];
+    if (!isObject(map)) continue;
+    for (const [name, child] of Object.entries(map)) if (isObject(child)) children.push([[keyword, name], child]);
+  }
+  for (const keyword of SCHEMA_LISTS) {
+    const list = node[keyword];
+    if (!Array.isArray(list)) continue;
+    list.forEach((child, i) => {
+      if (isObject(child)) children.push([[keyword, String(i)], child]);
+    });
+  }
+  for (const keyword of SCHEMA_ONES) {
+    const child = node[keyword];
+    if (isObject(child)) children.push([[keyword], child]);
+  }
+  return children;
+}
+
+/** Keywords that only annotate a schema: they cost a compiler nothing. */
+const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default']);
+
+/** The keywords of a schema a compiler turns into code (at least one). */
+function keywordCount(node: Record<string, unknown>): number {
+  let count = 0;
+  for (const key of Object.keys(node)) if (!ANNOTATIONS.has(key)) count++;
+  return Math.max(count, 1);
+}
+
+/**
+ * How many keywords a rule holds once each `$ref` is counted as the schema it points at, every time
+ * it is used (a `$ref` back to a schema it is inside counts once: it recurses only as deep as the data),
+ * counted without recursion and with each schema's count kept, so `$ref`s that fan out two per level
+ * cost their levels, not 2^levels. Stops past `limit`, returning the path where it passed it (internal).
+ *
+ * @example
+ * expandedSize({ definitions: { a: { type: 'string' } }, items: [{ $ref: '#/definitions/a' }] }, 100).size; // 5
+ */
+export function expandedSize(root: Record<string, unknown>, limit: number): { size: number; path?: string[] } {
+  interface Frame {
+    node: Record<string, unknown>;
+    path: string[];
+    children: [string[], Record<string, unknown>][];
+    next: number;
+    total: number;
+  }
+  const counted = new Map<Record<string, unknown>, number>();
+  const open = new Set<Record<string, unknown>>();
+  const stack: Frame[] = [];
+  const enter = (node: Record<string, unknown>, path: string[]) => {
+    const children = childSchemas(node);
+    const target = typeof node.$ref === 'string' ? resolveLocal(root, node.$ref) : undefined;
+    if (isObject(target)) children.push([['$ref'], target]);
+    open.add(node);
+    stack.push({ node, path, children, next: 0, total: keywordCount(node) });
+  };
+  enter(root, []);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.total > limit) return { size: limit + 1, path: frame.path };
+    if (frame.next < frame.children.length) {
+      const [keys, child] = frame.children[frame.next++]!;
+      const known = counted.get(child);
+      if (known !== undefined) frame.total += known;
+      else if (open.has(child)) frame.total += keywordCount(child);
+      else enter(child, [...frame.path, ...keys]);
+      continue;
+    }
+    stack.pop();
+    open.delete(frame.node);
+    counted.set(frame.node, frame.total);
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) return { size: frame.total };
+    parent.total += frame.total;
+  }
+  return { size: 0 };
 }
 
 /**

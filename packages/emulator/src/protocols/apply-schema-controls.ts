@@ -70,9 +70,11 @@ function writtenViolations(violations: readonly PlanViolation[]): {
     if (chars > MAX_WRITTEN_VIOLATION_CHARS) break;
     written.push(entry);
   }
-  return written.length === violations.length
-    ? { violations: written }
-    : { violations: written, violation_count: violations.length };
+  if (written.length === violations.length) return { violations: written };
+  // The plan lists at most limits.maxViolations, then one entry counting the rest ("4900 more violations…").
+  const last = violations.at(-1);
+  const more = last?.keyword === 'maxViolations' ? Number(/^(\d+) more/.exec(last.message)?.[1] ?? 0) : 0;
+  return { violations: written, violation_count: violations.length + (more > 0 ? more - 1 : 0) };
 }
 
 function describeViolation(v: PlanViolation): string {

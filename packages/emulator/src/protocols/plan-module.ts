@@ -12,6 +12,7 @@ import {
   loadTrackingPlan,
   planAjv,
   resolveLocal,
+  UNIQUE_ITEMS,
 } from '@hookgate/plans/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
@@ -165,8 +166,13 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
 /* eslint-disable */
 // @ts-nocheck -- the validators below are generated JavaScript; the types above them are checked where used.
 import type { TypedTrackingPlan } from '@hookgate/core';
-// Every \`pattern\` runs on RE2, in time linear in the value; \`multipleOf\` is exact on decimals.
-import { linearRegExp as ${LINEAR_ENGINE.code}, isMultipleOf as ${EXACT_MULTIPLE_OF.code} } from '@hookgate/plans';
+// Every \`pattern\` (and \`format: url\`) runs on RE2 and \`uniqueItems\` in one pass, in time linear in the
+// value; \`multipleOf\` is exact on decimals.
+import {
+  duplicateItems as ${UNIQUE_ITEMS.code},
+  linearRegExp as ${LINEAR_ENGINE.code},
+  isMultipleOf as ${EXACT_MULTIPLE_OF.code},
+} from '@hookgate/plans';
 
 ${shapes.trim()}
 

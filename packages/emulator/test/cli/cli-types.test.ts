@@ -331,7 +331,8 @@ describe('hookgate types', () => {
     }
     const text = readFileSync(patterns, 'utf8');
     expect(text).toContain(
-      "import { linearRegExp as hookgateLinearRegExp, isMultipleOf as hookgateIsMultipleOf } from '@hookgate/plans';",
+      'import {\n  duplicateItems as hookgateDuplicateItems,\n  linearRegExp as hookgateLinearRegExp,\n' +
+        "  isMultipleOf as hookgateIsMultipleOf,\n} from '@hookgate/plans';",
     );
     expect(text).not.toMatch(/new RegExp\(/);
     const { trackingPlan } = (await import(patterns)) as { trackingPlan: unknown };

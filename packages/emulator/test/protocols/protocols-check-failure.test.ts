@@ -1,21 +1,22 @@
-// Issue 44: a tracking-plan check that throws (a `$id` inside a subschema leaves its `$ref` unresolved, and
-// the validator throws at the first message) is a violation naming it where the emulator applies a plan,
-// as at the receiver: the schema controls treat it like any violation (block filters the record naming
-// why; forward delivers it listed in context.protocols). On main the delivery pipeline threw.
+// Issue 44: a tracking-plan check that throws is a violation naming it where the emulator applies a plan, as at
+// the receiver: the schema controls treat it like any violation (block filters the record naming why; forward
+// delivers it listed in context.protocols). On main the delivery pipeline threw. The constructs that made a
+// check throw then ($id inside a subschema, recursion over deep data) are refused at start or bounded now, so
+// this plan's check throws as they did: a validator's own error.
+import { compileTrackingPlan } from '@hookgate/plans';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPlanPair, type PlanPair } from '../helpers/plan-pair.js';
 
-const plan = [
-  {
-    type: 'TRACK',
-    key: 'Scoped',
-    version: 1,
-    jsonSchema: {
-      definitions: { d: { type: 'string' } },
-      properties: { properties: { $id: 'http://example.com/p', properties: { a: { $ref: '#/definitions/d' } } } },
-    },
+const compiled = compileTrackingPlan([
+  { type: 'TRACK', key: 'Scoped', version: 1, jsonSchema: { properties: { properties: { type: 'object' } } } },
+]);
+// A compiled plan is taken as it is.
+const plan = {
+  ...compiled,
+  check: () => {
+    throw new Error("can't resolve reference #/definitions/d from id http://example.com/p");
   },
-];
+};
 
 let pair: PlanPair | undefined;
 afterEach(async () => {
