@@ -7,6 +7,7 @@
 // autocannon run (10 connections, the same 1 KB body), and its req/s; rounds interleave every
 // (library, route, valid | forged) run, the order rotating; medians of per-round ratios.
 //   Run alone: node --import tsx bench/peers.ts   (or `pnpm bench peers`, on the built packages)
+//   Profile one route (after a warm-up): node --import tsx bench/peers.ts --profile <library> <lib|hand> [seconds]
 //   Settings: BENCH_PEERS_SECONDS (per run, default 1), BENCH_PEERS_ROUNDS (default 5).
 // Bars: hookgate's hand ÷ library CPU ≥ 0.72 on a valid request and above octokit's, standardwebhooks'
 // and svix's; a forged request costs at most 1.5× its hand-written check (hand ÷ library ≥ 0.67).
@@ -15,11 +16,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import inspector from 'node:inspector';
 import os from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { trackBody1k } from './bodies.js';
-import { answerCpuReadings } from './cpu-child.js';
 import { fmt, median, printReport, type BenchReport } from './lib.js';
+import { topFrames, type Profile } from './top-frames.js';
 
 const LIBRARIES = ['hookgate', 'octokit', 'standardwebhooks', 'svix', 'stripe'] as const;
 type Library = (typeof LIBRARIES)[number];
@@ -190,7 +194,26 @@ async function serve(library: Library): Promise<void> {
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(`PORT=${(server.address() as AddressInfo).port}`));
-  answerCpuReadings();
+  // Each line on stdin: `profile` starts the CPU profiler, `profile <file>` writes what it took;
+  // any other line is answered with this process's CPU time so far (`CPU=<µs>`).
+  const session = new inspector.Session();
+  session.connect();
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (lines: string) => {
+    for (const line of lines.split('\n').slice(0, -1)) {
+      if (line === 'profile') {
+        session.post('Profiler.enable', () => session.post('Profiler.start', () => console.log('PROFILING')));
+      } else if (line.startsWith('profile ')) {
+        session.post('Profiler.stop', (_error, result) => {
+          writeFileSync(line.slice('profile '.length), JSON.stringify(result.profile));
+          console.log('PROFILED');
+        });
+      } else {
+        const { user, system } = process.cpuUsage();
+        console.log(`CPU=${user + system}`);
+      }
+    }
+  });
   process.stdin.on('end', () => process.exit(0));
 }
 
@@ -199,6 +222,8 @@ async function serve(library: Library): Promise<void> {
 interface Child {
   port: number;
   cpu(): Promise<number>;
+  /** Sends a command line and waits for the next line the child prints. */
+  ask(line: string): Promise<string>;
   stop(): void;
 }
 
@@ -218,13 +243,15 @@ async function startChild(library: Library): Promise<Child> {
   });
   const nextLine = () => new Promise<string>((resolve) => waiting.push(resolve));
   const port = Number((await nextLine()).replace('PORT=', ''));
+  const ask = (command: string) => {
+    const line = nextLine();
+    child.stdin.write(`${command}\n`);
+    return line;
+  };
   return {
     port,
-    cpu: async () => {
-      const line = nextLine();
-      child.stdin.write('\n');
-      return Number((await line).replace('CPU=', ''));
-    },
+    ask,
+    cpu: async () => Number((await ask('')).replace('CPU=', '')),
     stop: () => child.stdin.end(),
   };
 }
@@ -283,7 +310,9 @@ export default async function peersBench(): Promise<BenchReport> {
   ) as Record<Library, Child>;
   type Key = `${Library} ${'lib' | 'hand'} ${'valid' | 'forged'}`;
   const keys = LIBRARIES.flatMap((l) =>
-    (['lib', 'hand'] as const).flatMap((r) => (['valid', 'forged'] as const).map((k) => `${l} ${r} ${k}` satisfies Key)),
+    (['lib', 'hand'] as const).flatMap((r) =>
+      (['valid', 'forged'] as const).map((k) => `${l} ${r} ${k}` satisfies Key),
+    ),
   );
   const runs = Object.fromEntries(keys.map((k) => [k, [] as Run[]])) as Record<Key, Run[]>;
   const measure = (key: Key, s: number) => {
@@ -344,6 +373,31 @@ export default async function peersBench(): Promise<BenchReport> {
   };
 }
 
+/**
+ * The top frames (self time) of one route under load, profiled in its server after a warm-up (no
+ * start-up in them): `node --import tsx bench/peers.ts --profile hookgate lib 8`.
+ */
+async function profileRoute(library: Library, route: 'lib' | 'hand', seconds: number): Promise<void> {
+  const child = await startChild(library);
+  const body = trackBody1k();
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookgate-peers-')), `${library}-${route}.cpuprofile`);
+  try {
+    await load(child, library, route, false, body, 2); // warm-up
+    await child.ask('profile');
+    const run = await load(child, library, route, false, body, seconds);
+    await child.ask(`profile ${file}`);
+    console.log(
+      `${library} /${route}: ${run.cpuPerRequest.toFixed(1)} µs server CPU per request, ${fmt(run.rps)} req/s, load ${os.loadavg()[0]!.toFixed(1)}; top frames by self time (${file}):`,
+    );
+    for (const line of topFrames(JSON.parse(readFileSync(file, 'utf8')) as Profile, 25)) console.log(line);
+  } finally {
+    child.stop();
+  }
+}
+
 const direct = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (direct && process.argv[2] === '--serve') await serve(process.argv[3] as Library);
+const [mode, library, route, seconds] = process.argv.slice(2);
+if (direct && mode === '--serve') await serve(library as Library);
+else if (direct && mode === '--profile')
+  await profileRoute(library as Library, (route ?? 'lib') as 'lib' | 'hand', Number(seconds ?? 8));
 else if (direct) process.exitCode = printReport(await peersBench()) ? 0 : 1;

@@ -2,6 +2,7 @@
 // per receiver and written as they are; the flow waits only on a promise (a handler that returns at once
 // arms no deadline timer; one that returns a promise arms one, cleared when it settles); secrets are
 // keyed once, whatever their form. Every answer still reads as the status table says.
+import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FrameworkAdapter, ReceiverResponse } from '../src/adapter.js';
 import { createReceiver, fixtures, type IdempotencyStore } from '../src/index.js';
@@ -135,5 +136,44 @@ describe('secrets keyed once', () => {
       expect((await receiver.handle(input(text, hmac(text, secret)))).status).toBe(200);
     }
     expect((await receiver.handle(input(text, hmac(text, 'whsec_other')))).status).toBe(401);
+  });
+});
+
+describe('the body deadline armed only while a body is arriving', () => {
+  /** Sends `head` and, `laterMs` after it, `rest`, on one connection; resolves with the status line. */
+  function sendRaw(url: string, head: string, rest: string, laterMs: number): Promise<string> {
+    const { port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(laterMs === 0 ? head + rest : head);
+        if (laterMs > 0) setTimeout(() => socket.write(rest), laterMs);
+      });
+      let got = '';
+      socket.on('data', (c: Buffer) => {
+        got += c.toString();
+        if (got.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(got.slice(0, got.indexOf('\r\n')));
+        }
+      });
+      socket.on('error', reject);
+    });
+  }
+  const head = (body: string) =>
+    `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Signature: ${hmac(body)}\r\nConnection: close\r\n\r\n`;
+
+  it('arms none for a body that came with its headers, one for a body that is still arriving', async () => {
+    const deadlineMs = 3000;
+    const srv = await serveReceiver({ secret: SECRET, dedupe: false, deadlineMs, onMessage: () => {} });
+    try {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      const deadlines = () => timers.mock.calls.filter(([, ms]) => typeof ms === 'number' && ms > 1000).length;
+      expect(await sendRaw(srv.url, head(text), text, 0)).toBe('HTTP/1.1 200 OK');
+      expect(deadlines()).toBe(0);
+      expect(await sendRaw(srv.url, head(text), text, 50)).toBe('HTTP/1.1 200 OK');
+      expect(deadlines()).toBe(1);
+    } finally {
+      await srv.close();
+    }
   });
 });
