@@ -8,7 +8,8 @@
 // (library, route, valid | forged) run, the order rotating; medians of per-round ratios.
 //   Run alone: node --import tsx bench/peers.ts   (or `pnpm bench peers`, on the built packages)
 //   Profile one route (after a warm-up): node --import tsx bench/peers.ts --profile <library> <lib|hand> [seconds]
-//   Settings: BENCH_PEERS_SECONDS (per run, default 1), BENCH_PEERS_ROUNDS (default 5).
+//   Settings: BENCH_PEERS_SECONDS (per run, default 1), BENCH_PEERS_ROUNDS (default 5), BENCH_PEERS_CORE
+//   (another build of core's dist/ for hookgate's route, e.g. packages/core/node_modules/.ab-before).
 // Bars: hookgate's hand ÷ library CPU ≥ 0.72 on a valid request and above octokit's, standardwebhooks'
 // and svix's; a forged request costs at most 1.5× its hand-written check (hand ÷ library ≥ 0.67).
 import { spawn } from 'node:child_process';
@@ -21,6 +22,7 @@ import os from 'node:os';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as HookgateCore from '@hookgate/core';
 import { trackBody1k } from './bodies.js';
 import { fmt, median, printReport, type BenchReport } from './lib.js';
 import { topFrames, type Profile } from './top-frames.js';
@@ -140,7 +142,11 @@ async function libraryRoute(library: Library): Promise<(req: IncomingMessage, re
   };
   switch (library) {
     case 'hookgate': {
-      const { createReceiver, toNodeListener } = await import('@hookgate/core');
+      // BENCH_PEERS_CORE: another build's dist/ (an A/B profile, as in bench/receiver-ab.ts).
+      const other = process.env.BENCH_PEERS_CORE;
+      const { createReceiver, toNodeListener } = (await import(
+        other ? pathToFileURL(path.resolve(other, 'node/index.js')).href : '@hookgate/core'
+      )) as typeof HookgateCore;
       const listener = toNodeListener(
         createReceiver({ secret: SECRET, dedupe: false, logger: false, onMessage: () => {} }),
       );

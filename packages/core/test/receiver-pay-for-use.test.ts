@@ -4,8 +4,8 @@
 // keyed once, whatever their form. Every answer still reads as the status table says.
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FrameworkAdapter, ReceiverResponse } from '../src/adapter.js';
-import { createReceiver, fixtures, type IdempotencyStore } from '../src/index.js';
+import type { FrameworkAdapter } from '../src/adapter.js';
+import { createReceiver, fixtures, type IdempotencyStore, type ReceiverResponse } from '../src/index.js';
 import { SECRET, hmac, send, serveReceiver } from './helpers/receiver-server.js';
 
 const text = JSON.stringify(fixtures.track);
@@ -41,7 +41,7 @@ describe('answers made once per receiver', () => {
     expect(ok2).toBe(ok1);
     expect(forged2).toBe(forged1);
     // Read-only: an adapter cannot change the answer of the requests after it.
-    expect(() => ((ok1!.headers as Record<string, string>)['x-changed'] = 'yes')).toThrow(TypeError);
+    expect(() => (ok1!.headers['x-changed'] = 'yes')).toThrow(TypeError);
     const other: ReceiverResponse[] = [];
     await createReceiver(options).serve(keepingAdapter(other))(input());
     expect(other[0]).not.toBe(ok1);
