@@ -177,3 +177,24 @@ describe('the body deadline armed only while a body is arriving', () => {
     }
   });
 });
+
+describe('the usual 401 made once, the others as they are', () => {
+  it('answers a malformed signature and a mismatch over a parsed body with their own messages', async () => {
+    const receiver = createReceiver({ secret: SECRET, dedupe: false, logger: false, onMessage: () => {} });
+    const wrong = await receiver.handle(input(text, hmac(text, 'not-the-secret')));
+    expect(JSON.parse(wrong.body)).toMatchObject({
+      code: 'invalid_signature',
+      message: expect.stringMatching(/raw body bytes/),
+    });
+    const malformed = await receiver.handle(input(text, 'abc'));
+    expect(malformed.status).toBe(401);
+    expect(JSON.parse(malformed.body).message).toMatch(/40 hex digits/);
+    const parsed = await receiver.handle({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': hmac(text, 'not-the-secret') },
+      parsedBody: JSON.parse(text) as unknown,
+    });
+    expect(parsed.status).toBe(401);
+    expect(JSON.parse(parsed.body).message).not.toMatch(/raw body bytes/);
+  });
+});

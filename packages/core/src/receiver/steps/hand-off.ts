@@ -46,6 +46,7 @@ export function runHandler<TExtra>(
   const { onError, answers } = setup;
   const settle = (outcome: 'handled' | 'failed') => accepted.settle(outcome);
   const failed = (error: unknown, phase: 'handler' | 'background') =>
+    // Stryker disable next-line StringLiteral: any outcome but 'handled' releases the claim
     andThen(settle('failed'), () => {
       onError(error, { message, dedupeKey: context.dedupeKey, phase });
       return answers.handlerFailed.fixed;
