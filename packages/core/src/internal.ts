@@ -43,11 +43,12 @@ export {
 // Tracking plans: reading and checking a plan (the emulator's schema controls, `hookgate types`).
 export { readTrackingPlan, ruleLabel, rulesOf, type TrackingPlanFile } from './tracking-plan/plan-file.js';
 export { loadTrackingPlan, parseTrackingPlanText, type LoadPlanOptions } from './tracking-plan/load-plan.js';
-export { LINEAR_ENGINE, planAjv } from './tracking-plan/plan-ajv.js';
+export { ajvSchema, EXACT_MULTIPLE_OF, LINEAR_ENGINE, planAjv } from './tracking-plan/plan-ajv.js';
 export { eachSubschema } from './tracking-plan/schema-walk.js';
 export { resolveLocal } from './tracking-plan/schema-walk.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
+export { guardedPlanCheck, PLAN_CHECK_FAILED } from './receiver/guarded-plan-check.js';
 // The \`telemetry\` option, shared with workers (@hookgate/bullmq) and the emulator.
 export { checkTelemetry } from './telemetry/check-telemetry.js';
 export { messageFacts } from './telemetry/message-facts.js';

@@ -47,19 +47,21 @@ export function passSteps<TExtra>(
   }
   // The steps in order, each returns a refusal or the request with what it found, at once or (when
   // it waits) as a promise: `andThen` goes on at once with a value. The check stage is `parseBody`,
-  // `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`), `checkMessage`,
-  // then `checkPlan` (never refuses). With `telemetry`, each refusal is reported to `observation` (a
-  // claim's with the checked message).
+  // `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`), `checkMessage`;
+  // then `claim`, then `checkPlan` (never refuses). With `telemetry`, each refusal is reported to
+  // `observation` (a claim's with the checked message).
   return andThen(verify(setup, request), (verified) => {
     if (isRefusal(verified)) return observeRefusal(observation, verified);
     const parsed = parseBody(setup, verified);
     if (isRefusal(parsed)) return observeRefusal(observation, parsed);
     return andThen(checkMessage(setup, bigNumbersAsText(setup, parsed)), (checked) => {
       if (isRefusal(checked)) return observeRefusal(observation, checked);
-      const planned = checkPlan(setup, checked);
-      return andThen(claim(setup, planned), (claimed) => {
-        if (isRefusal(claimed)) return observeRefusal(observation, claimed, planned);
-        return carryObservation(observation, { accepted: acceptedMessage(setup, claimed), handler: claimed.handler });
+      // Claimed before the plan is checked: a resend of a message handled before is answered `duplicate`
+      // without paying for its check again. The plan may then pick `onViolation` as the handler.
+      return andThen(claim(setup, checked), (claimed) => {
+        if (isRefusal(claimed)) return observeRefusal(observation, claimed, checked);
+        const planned = checkPlan(setup, claimed);
+        return carryObservation(observation, { accepted: acceptedMessage(setup, planned), handler: planned.handler });
       });
     });
   });
