@@ -15,37 +15,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trackBody1k } from './bodies.js';
+import { topFrames, type Profile } from './top-frames.js';
 
 const SECRET = 'whsec_bench_adapters_61d0'; // the adapters benchmark's
 const [framework = 'core', route = 'webhooks', seconds = '10'] = process.argv.slice(2);
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-}
-
-/** The frames with the most self time: name, file:line (under packages/ or node_modules/), share of samples. */
-function topFrames(profile: Profile, count: number): string[] {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  let total = 0;
-  for (const id of profile.samples) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    if (functionName === '(idle)') continue; // waiting on the network: not CPU
-    total++;
-    const file = url.replace(/^.*\/(packages|node_modules)\//, '$1/').replace(/^node:/, '');
-    const key = `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
-    self.set(key, (self.get(key) ?? 0) + 1);
-  }
-  return [...self.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([key, n]) => `${((100 * n) / total).toFixed(1).padStart(5)} %  ${key}`);
-}
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hookgate-profile-'));
 const child = spawn(

@@ -28,6 +28,7 @@ console.log(`benchmarks on the built packages (@hookgate/core → ${core.slice(c
 const ALL = [
   'core',
   'adapters',
+  'peers',
   'emulator',
   'intake',
   'client',

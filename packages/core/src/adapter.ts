@@ -41,6 +41,6 @@ export {
   type UnreadBodyRequest,
   type UnreadBodyResponse,
 } from './receiver/end-unread-body.js';
-export { bodyDeadlineResponse, receiverResponse } from './receiver/responses.js';
+export { answerHeaders, bodyDeadlineResponse, receiverResponse } from './receiver/responses.js';
 export { nodeRouteOutcome, type NodeResponseEvents } from './receiver/route-outcome.js';
 export { CLIENT_ERROR_LINGER_MS, type ClientErrorSocket } from './receiver/client-errors.js';

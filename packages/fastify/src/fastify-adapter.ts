@@ -32,14 +32,15 @@ export function fastifyAdapter(actions: boolean): FrameworkAdapter<FastifyCall, 
     request: ({ request }) => ({ method: request.method, headers: request.headers }),
     readBody({ request }) {
       const body: unknown = request.body;
-      return Promise.resolve({
+      // Read by Fastify already: the body is there, nothing to wait for.
+      return {
         // A text body (Fastify's text/plain parser) is the raw body; a parsed one is verified by re-serialization.
         rawBody: rawBodyOf(request) ?? (typeof body === 'string' ? body : undefined),
         parsedBody: typeof body === 'string' ? undefined : body,
         // Not parsed yet (the raw-body parser kept the bytes only): core parses after verification, with
         // JSON.parse as on every adapter (a `__proto__` key is the message's own data, no prototype changes).
         receivedAt: arrivalOf(request),
-      });
+      };
     },
     context: ({ request, reply }) => ({ request, reply }),
     // The route's own answer stands (`sendAnswer` sends nothing once the reply was sent).

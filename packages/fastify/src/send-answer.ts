@@ -1,4 +1,5 @@
 import type { ReceiverResponse } from '@hookgate/core';
+import { answerHeaders } from '@hookgate/core/adapter';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -9,5 +10,6 @@ import type { FastifyReply } from 'fastify';
  */
 export function sendAnswer(reply: FastifyReply, answer: ReceiverResponse): FastifyReply {
   if (reply.sent) return reply;
-  return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  // With the body's length given, Fastify does not count it again.
+  return reply.code(answer.status).headers(answerHeaders(answer)).send(answer.body);
 }

@@ -7,6 +7,7 @@ import {
   type StandardSchemaV1,
 } from '@hookgate/core';
 import {
+  answerHeaders,
   createAdapterHandler,
   endUnreadBody,
   isPassThrough,
@@ -38,8 +39,9 @@ export type HookgateMiddleware<E extends HookgateEnv | HookgateActionsEnv = Hook
   readonly receiver: Receiver<HonoExtra>;
 };
 
+/** The answer as a Response, with its length: @hono/node-server writes it as it is (answers made once stay unchanged). */
 function toResponse(answer: ReceiverResponse): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return new Response(answer.body, { status: answer.status, headers: answerHeaders(answer) });
 }
 
 /**

@@ -23,8 +23,11 @@ export type AcceptResult<TExtra = {}> =
        */
       signedBody: string | Uint8Array | undefined;
       context: HandlerContext<TExtra>;
-      /** Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for the retry. */
-      settle(outcome: 'handled' | 'failed'): Promise<void>;
+      /**
+       * Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for
+       * the retry. A promise when the store answers asynchronously (`await` it either way).
+       */
+      settle(outcome: 'handled' | 'failed'): void | Promise<void>;
       /** Fires the handler's `AbortSignal`. */
       abort(reason?: unknown): void;
       /**

@@ -36,13 +36,16 @@ export interface FrameworkAdapter<Call, Result, TExtra> {
   request(call: Call): { method: string; headers: HeadersLike };
   /**
    * Reads the body under `limits.maxBodyBytes`, still arriving at most until `limits.receivedAt +
-   * limits.deadlineMs`: the body, or the answer to send instead (413 over the limit, 503 at the deadline).
+   * limits.deadlineMs`: the body, or the answer to send instead (413 over the limit, 503 at the deadline);
+   * at once when the framework read it already, else a promise.
    */
-  readBody(call: Call, limits: AdapterLimits): Promise<AdapterBody | ReceiverResponse>;
+  readBody(call: Call, limits: AdapterLimits): AdapterBody | ReceiverResponse | Promise<AdapterBody | ReceiverResponse>;
   /** What every handler's context gets from the framework (`{ req, res }`, `{ c }`). */
   context(call: Call): TExtra;
   /**
-   * Writes an answer, unless the framework's route answered already. `early`: sent before the body
+   * Writes an answer, unless the framework's route answered already. The answer is read-only (answers
+   * that never change are made once per receiver); `answerHeaders(answer)` gives its headers with the
+   * body's `content-length`. `early`: sent before the body
    * may have been read to its end (405, 415, 413, 503 while arriving): the rest is read and dropped
    * so the client reads the answer instead of a reset.
    */

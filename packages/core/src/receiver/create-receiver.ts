@@ -9,7 +9,7 @@ import { observeAnswer, observeRefusal } from './observe.js';
 import { fetchAdapter } from './fetch-adapter.js';
 import type { ReceiverInput } from './options.js';
 import type { AcceptResult, Receiver } from './receiver.js';
-import type { ReceiverResponse } from './responses.js';
+import { ownAnswer, type ReceiverResponse } from './responses.js';
 import { receiverSetup } from './setup.js';
 import { answer } from './steps/answer.js';
 import { planHandler } from './steps/check-plan.js';
@@ -21,9 +21,10 @@ import { isRefusal } from './steps/request.js';
 function givenInput<TExtra>(): FrameworkAdapter<ReceiverInput<TExtra>, ReceiverResponse, TExtra> {
   return {
     request: ({ method, headers }) => ({ method, headers }),
-    readBody: async ({ rawBody, parsedBody, parse, receivedAt }) => ({ rawBody, parsedBody, parse, receivedAt }),
+    readBody: ({ rawBody, parsedBody, parse, receivedAt }) => ({ rawBody, parsedBody, parse, receivedAt }),
     context: (input) => input.context as TExtra,
-    writeAnswer: (_input, response) => response,
+    // The caller may change the answer it gets: a fixed answer is handed out as a copy.
+    writeAnswer: (_input, response) => ownAnswer(response),
   };
 }
 
@@ -72,7 +73,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const observation = observe(setup, input.receivedAt ?? Date.now());
     const refused = precheck(setup, input.method, input.headers);
     const passed = refused ? observeRefusal(observation, refused) : await passSteps(setup, input, observation);
-    if (isRefusal(passed)) return { kind: 'response', response: answer(passed) };
+    if (isRefusal(passed)) return { kind: 'response', response: ownAnswer(answer(passed)) };
     return passed.accepted;
   }
 
@@ -84,7 +85,9 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       return refused && answer(refused);
     },
     run: async (accepted, handler) =>
-      observeAnswer(setup, accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
+      ownAnswer(
+        observeAnswer(setup, accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
+      ),
     serve,
     fetch: (request, context) => fetch({ request, context }),
     drain: () => setup.drain(),

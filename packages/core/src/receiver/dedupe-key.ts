@@ -3,17 +3,19 @@ import { nodeCrypto } from '../signatures/node-crypto.js';
 
 /**
  * The dedupe key of a message: `id:<messageId>` when the message carries one, else `sha256:<hex>` of
- * the body bytes (a retry resends the same bytes).
+ * the body bytes (a retry resends the same bytes). At once, but for the Web Crypto digest (a promise).
  *
  * @example
  * await dedupeKey({ messageId: 'm1' }, raw); // 'id:m1'
  */
-export async function dedupeKey(message: unknown, body: string | Uint8Array): Promise<string> {
+export function dedupeKey(message: unknown, body: string | Uint8Array): string | Promise<string> {
   const byId = messageIdKey(message);
   if (byId !== undefined) return byId;
   const c = nodeCrypto();
   if (c) return `sha256:${c.createHash('sha256').update(body).digest('hex')}`;
-  return `sha256:${toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', toBytes(body) as BufferSource)))}`;
+  return crypto.subtle
+    .digest('SHA-256', toBytes(body) as BufferSource)
+    .then((digest) => `sha256:${toHex(new Uint8Array(digest))}`);
 }
 
 /**

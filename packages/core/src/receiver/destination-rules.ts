@@ -1,5 +1,6 @@
 import { messageIssues } from '../messages/parse-message.js';
 import type { WebhookMessage } from '../messages/types.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { MessageHandler, ReceiverOptions } from './options.js';
 import type { ReceiverCode } from './responses.js';
 
@@ -44,7 +45,7 @@ export interface DestinationRules<TExtra> {
    * Checks a verified, parsed body: the value to hand to a handler, or a refusal. `keyedBy`: the value whose `messageId` keys the dedupe
    * when it is not `message` (a schema's output may drop or change the body's `messageId`).
    */
-  check(value: unknown): Promise<RulesChecked>;
+  check(value: unknown): MaybePromise<RulesChecked>;
   /** Whether `check` may wait on user code (a schema validating asynchronously): only then is it raced against the deadline. */
   readonly checkMayWait: boolean;
   /** The handler for an accepted message, or `undefined` (acknowledged unhandled). */
@@ -68,7 +69,7 @@ export function classicRules<TExtra>(options: ReceiverOptions<TExtra>): Destinat
     allow: 'POST',
     methodMessage: (method) => `The sender only POSTs; ${method} is not allowed.`,
     checkMayWait: false,
-    async check(value) {
+    check(value) {
       const issues = messageIssues(value, { strictTimestamps: options.strictTimestamps });
       if (issues.length === 0) return { message: value };
       return {

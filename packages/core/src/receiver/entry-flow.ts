@@ -18,6 +18,7 @@ import { isRefusal, newRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
 import type { ReceiveObservation } from '../telemetry/telemetry.js';
 import { observeAnswer, observeEarly, observeRefusal } from './observe.js';
+import { isPending, andThen, type MaybePromise } from './maybe-promise.js';
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 export interface Passed<TExtra> {
@@ -26,39 +27,44 @@ export interface Passed<TExtra> {
 }
 
 /**
- * Every step after the precheck, up to the hand-off: a refusal, or the accepted message.
+ * Every step after the precheck, up to the hand-off: a refusal, or the accepted message. At once when
+ * no step waits (`node:crypto`, the classic rules, no store or an in-memory one); a promise otherwise.
  *
  * @example
  * const passed = precheck(setup, input.method, input.headers) ?? (await passSteps(setup, input));
  */
-export async function passSteps<TExtra>(
+export function passSteps<TExtra>(
   setup: ReceiverSetup<TExtra>,
   input: ReceiverInput<TExtra>,
   observation?: ReceiveObservation,
-): Promise<Refusal | Passed<TExtra>> {
+): MaybePromise<Refusal | Passed<TExtra>> {
   const refused = checkArrival(setup, input);
   if (refused) return observeRefusal(observation, refused);
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
   if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) {
-    return carryObservation(observation, await acceptBatch(setup, request));
+    return andThen(acceptBatch(setup, request), (passed) => carryObservation(observation, passed));
   }
-  // The steps in order, each returns a refusal or the request with what it found; those with nothing to
-  // wait for are plain calls. The check stage is `parseBody`, `bigNumbersAsText` (numbers parsing
-  // changed, as text with `bigNumbers: 'string'`), `checkMessage`; then `claim`, then `checkPlan` (never refuses).
-  // With `telemetry`, each refusal is reported to `observation` (a claim's with the checked message).
-  const verified = await verify(setup, request);
-  if (isRefusal(verified)) return observeRefusal(observation, verified);
-  const parsed = parseBody(setup, verified);
-  if (isRefusal(parsed)) return observeRefusal(observation, parsed);
-  const checked = await checkMessage(setup, bigNumbersAsText(setup, parsed));
-  if (isRefusal(checked)) return observeRefusal(observation, checked);
-  // Claimed before the plan is checked: a resend of a message handled before is answered `duplicate`
-  // without paying for its check again. The plan may then pick `onViolation` as the handler.
-  const claimed = await claim(setup, checked);
-  if (isRefusal(claimed)) return observeRefusal(observation, claimed, checked);
-  const planned = checkPlan(setup, claimed);
-  return carryObservation(observation, { accepted: acceptedMessage(setup, planned), handler: planned.handler });
+  // The steps in order, each returns a refusal or the request with what it found, at once or (when
+  // it waits) as a promise: `andThen` goes on at once with a value. The check stage is `parseBody`,
+  // `bigNumbersAsText` (numbers parsing changed, as text with `bigNumbers: 'string'`), `checkMessage`;
+  // then `claim`, then `checkPlan` (never refuses). With `telemetry`, each refusal is reported to
+  // `observation` (a claim's with the checked message).
+  return andThen(verify(setup, request), (verified) => {
+    if (isRefusal(verified)) return observeRefusal(observation, verified);
+    const parsed = parseBody(setup, verified);
+    if (isRefusal(parsed)) return observeRefusal(observation, parsed);
+    return andThen(checkMessage(setup, bigNumbersAsText(setup, parsed)), (checked) => {
+      if (isRefusal(checked)) return observeRefusal(observation, checked);
+      // Claimed before the plan is checked: a resend of a message handled before is answered `duplicate`
+      // without paying for its check again. The plan may then pick `onViolation` as the handler.
+      return andThen(claim(setup, checked), (claimed) => {
+        if (isRefusal(claimed)) return observeRefusal(observation, claimed, checked);
+        const planned = checkPlan(setup, claimed);
+        return carryObservation(observation, { accepted: acceptedMessage(setup, planned), handler: planned.handler });
+      });
+    });
+  });
 }
 
 /** The steps' outcome with the observation reported (a refusal) or carried on by the accepted message. */
@@ -107,7 +113,8 @@ export function serveThrough<Call, Result, TExtra>(
     const refused = precheck(setup, method, headers);
     const observation = observe(setup, arrived);
     if (refused) return adapter.writeAnswer(call, answer(observeRefusal(observation, refused)), true);
-    const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
+    const read = adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
+    const body = isPending(read) ? await read : read;
     if ('status' in body) return adapter.writeAnswer(call, observeEarly(observation, body), true);
     const input: ReceiverInput<TExtra> = {
       method,
@@ -118,10 +125,12 @@ export function serveThrough<Call, Result, TExtra>(
       receivedAt: body.receivedAt ?? arrived,
       context: adapter.context(call),
     };
-    const passed = await passSteps(setup, input, observation);
+    // Awaited only when a step waits (see `andThen`): a request no step waits on is answered at once.
+    const steps = passSteps(setup, input, observation);
+    const passed = isPending(steps) ? await steps : steps;
     if (isRefusal(passed)) return adapter.writeAnswer(call, answer(passed), false);
     const { accepted, handler } = passed;
-    const handled =
+    const handing =
       passThrough && next !== undefined
         ? runHandler(
             setup,
@@ -129,6 +138,7 @@ export function serveThrough<Call, Result, TExtra>(
             planHandler(setup, accepted, () => next(call, accepted)),
           )
         : handOff(setup, accepted, handler);
-    return adapter.writeAnswer(call, observeAnswer(setup, accepted, await handled), false);
+    const handled = isPending(handing) ? await handing : handing;
+    return adapter.writeAnswer(call, observeAnswer(setup, accepted, handled), false);
   };
 }

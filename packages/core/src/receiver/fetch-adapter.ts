@@ -1,7 +1,7 @@
 import type { FrameworkAdapter } from './adapter-contract.js';
 import { bodyAlreadyReadResponse, fetchBodyAlreadyRead } from './body-already-read.js';
 import { BodyDeadlineError, BodyTooLargeError, readBody } from './read-body.js';
-import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
+import { answerHeaders, bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 
 /** One Fetch call: the request and what the runtime passes beside it (Workers' `env`, Bun's server). */
 export interface FetchCall<TExtra> {
@@ -33,7 +33,8 @@ export function fetchAdapter<TExtra>(): FrameworkAdapter<FetchCall<TExtra>, Resp
       }
     },
     context: ({ context }) => context as TExtra,
+    // With its length: on @hono/node-server such a Response is written as it is (its headers not changed).
     writeAnswer: (_call, answer: ReceiverResponse) =>
-      new Response(answer.body, { status: answer.status, headers: answer.headers }),
+      new Response(answer.body, { status: answer.status, headers: answerHeaders(answer) }),
   };
 }

@@ -1,11 +1,10 @@
 import type { FrameworkAdapter } from './adapter-contract.js';
 import type { Receiver } from './receiver.js';
-import { utf8ByteLength } from './utf8-length.js';
 import { endUnreadBody, type UnreadBodyRequest, type UnreadBodyResponse } from './end-unread-body.js';
 import { bodyAlreadyReadResponse } from './body-already-read.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { readNodeStreamWithin, type NodeReadable } from './read-node-stream.js';
-import { bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
+import { answerHeaders, bodyDeadlineResponse, receiverResponse, type ReceiverResponse } from './responses.js';
 
 /**
  * The parts of Node's `IncomingMessage` the listener uses.
@@ -71,7 +70,7 @@ export function writeNodeResponse(res: NodeResponseLike, response: ReceiverRespo
   ) {
     endUnreadBody(req as UnreadBodyRequest, res as UnreadBodyResponse);
   }
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(utf8ByteLength(response.body)) });
+  res.writeHead(response.status, answerHeaders(response));
   res.end(response.body);
 }
 
@@ -143,11 +142,7 @@ const nodeAdapter: FrameworkAdapter<NodeCall, void, Record<string, never>> = {
  */
 export function toNodeListener(receiver: Receiver): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
   const serve = receiver.serve(nodeAdapter);
-  return async (req, res) => {
-    try {
-      await serve({ req, res });
-    } catch {
-      writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
-    }
-  };
+  const failed = (req: NodeRequestLike, res: NodeResponseLike) =>
+    writeNodeResponse(res, receiverResponse('handler_error', 'The receiver failed; the sender will retry.'), req);
+  return (req, res) => serve({ req, res }).catch(() => failed(req, res));
 }

@@ -12,6 +12,10 @@ export interface NodeReadable {
   resume(): unknown;
 }
 
+/** After the I/O callbacks of this turn of the event loop (Node, Bun, Deno); elsewhere after this task. */
+const afterPendingReads: (run: () => void) => unknown =
+  typeof setImmediate === 'function' ? setImmediate : queueMicrotask;
+
 /**
  * Why `readNodeStreamWithin` stopped before the body's end: over the size limit, or still arriving
  * at the deadline.
@@ -39,7 +43,8 @@ export async function readNodeStream(stream: NodeReadable, limit: number): Promi
 /**
  * `readNodeStream` with a deadline: the bytes; `'too_large'` past `limit` bytes (the rest is read
  * and dropped); or `'deadline'` when the body is still arriving at `deadlineAt` (a `Date.now()`
- * time; the stream is left as it is, for the caller to answer and close the connection).
+ * time; the stream is left as it is, for the caller to answer and close the connection). A body that
+ * ends without waiting on the network arms no timer.
  *
  * @example
  * const read = await readNodeStreamWithin(req, receiver.maxBodyBytes, receivedAt + receiver.deadlineMs);
@@ -53,10 +58,8 @@ export function readNodeStreamWithin(
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    const timer =
-      deadlineAt === Infinity
-        ? undefined
-        : setTimeout(() => finish(resolve, 'deadline'), Math.max(0, deadlineAt - Date.now()));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let finished = false;
     const onData = (chunk: unknown) => {
       const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
       size += bytes.byteLength;
@@ -68,6 +71,7 @@ export function readNodeStreamWithin(
     const onError = (error: unknown) => finish(reject, error);
     const onClose = () => finish(reject, new Error('The request closed before its body ended.'));
     function finish<T>(settle: (value: T) => void, value: T): void {
+      finished = true;
       clearTimeout(timer);
       stream.removeListener('data', onData);
       stream.removeListener('end', onEnd);
@@ -79,5 +83,12 @@ export function readNodeStreamWithin(
     stream.on('end', onEnd);
     stream.on('error', onError);
     stream.on('close', onClose);
+    // The deadline is armed only for a body still arriving once the packets that brought it are read:
+    // one that came with its headers has ended by then (Node parses it after the 'request' event).
+    if (deadlineAt !== Infinity) {
+      afterPendingReads(() => {
+        if (!finished) timer = setTimeout(() => finish(resolve, 'deadline'), Math.max(0, deadlineAt - Date.now()));
+      });
+    }
   });
 }

@@ -1,3 +1,5 @@
+import { utf8ByteLength } from './utf8-length.js';
+
 /**
  * Stable codes in the receiver's JSON answers; each maps to one status of the status table.
  *
@@ -70,6 +72,56 @@ export function receiverResponse(
   if (code === 'method_not_allowed') headers.allow = 'POST';
   if (status === 503) headers['retry-after'] = '5';
   return { status, code, headers, body: JSON.stringify({ ok, code, message, ...extra }) };
+}
+
+/**
+ * An answer whose bytes never change (the 200 of a handled message, the usual refusals), made once
+ * per receiver: its status, its headers with their length, its body; written as it is (internal).
+ * Read-only: `handle`, `accept` and `run` give callers a copy of their own (`ownAnswer`).
+ *
+ * @example
+ * const handled = new FixedAnswer(receiverResponse('ok', 'Handled.'));
+ * res.writeHead(handled.status, handled.wireHeaders).end(handled.body);
+ */
+export class FixedAnswer implements ReceiverResponse {
+  readonly status: number;
+  readonly code: ReceiverCode;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  /** `headers` and the body's `content-length`, as they are written. */
+  readonly wireHeaders: Readonly<Record<string, string>>;
+
+  constructor(response: ReceiverResponse) {
+    this.status = response.status;
+    this.code = response.code;
+    this.body = response.body;
+    this.headers = Object.freeze({ ...response.headers });
+    this.wireHeaders = Object.freeze({ ...response.headers, 'content-length': String(utf8ByteLength(response.body)) });
+  }
+}
+
+/**
+ * An answer's headers as they are written: its own, and the body's `content-length` (counted once for
+ * a `FixedAnswer`, per answer for the others).
+ *
+ * @example
+ * res.writeHead(answer.status, answerHeaders(answer)).end(answer.body);
+ */
+export function answerHeaders(response: ReceiverResponse): Readonly<Record<string, string>> {
+  if (response instanceof FixedAnswer) return response.wireHeaders;
+  return { ...response.headers, 'content-length': String(utf8ByteLength(response.body)) };
+}
+
+/**
+ * The answer as a caller's own object (a `FixedAnswer` copied; any other is already one of its own).
+ *
+ * @example
+ * return ownAnswer(await handOff(setup, accepted, handler)); // `handle`'s caller may change it
+ */
+export function ownAnswer(response: ReceiverResponse): ReceiverResponse {
+  if (!(response instanceof FixedAnswer)) return response;
+  const { status, code, headers, body } = response;
+  return { status, code, headers: { ...headers }, body };
 }
 
 /**

@@ -4,7 +4,10 @@ import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { SignatureForm } from '../signatures/body-forms.js';
 import { nodeCrypto } from '../signatures/node-crypto.js';
 import { importHmacKey, type Secret } from '../signatures/sign.js';
+import { fixedAnswers, type FixedAnswers } from './fixed-answers.js';
+import type { MaybePromise } from './maybe-promise.js';
 import {
+  RAW_MISMATCH_MESSAGE,
   verifyDetailed,
   verifyDetailedAsync,
   type DetailedVerifyResult,
@@ -38,9 +41,12 @@ export interface ReceiverSetup<TExtra> {
   secrets: readonly Secret[] | null;
   /**
    * Checks a signature with the crypto picked once: `node:crypto` where the runtime has it (unless
-   * `crypto: 'web'`), else Web Crypto with the secrets imported once, on first use.
+   * `crypto: 'web'`; at once, with keys imported when the receiver was made), else Web Crypto (a
+   * promise; the secrets imported once, on first use).
    */
-  verifySignature(input: VerifyInput): Promise<DetailedVerifyResult>;
+  verifySignature(input: VerifyInput): MaybePromise<DetailedVerifyResult>;
+  /** The answers whose bytes never change, made once for this receiver. */
+  answers: FixedAnswers;
   signatureForms: readonly SignatureForm[] | undefined;
   allowReserialized: boolean;
   /** The destination's rules, picked once: methods, what a valid body is, which handler runs it. */
@@ -73,8 +79,23 @@ export interface ReceiverSetup<TExtra> {
   drain(): Promise<void>;
 }
 
-async function nodeVerifier(input: VerifyInput): Promise<DetailedVerifyResult> {
-  return verifyDetailed(input);
+/**
+ * `node:crypto` verification with this receiver's keys: each secret imported once, now
+ * (`createSecretKey`), so no HMAC keys itself from the secret's text again. A secret `node:crypto`
+ * refuses stays as it is (verification reports it as no match).
+ */
+function nodeVerifier(
+  crypto: NonNullable<ReturnType<typeof nodeCrypto>>,
+  secrets: readonly Secret[] | null,
+): (input: VerifyInput) => DetailedVerifyResult {
+  const keys = (secrets ?? []).map((secret) => {
+    try {
+      return typeof secret === 'string' ? crypto.createSecretKey(secret, 'utf8') : crypto.createSecretKey(secret);
+    } catch {
+      return secret;
+    }
+  });
+  return (input) => verifyDetailed(input, input.secret === secrets ? keys : undefined);
 }
 
 /** Web Crypto verification with this receiver's keys: each secret imported once, when first tried. */
@@ -130,9 +151,11 @@ export function receiverSetup<TExtra>(given: AnyReceiverOptions<TExtra>): Receiv
     logger.warn('[hookgate] insecureSkipVerification is on: this receiver accepts unsigned, unverified requests.');
   }
   const batches = actions?.insecureAcceptBatches;
+  const node = nodeCrypto();
   return {
     secrets,
-    verifySignature: options.crypto !== 'web' && nodeCrypto() !== null ? nodeVerifier : webVerifier(),
+    verifySignature: options.crypto !== 'web' && node !== null ? nodeVerifier(node, secrets) : webVerifier(),
+    answers: fixedAnswers(deadlineMs, RAW_MISMATCH_MESSAGE),
     signatureForms: options.signatureForms,
     allowReserialized: options.allowReserializedWithRawBody === true,
     rules,

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { BodyForms, SIGNATURE_FORMS, type SignatureForm } from './body-forms.js';
 import { constantTimeEqual, decodeHexHeader, toBytes, trimmedLength, type BodyInput } from './bytes.js';
 import { requireNodeCrypto } from './node-crypto.js';
@@ -166,11 +167,9 @@ const MISMATCH: VerifyResult = {
   reason: 'mismatch',
   message: 'X-Signature does not match the body under any configured secret.',
 };
-const RAW_MISMATCH: VerifyResult = {
-  ok: false,
-  reason: 'mismatch',
-  message: 'X-Signature does not match the raw body bytes under any configured secret.',
-};
+/** The usual refusal's text: a well-formed signature that matches the raw bytes under no secret. */
+export const RAW_MISMATCH_MESSAGE = 'X-Signature does not match the raw body bytes under any configured secret.';
+const RAW_MISMATCH: VerifyResult = { ok: false, reason: 'mismatch', message: RAW_MISMATCH_MESSAGE };
 const NO_FORM: VerifyResult = {
   ok: false,
   reason: 'mismatch',
@@ -193,13 +192,15 @@ function mismatchOf(p: Ready): VerifyResult {
 export type DetailedVerifyResult = { result: VerifyResult; signed: string | Uint8Array | undefined };
 
 /**
- * `verify`, also returning the body form that matched (internal: the receiver's dedupe key).
+ * `verify`, also returning the body form that matched (internal: the receiver's dedupe key). `keys`:
+ * the secrets as `node:crypto` keys, in the same order, imported once by the receiver
+ * (`createSecretKey`); without them each secret is keyed per HMAC.
  *
  * @example
  * const { result, signed } = verifyDetailed({ signature, secret, parsedBody });
  * if (result.ok) console.log(typeof signed === 'string' ? signed.length : signed?.byteLength);
  */
-export function verifyDetailed(input: VerifyInput): DetailedVerifyResult {
+export function verifyDetailed(input: VerifyInput, keys?: readonly (Secret | KeyObject)[]): DetailedVerifyResult {
   const p = prepare(input);
   if (!p.ok) return { result: p.result, signed: undefined };
   const { createHmac, timingSafeEqual } = requireNodeCrypto('verify');
@@ -209,7 +210,7 @@ export function verifyDetailed(input: VerifyInput): DetailedVerifyResult {
     if (body === undefined) continue;
     for (let i = 0; i < p.secrets.length; i++) {
       try {
-        const digest = createHmac('sha1', p.secrets[i] as Secret)
+        const digest = createHmac('sha1', keys?.[i] ?? (p.secrets[i] as Secret))
           .update(body)
           .digest();
         if (constantTimeEqual(digest, given, timingSafeEqual))

@@ -2,6 +2,7 @@ import { lossyNumbersOnAsk } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
 import type { RulesChecked } from '../destination-rules.js';
+import { isPending, type MaybePromise } from '../maybe-promise.js';
 import type { ReceiverSetup } from '../setup.js';
 import { refuse, type ArrivedRequest, type Checked, type Parsed, type Refusal } from './request.js';
 
@@ -46,37 +47,48 @@ const NONE = Object.freeze([]);
  * those answers.
  *
  * @example
- * const checked = await checkMessage(setup, parsed);
+ * const checked = await checkMessage(setup, parsed); // at once unless a schema validates asynchronously
  * if (!isRefusal(checked)) console.log(checked.message, checked.handler);
  */
-export async function checkMessage<TExtra, R extends ArrivedRequest<TExtra> & Parsed>(
+export function checkMessage<TExtra, R extends ArrivedRequest<TExtra> & Parsed>(
   setup: ReceiverSetup<TExtra>,
   request: R,
   element?: number,
-): Promise<Refusal | (R & Checked<TExtra>)> {
+): MaybePromise<Refusal | (R & Checked<TExtra>)> {
   const { rules, deadlineMs } = setup;
-  let checked: RulesChecked | typeof DEADLINE_PASSED;
-  try {
-    const pending = rules.check(request.value);
-    // A schema's time is part of the time the sender waits.
-    checked = rules.checkMayWait
-      ? await beforeDeadline(pending, request.receivedAt.getTime(), deadlineMs)
-      : await pending;
-  } catch (error) {
+  const failed = (error: unknown) => {
     setup.onError(error, { phase: 'handler' });
     return refuse(
       'handler_error',
       `The schema failed while checking ${element === undefined ? 'the payload' : `batch element ${element}`} (see onError); the sender will retry.`,
     );
+  };
+  let pending: RulesChecked | PromiseLike<RulesChecked>;
+  try {
+    pending = rules.check(request.value);
+  } catch (error) {
+    return failed(error);
   }
-  if (checked === DEADLINE_PASSED) {
+  if (!isPending(pending)) return checkedRequest(setup, request, pending);
+  // A schema's time is part of the time the sender waits.
+  const waited = rules.checkMayWait ? beforeDeadline(pending, request.receivedAt.getTime(), deadlineMs) : pending;
+  return Promise.resolve(waited).then((checked) => {
+    if (checked !== DEADLINE_PASSED) return checkedRequest(setup, request, checked);
     return refuse(
       'deadline_exceeded',
       `The schema did not finish checking ${element === undefined ? 'the payload' : `the batch (element ${element})`} within ${deadlineMs} ms; the sender will retry.`,
     );
-  }
+  }, failed);
+}
+
+/** The request with its checked message and handler, or the rules' refusal. */
+function checkedRequest<TExtra, R extends ArrivedRequest<TExtra> & Parsed>(
+  setup: ReceiverSetup<TExtra>,
+  request: R,
+  checked: RulesChecked,
+): Refusal | (R & Checked<TExtra>) {
   if ('refusal' in checked) return checked.refusal;
-  const picked = rules.handlerFor(checked.message);
+  const picked = setup.rules.handlerFor(checked.message);
   return Object.assign(request, {
     message: checked.message as WebhookMessage,
     keyedBy: checked.keyedBy ?? checked.message,

@@ -36,7 +36,7 @@ export async function claimBatchElements<TExtra>(
   elements: unknown[],
   firstSigned: boolean,
 ): Promise<BatchClaims | Refusal> {
-  const settle = (key: string | undefined, outcome: 'handled' | 'failed') => settleClaim(setup, key, outcome);
+  const settle = async (key: string | undefined, outcome: 'handled' | 'failed') => settleClaim(setup, key, outcome);
   const { store, inFlightTtlMs } = setup;
   // `null` elements are skipped: never claimed nor run.
   const present = (i: number) => elements[i] !== null;

@@ -1,7 +1,9 @@
 import type { WebhookMessage } from '../../messages/types.js';
 import { dedupeKey } from '../dedupe-key.js';
+import type { ClaimResult } from '../idempotency-store.js';
+import { isPending, andThen, type MaybePromise } from '../maybe-promise.js';
 import type { ReceiverSetup } from '../setup.js';
-import { refuse, type ArrivedRequest, type Checked, type Claimed, type Refusal, type Verified } from './request.js';
+import { type ArrivedRequest, type Checked, type Claimed, type Refusal, type Verified } from './request.js';
 
 /**
  * The step that claims the message in the dedupe store, keyed by what was signed (its `messageId`,
@@ -14,27 +16,34 @@ import { refuse, type ArrivedRequest, type Checked, type Claimed, type Refusal, 
  * const claimed = await claim(setup, checked);
  * if (!isRefusal(claimed)) console.log(claimed.dedupeKey);
  */
-export async function claim<TExtra, R extends ArrivedRequest<TExtra> & Verified & Checked<TExtra>>(
+export function claim<TExtra, R extends ArrivedRequest<TExtra> & Verified & Checked<TExtra>>(
   setup: ReceiverSetup<TExtra>,
   request: R,
-): Promise<Refusal | (R & Claimed)> {
+): MaybePromise<Refusal | (R & Claimed)> {
   const { store } = setup;
   // Stryker disable next-line ObjectLiteral: a dedupeKey left out reads as undefined, the same
   if (store === null) return Object.assign(request, { dedupeKey: undefined });
   const { message } = request;
-  const key = await dedupeKey(request.keyedBy, request.signedBody ?? request.input.rawBody ?? JSON.stringify(message));
-  let state;
-  try {
-    state = await store.claim(key, setup.inFlightTtlMs);
-  } catch (error) {
-    setup.onError(error, { message, dedupeKey: key, phase: 'store' });
-    return refuse('store_unavailable', 'The dedupe store is unavailable; the sender will retry.');
-  }
-  if (state === 'done') return refuse('duplicate', 'Already handled; not run again.', { duplicate: true });
-  if (state === 'in-flight') {
-    return refuse('in_flight', 'The same message is being handled right now; the sender will retry.');
-  }
-  return Object.assign(request, { dedupeKey: key });
+  const key = dedupeKey(request.keyedBy, request.signedBody ?? request.input.rawBody ?? JSON.stringify(message));
+  return andThen(key, (dedupeKey): MaybePromise<Refusal | (R & Claimed)> => {
+    const { answers } = setup;
+    const storeFailed = (error: unknown) => {
+      setup.onError(error, { message, dedupeKey, phase: 'store' });
+      return answers.storeUnavailable;
+    };
+    const found = (state: ClaimResult): Refusal | (R & Claimed) => {
+      if (state === 'done') return answers.duplicate;
+      if (state === 'in-flight') return answers.inFlight;
+      return Object.assign(request, { dedupeKey });
+    };
+    let state: ClaimResult | PromiseLike<ClaimResult>;
+    try {
+      state = store.claim(dedupeKey, setup.inFlightTtlMs);
+    } catch (error) {
+      return storeFailed(error);
+    }
+    return isPending(state) ? Promise.resolve(state).then(found, storeFailed) : found(state);
+  });
 }
 
 /**
@@ -42,20 +51,21 @@ export async function claim<TExtra, R extends ArrivedRequest<TExtra> & Verified 
  * `failed` frees it for the sender's retry. A store failure is reported to `onError`, not thrown.
  *
  * @example
- * await settleClaim(setup, request.dedupeKey, 'handled', { message });
+ * await settleClaim(setup, request.dedupeKey, 'handled', { message }); // a promise only from an async store
  */
-export async function settleClaim<TExtra>(
+export function settleClaim<TExtra>(
   setup: ReceiverSetup<TExtra>,
   key: string | undefined,
   outcome: 'handled' | 'failed',
   about: { message?: WebhookMessage } = {},
-): Promise<void> {
+): MaybePromise<void> {
   const { store } = setup;
   if (store === null || key === undefined) return;
+  const failed = (error: unknown) => setup.onError(error, { ...about, dedupeKey: key, phase: 'store' });
   try {
-    if (outcome === 'handled') await store.complete(key, setup.ttlMs);
-    else await store.release(key);
+    const done = outcome === 'handled' ? store.complete(key, setup.ttlMs) : store.release(key);
+    if (isPending(done)) return Promise.resolve(done).then(undefined, failed);
   } catch (error) {
-    setup.onError(error, { ...about, dedupeKey: key, phase: 'store' });
+    failed(error);
   }
 }

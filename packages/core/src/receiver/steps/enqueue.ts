@@ -5,7 +5,7 @@ import { DeadlineExceededError, type AcceptedMessage } from '../receiver.js';
 import { RequestHandoff } from '../request-handoff.js';
 import type { ReceiverResponse } from '../responses.js';
 import type { ReceiverSetup } from '../setup.js';
-import { answer, HANDED_OFF } from './answer.js';
+import { answer } from './answer.js';
 import { refuse } from './request.js';
 
 /**
@@ -56,7 +56,7 @@ export async function enqueue<TExtra>(
   );
   if (outcome === 'stored') {
     await settle('handled');
-    return HANDED_OFF.stored();
+    return setup.answers.stored;
   }
   if (outcome === DEADLINE_PASSED) {
     accepted.abort(new DeadlineExceededError(deadlineMs));

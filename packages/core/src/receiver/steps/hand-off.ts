@@ -4,9 +4,9 @@ import type { MessageHandler } from '../options.js';
 import { DeadlineExceededError, type AcceptedMessage } from '../receiver.js';
 import type { ReceiverResponse } from '../responses.js';
 import type { ReceiverSetup } from '../setup.js';
-import { answer, HANDED_OFF } from './answer.js';
+import { andThen, isPending, type MaybePromise } from '../maybe-promise.js';
+import { unhandledAnswer } from './answer.js';
 import { enqueue } from './enqueue.js';
-import { refuse } from './request.js';
 
 /**
  * The step that hands an accepted message on, by the receiver's mode: to the queue (`enqueue`), or
@@ -15,79 +15,91 @@ import { refuse } from './request.js';
  * @example
  * return handOff(setup, accepted, request.handler, 'track message');
  */
-export async function handOff<TExtra>(
+export function handOff<TExtra>(
   setup: ReceiverSetup<TExtra>,
   accepted: AcceptedMessage<TExtra>,
   handler: MessageHandler<WebhookMessage, TExtra> | undefined,
-): Promise<ReceiverResponse> {
+): MaybePromise<ReceiverResponse> {
   if (setup.enqueue !== undefined) return enqueue(setup, accepted, setup.enqueue);
   if (handler === undefined) {
-    await accepted.settle('handled');
-    return HANDED_OFF.unhandled(setup.rules.describe(accepted.message));
+    return andThen(accepted.settle('handled'), () => unhandledAnswer(setup.rules.describe(accepted.message)));
   }
   return runHandler(setup, accepted, handler);
 }
 
 /**
- * Runs a handler under the receiver's mode. `handle`: waits for it until the deadline (counted from
- * arrival) and answers 200, 500 when it threw, or 503 when still running (its `signal` fires and it
- * finishes in the background). `acknowledge`: answers 200 at once and runs it in the background,
- * reporting a failure to `onError`. Either way the dedupe claim is settled by its outcome.
+ * Runs a handler under the receiver's mode. `handle`: answers 200 once it returned (or its promise
+ * resolved), 500 when it threw, or 503 when its promise is still pending at the deadline (counted
+ * from arrival; its `signal` fires and it finishes in the background). A handler that returns at
+ * once is answered at once: no timer, no wait. `acknowledge`: answers 200 at once and runs it in the
+ * background, reporting a failure to `onError`. Either way the dedupe claim is settled by its outcome.
  *
  * @example
  * const answer = await runHandler(setup, accepted, (msg) => console.log(msg.type));
  */
-export async function runHandler<TExtra>(
+export function runHandler<TExtra>(
   setup: ReceiverSetup<TExtra>,
   accepted: AcceptedMessage<TExtra>,
   handler: MessageHandler<WebhookMessage, TExtra>,
-): Promise<ReceiverResponse> {
-  const { message, context } = accepted;
-  const { deadlineMs, onError } = setup;
+): MaybePromise<ReceiverResponse> {
+  const { message, context, observation } = accepted;
+  const { onError, answers } = setup;
   const settle = (outcome: 'handled' | 'failed') => accepted.settle(outcome);
-  // An async wrapper: a handler that throws synchronously rejects like one that rejects. With
-  // telemetry, the handler runs inside the delivery's trace and is timed.
-  const { observation } = accepted;
-  const run =
-    observation === undefined
-      ? (async () => handler(message, context))()
-      : observation.handler(async () => handler(message, context));
-  const finishInBackground = () =>
-    setup.track(
-      run.then(
-        () => settle('handled'),
-        async (error: unknown) => {
-          // Stryker disable next-line StringLiteral: any outcome but 'handled' releases the claim
-          await settle('failed');
-          onError(error, { message, dedupeKey: context.dedupeKey, phase: 'background' });
-        },
-      ),
-    );
-  if (setup.mode === 'acknowledge') {
-    finishInBackground();
-    return HANDED_OFF.acknowledged();
+  const failed = (error: unknown, phase: 'handler' | 'background') =>
+    // Stryker disable next-line StringLiteral: any outcome but 'handled' releases the claim
+    andThen(settle('failed'), () => {
+      onError(error, { message, dedupeKey: context.dedupeKey, phase });
+      return answers.handlerFailed.fixed;
+    });
+  // With telemetry, the handler runs inside the delivery's trace and is timed (always a promise);
+  // in acknowledge mode it runs in the background (an async wrapper: a throw rejects).
+  if (observation !== undefined || setup.mode === 'acknowledge') {
+    const run =
+      observation === undefined
+        ? (async () => handler(message, context))()
+        : observation.handler(async () => handler(message, context));
+    if (setup.mode === 'acknowledge') {
+      finishInBackground(setup, run, settle, (error) => failed(error, 'background'));
+      return answers.acknowledged;
+    }
+    return untilDeadline(setup, accepted, run, failed);
   }
-  const outcome = await beforeDeadline(
-    run.then(
-      () => 'ok' as const,
-      (error: unknown) => ({ error }),
-    ),
-    context.receivedAt.getTime(),
-    deadlineMs,
+  let returned: unknown;
+  try {
+    returned = handler(message, context);
+  } catch (error) {
+    return failed(error, 'handler');
+  }
+  if (isPending(returned)) return untilDeadline(setup, accepted, returned, failed);
+  return andThen(settle('handled'), () => answers.handled);
+}
+
+/** A handler's promise, waited for until the deadline: 200, 500 when it rejected, 503 when still pending. */
+function untilDeadline<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: AcceptedMessage<TExtra>,
+  run: PromiseLike<unknown>,
+  failed: (error: unknown, phase: 'handler' | 'background') => MaybePromise<ReceiverResponse>,
+): Promise<ReceiverResponse> {
+  const { deadlineMs, answers } = setup;
+  const settle = (outcome: 'handled' | 'failed') => accepted.settle(outcome);
+  return beforeDeadline(run, accepted.context.receivedAt.getTime(), deadlineMs).then(
+    (outcome) => {
+      if (outcome !== DEADLINE_PASSED) return andThen(settle('handled'), () => answers.handled);
+      accepted.abort(new DeadlineExceededError(deadlineMs));
+      finishInBackground(setup, run, settle, (error) => failed(error, 'background'));
+      return answers.handlerDeadline.fixed;
+    },
+    (error: unknown) => failed(error, 'handler'),
   );
-  if (outcome === 'ok') {
-    await settle('handled');
-    return HANDED_OFF.handled();
-  }
-  if (outcome === DEADLINE_PASSED) {
-    accepted.abort(new DeadlineExceededError(deadlineMs));
-    finishInBackground();
-    return answer(
-      refuse('deadline_exceeded', `The handler did not finish within ${deadlineMs} ms; the sender will retry.`),
-    );
-  }
-  // Stryker disable next-line StringLiteral: any outcome but 'handled' releases the claim
-  await settle('failed');
-  onError(outcome.error, { message, dedupeKey: context.dedupeKey, phase: 'handler' });
-  return answer(refuse('handler_error', 'The handler failed; the sender will retry.'));
+}
+
+/** Lets a handler finish after the answer: its claim settled by its outcome, a failure to `onError`. */
+function finishInBackground<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  run: PromiseLike<unknown>,
+  settle: (outcome: 'handled' | 'failed') => MaybePromise<void>,
+  failed: (error: unknown) => unknown,
+): void {
+  setup.track(Promise.resolve(run).then(() => settle('handled'), failed));
 }

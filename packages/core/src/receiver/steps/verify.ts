@@ -2,6 +2,7 @@ import type { SignatureForm } from '../../signatures/body-forms.js';
 import type { Secret } from '../../signatures/sign.js';
 import type { DetailedVerifyResult, VerifyInput } from '../../signatures/verify.js';
 import { getHeader } from '../headers.js';
+import { andThen, type MaybePromise } from '../maybe-promise.js';
 import type { ReceiverSetup } from '../setup.js';
 import { explainSignature } from './explain-signature.js';
 import { warnSignatureFailure } from './signature-warning.js';
@@ -10,23 +11,24 @@ import { refuse, type ArrivedRequest, type Refusal, type Verified } from './requ
 /**
  * The step that checks the `X-Signature` header, before the body is trusted in any way (401 when it
  * is missing, malformed or wrong). Adds which form and secret matched and the exact signed text or
- * bytes. With verification off, the request goes on as `unsigned`.
+ * bytes. With verification off, the request goes on as `unsigned`. At once on `node:crypto`; a
+ * promise on Web Crypto.
  *
  * @example
  * const verified = await verify(setup, newRequest(input));
  * if (!isRefusal(verified)) console.log(verified.verification.form);
  */
-export async function verify<TExtra, R extends ArrivedRequest<TExtra>>(
+export function verify<TExtra, R extends ArrivedRequest<TExtra>>(
   setup: ReceiverSetup<TExtra>,
   request: R,
-): Promise<Refusal | (R & Verified)> {
+): MaybePromise<Refusal | (R & Verified)> {
   const { secrets } = setup;
   if (secrets === null) return Object.assign(request, { verification: UNSIGNED, signedBody: undefined });
   const { input } = request;
   const signature = getHeader(input.headers, 'x-signature');
   if (signature === undefined || signature === '') {
     warnSignatureFailure(setup, 'missing');
-    return refuse('missing_signature', 'The X-Signature header is missing; the request is not signed.');
+    return setup.answers.missingSignature;
   }
   const checked = signatureInput(setup, secrets, {
     signature,
@@ -34,16 +36,18 @@ export async function verify<TExtra, R extends ArrivedRequest<TExtra>>(
     parsedBody: input.parsedBody,
     forms: setup.signatureForms,
   });
-  const { result, signed } = await setup.verifySignature(checked);
-  if (!result.ok) {
-    explainSignature(setup, secrets, String(signature), input.rawBody, result);
-    warnSignatureFailure(setup, result.reason, input.rawBody === undefined);
-    // Not 'missing': an absent or empty header was answered above.
-    return refuse('invalid_signature', result.message);
-  }
-  return Object.assign(request, {
-    verification: { form: result.form, secretIndex: result.secretIndex },
-    signedBody: signed,
+  return andThen(setup.verifySignature(checked), ({ result, signed }): Refusal | (R & Verified) => {
+    if (!result.ok) {
+      explainSignature(setup, secrets, String(signature), input.rawBody, result);
+      warnSignatureFailure(setup, result.reason, input.rawBody === undefined);
+      // Not 'missing': an absent or empty header was answered above.
+      const { rawMismatch } = setup.answers;
+      return result.message === rawMismatch.message ? rawMismatch : refuse('invalid_signature', result.message);
+    }
+    return Object.assign(request, {
+      verification: { form: result.form, secretIndex: result.secretIndex },
+      signedBody: signed,
+    });
   });
 }
 
@@ -68,7 +72,7 @@ export function checkSignature<TExtra>(
   setup: ReceiverSetup<TExtra>,
   secrets: readonly Secret[],
   body: SignedBody,
-): Promise<DetailedVerifyResult> {
+): MaybePromise<DetailedVerifyResult> {
   return setup.verifySignature(signatureInput(setup, secrets, body));
 }
 
