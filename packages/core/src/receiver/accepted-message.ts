@@ -23,7 +23,11 @@ export type AcceptResult<TExtra = {}> =
        */
       signedBody: string | Uint8Array | undefined;
       context: HandlerContext<TExtra>;
-      /** Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for the retry. */
+      /**
+       * Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for
+       * the retry. With `telemetry`, it also ends the delivery's observation unless `run` did (`handled`
+       * is reported as `ok`, `failed` as `handler_error`).
+       */
       settle(outcome: 'handled' | 'failed'): Promise<void>;
       /** Fires the handler's `AbortSignal`. */
       abort(reason?: unknown): void;

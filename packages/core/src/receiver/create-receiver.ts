@@ -5,7 +5,7 @@ import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
 import { observe, passSteps, serveThrough } from './entry-flow.js';
-import { observeAnswer, observeRefusal } from './observe.js';
+import { answeredOnce, observeAnswer, observeOutcome, observeRefusal } from './observe.js';
 import { fetchAdapter } from './fetch-adapter.js';
 import type { ReceiverInput } from './options.js';
 import type { AcceptResult, Receiver } from './receiver.js';
@@ -73,7 +73,17 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const refused = precheck(setup, input.method, input.headers);
     const passed = refused ? observeRefusal(observation, refused) : await passSteps(setup, input, observation);
     if (isRefusal(passed)) return { kind: 'response', response: answer(passed) };
-    return passed.accepted;
+    const { accepted } = passed;
+    if (accepted.observation === undefined) return accepted;
+    // Handed off by hand (`settle` without `run`): the settled outcome is the delivery's answer.
+    const settleClaim = accepted.settle;
+    return Object.assign(accepted, {
+      observation: answeredOnce(accepted.observation),
+      async settle(outcome: 'handled' | 'failed') {
+        await settleClaim(outcome);
+        observeOutcome(setup, accepted, outcome === 'handled' ? 'ok' : 'handler_error');
+      },
+    });
   }
 
   return {

@@ -17,7 +17,7 @@ import { checkArrival, precheck } from './steps/precheck.js';
 import { isRefusal, newRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
 import type { ReceiveObservation } from '../telemetry/telemetry.js';
-import { observeAnswer, observeEarly, observeRefusal } from './observe.js';
+import { CLIENT_CLOSED, observeAnswer, observeEarly, observeRefusal } from './observe.js';
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 export interface Passed<TExtra> {
@@ -105,7 +105,11 @@ export function serveThrough<Call, Result, TExtra>(
     const refused = precheck(setup, method, headers);
     const observation = observe(setup, arrived);
     if (refused) return adapter.writeAnswer(call, answer(observeRefusal(observation, refused)), true);
-    const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
+    const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived }).catch((error) => {
+      // The client went away mid-body: the observation still ends.
+      observation?.answered(CLIENT_CLOSED);
+      throw error;
+    });
     if ('status' in body) return adapter.writeAnswer(call, observeEarly(observation, body), true);
     const input: ReceiverInput<TExtra> = {
       method,

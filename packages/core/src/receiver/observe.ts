@@ -49,6 +49,32 @@ export function observeRefusal<TExtra>(
 }
 
 /**
+ * An observation that reports only its first answer: `accept()`'s caller may end it by `settle()`
+ * (the documented way to hand a message off), then call `run()` too.
+ *
+ * @example
+ * accepted.observation = answeredOnce(observation);
+ */
+export function answeredOnce(observation: ReceiveObservation): ReceiveObservation {
+  let answered = false;
+  return {
+    handler: (run) => observation.handler(run),
+    enqueue: (run) => observation.enqueue(run),
+    answered(answer) {
+      if (answered) return;
+      answered = true;
+      observation.answered(answer);
+    },
+  };
+}
+
+/**
+ * The answer reported when the client went away before its body ended: nothing can be answered
+ * (`client_closed`, with nginx's 499 for the status), and nothing was handled.
+ */
+export const CLIENT_CLOSED: ReceiveAnswer = Object.freeze({ code: 'client_closed', status: 499 });
+
+/**
  * Reports an answer made before the steps (the precheck's, or while reading the body) and returns it.
  *
  * @example
@@ -75,13 +101,27 @@ export function observeAnswer<TExtra>(
   accepted: AcceptedMessage<TExtra>,
   response: ReceiverResponse,
 ): ReceiverResponse {
-  const { observation, message, context } = accepted;
-  if (observation !== undefined) {
-    // A batch's message is the array of its elements: it is reported without message facts.
-    const single = Array.isArray(message) ? undefined : message;
-    const claimed = context.dedupeKey !== undefined;
-    const violations = setup.plan === undefined ? undefined : context.violations;
-    observation.answered(answerFacts(response.code, single, claimed, violations));
-  }
+  observeOutcome(setup, accepted, response.code);
   return response;
+}
+
+/**
+ * Reports an accepted message's answer code to its observation, if it has one (`observeAnswer`
+ * without a response: `settle()` after `accept()`).
+ *
+ * @example
+ * observeOutcome(setup, accepted, 'ok');
+ */
+export function observeOutcome<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: AcceptedMessage<TExtra>,
+  code: ReceiverCode,
+): void {
+  const { observation, message, context } = accepted;
+  if (observation === undefined) return;
+  // A batch's message is the array of its elements: it is reported without message facts.
+  const single = Array.isArray(message) ? undefined : message;
+  const claimed = context.dedupeKey !== undefined;
+  const violations = setup.plan === undefined ? undefined : context.violations;
+  observation.answered(answerFacts(code, single, claimed, violations));
 }

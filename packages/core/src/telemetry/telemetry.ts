@@ -67,7 +67,10 @@ export interface ReceiveObservation {
  * const answer: ReceiveAnswer = { code: 'duplicate', status: 200, message: { type: 'track', messageId: 'm1', event: 'Order Completed' }, dedupe: 'duplicate' };
  */
 export interface ReceiveAnswer {
-  /** The status table's code, a `ReceiverCode` (`ok`, `invalid_signature`, `duplicate`, …). */
+  /**
+   * The status table's code, a `ReceiverCode` (`ok`, `invalid_signature`, `duplicate`, …), or
+   * `client_closed` (status 499, nginx's) when the client went away before its body ended.
+   */
   code: string;
   status: number;
   /** The verified message's type, `messageId` and (track) event; absent before verification or for a batch. */
