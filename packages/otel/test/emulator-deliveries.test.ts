@@ -89,3 +89,36 @@ it('reports each delivery attempt as a hookgate.deliver span and in the counters
   const signature = record.signature!;
   for (const secret of [SECRET, WRITE_KEY, PASSWORD, TOKEN, TRAIT, signature]) expect(exported).not.toContain(secret);
 });
+
+it('labels the attempt after which the emulator gives up as fail, with no retry, and counts it', async () => {
+  const sdk = startSdk();
+  server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(503).end());
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const emulator = createEmulator({
+    clock: new ManualClock(),
+    telemetry: sdk.telemetry,
+    // Rounds at 0, 1 s and 3 s; a fourth (7 s) would start past the 5 s window: given up after round 3.
+    retry: { jitter: 'none', initialDelayMs: 1000, windowMs: 5000 },
+    responsePolicy: { honorRetryAfter: false },
+    sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: `http://127.0.0.1:${port}/` }] } }],
+  });
+  emulator.identify({ userId: 'u1' });
+  await emulator.drain();
+  await emulator.close();
+  expect(emulator.deliveries[0]!.state).toBe('failed');
+
+  const delivers = spansNamed(sdk.spans(), 'hookgate.deliver');
+  expect(
+    delivers.map((s) => [s.attributes['hookgate.delivery.outcome'], s.attributes['hookgate.delivery.retry']]),
+  ).toEqual([
+    ['retry', true],
+    ['retry', true],
+    ['fail', false],
+  ]);
+  expect(await sdk.count('hookgate.emulator.deliveries', { 'hookgate.delivery.outcome': 'fail' })).toBe(1);
+  expect(await sdk.count('hookgate.emulator.deliveries', { 'hookgate.delivery.outcome': 'retry' })).toBe(2);
+});

@@ -155,7 +155,11 @@ export interface DeliveryAttemptReport {
   status?: number;
   /** The kind of failure (`timeout`, `connection`, `http`, …); absent on a 2xx. */
   errorCode?: string;
-  /** `delivered`; `retry` (a retry follows unless the retry window closes); `fail` (given up for this endpoint); `not-retried` (another endpoint accepted the message). */
+  /**
+   * `delivered`; `retry` (a next round is due); `fail` (given up for this endpoint: refused for good,
+   * or its last round before the retry window closed); `not-retried` (another endpoint accepted the
+   * message). A retryable failure is reported once its round is over, when this is known.
+   */
   outcome: 'delivered' | 'retry' | 'fail' | 'not-retried';
   message: MessageFacts;
 }
