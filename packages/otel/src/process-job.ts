@@ -33,9 +33,9 @@ export async function processJob<T>(
   if (job.jobId !== undefined) attributes[ATTR.messagingMessageId] = bounded(job.jobId);
   const span = tracer.startSpan(SPAN.process, { kind: SpanKind.CONSUMER, attributes }, parent);
   const observation: ProcessObservation = {
-    violations(found) {
+    violations(found, planned) {
       span.setAttribute(ATTR.planViolations, found.length);
-      countViolations(instruments().planViolations, job.message, found);
+      countViolations(instruments().planViolations, job.message, found, planned);
     },
   };
   try {

@@ -106,7 +106,7 @@ export class ReceiveSpan implements ReceiveObservation {
   }
 
   answered(answer: ReceiveAnswer): void {
-    const { code, status, message, dedupe, violations } = answer;
+    const { code, status, message, dedupe, violations, planned } = answer;
     const span = this.#span;
     const attributes: Attributes = factAttributes(message);
     attributes[ATTR.answerCode] = code;
@@ -124,6 +124,6 @@ export class ReceiveSpan implements ReceiveObservation {
     const instruments = this.#instruments;
     instruments.answers.add(1, answerAttributes);
     instruments.receiverDuration.record((performance.now() - this.#startedAt) / 1000, answerAttributes);
-    if (violations !== undefined) countViolations(instruments.planViolations, message, violations);
+    if (violations !== undefined) countViolations(instruments.planViolations, message, violations, planned);
   }
 }

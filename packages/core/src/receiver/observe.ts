@@ -21,14 +21,15 @@ function answerFacts(
   code: ReceiverCode,
   message: WebhookMessage | undefined,
   claimed: boolean,
-  violations: readonly PlanViolation[] | undefined,
+  planCheck: { violations: readonly PlanViolation[]; planned: boolean } | undefined,
 ): ReceiveAnswer {
   return {
     code,
     status: RECEIVER_CODES[code],
     message: message === undefined ? undefined : messageFacts(message),
     dedupe: dedupeOutcome(code, claimed),
-    violations: violations?.map(({ rule, keyword }) => ({ rule, keyword })),
+    violations: planCheck?.violations.map(({ rule, keyword }) => ({ rule, keyword })),
+    planned: planCheck?.planned,
   };
 }
 
@@ -44,7 +45,7 @@ export function observeRefusal<TExtra>(
   refusal: Refusal,
   checked?: Checked<TExtra>,
 ): Refusal {
-  observation?.answered(answerFacts(refusal.code, checked?.message, false, checked?.planCheck?.violations));
+  observation?.answered(answerFacts(refusal.code, checked?.message, false, checked?.planCheck));
   return refusal;
 }
 
@@ -122,6 +123,6 @@ export function observeOutcome<TExtra>(
   // A batch's message is the array of its elements: it is reported without message facts.
   const single = Array.isArray(message) ? undefined : message;
   const claimed = context.dedupeKey !== undefined;
-  const violations = setup.plan === undefined ? undefined : context.violations;
-  observation.answered(answerFacts(code, single, claimed, violations));
+  const planCheck = setup.plan === undefined ? undefined : context;
+  observation.answered(answerFacts(code, single, claimed, planCheck));
 }

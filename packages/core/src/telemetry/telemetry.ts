@@ -79,6 +79,11 @@ export interface ReceiveAnswer {
   dedupe?: 'new' | 'duplicate' | 'in_flight';
   /** The tracking plan's violations (`trackingPlan`), each by the rule broken; absent when the message was not checked. */
   violations?: readonly PlanViolationFacts[];
+  /**
+   * Whether the tracking plan has a rule for the message (a track's event is a planned name); absent
+   * when the message was not checked. Metrics name only planned events: any other is `(unplanned)`.
+   */
+  planned?: boolean;
 }
 
 /**
@@ -133,8 +138,11 @@ export interface ProcessedJob {
  * });
  */
 export interface ProcessObservation {
-  /** The worker's tracking plan checked the message (`trackingPlan`): its violations, empty when none. */
-  violations(found: readonly PlanViolationFacts[]): void;
+  /**
+   * The worker's tracking plan checked the message (`trackingPlan`): its violations, empty when none,
+   * and whether the plan has a rule for it (`ctx.planned`).
+   */
+  violations(found: readonly PlanViolationFacts[], planned?: boolean): void;
 }
 
 /**
