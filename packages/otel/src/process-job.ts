@@ -20,6 +20,7 @@ export async function processJob<T>(
   instruments: () => Instruments,
   job: ProcessedJob,
   run: (observation: ProcessObservation) => Promise<T>,
+  exceptionMessages = false,
 ): Promise<T> {
   const remote = spanContextOf(job.traceContext);
   const parent = remote === undefined ? context.active() : trace.setSpanContext(context.active(), remote);
@@ -41,7 +42,7 @@ export async function processJob<T>(
   try {
     return await context.with(trace.setSpan(parent, span), () => run(observation));
   } catch (error) {
-    span.recordException(recordedException(error));
+    span.recordException(recordedException(error, exceptionMessages));
     span.setStatus({ code: SpanStatusCode.ERROR, message: errorType(error) });
     throw error;
   } finally {

@@ -22,9 +22,9 @@ function hasLocalSpan(active: Context): boolean {
   return spanContext !== undefined && isSpanContextValid(spanContext) && spanContext.isRemote !== true;
 }
 
-/** Marks a span failed with a failure's type and message (never its stack or fields). */
-function recordFailure(span: Span, error: unknown): void {
-  span.recordException(recordedException(error));
+/** Marks a span failed with a failure's type, and its message when asked (never its stack or fields). */
+function recordFailure(span: Span, error: unknown, withMessage: boolean): void {
+  span.recordException(recordedException(error, withMessage));
   span.setStatus({ code: SpanStatusCode.ERROR, message: errorType(error) });
 }
 
@@ -42,10 +42,11 @@ export class ReceiveSpan implements ReceiveObservation {
   readonly #span: Span;
   readonly #context: Context;
   readonly #instruments: Instruments;
+  readonly #exceptionMessages: boolean;
   /** `performance.now()` at the arrival (`receivedAt` is in whole milliseconds). */
   readonly #startedAt: number;
 
-  constructor(tracer: Tracer, instruments: Instruments, arrival: ReceiveArrival) {
+  constructor(tracer: Tracer, instruments: Instruments, arrival: ReceiveArrival, exceptionMessages = false) {
     const active = context.active();
     this.#tracer = tracer;
     this.#span = tracer.startSpan(
@@ -59,6 +60,7 @@ export class ReceiveSpan implements ReceiveObservation {
     );
     this.#context = trace.setSpan(active, this.#span);
     this.#instruments = instruments;
+    this.#exceptionMessages = exceptionMessages;
     this.#startedAt = performance.now() - Math.max(0, Date.now() - arrival.receivedAt);
   }
 
@@ -71,7 +73,7 @@ export class ReceiveSpan implements ReceiveObservation {
       record({});
       return result;
     } catch (error) {
-      recordFailure(this.#span, error);
+      recordFailure(this.#span, error, this.#exceptionMessages);
       record({ [ATTR.errorType]: errorType(error) });
       throw error;
     }
@@ -97,7 +99,7 @@ export class ReceiveSpan implements ReceiveObservation {
       record({});
       return result;
     } catch (error) {
-      recordFailure(span, error);
+      recordFailure(span, error, this.#exceptionMessages);
       record({ [ATTR.errorType]: errorType(error) });
       throw error;
     } finally {

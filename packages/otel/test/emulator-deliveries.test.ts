@@ -14,6 +14,8 @@ const WRITE_KEY = 'wk_otel_WRITEKEY_7f2e';
 const PASSWORD = 'url-password-91ab';
 const TOKEN = 'query-token-55cd';
 const TRAIT = 'trait-value-jane@example.com';
+const SESSION = '9F8E7D6C5B4A39281706';
+const PATH_TOKEN = 'hk1a2B3c4D5e6F7g8H9';
 
 let server: http.Server | undefined;
 afterEach(() => {
@@ -34,7 +36,7 @@ it('reports each delivery attempt as a hookgate.deliver span and in the counters
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://hook:${PASSWORD}@127.0.0.1:${port}/webhooks?token=${TOKEN}`;
+  const url = `http://hook:${PASSWORD}@127.0.0.1:${port}/webhooks/${PATH_TOKEN};v=2/in;jsessionid=${SESSION}?token=${TOKEN}`;
   const emulator = createEmulator({
     clock: new ManualClock(),
     telemetry: sdk.telemetry,
@@ -76,7 +78,7 @@ it('reports each delivery attempt as a hookgate.deliver span and in the counters
     'hookgate.delivery.retry': false,
   });
   const endpoint = String(delivered!.attributes['url.full']);
-  expect(endpoint).toContain(`127.0.0.1:${port}/webhooks`);
+  expect(endpoint).toBe(`http://hook:***@127.0.0.1:${port}/webhooks/***;v=***/in;jsessionid=***?token=***`);
   expect(endpoint).not.toContain(PASSWORD);
   expect(endpoint).not.toContain(TOKEN);
 
@@ -87,7 +89,9 @@ it('reports each delivery attempt as a hookgate.deliver span and in the counters
 
   const exported = await sdk.everything();
   const signature = record.signature!;
-  for (const secret of [SECRET, WRITE_KEY, PASSWORD, TOKEN, TRAIT, signature]) expect(exported).not.toContain(secret);
+  for (const secret of [SECRET, WRITE_KEY, PASSWORD, TOKEN, TRAIT, SESSION, PATH_TOKEN, signature]) {
+    expect(exported).not.toContain(secret);
+  }
 });
 
 it('labels the attempt after which the emulator gives up as fail, with no retry, and counts it', async () => {
