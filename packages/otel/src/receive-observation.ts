@@ -1,13 +1,15 @@
-import type { ReceiveAnswer, ReceiveArrival, ReceiveObservation } from '@hookgate/core';
+import type { HeadersLike, ReceiveAnswer, ReceiveArrival, ReceiveObservation } from '@hookgate/core';
 import {
   context,
   isSpanContextValid,
+  propagation,
   SpanKind,
   SpanStatusCode,
   trace,
   type Attributes,
   type Context,
   type Span,
+  type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
 import type { Instruments } from './instruments.js';
@@ -21,6 +23,18 @@ function hasLocalSpan(active: Context): boolean {
   const spanContext = trace.getSpan(active)?.spanContext();
   return spanContext !== undefined && isSpanContextValid(spanContext) && spanContext.isRemote !== true;
 }
+
+/** Reads a request's headers for the propagator: a `Headers` object, or a record in any case. */
+const HEADERS: TextMapGetter<HeadersLike> = {
+  keys: (headers) =>
+    typeof headers.get === 'function' ? [...(headers as unknown as Headers).keys()] : Object.keys(headers),
+  get(headers, key) {
+    if (typeof headers.get === 'function') return (headers.get as (name: string) => string | null)(key) ?? undefined;
+    const record = headers as Record<string, string | readonly string[] | undefined>;
+    const value = record[key] ?? Object.entries(record).find(([name]) => name.toLowerCase() === key)?.[1];
+    return typeof value === 'string' ? value : (value?.slice() ?? undefined);
+  },
+};
 
 /** Marks a span failed with a failure's type, and its message when asked (never its stack or fields). */
 function recordFailure(span: Span, error: unknown, withMessage: boolean): void {
@@ -39,29 +53,61 @@ function recordFailure(span: Span, error: unknown, withMessage: boolean): void {
  */
 export class ReceiveSpan implements ReceiveObservation {
   readonly #tracer: Tracer;
-  readonly #span: Span;
-  readonly #context: Context;
+  readonly #arrival: ReceiveArrival;
+  /** The context at arrival: an HTTP server span of an instrumentation, when one is active. */
+  readonly #active: Context;
   readonly #instruments: Instruments;
   readonly #exceptionMessages: boolean;
   /** `performance.now()` at the arrival (`receivedAt` is in whole milliseconds). */
   readonly #startedAt: number;
+  /** A verified request's headers: its trace context is followed. */
+  #headers: HeadersLike | undefined;
+  /** Started on first use: by then the request's signature is known to match, or not. */
+  #started: { span: Span; context: Context } | undefined;
 
   constructor(tracer: Tracer, instruments: Instruments, arrival: ReceiveArrival, exceptionMessages = false) {
-    const active = context.active();
     this.#tracer = tracer;
-    this.#span = tracer.startSpan(
-      SPAN.receive,
-      {
-        kind: hasLocalSpan(active) ? SpanKind.INTERNAL : SpanKind.SERVER,
-        startTime: arrival.receivedAt,
-        attributes: { [ATTR.destination]: arrival.destination },
-      },
-      active,
-    );
-    this.#context = trace.setSpan(active, this.#span);
+    this.#arrival = arrival;
+    this.#active = context.active();
     this.#instruments = instruments;
     this.#exceptionMessages = exceptionMessages;
     this.#startedAt = performance.now() - Math.max(0, Date.now() - arrival.receivedAt);
+  }
+
+  verified(headers: HeadersLike): void {
+    this.#headers = headers;
+  }
+
+  /**
+   * The span, started at the arrival's time: under the instrumentation's HTTP span when one is active
+   * (INTERNAL), else a SERVER span continuing the request's trace context read through the global
+   * propagator, for a verified request only (a forged one must not join or seed anyone's trace).
+   */
+  get #span(): Span {
+    return this.#start().span;
+  }
+
+  get #context(): Context {
+    return this.#start().context;
+  }
+
+  #start(): { span: Span; context: Context } {
+    if (this.#started !== undefined) return this.#started;
+    const active = this.#active;
+    const local = hasLocalSpan(active);
+    const headers = this.#headers;
+    const parent = local || headers === undefined ? active : propagation.extract(active, headers, HEADERS);
+    const span = this.#tracer.startSpan(
+      SPAN.receive,
+      {
+        kind: local ? SpanKind.INTERNAL : SpanKind.SERVER,
+        startTime: this.#arrival.receivedAt,
+        attributes: { [ATTR.destination]: this.#arrival.destination },
+      },
+      parent,
+    );
+    this.#started = { span, context: trace.setSpan(parent, span) };
+    return this.#started;
   }
 
   async handler<T>(run: () => Promise<T>): Promise<T> {

@@ -17,7 +17,7 @@ import { checkArrival, precheck } from './steps/precheck.js';
 import { isRefusal, newRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
 import type { ReceiveObservation } from '../telemetry/telemetry.js';
-import { CLIENT_CLOSED, observeAnswer, observeEarly, observeRefusal } from './observe.js';
+import { CLIENT_CLOSED, observeAnswer, observeEarly, observeRefusal, observeVerified } from './observe.js';
 
 /** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
 export interface Passed<TExtra> {
@@ -41,7 +41,10 @@ export async function passSteps<TExtra>(
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
   if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) {
-    return carryObservation(observation, await acceptBatch(setup, request));
+    const batch = await acceptBatch(setup, request);
+    // A batch is verified by its first element, inside `acceptBatch`.
+    if (!isRefusal(batch)) observeVerified(observation, { input, verification: batch.accepted.context.verification });
+    return carryObservation(observation, batch);
   }
   // The steps in order, each returns a refusal or the request with what it found; those with nothing to
   // wait for are plain calls. The check stage is `parseBody`, `bigNumbersAsText` (numbers parsing
@@ -49,6 +52,7 @@ export async function passSteps<TExtra>(
   // With `telemetry`, each refusal is reported to `observation` (a claim's with the checked message).
   const verified = await verify(setup, request);
   if (isRefusal(verified)) return observeRefusal(observation, verified);
+  observeVerified(observation, verified);
   const parsed = parseBody(setup, verified);
   if (isRefusal(parsed)) return observeRefusal(observation, parsed);
   const checked = await checkMessage(setup, bigNumbersAsText(setup, parsed));

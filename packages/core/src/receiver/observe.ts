@@ -6,6 +6,7 @@ import type { ReceiveAnswer, ReceiveObservation } from '../telemetry/telemetry.j
 import { messageFacts } from '../telemetry/message-facts.js';
 import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
 import type { AcceptedMessage } from './accepted-message.js';
+import type { HeadersLike } from './headers.js';
 import { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './responses.js';
 import type { ReceiverSetup } from './setup.js';
 import type { Checked, Refusal } from './steps/request.js';
@@ -61,6 +62,7 @@ export function answeredOnce(observation: ReceiveObservation): ReceiveObservatio
   return {
     handler: (run) => observation.handler(run),
     enqueue: (run) => observation.enqueue(run),
+    verified: (headers) => observation.verified?.(headers),
     answered(answer) {
       if (answered) return;
       answered = true;
@@ -74,6 +76,20 @@ export function answeredOnce(observation: ReceiveObservation): ReceiveObservatio
  * (`client_closed`, with nginx's 499 for the status), and nothing was handled.
  */
 export const CLIENT_CLOSED: ReceiveAnswer = Object.freeze({ code: 'client_closed', status: 499 });
+
+/**
+ * Hands a request's headers to its observation once its signature matched (not for an unsigned
+ * request: with verification off, anyone could have sent it), so its trace context may be followed.
+ *
+ * @example
+ * observeVerified(observation, verified);
+ */
+export function observeVerified(
+  observation: ReceiveObservation | undefined,
+  request: { input: { headers: HeadersLike }; verification: { form: string } },
+): void {
+  if (request.verification.form !== 'unsigned') observation?.verified?.(request.input.headers);
+}
 
 /**
  * Reports an answer made before the steps (the precheck's, or while reading the body) and returns it.

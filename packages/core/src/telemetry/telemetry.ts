@@ -1,6 +1,7 @@
 // The `telemetry` option's contract, as BullMQ's `Telemetry` interface is to `bullmq-otel`: core
 // calls it and depends on nothing for it; `@hookgate/otel` implements it on OpenTelemetry. Everything
 // handed over here may be recorded: never a secret, signature, write key, body, trait or property.
+import type { HeadersLike } from '../receiver/headers.js';
 
 /**
  * What a receiver, a worker (`@hookgate/bullmq`'s `createWorker`) and the emulator report through
@@ -55,6 +56,12 @@ export interface ReceiveObservation {
    * `process` continues the same trace.
    */
   enqueue<T>(run: (traceContext: string | undefined) => Promise<T>): Promise<T>;
+  /**
+   * The request's signature matched: `headers` are the request's, so its trace context (a
+   * `traceparent`) may be followed. Never called for a refused or unsigned request, which must not
+   * join or seed anyone's trace. Called at most once, before `handler`, `enqueue` and `answered`.
+   */
+  verified?(headers: HeadersLike): void;
   /** The delivery was answered: ends the observation. Called once. */
   answered(answer: ReceiveAnswer): void;
 }
