@@ -26,10 +26,9 @@ function hasLocalSpan(active: Context): boolean {
 
 /** Reads a request's headers for the propagator: a `Headers` object, or a record in any case. */
 const HEADERS: TextMapGetter<HeadersLike> = {
-  keys: (headers) =>
-    typeof headers.get === 'function' ? [...(headers as unknown as Headers).keys()] : Object.keys(headers),
+  keys: (headers) => (typeof headers.get === 'function' ? [...(headers as Headers).keys()] : Object.keys(headers)),
   get(headers, key) {
-    if (typeof headers.get === 'function') return (headers.get as (name: string) => string | null)(key) ?? undefined;
+    if (typeof headers.get === 'function') return (headers as Headers).get(key) ?? undefined;
     const record = headers as Record<string, string | readonly string[] | undefined>;
     const value = record[key] ?? Object.entries(record).find(([name]) => name.toLowerCase() === key)?.[1];
     return typeof value === 'string' ? value : (value?.slice() ?? undefined);

@@ -62,7 +62,7 @@ describe('accept() then settle()', () => {
     const sdk = startSdk();
     const receiver = createReceiver({ secret: SECRET, telemetry: sdk.telemetry, onMessage() {} });
     const accepted = await receiver.accept(input());
-    if (accepted.kind !== 'message') throw new Error(`not accepted: ${accepted.response.body}`);
+    if (accepted.kind !== 'message') throw new Error(`not accepted: ${accepted.kind}`);
     expect(spansNamed(sdk.spans(), 'hookgate.receive')).toHaveLength(0);
     await accepted.settle(outcome);
     const spans = spansNamed(sdk.spans(), 'hookgate.receive');
@@ -79,10 +79,43 @@ describe('accept() then settle()', () => {
     const sdk = startSdk();
     const receiver = createReceiver({ secret: SECRET, telemetry: sdk.telemetry, onMessage() {} });
     const accepted = await receiver.accept(input());
-    if (accepted.kind !== 'message') throw new Error(`not accepted: ${accepted.response.body}`);
+    if (accepted.kind !== 'message') throw new Error(`not accepted: ${accepted.kind}`);
     const answer = await receiver.run(accepted, () => undefined);
     expect(answer.code).toBe('ok');
     expect(spansNamed(sdk.spans(), 'hookgate.receive')).toHaveLength(1);
     expect(await sdk.count('hookgate.receiver.answers')).toBe(1);
+  });
+});
+
+describe('accept() on a batch, then each element settled', () => {
+  it('ends the span once, when the last element is settled', async () => {
+    const sdk = startSdk();
+    const event = (messageId: string) => ({
+      type: 'track',
+      event: 'Ordered',
+      userId: 'u-1',
+      messageId,
+      timestamp: '2026-11-27T10:00:00.000Z',
+      receivedAt: '2026-11-27T10:00:01.000Z',
+    });
+    const events = [event('m-b1'), event('m-b2')];
+    const receiver = createReceiver({
+      destination: 'actions',
+      secret: SECRET,
+      insecureAcceptBatches: true,
+      telemetry: sdk.telemetry,
+      on: { track() {} },
+    } as never);
+    const accepted = await receiver.accept({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': sign(JSON.stringify(events[0]), SECRET) },
+      rawBody: JSON.stringify(events),
+    });
+    if (accepted.kind !== 'batch') throw new Error(`not a batch: ${accepted.kind}`);
+    await accepted.elements[0]!.settle('handled');
+    expect(spansNamed(sdk.spans(), 'hookgate.receive')).toHaveLength(0);
+    await accepted.elements[1]!.settle('failed');
+    const spans = spansNamed(sdk.spans(), 'hookgate.receive');
+    expect(spans.map((s) => s.attributes['hookgate.answer.code'])).toEqual(['handler_error']);
   });
 });

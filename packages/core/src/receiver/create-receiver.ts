@@ -5,7 +5,7 @@ import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
 import { observe, passSteps, serveThrough } from './entry-flow.js';
-import { answeredOnce, observeAnswer, observeOutcome, observeRefusal } from './observe.js';
+import { observeAnswer, observeRefusal, reportedOnSettle } from './observe.js';
 import { fetchAdapter } from './fetch-adapter.js';
 import type { ReceiverInput } from './options.js';
 import type { AcceptResult, Receiver } from './receiver.js';
@@ -14,6 +14,7 @@ import { receiverSetup } from './setup.js';
 import { answer } from './steps/answer.js';
 import { planHandler } from './steps/check-plan.js';
 import { runHandler } from './steps/hand-off.js';
+import { runBatch } from './steps/run-batch.js';
 import { precheck } from './steps/precheck.js';
 import { isRefusal } from './steps/request.js';
 
@@ -73,17 +74,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     const refused = precheck(setup, input.method, input.headers);
     const passed = refused ? observeRefusal(observation, refused) : await passSteps(setup, input, observation);
     if (isRefusal(passed)) return { kind: 'response', response: answer(passed) };
-    const { accepted } = passed;
-    if (accepted.observation === undefined) return accepted;
-    // Handed off by hand (`settle` without `run`): the settled outcome is the delivery's answer.
-    const settleClaim = accepted.settle;
-    return Object.assign(accepted, {
-      observation: answeredOnce(accepted.observation),
-      async settle(outcome: 'handled' | 'failed') {
-        await settleClaim(outcome);
-        observeOutcome(setup, accepted, outcome === 'handled' ? 'ok' : 'handler_error');
-      },
-    });
+    return reportedOnSettle(setup, passed.accepted);
   }
 
   return {
@@ -94,7 +85,13 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
       return refused && answer(refused);
     },
     run: async (accepted, handler) =>
-      observeAnswer(setup, accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
+      observeAnswer(
+        setup,
+        accepted,
+        accepted.kind === 'batch'
+          ? await runBatch(setup, accepted, (index) => planHandler(setup, accepted.elements[index]!, handler))
+          : await runHandler(setup, accepted, planHandler(setup, accepted, handler)),
+      ),
     serve,
     fetch: (request, context) => fetch({ request, context }),
     drain: () => setup.drain(),

@@ -5,7 +5,8 @@ import type { AcceptedMessage } from './accepted-message.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
 import type { MessageHandler, ReceiverInput } from './options.js';
 import type { ReceiverSetup } from './setup.js';
-import { acceptBatch } from './steps/accept-batch.js';
+import { acceptBatch, type PassedBatch } from './steps/accept-batch.js';
+import { runBatch } from './steps/run-batch.js';
 import { acceptedMessage } from './steps/accepted.js';
 import { answer } from './steps/answer.js';
 import { bigNumbersAsText } from './steps/big-numbers.js';
@@ -19,11 +20,13 @@ import { verify } from './steps/verify.js';
 import type { ReceiveObservation } from '../telemetry/telemetry.js';
 import { CLIENT_CLOSED, observeAnswer, observeEarly, observeRefusal, observeVerified } from './observe.js';
 
-/** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
-export interface Passed<TExtra> {
-  accepted: AcceptedMessage<TExtra>;
-  handler: MessageHandler<WebhookMessage, TExtra> | undefined;
-}
+/**
+ * A request that passed every step: its message as `accept` hands it over and the handler it picked;
+ * or a batch, with each new element's handler.
+ */
+export type Passed<TExtra> =
+  | { accepted: AcceptedMessage<TExtra>; handler: MessageHandler<WebhookMessage, TExtra> | undefined }
+  | PassedBatch<TExtra>;
 
 /**
  * Every step after the precheck, up to the hand-off: a refusal, or the accepted message.
@@ -126,6 +129,11 @@ export function serveThrough<Call, Result, TExtra>(
     };
     const passed = await passSteps(setup, input, observation);
     if (isRefusal(passed)) return adapter.writeAnswer(call, answer(passed), false);
+    if ('handlers' in passed) {
+      const { accepted, handlers } = passed;
+      const response = await runBatch(setup, accepted, (index) => handlers[index]);
+      return adapter.writeAnswer(call, observeAnswer(setup, accepted, response), false);
+    }
     const { accepted, handler } = passed;
     const handled =
       passThrough && next !== undefined

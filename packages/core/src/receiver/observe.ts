@@ -5,7 +5,7 @@ import type { WebhookMessage } from '../messages/types.js';
 import type { ReceiveAnswer, ReceiveObservation } from '../telemetry/telemetry.js';
 import { messageFacts } from '../telemetry/message-facts.js';
 import type { PlanViolation } from '../tracking-plan/json-schema-validator.js';
-import type { AcceptedMessage } from './accepted-message.js';
+import type { AcceptedBatch, AcceptedMessage } from './accepted-message.js';
 import type { HeadersLike } from './headers.js';
 import { RECEIVER_CODES, type ReceiverCode, type ReceiverResponse } from './responses.js';
 import type { ReceiverSetup } from './setup.js';
@@ -72,6 +72,45 @@ export function answeredOnce(observation: ReceiveObservation): ReceiveObservatio
 }
 
 /**
+ * What `accept` hands over: with an observation, its settling reports the answer unless `run` did
+ * first (a message handed off by hand: `settle('handled')` is `ok`, `failed` is `handler_error`; a
+ * batch once its last element is settled, `ok` when each was handled).
+ *
+ * @example
+ * return reportedOnSettle(setup, passed.accepted);
+ */
+export function reportedOnSettle<TExtra, A extends AcceptedMessage<TExtra> | AcceptedBatch<TExtra>>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: A,
+): A {
+  if (accepted.observation === undefined) return accepted;
+  accepted.observation = answeredOnce(accepted.observation);
+  const report = (handled: boolean) => observeOutcome(setup, accepted, handled ? 'ok' : 'handler_error');
+  if (accepted.kind === 'message') {
+    const settleClaim = accepted.settle.bind(accepted);
+    accepted.settle = async (outcome) => {
+      await settleClaim(outcome);
+      report(outcome === 'handled');
+    };
+    return accepted;
+  }
+  let left = accepted.elements.length;
+  let allHandled = true;
+  for (const element of accepted.elements) {
+    const settleClaim = element.settle.bind(element);
+    let settled = false;
+    element.settle = async (outcome) => {
+      await settleClaim(outcome);
+      if (settled) return;
+      settled = true;
+      allHandled &&= outcome === 'handled';
+      if (--left === 0) report(allHandled);
+    };
+  }
+  return accepted;
+}
+
+/**
  * The answer reported when the client went away before its body ended: nothing can be answered
  * (`client_closed`, with nginx's 499 for the status), and nothing was handled.
  */
@@ -115,7 +154,7 @@ export function observeEarly(
  */
 export function observeAnswer<TExtra>(
   setup: ReceiverSetup<TExtra>,
-  accepted: AcceptedMessage<TExtra>,
+  accepted: AcceptedMessage<TExtra> | AcceptedBatch<TExtra>,
   response: ReceiverResponse,
 ): ReceiverResponse {
   observeOutcome(setup, accepted, response.code);
@@ -131,13 +170,13 @@ export function observeAnswer<TExtra>(
  */
 export function observeOutcome<TExtra>(
   setup: ReceiverSetup<TExtra>,
-  accepted: AcceptedMessage<TExtra>,
+  accepted: AcceptedMessage<TExtra> | AcceptedBatch<TExtra>,
   code: ReceiverCode,
 ): void {
-  const { observation, message, context } = accepted;
+  const { observation, context } = accepted;
   if (observation === undefined) return;
-  // A batch's message is the array of its elements: it is reported without message facts.
-  const single = Array.isArray(message) ? undefined : message;
+  // A batch is reported without message facts.
+  const single = accepted.kind === 'message' ? accepted.message : undefined;
   const claimed = context.dedupeKey !== undefined;
   const planCheck = setup.plan === undefined ? undefined : context;
   observation.answered(answerFacts(code, single, claimed, planCheck));

@@ -1,6 +1,7 @@
 import type { WebhookMessage } from '../../messages/types.js';
 import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
-import type { MessageHandler } from '../options.js';
+import type { HandlerContext, MessageHandler } from '../options.js';
+import type { ReceiveObservation } from '../../telemetry/telemetry.js';
 import { DeadlineExceededError, type AcceptedMessage } from '../receiver.js';
 import type { ReceiverResponse } from '../responses.js';
 import type { ReceiverSetup } from '../setup.js';
@@ -37,10 +38,41 @@ export async function handOff<TExtra>(
  * @example
  * const answer = await runHandler(setup, accepted, (msg) => console.log(msg.type));
  */
-export async function runHandler<TExtra>(
+export function runHandler<TExtra>(
   setup: ReceiverSetup<TExtra>,
   accepted: AcceptedMessage<TExtra>,
   handler: MessageHandler<WebhookMessage, TExtra>,
+): Promise<ReceiverResponse> {
+  const { message, context } = accepted;
+  return runUnderMode(setup, accepted, () => handler(message, context));
+}
+
+/**
+ * What `runUnderMode` runs: an accepted message, or a batch whose elements settle their own claims
+ * (its `message` is then undefined).
+ *
+ * @example
+ * const target: HandOffTarget = { message: undefined, context: batch.context, settle: async () => {}, abort: batch.abort };
+ */
+export interface HandOffTarget<TExtra> {
+  readonly message: WebhookMessage | undefined;
+  readonly context: HandlerContext<TExtra>;
+  settle(outcome: 'handled' | 'failed'): Promise<void>;
+  abort(reason?: unknown): void;
+  readonly observation?: ReceiveObservation | undefined;
+}
+
+/**
+ * `runHandler`'s mode and deadline over any hand-off target: `run` is the work (a handler's call, or
+ * a batch's elements in order).
+ *
+ * @example
+ * return runUnderMode(setup, accepted, () => handler(accepted.message, accepted.context));
+ */
+export async function runUnderMode<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: HandOffTarget<TExtra>,
+  work: () => unknown,
 ): Promise<ReceiverResponse> {
   const { message, context } = accepted;
   const { deadlineMs, onError } = setup;
@@ -48,10 +80,7 @@ export async function runHandler<TExtra>(
   // An async wrapper: a handler that throws synchronously rejects like one that rejects. With
   // telemetry, the handler runs inside the delivery's trace and is timed.
   const { observation } = accepted;
-  const run =
-    observation === undefined
-      ? (async () => handler(message, context))()
-      : observation.handler(async () => handler(message, context));
+  const run = observation === undefined ? (async () => work())() : observation.handler(async () => work());
   const finishInBackground = () =>
     setup.track(
       run.then(
