@@ -39,6 +39,7 @@ export const ATTR = {
   outcome: 'hookgate.delivery.outcome',
   retry: 'hookgate.delivery.retry',
   jobAttempt: 'hookgate.job.attempt',
+  handlerOutcome: 'hookgate.handler.outcome',
   // OpenTelemetry's semantic conventions.
   httpStatus: 'http.response.status_code',
   urlFull: 'url.full',

@@ -24,6 +24,8 @@ function hasLocalSpan(active: Context): boolean {
   return spanContext !== undefined && isSpanContextValid(spanContext) && spanContext.isRemote !== true;
 }
 
+const NOT_ANSWERED = Symbol('not answered');
+
 /** Reads a request's headers for the propagator: a `Headers` object, or a record in any case. */
 const HEADERS: TextMapGetter<HeadersLike> = {
   keys: (headers) => (typeof headers.get === 'function' ? [...(headers as Headers).keys()] : Object.keys(headers)),
@@ -61,6 +63,10 @@ export class ReceiveSpan implements ReceiveObservation {
   readonly #startedAt: number;
   /** A verified request's headers: its trace context is followed. */
   #headers: HeadersLike | undefined;
+  /** The answered message's type as metrics split it; `NOT_ANSWERED` until then. */
+  #answeredType: string | undefined | typeof NOT_ANSWERED = NOT_ANSWERED;
+  /** A handler's time, when it ended before the answer. */
+  #handlerEnded: { seconds: number; attributes: Attributes } | undefined;
   /** Started on first use: by then the request's signature is known to match, or not. */
   #started: { span: Span; context: Context } | undefined;
 
@@ -111,17 +117,29 @@ export class ReceiveSpan implements ReceiveObservation {
 
   async handler<T>(run: () => Promise<T>): Promise<T> {
     const start = performance.now();
-    const record = (attributes: Attributes) =>
-      this.#instruments.handlerDuration.record((performance.now() - start) / 1000, attributes);
+    const record = (attributes: Attributes) => this.#handlerTime((performance.now() - start) / 1000, attributes);
     try {
       const result = await context.with(this.#context, run);
-      record({});
+      record({ [ATTR.handlerOutcome]: 'ok' });
       return result;
     } catch (error) {
       recordFailure(this.#span, error, this.#exceptionMessages);
-      record({ [ATTR.errorType]: errorType(error) });
+      record({ [ATTR.handlerOutcome]: 'error', [ATTR.errorType]: errorType(error) });
       throw error;
     }
+  }
+
+  /**
+   * Records the handler's time by outcome and message type. The type is known once the delivery is
+   * answered: a handler that ended before (the usual order) is recorded then.
+   */
+  #handlerTime(seconds: number, attributes: Attributes): void {
+    if (this.#answeredType === NOT_ANSWERED) {
+      this.#handlerEnded = { seconds, attributes };
+      return;
+    }
+    if (this.#answeredType !== undefined) attributes[ATTR.messageType] = this.#answeredType;
+    this.#instruments.handlerDuration.record(seconds, attributes);
   }
 
   /**
@@ -166,6 +184,9 @@ export class ReceiveSpan implements ReceiveObservation {
     span.end();
 
     const type = metricType(message?.type);
+    this.#answeredType = type;
+    const ended = this.#handlerEnded;
+    if (ended !== undefined) this.#handlerTime(ended.seconds, ended.attributes);
     const answerAttributes: Attributes = { [ATTR.answerCode]: code, [ATTR.httpStatus]: status };
     if (type !== undefined) answerAttributes[ATTR.messageType] = type;
     const instruments = this.#instruments;

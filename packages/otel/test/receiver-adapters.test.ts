@@ -135,6 +135,20 @@ describe.each(Object.keys(ADAPTERS))('%s with openTelemetry()', (adapter) => {
     expect(await sdk.count('hookgate.receiver.duration')).toBe(6);
     expect(await sdk.count('hookgate.handler.duration')).toBe(3);
     expect(await sdk.count('hookgate.handler.duration', { 'error.type': 'Error' })).toBe(1);
+    // By message type and outcome.
+    expect(
+      await sdk.count('hookgate.handler.duration', {
+        'hookgate.message.type': 'track',
+        'hookgate.handler.outcome': 'ok',
+      }),
+    ).toBe(2);
+    expect(
+      await sdk.count('hookgate.handler.duration', {
+        'hookgate.message.type': 'track',
+        'hookgate.handler.outcome': 'error',
+        'error.type': 'Error',
+      }),
+    ).toBe(1);
     expect(await sdk.points('hookgate.plan.violations')).toEqual([
       {
         attributes: {
