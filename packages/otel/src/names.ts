@@ -42,6 +42,7 @@ export const ATTR = {
   handlerOutcome: 'hookgate.handler.outcome',
   // OpenTelemetry's semantic conventions.
   httpStatus: 'http.response.status_code',
+  httpMethod: 'http.request.method',
   urlFull: 'url.full',
   errorType: 'error.type',
   messagingSystem: 'messaging.system',

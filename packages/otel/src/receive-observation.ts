@@ -26,6 +26,13 @@ function hasLocalSpan(active: Context): boolean {
 
 const NOT_ANSWERED = Symbol('not answered');
 
+/** The methods OpenTelemetry's conventions name; any other is `_OTHER` (bounded, as the conventions ask). */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
+
+function httpMethod(method: string | undefined): string {
+  return method !== undefined && KNOWN_METHODS.has(method) ? method : '_OTHER';
+}
+
 /** Reads a request's headers for the propagator: a `Headers` object, or a record in any case. */
 const HEADERS: TextMapGetter<HeadersLike> = {
   keys: (headers) => (typeof headers.get === 'function' ? [...(headers as Headers).keys()] : Object.keys(headers)),
@@ -107,7 +114,10 @@ export class ReceiveSpan implements ReceiveObservation {
       {
         kind: local ? SpanKind.INTERNAL : SpanKind.SERVER,
         startTime: this.#arrival.receivedAt,
-        attributes: { [ATTR.destination]: this.#arrival.destination },
+        // The HTTP span of an instrumentation has them when there is one.
+        attributes: local
+          ? { [ATTR.destination]: this.#arrival.destination }
+          : { [ATTR.destination]: this.#arrival.destination, [ATTR.httpMethod]: httpMethod(this.#arrival.method) },
       },
       parent,
     );

@@ -49,6 +49,8 @@ describe.each(Object.keys(ADAPTERS))('%s', (adapter) => {
     expect(verified!.spanContext().traceId).toBe(TRACE_ID);
     expect(verified!.parentSpanContext?.spanId).toBe(PARENT_ID);
     expect(verified!.attributes['http.response.status_code']).toBe(200);
+    // HTTP semantic conventions on the SERVER span.
+    expect(verified!.attributes['http.request.method']).toBe('POST');
 
     expect(forged!.attributes['http.response.status_code']).toBe(401);
     expect(forged!.spanContext().traceId).not.toBe(TRACE_ID);

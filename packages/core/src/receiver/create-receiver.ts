@@ -70,7 +70,7 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   const fetch = serve(fetchAdapter<TExtra>());
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
-    const observation = observe(setup, input.receivedAt ?? Date.now());
+    const observation = observe(setup, input.receivedAt ?? Date.now(), input.method);
     const refused = precheck(setup, input.method, input.headers);
     const passed = refused ? observeRefusal(observation, refused) : await passSteps(setup, input, observation);
     if (isRefusal(passed)) return { kind: 'response', response: answer(passed) };

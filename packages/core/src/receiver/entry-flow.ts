@@ -80,10 +80,14 @@ function carryObservation<TExtra>(
  * With `telemetry`, the observation of one request from its arrival (`Date.now()` then); `undefined` without.
  *
  * @example
- * const observation = observe(setup, Date.now());
+ * const observation = observe(setup, Date.now(), 'POST');
  */
-export function observe<TExtra>(setup: ReceiverSetup<TExtra>, receivedAt: number): ReceiveObservation | undefined {
-  return setup.telemetry?.receive({ receivedAt, destination: setup.destination });
+export function observe<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  receivedAt: number,
+  method: string,
+): ReceiveObservation | undefined {
+  return setup.telemetry?.receive({ receivedAt, destination: setup.destination, method });
 }
 
 /**
@@ -110,7 +114,7 @@ export function serveThrough<Call, Result, TExtra>(
     const arrived = Date.now();
     const { method, headers } = adapter.request(call);
     const refused = precheck(setup, method, headers);
-    const observation = observe(setup, arrived);
+    const observation = observe(setup, arrived, method);
     if (refused) return adapter.writeAnswer(call, answer(observeRefusal(observation, refused)), true);
     const body = await adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived }).catch((error) => {
       // The client went away mid-body: the observation still ends.

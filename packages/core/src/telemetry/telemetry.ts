@@ -31,13 +31,15 @@ export interface Telemetry {
  * A request's arrival at a receiver.
  *
  * @example
- * const observation = telemetry.receive({ receivedAt: Date.now(), destination: 'classic' });
+ * const observation = telemetry.receive({ receivedAt: Date.now(), destination: 'classic', method: 'POST' });
  */
 export interface ReceiveArrival {
   /** `Date.now()` when the request arrived (reading the body counts towards the answer's time). */
   receivedAt: number;
   /** Which destination's receiver: `classic` (Webhooks) or `actions` (Webhooks (Actions)). */
   destination: 'classic' | 'actions';
+  /** The request's method (`POST`; Actions also PUT and PATCH), as the client sent it. */
+  method: string;
 }
 
 /**
