@@ -35,7 +35,13 @@ function httpMethod(method: string | undefined): string {
 
 /** Reads a request's headers for the propagator: a `Headers` object, or a record in any case. */
 const HEADERS: TextMapGetter<HeadersLike> = {
-  keys: (headers) => (typeof headers.get === 'function' ? [...(headers as Headers).keys()] : Object.keys(headers)),
+  keys(headers) {
+    if (typeof headers.get !== 'function') return Object.keys(headers);
+    // A `Headers` lists its names by `forEach` (its iterators need a newer lib than ours).
+    const names: string[] = [];
+    (headers as Partial<Pick<Headers, 'forEach'>>).forEach?.((_value, name) => names.push(name));
+    return names;
+  },
   get(headers, key) {
     if (typeof headers.get === 'function') return (headers as Headers).get(key) ?? undefined;
     const record = headers as Record<string, string | readonly string[] | undefined>;
