@@ -152,6 +152,7 @@ export {
 export type { ExactNumber } from './tracking-plan/exact-numbers.js';
 export { TrackingPlanError, type TrackingPlanRule, type TrackingPlanRuleType } from './tracking-plan/plan-file.js';
 export { linearRegExp, type LinearRegExp } from './tracking-plan/linear-pattern.js';
+export { isMultipleOf } from './tracking-plan/exact-decimal.js';
 export { DEFAULT_PLAN_LIMITS, type TrackingPlanLimits } from './tracking-plan/plan-limits.js';
 export type { PlanViolation, PrecompiledValidator } from './tracking-plan/json-schema-validator.js';
 export type {

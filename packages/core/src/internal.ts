@@ -43,7 +43,7 @@ export {
 // Tracking plans: reading and checking a plan (the emulator's schema controls, `hookgate types`).
 export { readTrackingPlan, ruleLabel, rulesOf, type TrackingPlanFile } from './tracking-plan/plan-file.js';
 export { loadTrackingPlan, parseTrackingPlanText, type LoadPlanOptions } from './tracking-plan/load-plan.js';
-export { LINEAR_ENGINE, planAjv } from './tracking-plan/plan-ajv.js';
+export { ajvSchema, EXACT_MULTIPLE_OF, LINEAR_ENGINE, planAjv } from './tracking-plan/plan-ajv.js';
 export { eachSubschema } from './tracking-plan/schema-walk.js';
 export { resolveLocal } from './tracking-plan/schema-walk.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).

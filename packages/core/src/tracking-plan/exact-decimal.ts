@@ -88,3 +88,21 @@ export function isMultipleOfDecimal(a: Decimal, b: Decimal): boolean {
   if (shift >= a.digits.length) return false;
   return da % (db * 10n ** BigInt(shift)) === 0n;
 }
+
+/**
+ * Whether `value` is a whole multiple of `divisor` (positive) as the decimals a JSON body writes them, as
+ * JSON Schema's `multipleOf` asks: `0.07` is a multiple of `0.01`, where the doubles' quotient is
+ * 7.000000000000001. Each number is read as its shortest text (`String(n)`), which is the JSON number
+ * for any the body wrote within a double's 17 digits. The module `hookgate types` writes imports it.
+ *
+ * @example
+ * import { isMultipleOf } from '@hookgate/core';
+ * isMultipleOf(0.07, 0.01); // true
+ * isMultipleOf(1e308, 3); // false
+ */
+export function isMultipleOf(value: number, divisor: number): boolean {
+  const a = parseDecimal(String(value));
+  const b = parseDecimal(String(divisor));
+  if (a === undefined || b === undefined || b.digits === '' || b.negative) return false;
+  return isMultipleOfDecimal(a, b);
+}

@@ -39,7 +39,14 @@ const VALID: readonly PlanViolation[] = Object.freeze([]);
 export interface PrecompiledValidator {
   (value: unknown): boolean;
   errors?:
-    readonly { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }[] | null;
+    | readonly {
+        instancePath: string;
+        keyword: string;
+        params: Record<string, unknown>;
+        message?: string;
+        schemaPath?: string;
+      }[]
+    | null;
 }
 
 /** `/properties/total` → `properties.total`; the event itself is `(root)`. */
@@ -71,16 +78,38 @@ function typeName(value: unknown): string {
 }
 
 /** Keywords whose error only says that something inside failed: the inner error says what. */
-const WRAPPERS = new Set([
+const WRAPPERS = new Set(['properties', 'items', '$ref', 'allOf', 'patternProperties']);
+
+/** Keywords whose next token in a schema pointer is a name or an index, not a keyword. */
+const NAMED = new Set([
   'properties',
-  'items',
-  'additionalItems',
-  '$ref',
-  'allOf',
-  'dependencies',
   'patternProperties',
-  'false',
+  'definitions',
+  '$defs',
+  'dependencies',
+  'allOf',
+  'anyOf',
+  'oneOf',
 ]);
+
+/**
+ * Whether a schema pointer goes inside `keyword`'s schema (`#/properties/a/contains/const` is inside
+ * `contains`; `#/properties/contains/type` is not): such errors only explain the keyword's own, which
+ * says what failed (`contains`, `propertyNames`), and only one of the two validators lists them.
+ */
+function insideKeyword(pointer: string, keyword: string): boolean {
+  const tokens = pointer.replace(/^#/, '').split('/').slice(1);
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (tokens[i] === keyword) return true;
+    if (NAMED.has(tokens[i]!) || (tokens[i] === 'items' && /^\d+$/.test(tokens[i + 1]!))) i++;
+  }
+  return false;
+}
+
+/** Keywords whose inner errors are left out, in both validators' lists. */
+const EXPLAINED = ['contains', 'propertyNames'] as const;
+const explainsOnly = (pointer: string, keyword: string) =>
+  EXPLAINED.some((k) => keyword !== k && insideKeyword(pointer, k));
 
 /** Ajv's words for a keyword whose limit is the last number of the interpreter's message (`1 is less than 3.`). */
 const LIMIT_WORDS: Readonly<Partial<Record<string, (limit: string) => string>>> = {
@@ -103,19 +132,92 @@ const FIXED_WORDS: Readonly<Partial<Record<string, string>>> = {
   not: 'must NOT be valid',
   anyOf: 'must match a schema in anyOf',
   oneOf: 'must match exactly one schema in oneOf',
+  contains: 'must contain at least 1 valid item(s)',
+  'false schema': 'boolean schema is false',
 };
 
-/** The interpreter's verdicts in the words the precompiled validators (Ajv) use, so both read alike. */
+/** Ajv's words for a missing property another one depends on (`dependencies`). */
+const dependencyWords = (property: string) => `is required when ${property} is present`;
+
+/** An error as the interpreter lists it. */
+interface InterpretedError {
+  instanceLocation: string;
+  keywordLocation: string;
+  keyword: string;
+  error: string;
+}
+
+/** The interpreter's words for a missing property another one depends on. */
+const MISSING_DEPENDENCY = /^Instance has "(.*)" but does not have "(.*)"\.$/s;
+
+/**
+ * Whether an error of the interpreter is followed by the error of the `false` schema it holds (at the
+ * value inside): a failing `additionalProperties: false` or `additionalItems: false`. A schema's own
+ * errors come there instead when it holds one.
+ */
+const holdsFalse = (error: InterpretedError, next: InterpretedError | undefined) =>
+  next?.keyword === 'false' && next.instanceLocation.startsWith(`${error.instanceLocation}/`);
+
+/**
+ * Which of the interpreter's errors are said, as Ajv says them: decided on the raw errors, before any is
+ * worded. Left out: wrappers and inner errors whose keyword says what failed, `additionalProperties` and
+ * `additionalItems` holding a schema (its own errors say it) and the `false` schema's error beside them
+ * when they are `false`, a dependant schema's (its errors say it), and an array too long said again.
+ */
+function saidErrors(errors: readonly InterpretedError[]): number[] {
+  const said: number[] = [];
+  const tooLong = new Set<string>();
+  errors.forEach((e, i) => {
+    if (WRAPPERS.has(e.keyword) || explainsOnly(e.keywordLocation, e.keyword)) return;
+    const before = errors[i - 1]?.keyword;
+    if (e.keyword === 'false' && (before === 'additionalProperties' || before === 'additionalItems')) return;
+    if (e.keyword === 'additionalProperties' && !holdsFalse(e, errors[i + 1])) return;
+    if (e.keyword === 'additionalItems') {
+      if (!holdsFalse(e, errors[i + 1]) || tooLong.has(e.instanceLocation)) return;
+      tooLong.add(e.instanceLocation);
+    }
+    if (e.keyword === 'dependencies' && !MISSING_DEPENDENCY.test(e.error)) return;
+    said.push(i);
+  });
+  return said;
+}
+
+/**
+ * The interpreter's verdicts in the words the precompiled validators (Ajv) use, so both read alike
+ * (`next`: the error after it, which says what an `additionalItems: false` met).
+ */
 function interpretedViolation(
-  error: { instanceLocation: string; keywordLocation: string; keyword: string; error: string },
+  error: InterpretedError,
   root: unknown,
   schema: unknown,
+  next?: InterpretedError,
 ): PlanViolation {
   const pointer = error.instanceLocation.replace(/^#/, '');
   const quoted = /"([^"]*)"/.exec(error.error)?.[1];
   switch (error.keyword) {
     case 'required':
       return { path: dotted(pointer, quoted), message: 'is required', keyword: 'required' };
+    case 'dependencies': {
+      const [, property, missing] = MISSING_DEPENDENCY.exec(error.error) ?? [];
+      if (property === undefined || missing === undefined) {
+        return { path: dotted(pointer), message: error.error, keyword: 'dependencies' };
+      }
+      return { path: dotted(pointer, missing), message: dependencyWords(property), keyword: 'dependencies' };
+    }
+    case 'false':
+      return { path: dotted(pointer), message: FIXED_WORDS['false schema']!, keyword: 'false schema' };
+    case 'additionalItems': {
+      // How many items the array may have is the index of the first one past them.
+      const first = next?.instanceLocation.slice(error.instanceLocation.length + 1);
+      const message = first === undefined ? error.error : `must NOT have more than ${first} items`;
+      return { path: dotted(pointer), message, keyword: 'additionalItems' };
+    }
+    case 'propertyNames':
+      return { path: dotted(pointer), message: `property name "${quoted}" must be valid`, keyword: 'propertyNames' };
+    case 'if': {
+      const branch = /"(then|else)"/.exec(error.error)?.[1] ?? 'then';
+      return { path: dotted(pointer), message: `must match "${branch}" schema`, keyword: 'if' };
+    }
     case 'additionalProperties':
       return {
         path: dotted(pointer, quoted),
@@ -181,7 +283,9 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
   return (value) => {
     const result = validator.validate(value);
     if (result.valid) return VALID;
-    return result.errors.filter((e) => !WRAPPERS.has(e.keyword)).map((e) => interpretedViolation(e, value, schema));
+    const { errors } = result;
+    const said = saidErrors(errors);
+    return said.length === 0 ? VALID : said.map((i) => interpretedViolation(errors[i]!, value, schema, errors[i + 1]));
   };
 }
 
@@ -195,10 +299,11 @@ export function interpretedCheck(schema: Record<string, unknown>): SchemaCheck {
 export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
   return (value) => {
     if (validate(value)) return VALID;
-    return (validate.errors ?? []).map((error) => {
+    const errors = (validate.errors ?? []).filter((e) => !explainsOnly(e.schemaPath ?? '', e.keyword));
+    return errors.map((error) => {
       const { params } = error;
       const child =
-        error.keyword === 'required'
+        error.keyword === 'required' || error.keyword === 'dependencies'
           ? (params.missingProperty as string)
           : error.keyword === 'additionalProperties'
             ? (params.additionalProperty as string)
@@ -209,12 +314,17 @@ export function precompiledCheck(validate: PrecompiledValidator): SchemaCheck {
         message = `${message}: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
       }
       if (error.keyword === 'required') message = 'is required';
+      if (error.keyword === 'dependencies') message = dependencyWords(params.property as string);
+      if (error.keyword === 'additionalProperties') message = 'is not allowed (additionalProperties is false)';
+      if (error.keyword === 'propertyNames') message = `property name "${params.propertyName as string}" must be valid`;
       return { path: dotted(error.instancePath, child), message, keyword: error.keyword };
     });
   };
 }
 
 let metaValidator: Validator | undefined;
+/** The meta-schema's errors that only say a subschema failed. */
+const META_WRAPPERS = new Set(['anyOf', 'additionalProperties', 'additionalItems', 'dependencies', 'false']);
 
 /**
  * The schema with each non-empty `enum` and `examples` list cut to one `null`: the meta-schema asks only
@@ -240,12 +350,10 @@ export function schemaProblems(schema: Record<string, unknown>): { path: string;
   metaValidator ??= new Validator(DRAFT_07_META_SCHEMA, '7', false);
   const result = metaValidator.validate(withoutEnumValues(schema));
   if (result.valid) return [];
+  const worded = (e: (typeof result.errors)[number]) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA);
   // The deepest error says most: `properties.total.type` rather than "property total does not match".
-  const leaves = result.errors
-    .filter((e) => !WRAPPERS.has(e.keyword) && e.keyword !== 'anyOf' && e.keyword !== 'additionalProperties')
-    .map((e) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA));
-  const list =
-    leaves.length > 0 ? leaves : result.errors.map((e) => interpretedViolation(e, schema, DRAFT_07_META_SCHEMA));
+  const leaves = result.errors.filter((e) => !WRAPPERS.has(e.keyword) && !META_WRAPPERS.has(e.keyword)).map(worded);
+  const list = leaves.length > 0 ? leaves : result.errors.map(worded);
   list.sort((a, b) => b.path.split('.').length - a.path.split('.').length);
   return list.map(({ path, message }) => ({ path, message }));
 }

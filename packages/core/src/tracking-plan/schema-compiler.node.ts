@@ -4,7 +4,7 @@
 // from strings, which Workers forbid: this file is swapped in by tsup.config.ts and never reaches the
 // runtime-neutral build.
 import { precompiledCheck, type PrecompiledValidator, type SchemaCheck } from './json-schema-validator.js';
-import { planAjv } from './plan-ajv.js';
+import { ajvSchema, planAjv } from './plan-ajv.js';
 
 /**
  * Whether rules compiled here may have `patternProperties` (internal): yes, Ajv runs them on RE2 too.
@@ -24,9 +24,5 @@ export const COMPILES_PATTERN_PROPERTIES = true;
  */
 export function schemaCompiler(): (schema: Record<string, unknown>) => SchemaCheck {
   const ajv = planAjv();
-  return (schema) => {
-    // (two versions of one rule may share it), as `hookgate types` compiles them.
-    const { $schema: _schema, $id: _id, ...rest } = schema;
-    return precompiledCheck(ajv.compile(rest) as PrecompiledValidator);
-  };
+  return (schema) => precompiledCheck(ajv.compile(ajvSchema(schema)) as PrecompiledValidator);
 }

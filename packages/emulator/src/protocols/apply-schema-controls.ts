@@ -3,6 +3,8 @@
 // omitted and what was violated go to `context.protocols`, as Segment records them, e.g.
 //   "protocols": { "omitted": ["newProperty"], "omitted_on_violation": ["integer"],
 //                  "violations": [{ "type": "Invalid Type", "field": "properties.integer", "description": "…" }] }
+// The violations written are bounded (count and bytes, `violation_count` telling how many there were), so
+// that a hostile call cannot make a delivery many times the size of the call.
 import type { PlanViolation, WebhookMessage } from '@hookgate/core';
 import type { Call } from '@hookgate/core/calls';
 import { callToSpecEvent } from '../segment-event.js';
@@ -37,6 +39,38 @@ function topName(path: string, field: string): string | undefined {
 function violationType(keyword: string): string {
   if (keyword === 'type') return 'Invalid Type';
   return `Invalid ${keyword.charAt(0).toUpperCase()}${keyword.slice(1)}`;
+}
+
+/** At most this many violations are written into `context.protocols.violations`. */
+const MAX_WRITTEN_VIOLATIONS = 50;
+/** At most this many bytes (UTF-16 code units) of them: with a 32 KB call, a delivery stays under 64 KB. */
+const MAX_WRITTEN_VIOLATION_CHARS = 16 * 1024;
+/** A violation's `field` and `description` are cut to this many characters. */
+const MAX_TEXT = 256;
+
+const cut = (text: string) => (text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`);
+
+/**
+ * The violations as `context.protocols` lists them, the first ones only, each text cut, up to
+ * `MAX_WRITTEN_VIOLATIONS` and `MAX_WRITTEN_VIOLATION_CHARS`; with `violation_count` (how many there
+ * were) when some were left out.
+ */
+function writtenViolations(violations: readonly PlanViolation[]): {
+  violations: { type: string; field: string; description: string }[];
+  violation_count?: number;
+} {
+  const written: { type: string; field: string; description: string }[] = [];
+  let chars = 0;
+  for (const v of violations) {
+    if (written.length === MAX_WRITTEN_VIOLATIONS) break;
+    const entry = { type: violationType(v.keyword), field: cut(v.path), description: cut(v.message) };
+    chars += JSON.stringify(entry).length + 1;
+    if (chars > MAX_WRITTEN_VIOLATION_CHARS) break;
+    written.push(entry);
+  }
+  return written.length === violations.length
+    ? { violations: written }
+    : { violations: written, violation_count: violations.length };
 }
 
 function describeViolation(v: PlanViolation): string {
@@ -102,9 +136,7 @@ export function applySchemaControls(message: WebhookMessage, protocols: Resolved
     ...(context.protocols ?? {}),
     ...(omitted.length > 0 && { omitted }),
     ...(omittedOnViolation.length > 0 && { omitted_on_violation: omittedOnViolation }),
-    ...(violations.length > 0 && {
-      violations: violations.map((v) => ({ type: violationType(v.keyword), field: v.path, description: v.message })),
-    }),
+    ...(violations.length > 0 && writtenViolations(violations)),
   };
   const delivered: Record<string, unknown> = { ...record, ...(field && values && { [field]: values }), context };
   return { message: delivered as unknown as WebhookMessage, violations, omitted, omittedOnViolation };

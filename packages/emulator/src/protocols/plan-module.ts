@@ -4,7 +4,15 @@
 // `trackingPlan` export that types a receiver's keyed handlers.
 import { fileURLToPath } from 'node:url';
 import type { TrackingPlanRule } from '@hookgate/core';
-import { eachSubschema, LINEAR_ENGINE, loadTrackingPlan, planAjv, resolveLocal } from '@hookgate/core/internal';
+import {
+  ajvSchema,
+  eachSubschema,
+  EXACT_MULTIPLE_OF,
+  LINEAR_ENGINE,
+  loadTrackingPlan,
+  planAjv,
+  resolveLocal,
+} from '@hookgate/core/internal';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Ajv } from 'ajv';
 import { build } from 'esbuild';
@@ -22,9 +30,8 @@ const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown 
  * without its own `$schema` and `$id`, its local `$ref`s (`#/definitions/x`, `#`) made to point where it
  * now sits, and each schema they point at titled, so that a recursive one is a named type.
  */
-function embedded(schema: Record<string, unknown>, pointer = '', name = ''): Record<string, unknown> {
+function embedded(schema: Record<string, unknown>, pointer: string, name: string): Record<string, unknown> {
   const { $schema: _schema, $id: _id, ...rest } = schema;
-  if (pointer === '') return rest;
   const copy = structuredClone(rest);
   eachSubschema(copy, (node) => {
     if (typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return;
@@ -91,11 +98,14 @@ async function validatorsCode(rules: readonly TrackingPlanRule[]): Promise<strin
   const ajv = planAjv({ source: true, esm: true });
   const refs: Record<string, string> = {};
   rules.forEach((rule, i) => {
-    ajv.addSchema(embedded(rule.jsonSchema), `rule${i}`);
+    ajv.addSchema(ajvSchema(rule.jsonSchema), `rule${i}`);
     refs[`rule${i}`] = `rule${i}`;
   });
   const list = rules.map((_, i) => `rule${i}`).join(', ');
-  const source = `${standaloneCode(ajv, refs)}\nexport const validators = [${list}];\n`;
+  // A schema value is written as an object literal, where `"__proto__": 1` would set the prototype
+  // instead of making a key: written as a computed key, it stays the key the plan has.
+  const code = standaloneCode(ajv, refs).replace(/(?<=[{,]\s*)"__proto__"(?=\s*:)/g, '["__proto__"]');
+  const source = `${code}\nexport const validators = [${list}];\n`;
   const bundled = await build({
     stdin: { contents: source, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
     bundle: true,
@@ -155,8 +165,8 @@ export async function planModule(file: unknown, { source = 'plan.json' }: { sour
 /* eslint-disable */
 // @ts-nocheck -- the validators below are generated JavaScript; the types above them are checked where used.
 import type { TypedTrackingPlan } from '@hookgate/core';
-// Every \`pattern\` runs on RE2, in time linear in the value.
-import { linearRegExp as ${LINEAR_ENGINE.code} } from '@hookgate/core';
+// Every \`pattern\` runs on RE2, in time linear in the value; \`multipleOf\` is exact on decimals.
+import { linearRegExp as ${LINEAR_ENGINE.code}, isMultipleOf as ${EXACT_MULTIPLE_OF.code} } from '@hookgate/core';
 
 ${shapes.trim()}
 

@@ -312,7 +312,9 @@ describe('hookgate types', () => {
       process.stdout.write = write;
     }
     const text = readFileSync(patterns, 'utf8');
-    expect(text).toContain("import { linearRegExp as hookgateLinearRegExp } from '@hookgate/core';");
+    expect(text).toContain(
+      "import { linearRegExp as hookgateLinearRegExp, isMultipleOf as hookgateIsMultipleOf } from '@hookgate/core';",
+    );
     expect(text).not.toMatch(/new RegExp\(/);
     const { trackingPlan } = (await import(patterns)) as { trackingPlan: unknown };
     const plan = compileTrackingPlan(trackingPlan);

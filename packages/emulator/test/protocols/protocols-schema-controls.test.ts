@@ -111,4 +111,30 @@ describe('schema controls', () => {
     ).toThrow(/schemaControls\.violations: must be 'forward' or 'block' or 'omit'/);
     expect(() => createEmulator({ sources: [{ ...source, schemaControls: {} }] })).toThrow(/set trackingPlan too/);
   });
+
+  it('a hostile call cannot grow the delivery: context.protocols.violations is cut, with violation_count', async () => {
+    // An enum of long values on every item, and 10,000 items breaking it: 10,000 violations, each
+    // naming the whole enum (25 MB written out in full, past the receiver's 1 MB body limit).
+    const values = Array.from({ length: 40 }, (_, i) => `${i}`.padEnd(60, 'v'));
+    const hostile = [
+      {
+        type: 'TRACK',
+        key: 'Bulk',
+        jsonSchema: { properties: { properties: { properties: { list: { items: { enum: values } } } } } },
+      },
+    ];
+    pair = await startPlanPair(hostile);
+    seen = pair.seen;
+    const record = await track('Bulk', { list: new Array(10_000).fill(0) });
+    expect(record.state).toBe('delivered');
+    expect(record.attempts.at(-1)?.status).toBe(200);
+    expect(Buffer.byteLength(record.body)).toBeLessThan(64 * 1024);
+    const protocols = (seen[0]!.message as { context?: { protocols?: Record<string, unknown> } }).context?.protocols;
+    const written = protocols?.violations as { type: string; field: string; description: string }[];
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThanOrEqual(50);
+    expect(written[0]).toMatchObject({ type: 'Invalid Enum', field: 'properties.list.0' });
+    expect(written.every((v) => v.description.length <= 256)).toBe(true);
+    expect(protocols?.violation_count).toBe(10_000);
+  });
 });
