@@ -476,7 +476,7 @@ export async function memory({ pending = 100_000 } = {}): Promise<BenchReport> {
         'A child process (plain node on the built dist/, no TypeScript loader). The bar is on PEAK RSS while the calls arrive and the first',
         'round is answered: the kernel high-water mark (process.resourceUsage().maxRSS), cross-checked by sampling rss every 10 ms',
         `(sampled peak ${fmt(mb(result.sampledPeak), 1)} MB). Settled RSS: after forced GCs, once RSS stops falling; right after the first round ${fmt(mb(result.firstRss), 1)} MB.`,
-        'Each record keeps its body as the string that was signed (two bytes a character in V8 when it holds one non-Latin-1 character, as these do), its signature and its first attempt; one clock timer serves every waiting retry. RSS includes Node itself (about 40 MB).',
+        'Each record keeps its body once, as the UTF-8 bytes that were signed (an exact-size Uint8Array, outside the JS heap: `external`), its signature and its first attempt; one clock timer serves every waiting retry. RSS includes Node itself (about 40 MB).',
       ],
     };
   } finally {

@@ -2,7 +2,7 @@
 // checks each job's message against its own `trackingPlan` (not a verdict stored in the job): the
 // violations are then those of the plan the handlers' types come from, even for a job stored before
 // the plan changed, and a job stays only what the receiver verified.
-import { settleTrackingPlan, type PlanSetup } from '@hookgate/core/internal';
+import { guardedPlanCheck, settleTrackingPlan, type PlanSetup } from '@hookgate/core/internal';
 import type { JobContext, JobHandler } from './job-context.js';
 
 /**
@@ -39,7 +39,9 @@ export function planned<M>(
   if (plan === undefined) return picked;
   const handler = plan.handlerFor(message, picked);
   if (!plan.appliesTo(message, handler)) return handler;
-  const outcome = plan.plan.check(message);
+  // A check that throws is a violation naming it: the job runs (or onViolation does), never failing on
+  // every retry alike.
+  const outcome = guardedPlanCheck(plan.plan, message);
   context.planned = outcome.planned;
   context.violations = outcome.violations;
   const { onViolation } = plan;

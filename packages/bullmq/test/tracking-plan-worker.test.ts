@@ -98,6 +98,40 @@ describe('createWorker with trackingPlan', () => {
     expect(calls.sort()).toEqual(['event:Order Completed:true:1', 'payload:false:0']);
   });
 
+  it('flags a job whose plan check throws and runs onViolation; the job completes, not retried alike', async () => {
+    // A $id inside a subschema leaves its $ref unresolved: the validator throws at the first message (issue 44).
+    const throwing = [
+      {
+        type: 'TRACK',
+        key: 'Scoped',
+        version: 1,
+        jsonSchema: {
+          definitions: { d: { type: 'string' } },
+          properties: { properties: { $id: 'http://example.com/p', properties: { a: { $ref: '#/definitions/d' } } } },
+        },
+      },
+    ];
+    const queue = newQueue();
+    const url = await enqueueingServer(queue);
+    const seen: string[] = [];
+    const worker = createWorker(queue.name, {
+      connection: connection(),
+      trackingPlan: throwing,
+      on: { track: () => void seen.push('handler') },
+      onViolation: (_msg, violations) => void seen.push(violations.map((v) => `${v.keyword} ${v.message}`).join()),
+    });
+    closers.push(() => worker.close());
+    const body = JSON.stringify(fixture('track', { messageId: 'scoped-job', event: 'Scoped', properties: { a: 'x' } }));
+    expect((await post(url, body)).status).toBe(200);
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(1);
+    expect(seen[0]).toMatch(/^planCheckFailed the tracking plan check failed \(.+\); the message was not checked$/s);
+    await expect
+      .poll(async () => (await queue.getJobCounts('completed', 'failed')).completed, { timeout: 10_000 })
+      .toBe(1);
+    const job = (await queue.getJobs(['completed']))[0]!;
+    expect([job.attemptsMade, job.failedReason]).toEqual([1, undefined]);
+  });
+
   it('types keyed handlers by a typed plan (checked by tsc: an unused @ts-expect-error fails it)', () => {
     interface Shapes {
       track: { 'Order Completed': { properties: { order_id: string; total?: number } } };

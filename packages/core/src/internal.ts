@@ -48,6 +48,7 @@ export { eachSubschema } from './tracking-plan/schema-walk.js';
 export { resolveLocal } from './tracking-plan/schema-walk.js';
 // A receiver's tracking-plan settings, shared with workers that run handlers elsewhere (@hookgate/bullmq).
 export { settleTrackingPlan, type PlanSetup } from './receiver/plan-setup.js';
+export { guardedPlanCheck, PLAN_CHECK_FAILED } from './receiver/guarded-plan-check.js';
 // The \`telemetry\` option, shared with workers (@hookgate/bullmq) and the emulator.
 export { checkTelemetry } from './telemetry/check-telemetry.js';
 export { messageFacts } from './telemetry/message-facts.js';

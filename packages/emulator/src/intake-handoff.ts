@@ -4,7 +4,7 @@ import type { IntakeEntry, IntakeSink } from './intake/intake-sink.js';
 import { tooDeepAt } from './intake/json-depth.js';
 import { MAX_CALL_DEPTH } from './intake/limits.js';
 import { MessageIdWindow } from './intake/message-id-window.js';
-import type { DeliveryRecord } from './log/delivery-record.js';
+import { recordId, type DeliveryRecord } from './log/delivery-record.js';
 import type { Pipeline } from './pipeline.js';
 import type { SourceState } from './routing/source-registry.js';
 import { callToMessage } from './routing/transform.js';
@@ -77,12 +77,12 @@ export class IntakeHandoff implements IntakeSink {
     const first = window.firstSeen(writeKey, messageId, receivedMs);
     if (first === undefined) {
       const record = this.#p.accept(call, source, receivedMs, entry);
-      window.remember(writeKey, messageId, receivedMs, Number(record.id.slice(4)));
+      window.remember(writeKey, messageId, receivedMs, record.seq);
       return record;
     }
     const hours = window.windowMs / 3_600_000;
     const span = Number.isInteger(hours) ? `${hours} h` : `${window.windowMs} ms`;
-    const firstId = `dlv_${first}`;
+    const firstId = recordId(first);
     // Not sent; its body is the message it would have sent, as for any filtered call.
     const built = callToMessage(call, receivedMs, this.#p.options);
     return this.#p.record({

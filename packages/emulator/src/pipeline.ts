@@ -11,7 +11,13 @@ import { classicPolicy } from './delivery/response-policy.js';
 import { EmulatorClosedError } from './errors.js';
 import { maskWriteKeyInJson } from './redact.js';
 import { DeliveryLog } from './log/delivery-log.js';
-import { LoggedDelivery, type DeliveryRecord, type RecordInit, type RecordSource } from './log/delivery-record.js';
+import {
+  bodyBytes,
+  LoggedDelivery,
+  type DeliveryRecord,
+  type RecordInit,
+  type RecordSource,
+} from './log/delivery-record.js';
 import { EventHub } from './log/events.js';
 import type { ResolvedOptions } from './options.js';
 import { routeCall } from './routing/route-call.js';
@@ -182,9 +188,10 @@ export class Pipeline {
   /** Makes, logs and emits a record, and starts its delivery unless it is filtered. */
   record(r: NewRecord): DeliveryRecord {
     const pending = r.filteredReason === undefined;
-    // The body is the string that is signed and sent, made now (a replay's or an Actions request's is given).
-    const body = r.body ?? (r.message ? serializeMessage(r.message, this.options.serialization) : '');
-    const bytes = Buffer.byteLength(body);
+    // The body is made now (a replay's or an Actions request's is given) and kept once, as the bytes
+    // that are signed and sent.
+    const body = bodyBytes(r.body ?? (r.message ? serializeMessage(r.message, this.options.serialization) : ''));
+    const bytes = body.byteLength;
     // Makes room in the log, or throws LogFullError before anything is recorded.
     this.log.admit(bytes);
     // Signed as it is made: a Webhooks (Actions) record brings its own signature (Segment's rule).
@@ -202,8 +209,7 @@ export class Pipeline {
       type: r.type,
       source: r.recordSource ?? r.source.resolved,
       origin: r.origin,
-      body,
-      bodyLength: bytes,
+      bytes: body,
       signature,
       receivedMs: r.receivedMs,
       reason: r.filteredReason,

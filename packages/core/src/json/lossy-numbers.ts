@@ -3,6 +3,7 @@
 // `1e400` becomes Infinity. The text tells; the parsed value no longer can. So the raw text is read
 // again, only when it may hold such a number at all (`mayHoldLossyNumbers`, a cheap first look).
 import { hasDigitRun } from './digit-run.js';
+import { numbersWhere } from './number-places.js';
 
 /**
  * One number of a JSON text that JSON parsing changed: where it is, and its text as sent.
@@ -54,6 +55,8 @@ export function mayHoldLossyNumbers(text: string): boolean {
  * isLossyNumber('12345678901234567000'); // false: the same double, written back as sent
  */
 export function isLossyNumber(text: string): boolean {
+  // 15 digits or fewer and no exponent: always read back exactly (a double holds 15 significant digits).
+  if (text.length <= 15 && !text.includes('e') && !text.includes('E')) return false;
   const value = Number(text);
   if (!Number.isFinite(value)) return true;
   const back = String(value);
@@ -106,21 +109,15 @@ export function lossyNumbersOnAsk(text: string, parse: (text: string) => unknown
 
 function lossyNumbersOf(text: string, parsedValue: () => unknown): readonly LossyNumber[] {
   if (!mayHoldLossyNumbers(text) || !hasLossyNumberLike(text)) return NONE;
-  const found = new Map<string, LossyNumber>();
-  for (const { at, text: number } of numbersOf(text)) {
-    if (isLossyNumber(number)) {
-      const path = pathOf(at);
-      found.delete(path); // a repeated key: the last value is the one kept, at its place in the text
-      found.set(path, { path, at, text: number });
-    } else if (found.size > 0) {
-      found.delete(pathOf(at));
-    }
-  }
+  const found = numbersWhere(text, isLossyNumber);
+  if (found.length === 0) return NONE;
   const parsed = parsedValue();
-  const kept = [...found.values()].filter((n) => {
-    const value = valueAt(parsed, n.at);
-    return typeof value === 'number' && Object.is(value, Number(n.text));
-  });
+  const kept: LossyNumber[] = [];
+  for (const { at, text: number } of found) {
+    const value = valueAt(parsed, at);
+    if (typeof value === 'number' && Object.is(value, Number(number)))
+      kept.push({ path: pathOf(at), at, text: number });
+  }
   return kept.length === 0 ? NONE : kept;
 }
 
@@ -156,13 +153,12 @@ export function numbersAsText(parsed: unknown, lossy: readonly LossyNumber[]): u
  */
 export function pathOf(at: readonly (string | number)[]): string {
   if (at.length === 0) return '(root)';
-  let path = '';
-  for (const part of at) {
-    if (typeof part === 'number') path += `[${part}]`;
-    else if (PLAIN_NAME.test(part)) path += path === '' ? part : `.${part}`;
-    else path += `[${JSON.stringify(part)}]`;
-  }
-  return path;
+  const parts = at.map((part, i) => {
+    if (typeof part === 'number') return `[${part}]`;
+    if (PLAIN_NAME.test(part)) return i === 0 ? part : `.${part}`;
+    return `[${JSON.stringify(part)}]`;
+  });
+  return parts.join('');
 }
 
 const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
@@ -185,82 +181,30 @@ interface Decimal {
 
 function decimalOf(text: string): Decimal {
   const negative = text.startsWith('-');
-  const unsigned = negative || text.startsWith('+') ? text.slice(1) : text;
-  const e = unsigned.search(/[eE]/);
-  const mantissa = e === -1 ? unsigned : unsigned.slice(0, e);
-  let exponent = e === -1 ? 0 : Number.parseInt(unsigned.slice(e + 1), 10);
-  const point = mantissa.indexOf('.');
-  const whole = point === -1 ? mantissa : mantissa.slice(0, point);
-  const fraction = point === -1 ? '' : mantissa.slice(point + 1);
-  exponent -= fraction.length;
-  let digits = (whole + fraction).replace(/^0+/, '');
-  const trimmed = digits.replace(/0+$/, '');
-  exponent += digits.length - trimmed.length;
-  digits = trimmed;
+  const start = negative || text.startsWith('+') ? 1 : 0;
+  const e = text.search(/[eE]/);
+  const end = e === -1 ? text.length : e;
+  const point = text.indexOf('.', start);
+  // The significant digits run from the first non-zero digit to the last, the point skipped: found by
+  // looking at each end once (a regular expression such as /0+$/ tries every start: quadratic in a run of zeros).
+  let first = start;
+  while (first < end && (text.charCodeAt(first) === ZERO || text.charCodeAt(first) === POINT)) first++;
+  let last = end;
+  while (last > first && (text.charCodeAt(last - 1) === ZERO || text.charCodeAt(last - 1) === POINT)) last--;
+  if (first === last) return { negative, digits: '', exponent: 0 };
+  const digits =
+    point > first && point < last ? text.slice(first, point) + text.slice(point + 1, last) : text.slice(first, last);
+  // The value is digits × 10^exponent: the last digit's place, counted from the units.
+  const units = point === -1 || point > end ? end : point;
+  const place = last <= units ? units - last : units - last + 1;
+  const exponent = (e === -1 ? 0 : Number.parseInt(text.slice(e + 1), 10)) + place;
   return { negative, digits, exponent };
 }
+
+const ZERO = 48;
+const POINT = 46;
 
 function sameDecimal(a: Decimal, b: Decimal): boolean {
   if (a.digits === '' || b.digits === '') return a.digits === b.digits; // zero, whatever its sign
   return a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
-}
-
-/** One level of the text being read: an array (its index) or an object (its key, and whether a key comes next). */
-interface Level {
-  array: boolean;
-  key: string | number;
-  keyNext: boolean;
-}
-
-/**
- * Every number of a JSON text with its place, read once from left to right. The text is one JSON
- * parsing accepted, so the reading trusts its shape; it never recurses.
- */
-function* numbersOf(text: string): Generator<{ at: (string | number)[]; text: string }> {
-  const levels: Level[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    const top = levels[levels.length - 1];
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      if (top !== undefined && top.keyNext) {
-        const quoted = text.slice(i, end);
-        top.key = quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1);
-        top.keyNext = false;
-      }
-      i = end;
-    } else if (c === '{' || c === '[') {
-      levels.push({ array: c === '[', key: c === '[' ? 0 : '', keyNext: c === '{' });
-      i++;
-    } else if (c === '}' || c === ']') {
-      levels.pop();
-      i++;
-    } else if (c === ',') {
-      if (top?.array) (top.key as number)++;
-      else if (top) top.keyNext = true;
-      i++;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      let end = i + 1;
-      while (end < text.length && NUMBER_PART.test(text[end]!)) end++;
-      yield { at: levels.map((level) => level.key), text: text.slice(i, end) };
-      i = end;
-    } else {
-      i++; // white space, `:`, and the letters of true, false and null
-    }
-  }
-}
-
-const NUMBER_PART = /[0-9.eE+-]/;
-
-/** The index just after the string that starts at `start` (its closing quote is the first one not escaped). */
-function stringEnd(text: string, start: number): number {
-  let quote = text.indexOf('"', start + 1);
-  while (quote !== -1) {
-    let backslashes = 0;
-    while (text[quote - 1 - backslashes] === '\\') backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    quote = text.indexOf('"', quote + 1);
-  }
-  return text.length;
 }

@@ -51,7 +51,7 @@ export async function passSteps<TExtra>(
   }
   // The steps in order, each returns a refusal or the request with what it found; those with nothing to
   // wait for are plain calls. The check stage is `parseBody`, `bigNumbersAsText` (numbers parsing
-  // changed, as text with `bigNumbers: 'string'`), `checkMessage`, then `checkPlan` (never refuses).
+  // changed, as text with `bigNumbers: 'string'`), `checkMessage`; then `claim`, then `checkPlan` (never refuses).
   // With `telemetry`, each refusal is reported to `observation` (a claim's with the checked message).
   const verified = await verify(setup, request);
   if (isRefusal(verified)) return observeRefusal(observation, verified);
@@ -60,10 +60,12 @@ export async function passSteps<TExtra>(
   if (isRefusal(parsed)) return observeRefusal(observation, parsed);
   const checked = await checkMessage(setup, bigNumbersAsText(setup, parsed));
   if (isRefusal(checked)) return observeRefusal(observation, checked);
-  const planned = checkPlan(setup, checked);
-  const claimed = await claim(setup, planned);
-  if (isRefusal(claimed)) return observeRefusal(observation, claimed, planned);
-  return carryObservation(observation, { accepted: acceptedMessage(setup, claimed), handler: claimed.handler });
+  // Claimed before the plan is checked: a resend of a message handled before is answered `duplicate`
+  // without paying for its check again. The plan may then pick `onViolation` as the handler.
+  const claimed = await claim(setup, checked);
+  if (isRefusal(claimed)) return observeRefusal(observation, claimed, checked);
+  const planned = checkPlan(setup, claimed);
+  return carryObservation(observation, { accepted: acceptedMessage(setup, planned), handler: planned.handler });
 }
 
 /** The steps' outcome with the observation reported (a refusal) or carried on by the accepted message. */

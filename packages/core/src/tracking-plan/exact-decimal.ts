@@ -23,13 +23,19 @@ const NUMBER = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 export function parseDecimal(text: string): Decimal | undefined {
   const m = NUMBER.exec(text);
   if (!m || `${m[2]}${m[3] ?? ''}` === '') return undefined;
-  const whole = `${m[2]}${m[3] ?? ''}`.replace(/^0+/, '');
-  let exponent = Number(m[4] ?? 0) - (m[3]?.length ?? 0);
-  const digits = whole.replace(/0+$/, '');
-  exponent += whole.length - digits.length;
-  if (digits === '') return { negative: false, digits: '', exponent: 0 };
-  return { negative: m[1] === '-', digits, exponent };
+  const all = `${m[2]}${m[3] ?? ''}`;
+  // The significant digits, found by looking at each end once (a regular expression such as /0+$/ tries
+  // every start: quadratic in a run of zeros).
+  let first = 0;
+  while (first < all.length && all.charCodeAt(first) === ZERO) first++;
+  let end = all.length;
+  while (end > first && all.charCodeAt(end - 1) === ZERO) end--;
+  if (first === end) return { negative: false, digits: '', exponent: 0 };
+  const exponent = Number(m[4] ?? 0) - (m[3]?.length ?? 0) + (all.length - end);
+  return { negative: m[1] === '-', digits: all.slice(first, end), exponent };
 }
+
+const ZERO = 48;
 
 /** Where the leading digit sits: 10^magnitude > |value| ≥ 10^(magnitude - 1). */
 const magnitude = (d: Decimal) => d.digits.length + d.exponent;
@@ -80,14 +86,27 @@ function modPow10(power: number, modulus: bigint): bigint {
  */
 export function isMultipleOfDecimal(a: Decimal, b: Decimal): boolean {
   if (a.digits === '') return true;
-  const da = BigInt(a.digits);
+  // b's digits end in a non-zero digit and so do a's: a finer last place than b's is never a multiple.
+  if (a.exponent < b.exponent) return false;
   const db = BigInt(b.digits);
-  if (a.exponent >= b.exponent) return (da * modPow10(a.exponent - b.exponent, db)) % db === 0n;
-  const shift = b.exponent - a.exponent;
-  // |a.digits| < 10^length ≤ 10^shift ≤ |b.digits × 10^shift|: a non-zero a cannot be a multiple.
-  if (shift >= a.digits.length) return false;
-  return da % (db * 10n ** BigInt(shift)) === 0n;
+  return (remainderOf(a.digits, db) * modPow10(a.exponent - b.exponent, db)) % db === 0n;
 }
+
+/**
+ * `BigInt(digits) % modulus`, read 15 digits at a time: the steps stay as small as the modulus (a
+ * rule's `multipleOf`, a double), where making a BigInt of a million digits costs a second.
+ */
+function remainderOf(digits: string, modulus: bigint): bigint {
+  let remainder = 0n;
+  const head = digits.length % 15;
+  if (head > 0) remainder = BigInt(digits.slice(0, head)) % modulus;
+  for (let i = head; i < digits.length; i += 15) {
+    remainder = (remainder * CHUNK + BigInt(digits.slice(i, i + 15))) % modulus;
+  }
+  return remainder;
+}
+
+const CHUNK = 10n ** 15n;
 
 /**
  * Whether `value` is a whole multiple of `divisor` (positive) as the decimals a JSON body writes them, as

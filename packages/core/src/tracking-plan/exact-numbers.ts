@@ -41,16 +41,24 @@ function standIn(text: string): number {
  * // { properties: { n: 12345678901234567000 } }
  */
 export function withStandIns(message: unknown, exact: readonly ExactNumber[]): unknown {
+  // Each object or array on the way is copied once, however many numbers sit under it: a copy per
+  // number made an array of thousands of them cost its length once per number.
+  const copies = new Set<object>();
+  const own = (value: object): Record<string | number, unknown> => {
+    if (copies.has(value)) return value as Record<string | number, unknown>;
+    const copy = Array.isArray(value) ? [...(value as unknown[])] : { ...value };
+    copies.add(copy);
+    return copy;
+  };
   let root = message;
   for (const { at, text } of exact) {
     if (at.length === 0) continue;
-    const copy = (value: unknown) => (Array.isArray(value) ? [...value] : { ...(value as object) });
     if (!isRecord(root)) break;
-    root = copy(root);
+    root = own(root);
     let node: Record<string | number, unknown> | undefined = root as Record<string | number, unknown>;
     for (const key of at.slice(0, -1)) {
       const next: unknown = node[key];
-      node = isRecord(next) ? (node[key] = copy(next) as Record<string | number, unknown>) : undefined;
+      node = isRecord(next) ? (node[key] = own(next)) : undefined;
       if (node === undefined) break;
     }
     const last = at[at.length - 1]!;
@@ -130,7 +138,10 @@ export function exactViolations(
   schema: Record<string, unknown>,
   exact: readonly ExactNumber[],
 ): readonly PlanViolation[] {
-  let result = violations;
+  // Which verdicts each exact number's place makes again, found once per number, then one pass over the
+  // violations (a filter of them all per number cost their count once per number).
+  const places: { path: string; redone: (v: PlanViolation) => boolean; verdicts: PlanViolation[] }[] = [];
+  const byPath = new Map<string, number[]>();
   for (const { at, text } of exact) {
     const node = schemaAt(schema, at);
     const value = parseDecimal(text);
@@ -144,7 +155,18 @@ export function exactViolations(
       v.path === path &&
       ((v.keyword === 'type' && numeric) ||
         ((EXACT_KEYWORDS as readonly string[]).includes(v.keyword) && typeof node[v.keyword] === 'number'));
-    result = [...result.filter((v) => !redone(v)), ...exactVerdicts(node, value, path)];
+    const list = byPath.get(path);
+    if (list === undefined) byPath.set(path, [places.length]);
+    else list.push(places.length);
+    places.push({ path, redone, verdicts: exactVerdicts(node, value, path) });
   }
+  if (places.length === 0) return violations;
+  // A verdict stays unless a place at its path, later than the verdict was made, makes it again.
+  const kept = (v: PlanViolation, after: number) =>
+    !(byPath.get(v.path) ?? []).some((i) => i > after && places[i]!.redone(v));
+  const result = violations.filter((v) => kept(v, -1));
+  places.forEach(({ verdicts }, i) => {
+    for (const v of verdicts) if (kept(v, i)) result.push(v);
+  });
   return result;
 }

@@ -1,41 +1,13 @@
-import { urlIssue } from '../sendable-fields.js';
+// A source's `webhooksActions` setting: its shape, its limits, and the check that resolves it
+// (each subscription's condition and mapping are checked in their own files).
 import { SettingsError } from '../errors.js';
-import { redactUrl } from '../redact.js';
-import { segmentSubscriptions, segmentTransform, type ParsedSubscribe } from './segment-code.js';
+import { MAX_SUBSCRIPTIONS, DEFAULT_BATCH_WINDOW_MS } from './actions-limits.js';
+import { resolveMapping } from './mapping-settings.js';
+import type { ParsedSubscribe } from './segment-code.js';
+import { isObject, rejectUnknown } from './settings-object.js';
+import { resolveCondition } from './subscribe-condition.js';
 
-/**
- * Most subscriptions one Webhooks (Actions) destination may have (Segment's limit for this destination).
- *
- * @example
- * if (subscriptions.length > MAX_SUBSCRIPTIONS) throw new Error('too many subscriptions');
- */
-export const MAX_SUBSCRIPTIONS = 5;
-
-/**
- * The largest `batch_size` Segment accepts for the Webhooks (Actions) destination, and the size used
- * when batching is on and `batch_size` is absent or 0.
- *
- * @example
- * Math.min(requested, MAX_BATCH_SIZE);
- */
-export const MAX_BATCH_SIZE = 4000;
-/**
- * Segment's documented default batch size for the Webhooks (Actions) destination, used when
- * `enable_batching` is on and `batch_size` is absent or 0.
- *
- * @example
- * const size = mapping.batch_size || DEFAULT_BATCH_SIZE; // 1000
- */
-export const DEFAULT_BATCH_SIZE = 1000;
-
-/**
- * How long a part-full batch waits on the emulator's clock before it is sent (hookgate's choice,
- * `webhooksActions.batchWindowMs`): 10 s.
- *
- * @example
- * clock.advance(DEFAULT_BATCH_WINDOW_MS); // every open batch is sent
- */
-export const DEFAULT_BATCH_WINDOW_MS = 10_000;
+export { MAX_SUBSCRIPTIONS, MAX_BATCH_SIZE, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_WINDOW_MS } from './actions-limits.js';
 
 /**
  * The mapping of one subscription, as Segment exports it for the Webhooks (Actions) `send` action.
@@ -128,210 +100,14 @@ export interface ResolvedActions {
   readonly batchWindowMs: number;
 }
 
-const METHODS = ['POST', 'PUT', 'PATCH'] as const;
-const MAPPING_KEYS = ['url', 'method', 'headers', 'data', 'enable_batching', 'batch_size', 'batch_keys'];
 const SUBSCRIPTION_KEYS = ['subscribe', 'partnerAction', 'enabled', 'name', 'mapping'];
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Headers the sender sets itself or that frame the request. */
-const SENDER_HEADERS = ['user-agent', 'x-signature', 'content-length', 'host', 'transfer-encoding', 'connection'];
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-const isDirective = (v: unknown) => isObject(v) && Object.keys(v).some((k) => k.startsWith('@'));
-
-function rejectUnknown(value: Record<string, unknown>, allowed: readonly string[], path: string): void {
-  for (const key of Object.keys(value)) {
-    if (allowed.includes(key)) continue;
-    const near = allowed.find(
-      (a) => a.toLowerCase() === key.toLowerCase() || a.replace(/_/g, '').toLowerCase() === key.toLowerCase(),
-    );
-    throw new SettingsError(
-      `${path}.${key}`,
-      `unknown setting${near ? `; did you mean "${near}"?` : ''} (known: ${allowed.join(', ')})`,
-    );
-  }
-}
-
-/**
- * Checks one literal header of a mapping; returns the value to send (a number or `true`/`false` as
- * its text, as Segment's request client sends it). A `Content-Type` is kept at its place: Segment's
- * code sends `application/json` there whenever there is a body, and the mapped value only on the
- * empty request of a mapping whose `data` came out empty. Throws a `SettingsError` naming it.
- *
- * @example
- * checkActionsHeader('X-Team', 'growth', 'mapping.headers["X-Team"]'); // 'growth'
- * checkActionsHeader('X-Version', 2, 'mapping.headers["X-Version"]'); // '2'
- */
-export function checkActionsHeader(name: string, value: unknown, path: string): string {
-  if (/[\r\n]/.test(name) || (typeof value === 'string' && /[\r\n]/.test(value)))
-    throw new SettingsError(path, 'contains CR or LF: a header must be one line');
-  if (!TOKEN.test(name)) throw new SettingsError(path, `${JSON.stringify(name)} is not a valid header name`);
-  if (typeof value === 'number' && !Number.isFinite(value))
-    throw new SettingsError(path, `must be a string or a finite number (got ${String(value)})`);
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
-    throw new SettingsError(path, `must be a string or a number (got ${value === null ? 'null' : typeof value})`);
-  const text = String(value);
-  if (SENDER_HEADERS.includes(name.toLowerCase()))
-    throw new SettingsError(path, `would replace the ${name} header the sender sets itself; remove it`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text) || /[^\x00-\x7f]/.test(text))
-    throw new SettingsError(path, 'must be printable ASCII (Segment supports only ASCII header values)');
-  return text;
-}
-
-function resolveMapping(
-  value: unknown,
-  path: string,
-): { mapping: Record<string, unknown>; batching: boolean; batchSize: number; batchKeys: string[] } {
-  if (!isObject(value))
-    throw new SettingsError(path, 'must be an object { url, method, headers?, data?, enable_batching?, batch_size? }');
-  rejectUnknown(value, MAPPING_KEYS, path);
-  const { url, method, headers, enable_batching, batch_size, batch_keys } = value;
-  if (url === undefined || url === '')
-    throw new SettingsError(`${path}.url`, 'is required: a full URL including the http or https scheme');
-  if (typeof url === 'string') {
-    const issue = urlIssue(url);
-    if (issue !== undefined) throw new SettingsError(`${path}.url`, issue);
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(url);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !/^https?:\/\//i.test(url))
-      throw new SettingsError(`${path}.url`, `${JSON.stringify(redactUrl(url))} is not a full http:// or https:// URL`);
-  } else if (!isDirective(url))
-    throw new SettingsError(
-      `${path}.url`,
-      'must be a URL string or a mapping directive such as { "@template": "https://…/{{userId}}" }',
-    );
-  if (method !== undefined && !isDirective(method) && !(METHODS as readonly unknown[]).includes(method))
-    throw new SettingsError(`${path}.method`, `must be "POST", "PUT" or "PATCH" (got ${JSON.stringify(method)})`);
-  const literalHeaders: Record<string, unknown> = {};
-  if (headers !== undefined && headers !== null) {
-    if (!isObject(headers)) throw new SettingsError(`${path}.headers`, 'must be an object of header name → value');
-    if (!isDirective(headers)) {
-      for (const [name, v] of Object.entries(headers)) {
-        const hp = `${path}.headers[${JSON.stringify(name)}]`;
-        if (isDirective(v)) {
-          if (!TOKEN.test(name)) throw new SettingsError(hp, `${JSON.stringify(name)} is not a valid header name`);
-          if (SENDER_HEADERS.includes(name.toLowerCase()))
-            throw new SettingsError(hp, `would replace the ${name} header the sender sets itself; remove it`);
-          literalHeaders[name] = v;
-          continue;
-        }
-        literalHeaders[name] = checkActionsHeader(name, v, hp);
-      }
-    }
-  }
-  if (enable_batching !== undefined && typeof enable_batching !== 'boolean')
-    throw new SettingsError(
-      `${path}.enable_batching`,
-      `must be true or false (got ${JSON.stringify(enable_batching)})`,
-    );
-  let batchSize = DEFAULT_BATCH_SIZE;
-  if (batch_size !== undefined && batch_size !== 0) {
-    if (
-      typeof batch_size !== 'number' ||
-      !Number.isInteger(batch_size) ||
-      batch_size < 1 ||
-      batch_size > MAX_BATCH_SIZE
-    )
-      throw new SettingsError(
-        `${path}.batch_size`,
-        `must be a whole number from 1 to ${MAX_BATCH_SIZE} (got ${JSON.stringify(batch_size)}); leave it out for ${DEFAULT_BATCH_SIZE}`,
-      );
-    batchSize = batch_size;
-  }
-  let batchKeys = ['url', 'method', 'headers'];
-  if (batch_keys !== undefined) {
-    if (!Array.isArray(batch_keys) || batch_keys.some((k) => !['url', 'method', 'headers'].includes(k as string)))
-      throw new SettingsError(`${path}.batch_keys`, 'must be a list of "url", "method", "headers"');
-    batchKeys = batch_keys as string[];
-  }
-  const mapping: Record<string, unknown> = structuredClone(value);
-  if (headers !== undefined && headers !== null && !isDirective(headers)) mapping.headers = literalHeaders;
-  if (mapping.method === undefined) mapping.method = 'POST';
-  if (mapping.data === undefined) mapping.data = { '@path': '$.' };
-  try {
-    segmentTransform()(mapping as never, {});
-  } catch (e) {
-    throw new SettingsError(path, `is not a valid mapping: ${(e as Error).message}`);
-  }
-  return { mapping, batching: enable_batching === true, batchSize, batchKeys };
-}
-
-/** Tokens Segment's FQL parser takes as a condition's value when the value is missing (`type = ` reads as type = "eos"). */
-const NOT_VALUES = new Set(['eos', '=', '!=', '>', '<', '>=', '<=', '(', ')', 'and', 'or', '!', ',']);
-
-/**
- * A value Segment's parser read from the end of the text or from an operator (an incomplete condition,
- * `===`), unless the text quotes it: such a subscription parses without an error and never matches.
- */
-function misreadValue(node: unknown, text: string): string | undefined {
-  if (typeof node !== 'object' || node === null) return undefined;
-  const n = node as { value?: unknown; operator?: unknown; children?: unknown };
-  const unary = n.operator === 'exists' || n.operator === 'not_exists';
-  if (!unary && typeof n.value === 'string' && NOT_VALUES.has(n.value) && !text.includes(JSON.stringify(n.value)))
-    return n.value;
-  if (Array.isArray(n.children))
-    for (const child of n.children) {
-      const found = misreadValue(child, text);
-      if (found !== undefined) return found;
-    }
-  return undefined;
-}
-
-/**
- * FQL that Segment's parser reads without an error but not as written: a negated group (`!(…)` or
- * `not …`: the negation is dropped) or `and` and `or` at the same level (read as all `or`).
- */
-function fqlQuirk(text: string): string | undefined {
-  // Quoted strings out, then the words and parentheses that matter.
-  const bare = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
-  if (/!\s*\(/.test(bare) || /(^|[\s(])not\b/i.test(bare))
-    return "Segment's FQL code ignores a negated group (!(…) or not …) and would match the opposite; use != or !contains(…) / !match(…)";
-  const levels: Array<Set<string>> = [new Set()];
-  for (const m of bare.matchAll(/\(|\)|\b(and|or)\b/gi)) {
-    if (m[0] === '(') levels.push(new Set());
-    else if (m[0] === ')') {
-      if (levels.length > 1) levels.pop();
-    } else {
-      const level = levels[levels.length - 1] as Set<string>;
-      level.add(m[0].toLowerCase());
-      if (level.size > 1)
-        return 'mixes and and or without parentheses, which Segment\'s FQL code reads as all or; group them, e.g. type = "track" and (event = "A" or event = "B")';
-    }
-  }
-  return undefined;
-}
 
 function resolveSubscription(value: unknown, path: string, number: number): ResolvedSubscription {
   if (!isObject(value))
     throw new SettingsError(path, "must be an object { subscribe, partnerAction: 'send', enabled?, mapping }");
   rejectUnknown(value, SUBSCRIPTION_KEYS, path);
   const { subscribe, partnerAction, enabled, name } = value;
-  if (typeof subscribe !== 'string' || subscribe.trim() === '')
-    throw new SettingsError(
-      `${path}.subscribe`,
-      'is required: a condition in Segment\'s FQL, e.g. type = "track" and event = "Order Completed"',
-    );
-  const condition = segmentSubscriptions().parseFql(subscribe);
-  if (condition.error)
-    throw new SettingsError(
-      `${path}.subscribe`,
-      `${JSON.stringify(subscribe)} is not valid FQL (Segment's parser stopped on it); e.g. type = "track" and event = "Order Completed"`,
-    );
-  const quirk = fqlQuirk(subscribe);
-  if (quirk !== undefined) throw new SettingsError(`${path}.subscribe`, `${JSON.stringify(subscribe)}: ${quirk}`);
-  const misread = misreadValue(condition, subscribe);
-  if (misread !== undefined)
-    throw new SettingsError(
-      `${path}.subscribe`,
-      `${JSON.stringify(subscribe)} is not valid FQL: a condition has no value (Segment's parser reads ${JSON.stringify(misread)} as its value, so it would never match); e.g. type = "track" and event = "Order Completed"`,
-    );
+  const { text, condition } = resolveCondition(subscribe, `${path}.subscribe`);
   if (partnerAction !== 'send')
     throw new SettingsError(
       `${path}.partnerAction`,
@@ -344,7 +120,7 @@ function resolveSubscription(value: unknown, path: string, number: number): Reso
   return Object.freeze({
     number,
     name: name,
-    subscribe,
+    subscribe: text,
     condition,
     enabled: enabled !== false,
     mapping: Object.freeze(m.mapping),

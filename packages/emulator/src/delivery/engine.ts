@@ -1,6 +1,6 @@
 import type { ClockTimer } from '../clock.js';
 import { redactUrl, type DebugLog } from '../debug-log.js';
-import type { AttemptError, CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
+import type { CancelledRetry, LoggedDelivery } from '../log/delivery-record.js';
 import { DeliveryBook, type Cancelled, type Progress } from './delivery-book.js';
 import type { EventHub } from '../log/events.js';
 import { notRetriedWords } from '../log/endpoint-outcome.js';
@@ -58,6 +58,8 @@ export class DeliveryEngine {
   /** Requests in flight, with their deadline timers. */
   readonly #inFlight = new Map<AttemptHandle, ClockTimer>();
   #idleWaiters: Array<() => void> = [];
+  /** Resolved when an attempt ends or the engine falls idle: what `drain()` waits on when the clock has nothing due. */
+  #stepWaiters: Array<() => void> = [];
   #closed = false;
 
   constructor(options: EngineOptions, events: EventHub, log: DebugLog | undefined) {
@@ -113,14 +115,12 @@ export class DeliveryEngine {
     const clock = this.#options.clock as EngineOptions['clock'] & {
       runUntil?: (done: () => boolean) => Promise<boolean>;
     };
+    if (typeof clock.runUntil !== 'function') return this.whenIdle();
     while (!this.idle) {
-      if (typeof clock.runUntil === 'function') {
-        if (await clock.runUntil(() => this.idle)) return;
-        // Nothing due on the clock yet work is pending: wait a little real time for I/O.
-        await Promise.race([this.whenIdle(), new Promise((r) => setTimeout(r, 5))]);
-      } else {
-        await this.whenIdle();
-      }
+      if (await clock.runUntil(() => this.idle)) return;
+      // Nothing due on the clock yet work is pending (an attempt ending after its deadline fired, or
+      // presumed hanging): the next attempt's end is what can schedule a timer or make the engine idle.
+      await new Promise<void>((resolve) => this.#stepWaiters.push(resolve));
     }
   }
 
@@ -133,18 +133,23 @@ export class DeliveryEngine {
   close(records: Iterable<LoggedDelivery>): LoggedDelivery[] {
     this.#closed = true;
     this.#waiting.clear();
-    for (const handle of [...this.#inFlight.keys()])
-      handle.abort({ code: 'aborted', message: 'close() ended the request' });
+    for (const handle of [...this.#inFlight.keys()]) handle.abort({ code: 'aborted' });
     this.#book.dropQueued();
     this.#lanes.clear();
     const pending = [...records].filter((r) => r.state === 'pending');
     for (const record of pending) this.#fail(record, CLOSED_REASON);
     this.#agents.destroy();
-    this.#checkIdle();
+    this.#signal();
     return pending;
   }
 
-  #checkIdle(): void {
+  /** Wakes `drain()` after a step (an attempt ended, a record finished, `close()`), and `whenIdle()` callers once idle. */
+  #signal(): void {
+    if (this.#stepWaiters.length > 0) {
+      const steps = this.#stepWaiters;
+      this.#stepWaiters = [];
+      for (const w of steps) w();
+    }
     if (!this.idle || this.#idleWaiters.length === 0) return;
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
@@ -203,21 +208,21 @@ export class DeliveryEngine {
         this.#ended(record, index, round, startMs, result);
         this.#dispatch(lane);
       } finally {
-        this.#checkIdle();
+        this.#signal();
         release();
       }
     };
     // A send can end before `sendAttempt` returns (a request node:http refuses to write): its end is
     // then taken up one tick later, once the handle and its deadline exist (and without nesting a
     // whole lane of such sends in one call stack).
-    handle = sendAttempt(this.#agents.target(endpoint), record.body, record.signature, (result) => {
+    handle = sendAttempt(this.#agents.target(endpoint), record.bytes, record.signature, (result) => {
       if (handle === undefined) process.nextTick(ended, result);
       else ended(result);
     });
-    const timeout = (): AttemptError => ({ code: 'timeout', message: `no answer within ${timeoutMs} ms (timeoutMs)` });
     // At the deadline, answers already received are read first (one I/O pass): a busy process must not make them timeouts.
     const inFlight = handle;
-    const expire = () => setImmediate(() => this.#inFlight.has(inFlight) && inFlight.abort(timeout()));
+    const expire = () =>
+      setImmediate(() => this.#inFlight.has(inFlight) && inFlight.abort({ code: 'timeout', limitMs: timeoutMs }));
     this.#inFlight.set(inFlight, clock.setTimer(expire, timeoutMs));
   }
 
@@ -290,7 +295,7 @@ export class DeliveryEngine {
         at,
         reason,
       });
-      record.cancelled.push(entry);
+      record.addCancelled(entry);
       this.#log?.(`${entry.at} ${record.id} ${record.type} round ${round} POST ${entry.endpoint} cancelled: ${reason}`);
       this.#events.emit('cancelled', entry, record);
     }
@@ -331,6 +336,6 @@ export class DeliveryEngine {
   #finish(record: LoggedDelivery): void {
     record.nextAttemptMs = undefined;
     // Never handed over when false (close() failed it as it was being recorded).
-    if (this.#book.finish(record)) this.#checkIdle();
+    if (this.#book.finish(record)) this.#signal();
   }
 }

@@ -34,9 +34,15 @@ export interface AttemptResult {
   durationMs: number;
 }
 
-/** A request in flight; `abort` ends it with the given error (reported once, synchronously). */
+/**
+ * Why the engine ends a request before its answer: its deadline passed (`limitMs`, the `timeoutMs`
+ * option), or `close()` ran. The attempt's error is worded from these fields, here, once.
+ */
+export type AbortReason = { readonly code: 'timeout'; readonly limitMs: number } | { readonly code: 'aborted' };
+
+/** A request in flight; `abort` ends it for the given reason (reported once, synchronously). */
 export interface AttemptHandle {
-  abort(error: AttemptError): void;
+  abort(reason: AbortReason): void;
 }
 
 const TLS_CODES = new Set([
@@ -92,16 +98,29 @@ function pickedHeaders(answer: HttpAnswer): Record<string, string> | undefined {
   return { ...(retryAfter !== undefined ? { 'retry-after': retryAfter } : {}), ...(location ? { location } : {}) };
 }
 
-/** Marks an error the engine gave to `abort` (a timeout, `close()`), so it is reported as given. */
+/** Marks the end the engine asked for through `abort` (a timeout, `close()`), with its reason. */
 class AbortedAttempt extends Error {
-  constructor(readonly attemptError: AttemptError) {
-    super(attemptError.message);
+  constructor(readonly reason: AbortReason) {
+    super(reason.code);
   }
 }
 
+/** The error of an attempt the engine ended: a timeout named for what had come by then, or `close()`. */
+function abortedError(reason: AbortReason, answer: HttpAnswer | undefined, interim: string | undefined): AttemptError {
+  if (reason.code === 'aborted') return { code: 'aborted', message: 'close() ended the request' };
+  const { limitMs } = reason;
+  const within = `within ${limitMs} ms (timeoutMs)`;
+  const message = answer
+    ? `the answer (${answer.status}) came, but its body did not end ${within}`
+    : interim
+      ? `no final answer ${within}: only an interim answer came (${interim})`
+      : `no answer ${within}`;
+  return { code: 'timeout', message, limitMs };
+}
+
 /**
- * The attempt's error for a request that ended in `error`: as the engine gave it (a timeout named
- * for what had come by then), a request node:http would not write, a 101, an answer cut off, or a
+ * The attempt's error for a request that ended in `error`: the end the engine asked for (a timeout
+ * named for what had come by then, `close()`), a request node:http would not write, a 101, an answer cut off, or a
  * Node error by its code.
  */
 function attemptErrorOf(
@@ -110,16 +129,7 @@ function attemptErrorOf(
   notSent: boolean,
   interim: string | undefined,
 ): AttemptError {
-  if (error instanceof AbortedAttempt) {
-    const given = error.attemptError;
-    if (given.code !== 'timeout') return given;
-    const within = /within \d+ ms( \(timeoutMs\))?/.exec(given.message)?.[0] ?? 'in time';
-    if (answer)
-      return { code: 'timeout', message: `the answer (${answer.status}) came, but its body did not end ${within}` };
-    if (interim)
-      return { code: 'timeout', message: `no final answer ${within}: only an interim answer came (${interim})` };
-    return given;
-  }
+  if (error instanceof AbortedAttempt) return abortedError(error.reason, answer, interim);
   if (notSent)
     return {
       code: 'aborted',
@@ -139,7 +149,7 @@ function attemptErrorOf(
  *
  * @example
  * const handle = sendAttempt(agents.target(endpoint), body, signature, (result) => console.log(result.status ?? result.error));
- * handle.abort({ code: 'timeout', message: 'no answer within 5000 ms' });
+ * handle.abort({ code: 'timeout', limitMs: 5000 }); // error: 'no answer within 5000 ms (timeoutMs)'
  */
 export function sendAttempt(
   target: DeliveryTarget,
@@ -176,5 +186,5 @@ export function sendAttempt(
       });
     },
   );
-  return { abort: (error) => inFlight.abort(new AbortedAttempt(error)) };
+  return { abort: (reason) => inFlight.abort(new AbortedAttempt(reason)) };
 }

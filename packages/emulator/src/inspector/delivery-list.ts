@@ -80,8 +80,6 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   return query;
 }
 
-const seqOf = (r: DeliveryRecord) => Number(r.id.slice(4));
-
 /** The index of the newest record older than `before` (records are in sequence order). */
 function startIndex(records: readonly DeliveryRecord[], before: number | undefined): number {
   if (before === undefined) return records.length - 1;
@@ -90,7 +88,7 @@ function startIndex(records: readonly DeliveryRecord[], before: number | undefin
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    if (seqOf(records[mid] as DeliveryRecord) < before) {
+    if ((records[mid] as DeliveryRecord).seq < before) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;

@@ -150,10 +150,6 @@ function parseBody(record: DeliveryRecord): Record<string, unknown> | undefined 
   }
 }
 
-function seqOf(id: string): number {
-  return Number(id.slice(4));
-}
-
 /**
  * A delivery's row for the page (the body is parsed, not cached on the record, so listing 100,000 rows
  * does not keep 100,000 parsed messages).
@@ -170,7 +166,7 @@ export function summarizeDelivery(
   const userId = message ? (message.userId ?? message['User ID']) : undefined;
   return {
     id: record.id,
-    seq: seqOf(record.id),
+    seq: record.seq,
     receivedAt: record.receivedAt,
     source: record.sourceName ?? `source ${redactWriteKey(record.writeKey)}`,
     origin: record.origin,

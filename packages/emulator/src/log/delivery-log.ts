@@ -1,5 +1,5 @@
 import { LogFullError } from '../errors.js';
-import type { DeliveryRecord, LoggedDelivery } from './delivery-record.js';
+import { recordSeq, type DeliveryRecord, type LoggedDelivery } from './delivery-record.js';
 
 /**
  * How many records the delivery log holds and what it ever held, per state: `total` and the states count
@@ -33,9 +33,6 @@ export interface DeliveryLogView {
   deliveryCounts(): DeliveryCounts;
 }
 
-/** The numeric part of a record id (`dlv_42` → 42). */
-const seqOf = (id: string) => Number(id.slice(4));
-
 /**
  * The delivery log: records in id order, bounded by a count (`maxRecords`) and by the bytes of their
  * bodies (`maxLogBytes`). Finished records are evicted oldest first to stay within both; pending
@@ -66,7 +63,7 @@ export class DeliveryLog implements DeliveryLogView {
     this.#compactAt = this.#nextCompactAt();
   }
 
-  /** The number the next record gets (its id is `dlv_<seq>`). */
+  /** The number the next record gets (its id is `recordId(seq)`). */
   nextSeq(): number {
     return ++this.#seq;
   }
@@ -112,22 +109,22 @@ export class DeliveryLog implements DeliveryLogView {
 
   /** Whether `id` names a record that was made and then evicted. */
   wasEvicted(id: string): boolean {
-    const seq = typeof id === 'string' ? seqOf(id) : NaN;
-    return seq >= 1 && seq <= this.#seq && id === `dlv_${seq}` && this.find(id) === undefined;
+    const seq = recordSeq(id);
+    return seq !== undefined && seq <= this.#seq && this.find(id) === undefined;
   }
 
-  /** A record by id: records are in id order, so a binary search. */
+  /** A record by id: records are in `seq` order, so a binary search. */
   find(id: string): LoggedDelivery | undefined {
-    if (typeof id !== 'string' || !id.startsWith('dlv_')) return undefined;
+    const seq = recordSeq(id);
+    if (seq === undefined) return undefined;
     if (this.#records.length > this.#maxRecords) this.#evict(Infinity);
-    const seq = seqOf(id);
     const records = this.#records;
     let lo = 0;
     let hi = records.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const r = records[mid] as LoggedDelivery;
-      if (r.seq === seq) return r.id === id ? r : undefined;
+      if (r.seq === seq) return r;
       if (r.seq < seq) lo = mid + 1;
       else hi = mid - 1;
     }

@@ -47,6 +47,8 @@ export interface CancelledRetry {
 export interface DeliveryRecord {
   /** Unique within the emulator, e.g. `dlv_42`. */
   readonly id: string;
+  /** The record's number: 1 for the first record made, in the order they were made (`id` is `dlv_<seq>`). */
+  readonly seq: number;
   /** pending → delivered | failed; or filtered from the start. */
   readonly state: DeliveryState;
   /** The message type. */
@@ -118,6 +120,33 @@ export interface CloseReport {
   pending: DeliveryRecord[];
 }
 
+/**
+ * A record's id from its number: the one place that writes the id's format.
+ *
+ * @example
+ * recordId(42); // 'dlv_42'
+ */
+export function recordId(seq: number): string {
+  return `dlv_${seq}`;
+}
+
+/**
+ * The number of the record a caller names by id (`dlv_42` → 42), or `undefined` when the text is no
+ * record id as `recordId` writes it. For ids from outside (a URL, an argument); inside, read `seq`.
+ *
+ * @example
+ * recordSeq('dlv_42'); // 42
+ * recordSeq('dlv_042'); // undefined
+ */
+export function recordSeq(id: unknown): number | undefined {
+  if (typeof id !== 'string' || !id.startsWith('dlv_')) return undefined;
+  const seq = Number(id.slice(4));
+  return Number.isSafeInteger(seq) && seq >= 1 && recordId(seq) === id ? seq : undefined;
+}
+
+/** The shared, frozen empty list of a record with no attempt or no cancelled retry yet. */
+const NONE: readonly never[] = Object.freeze([]);
+
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
 /** The source a record came from, as it was when the record was made (settings are replaced, never changed). */
@@ -130,16 +159,17 @@ export interface RecordSource {
 
 /** What the emulator knows when it creates a record. */
 export interface RecordInit {
-  /** The record's number: its id is `dlv_<seq>`. */
+  /** The record's number: its id is `recordId(seq)`. */
   seq: number;
   state: 'pending' | 'filtered';
   type: MessageType;
   source: RecordSource;
   origin: DeliveryRecord['origin'];
-  /** The body as it is signed and sent (`''` when no message could be built). */
-  body: string;
-  /** Its length in UTF-8 bytes. */
-  bodyLength: number;
+  /**
+   * The body's UTF-8 bytes as they are signed and sent (empty when no message could be built): an
+   * exact-size array of its own (`bodyBytes`), never a view into a shared pool.
+   */
+  bytes: Uint8Array;
   /** The `X-Signature` sent with it, when signed. */
   signature: string | undefined;
   receivedMs: number;
@@ -151,10 +181,26 @@ export interface RecordInit {
   actions?: ActionsRecordInfo;
 }
 
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
 /**
- * The emulator's record: plain data. The body is kept as the string that was signed and sent; the
- * delivery engine adds attempts and sets the state through its fields. To users it is the read-only
- * `DeliveryRecord`.
+ * A body's UTF-8 bytes in an array of their own, exactly as long as they are: what a record keeps.
+ * (`Buffer.from` would hand out a view into Node's shared 8 KB pool for a small body, keeping the
+ * whole pool alive as long as the record.)
+ *
+ * @example
+ * bodyBytes('{"a":"—"}').byteLength === bodyBytes('{"a":"—"}').buffer.byteLength; // true
+ */
+export function bodyBytes(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/**
+ * The emulator's record: plain data. The body is kept once, as the bytes that were signed and sent
+ * (a body with one character past Latin-1 would be two bytes a character as a JavaScript string);
+ * `body` decodes them when read. The delivery engine adds attempts and sets the state through its
+ * fields. To users it is the read-only `DeliveryRecord`.
  */
 export class LoggedDelivery implements DeliveryRecord {
   readonly seq: number;
@@ -163,9 +209,8 @@ export class LoggedDelivery implements DeliveryRecord {
   readonly type: MessageType;
   readonly origin: DeliveryRecord['origin'];
   readonly source: RecordSource;
-  readonly body: string;
-  /** The body's length in UTF-8 bytes. */
-  readonly bodyLength: number;
+  /** The body as signed and sent: UTF-8 bytes in an exact-size array of their own. */
+  readonly bytes: Uint8Array;
   readonly signature: string | undefined;
   readonly receivedMs: number;
   firstAttemptMs: number | undefined = undefined;
@@ -179,19 +224,20 @@ export class LoggedDelivery implements DeliveryRecord {
   readonly actions: ActionsRecordInfo | undefined;
   notes: readonly string[] | undefined = undefined;
   rawCall: string | undefined = undefined;
-  readonly attempts: LoggedAttempt[] = [];
-  readonly cancelled: CancelledRetry[] = [];
+  // Made on the first entry, one slot long (an empty array's first push reserves 17): most records
+  // have one attempt and no cancelled retry.
+  #attempts: LoggedAttempt[] | undefined = undefined;
+  #cancelled: CancelledRetry[] | undefined = undefined;
   #message: WebhookMessage | undefined = undefined;
 
   constructor(init: RecordInit) {
     this.seq = init.seq;
-    this.id = `dlv_${init.seq}`;
+    this.id = recordId(init.seq);
     this.state = init.state;
     this.type = init.type;
     this.origin = init.origin;
     this.source = init.source;
-    this.body = init.body;
-    this.bodyLength = init.bodyLength;
+    this.bytes = init.bytes;
     this.signature = init.signature;
     this.receivedMs = init.receivedMs;
     this.reason = init.reason;
@@ -213,9 +259,19 @@ export class LoggedDelivery implements DeliveryRecord {
     return this.source.endpoints;
   }
 
+  /** The body as UTF-8 text, decoded from the bytes on each read (they are what is kept). */
+  get body(): string {
+    return utf8.decode(this.bytes);
+  }
+
+  /** The body's length in UTF-8 bytes. */
+  get bodyLength(): number {
+    return this.bytes.byteLength;
+  }
+
   get message(): WebhookMessage | undefined {
     if (this.#message !== undefined) return this.#message;
-    if (this.body.length === 0) return undefined;
+    if (this.bytes.byteLength === 0) return undefined;
     return (this.#message = JSON.parse(this.body) as WebhookMessage);
   }
 
@@ -242,11 +298,26 @@ export class LoggedDelivery implements DeliveryRecord {
     return iso(this.nextAttemptMs);
   }
 
+  get attempts(): readonly LoggedAttempt[] {
+    return this.#attempts ?? NONE;
+  }
+
+  get cancelled(): readonly CancelledRetry[] {
+    return this.#cancelled ?? NONE;
+  }
+
   /** Logs an attempt that ended; returns it (for the `attempt` event). */
   addAttempt(init: AttemptInit): LoggedAttempt {
     const attempt = new LoggedAttempt(this, init);
-    this.attempts.push(attempt);
+    if (this.#attempts === undefined) this.#attempts = [attempt];
+    else this.#attempts.push(attempt);
     return attempt;
+  }
+
+  /** Logs a retry that will not come because another endpoint accepted the message. */
+  addCancelled(entry: CancelledRetry): void {
+    if (this.#cancelled === undefined) this.#cancelled = [entry];
+    else this.#cancelled.push(entry);
   }
 
   /** A plain object with every field, for `JSON.stringify` and logs: the signature shortened (`redactSignature`). */

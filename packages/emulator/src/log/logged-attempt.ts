@@ -25,6 +25,8 @@ export interface AttemptError {
   message: string;
   /** The system error code when there is one, e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`. */
   cause?: string;
+  /** For a `timeout`: the limit it hit, in milliseconds (the `timeoutMs` option). */
+  limitMs?: number;
 }
 
 /**

@@ -7,6 +7,7 @@
 // that a hostile call cannot make a delivery many times the size of the call.
 import type { PlanViolation, WebhookMessage } from '@hookgate/core';
 import type { Call } from '@hookgate/core/calls';
+import { guardedPlanCheck, PLAN_CHECK_FAILED } from '@hookgate/core/internal';
 import { callToSpecEvent } from '../segment-event.js';
 import type { ResolvedProtocols } from './schema-controls.js';
 
@@ -38,6 +39,7 @@ function topName(path: string, field: string): string | undefined {
 /** Segment's names of violation types: "Invalid Type" is Segment's own; the others name the keyword. */
 function violationType(keyword: string): string {
   if (keyword === 'type') return 'Invalid Type';
+  if (keyword === PLAN_CHECK_FAILED) return 'Plan Check Failed';
   return `Invalid ${keyword.charAt(0).toUpperCase()}${keyword.slice(1)}`;
 }
 
@@ -89,7 +91,8 @@ function describeViolation(v: PlanViolation): string {
 export function applySchemaControls(message: WebhookMessage, protocols: ResolvedProtocols): SchemaControlsOutcome {
   const { plan, controls } = protocols;
   const field = controlledField(message);
-  const first = plan.check(message);
+  // A check that throws is a violation naming it (the schema controls then apply as to any violation).
+  const first = guardedPlanCheck(plan, message);
   if (message.type === 'track' && !first.planned && controls.unplannedEvents === 'block') {
     return {
       blocked: `blocked by the tracking plan: track event ${JSON.stringify(message.event)} is not in the plan (schemaControls.unplannedEvents: block)`,
@@ -109,7 +112,7 @@ export function applySchemaControls(message: WebhookMessage, protocols: Resolved
     values = kept;
   }
   // Checked after unplanned fields were omitted: what is delivered is what is checked.
-  const checked = omitted.length > 0 ? plan.check({ ...record, [field!]: values }) : first;
+  const checked = omitted.length > 0 ? guardedPlanCheck(plan, { ...record, [field!]: values }) : first;
   const violations = checked.violations;
   if (violations.length > 0 && controls.violations === 'block') {
     const v = violations[0] as PlanViolation;

@@ -164,6 +164,7 @@ describe('answers named as what they are', () => {
     expect(record.attempts[0]?.error).toEqual({
       code: 'timeout',
       message: 'no final answer within 300 ms (timeoutMs): only an interim answer came (102 Processing)',
+      limitMs: 300,
     });
   });
 
@@ -177,6 +178,7 @@ describe('answers named as what they are', () => {
     expect(record.attempts[0]?.error).toEqual({
       code: 'timeout',
       message: 'the answer (200) came, but its body did not end within 300 ms (timeoutMs)',
+      limitMs: 300,
     });
   });
 });

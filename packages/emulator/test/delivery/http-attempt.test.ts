@@ -535,10 +535,18 @@ describe('abort', () => {
     );
     await seen;
     await sleep(20);
-    handle.abort({ code: 'timeout', message: 'no answer within 10 ms' });
+    handle.abort({ code: 'timeout', limitMs: 10 });
     expect(results).toHaveLength(1);
-    expect(results[0]).toMatchObject({ status: 200, error: { code: 'timeout' } });
-    handle.abort({ code: 'aborted', message: 'again' });
+    // Worded from the reason's fields (kind and limit), never read back from another message.
+    expect(results[0]).toMatchObject({
+      status: 200,
+      error: {
+        code: 'timeout',
+        limitMs: 10,
+        message: 'the answer (200) came, but its body did not end within 10 ms (timeoutMs)',
+      },
+    });
+    handle.abort({ code: 'aborted' });
     await closed;
     await sleep(20);
     expect(results).toHaveLength(1);
@@ -556,7 +564,7 @@ describe('abort', () => {
       undefined,
       (x) => results.push(x),
     );
-    handle.abort({ code: 'aborted', message: 'close() ended the request' });
+    handle.abort({ code: 'aborted' });
     expect(results).toEqual([
       expect.objectContaining({ error: { code: 'aborted', message: 'close() ended the request' } }),
     ]);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, ManualClock, SettingsError, type Clock, type EmulatorOptions } from '../../src/index.js';
 import { DeliveryEngine } from '../../src/delivery/engine.js';
 import { classicPolicy } from '../../src/delivery/response-policy.js';
-import { LoggedDelivery } from '../../src/log/delivery-record.js';
+import { bodyBytes, LoggedDelivery } from '../../src/log/delivery-record.js';
 import { EventHub } from '../../src/log/events.js';
 import { resolveOptions } from '../../src/options.js';
 
@@ -127,8 +127,7 @@ describe('a send that fails before it starts', () => {
             type: 'track',
             source,
             origin: 'call',
-            body: '{}',
-            bodyLength: 2,
+            bytes: bodyBytes('{}'),
             signature: undefined,
             receivedMs: 0,
             reason: undefined,

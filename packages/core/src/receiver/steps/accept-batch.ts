@@ -51,9 +51,10 @@ export interface PassedBatch<TExtra> {
  * unless accepted by name; parsed; its signature, when present, must match the first element's
  * `JSON.stringify`, the only thing the sender signed (else 401); then numbers parsing changed put back as
  * text (`bigNumbers: 'string'`; `ctx.lossyNumbers` per element, from the element); every element checked like a single
- * event (400 naming `/index/path`) and against the tracking plan before any is claimed; every element claimed by its own key
- * (`claimBatchElements`); then the batch, its own kind: each new element an accepted message with its
- * own context, claim and `settle`, run in order by `runBatch`.
+ * event (400 naming `/index/path`) before any is claimed; every element claimed by its own key
+ * (`claimBatchElements`); each new one checked against the tracking plan; then the batch, its own
+ * kind: each new element an accepted message with its own context, claim and `settle`, run in order
+ * by `runBatch`.
  *
  * @example
  * if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
@@ -90,13 +91,18 @@ export async function acceptBatch<TExtra>(
       `Batch element ${deep} is nested too deeply: more than ${MAX_ELEMENT_DEPTH} levels of objects and arrays; flatten it, or send the deep part as a string.`,
     );
   }
-  const checked = await checkElements(setup, verified, elements);
+  // The lossy numbers of every element, from the element, sorted out once when first asked.
+  let grouped: LossyNumber[][] | undefined;
+  const lossyOfElement = (index: number) => (grouped ??= lossyByElement(verified.lossy()))[index];
+  const checked = await checkElements(setup, verified, elements, lossyOfElement);
   if (!Array.isArray(checked)) return checked;
   const claims = await claimBatchElements(setup, elements, firstSigned);
   if ('code' in claims) return claims;
   if (claims.fresh.length === 0) {
     return refuse('duplicate', 'Every event of this batch was handled before; not run again.', { duplicate: true });
   }
+  // Only the elements not handled before are checked against the plan (which may pick `onViolation`).
+  for (const i of claims.fresh) checked[i] = checkPlan(setup, checked[i]!);
 
   const { input, verification, receivedAt, lossy } = verified;
   const uncovered = uncoveredIndexes(elements.length, firstSigned);
@@ -124,7 +130,7 @@ export async function acceptBatch<TExtra>(
       extra: { ...extra, batch },
       dedupeKey: key,
       planCheck: element.planCheck,
-      lossyNumbers: () => lossyIn(lossy(), i),
+      lossyNumbers: () => (lossyOfElement(i) ?? NONE).map((n) => n.path),
     });
     const message: AcceptedMessage<TExtra & { batch: BatchElementInfo }> = {
       kind: 'message',
@@ -153,15 +159,19 @@ export async function acceptBatch<TExtra>(
   };
 }
 
-/** The lossy numbers of element `index`, from the element (`properties.x`, not `[2].properties.x`). */
-function lossyOf(lossy: readonly LossyNumber[], index: number): readonly LossyNumber[] {
-  return lossy.filter((n) => n.at[0] === index).map((n) => ({ ...n, at: n.at.slice(1), path: pathOf(n.at.slice(1)) }));
+/** The lossy numbers of each element, from the element (`properties.x`, not `[2].properties.x`). */
+function lossyByElement(lossy: readonly LossyNumber[]): LossyNumber[][] {
+  const grouped: LossyNumber[][] = [];
+  for (const n of lossy) {
+    const index = n.at[0];
+    if (typeof index !== 'number') continue;
+    const at = n.at.slice(1);
+    (grouped[index] ??= []).push({ ...n, at, path: pathOf(at) });
+  }
+  return grouped;
 }
 
-/** The paths of the lossy numbers of element `index`, from the element. */
-function lossyIn(lossy: readonly LossyNumber[], index: number): readonly string[] {
-  return lossyOf(lossy, index).map((n) => n.path);
-}
+const NONE: readonly LossyNumber[] = Object.freeze([]);
 
 /**
  * The batch's signature: it covers the first element's `JSON.stringify` only. Adds what matched (the
@@ -217,8 +227,9 @@ async function checkElements<TExtra>(
   setup: ReceiverSetup<TExtra>,
   request: ArrivedRequest<TExtra> & Parsed,
   elements: unknown[],
-): Promise<(Checked<TExtra> | null)[] | Refusal> {
-  const checked: (Checked<TExtra> | null)[] = [];
+  lossyOfElement: (index: number) => readonly LossyNumber[] | undefined,
+): Promise<((Checked<TExtra> & Parsed) | null)[] | Refusal> {
+  const checked: ((Checked<TExtra> & Parsed) | null)[] = [];
   const issues: { path: string; message: string }[] = [];
   let first: Refusal | undefined;
   for (let i = 0; i < elements.length; i++) {
@@ -227,10 +238,10 @@ async function checkElements<TExtra>(
       continue;
     }
     // The element's own numbers kept as text, from the element, for the plan to check them as numbers.
-    const lossy = () => lossyOf(request.lossy(), i);
+    const lossy = () => lossyOfElement(i) ?? NONE;
     const element = await checkMessage(setup, { ...request, value: elements[i], lossy }, i);
     if (!isRefusal(element)) {
-      checked.push(checkPlan(setup, element));
+      checked.push(element);
       continue;
     }
     const refusal = element;

@@ -1,12 +1,13 @@
 import type { WebhookMessage } from '../../messages/types.js';
 import type { PlanViolation } from '../../tracking-plan/json-schema-validator.js';
+import { guardedPlanCheck } from '../guarded-plan-check.js';
 import type { MessageHandler } from '../options.js';
 import type { ReceiverSetup } from '../setup.js';
 import type { Checked, Parsed } from './request.js';
 
 /**
- * The step that checks a message against the tracking plan (`trackingPlan`), part of the check stage:
- * its outcome goes on the request (the handler's `ctx.violations` and `ctx.planned`), and `onViolation`
+ * The step that checks a message against the tracking plan (`trackingPlan`), after the dedupe claim (a
+ * resend of a message handled before is answered `duplicate` without its check): its outcome goes on the request (the handler's `ctx.violations` and `ctx.planned`), and `onViolation`
  * takes the handler's place for a message that breaks the plan. It never refuses: a verified message
  * is never refused for its properties (Segment does not retry a 4xx; the event would be lost). A
  * message is checked where a handler runs: a handler of `on` or `onMessage`, or in pass-through use
@@ -22,7 +23,8 @@ export function checkPlan<TExtra, R extends Checked<TExtra> & Parsed>(setup: Rec
   const { handler, message } = request;
   if (plan === undefined || !plan.appliesTo(message, handler)) return request;
   // With bigNumbers: 'string', the numbers kept as exact digits are checked as the numbers they are.
-  const planCheck = plan.plan.check(message, setup.bigNumbers === 'string' ? request.lossy() : undefined);
+  // A check that throws is a violation naming it (guardedPlanCheck): never a rejected request.
+  const planCheck = guardedPlanCheck(plan.plan, message, setup.bigNumbers === 'string' ? request.lossy() : undefined);
   const { onViolation } = plan;
   if (onViolation === undefined || planCheck.violations.length === 0) return Object.assign(request, { planCheck });
   const { violations } = planCheck;

@@ -9,7 +9,7 @@ import type { ReceiverCode } from '../responses.js';
  * request as the steps before it left it and adds what it found (`Object.assign`: one object per
  * request, not a copy per step, which measured ≈ 2 µs a request), so a step's types say what it needs
  * and what it fills in: `verify` adds `Verified`, `parseBody` `Parsed`,
- * `checkMessage` `Checked` (and `checkPlan` its outcome), `claim` `Claimed`.
+ * `checkMessage` `Checked`, `claim` `Claimed` (then `checkPlan` completes `Checked` with its outcome).
  *
  * @example
  * const verified = await verify(setup, newRequest(input));
