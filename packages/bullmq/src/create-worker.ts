@@ -163,7 +163,7 @@ export function createWorker<M = WebhookMessage>(
       try {
         await run(job.data.message, context);
       } finally {
-        if (plan !== undefined) reportViolations(observation, context.violations);
+        if (plan !== undefined) reportViolations(observation, context);
       }
     };
     return start(processor);
@@ -203,7 +203,7 @@ export function createWorker<M = WebhookMessage>(
       onMessage;
     const context = jobContextOf(job, signal);
     const run = planned(plan, message, handler, context);
-    if (plan !== undefined) reportViolations(observation, context.violations);
+    if (plan !== undefined) reportViolations(observation, context);
     await run?.(message, context);
   };
   return start(processor);

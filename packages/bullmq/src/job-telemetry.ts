@@ -47,11 +47,14 @@ export function withTelemetry<M>(
  * of each violation, nothing of the message.
  *
  * @example
- * reportViolations(observation, context.violations);
+ * reportViolations(observation, context);
  */
 export function reportViolations(
   observation: ProcessObservation | undefined,
-  violations: readonly PlanViolation[],
+  { violations, planned }: { violations: readonly PlanViolation[]; planned: boolean },
 ): void {
-  observation?.violations(violations.map(({ rule, keyword }) => ({ rule, keyword })));
+  observation?.violations(
+    violations.map(({ rule, keyword }) => ({ rule, keyword })),
+    planned,
+  );
 }

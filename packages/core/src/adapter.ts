@@ -15,7 +15,7 @@ export {
   type AdapterLimits,
   type FrameworkAdapter,
 } from './adapter/contract.js';
-export type { AcceptResult, AcceptedMessage } from './receiver/receiver.js';
+export type { AcceptResult, AcceptedBatch, AcceptedMessage } from './receiver/receiver.js';
 export type { ReceiverDestination, ReceiverOptionsFor } from './receiver/actions-options.js';
 export { checkReceiverOptions } from './receiver/check-options.js';
 export { RECEIVER_OPTION_NAMES } from './receiver/options.js';

@@ -8,7 +8,13 @@
 
 // The receiver and its options.
 export { createReceiver } from './receiver/create-receiver.js';
-export { DeadlineExceededError, type AcceptedMessage, type AcceptResult, type Receiver } from './receiver/receiver.js';
+export {
+  DeadlineExceededError,
+  type AcceptedBatch,
+  type AcceptedMessage,
+  type AcceptResult,
+  type Receiver,
+} from './receiver/receiver.js';
 export type {
   DedupeOptions,
   HandlerContext,

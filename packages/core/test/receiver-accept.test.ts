@@ -13,7 +13,8 @@ const headers = (body: string, extra: Record<string, string> = {}) => ({
 });
 
 function expectMessage<T>(r: AcceptResult<T>): Extract<AcceptResult<T>, { kind: 'message' }> {
-  if (r.kind !== 'message') throw new Error(`expected a message, got ${r.response.status} ${r.response.body}`);
+  if (r.kind === 'response') throw new Error(`expected a message, got ${r.response.status} ${r.response.body}`);
+  if (r.kind === 'batch') throw new Error('expected a message, got a batch');
   return r;
 }
 

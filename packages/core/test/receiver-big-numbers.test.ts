@@ -282,7 +282,13 @@ describe('ctx.lossyNumbers and bigNumbers (Webhooks (Actions), node listener)', 
       headers: { 'content-type': 'application/json', 'x-signature': hmac(JSON.stringify(JSON.parse(first))) },
       rawBody: text,
     });
-    expect(accepted.kind === 'message' && accepted.context.lossyNumbers).toEqual(['[1].properties.x', '[2].id']);
+    expect(accepted.kind === 'batch' && accepted.context.lossyNumbers).toEqual(['[1].properties.x', '[2].id']);
+    // Each element's own, from the element.
+    expect(accepted.kind === 'batch' && accepted.elements.map((e) => e.context.lossyNumbers)).toEqual([
+      [],
+      ['properties.x'],
+      ['id'],
+    ]);
   });
 
   it('a batch whose signed first element holds a big number still verifies with bigNumbers: string', async () => {

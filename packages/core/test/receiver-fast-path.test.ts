@@ -77,7 +77,7 @@ describe('handler context and answers', () => {
     ]);
 
     const accepted = await receiver.accept(input);
-    if (accepted.kind !== 'message') throw new Error(`expected a message, got ${accepted.response.code}`);
+    if (accepted.kind !== 'message') throw new Error(`expected a message, got ${accepted.kind}`);
     accepted.abort(new Error('deadline'));
     expect(accepted.context.signal.aborted).toBe(true);
     expect((accepted.context.signal.reason as Error).message).toBe('deadline');

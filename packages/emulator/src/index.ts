@@ -48,7 +48,6 @@ export type { EmulatorEvents, EmulatorEventName } from './log/events.js';
 export { CLOSED_REASON } from './delivery/engine.js';
 export { NO_USER_ID_REASON, callToMessage } from './routing/transform.js';
 export type { TransformOptions, TransformResult } from './routing/transform.js';
-export { snakeCase } from './syncs/snake-case.js';
 export {
   MAX_SUBSCRIPTIONS,
   MAX_BATCH_SIZE,
@@ -61,7 +60,6 @@ export { ACTIONS_RETRY_STATUSES, ACTIONS_FINAL_STATUSES } from './actions/action
 export type { ActionsResponsePolicy } from './actions/actions-response-settings.js';
 export { ACTIONS_USER_AGENT } from './actions/actions-delivery.js';
 export { ACTIONS_DESTINATION, callToSpecEvent } from './segment-event.js';
-export { backoffDelay } from './delivery/retry-schedule.js';
 export { DEBUG_NAMESPACE, debugEnabled } from './debug-log.js';
 
 // The intake (tracking HTTP API) and the receiver conformance suite (README: sections below the engine's).
@@ -78,7 +76,6 @@ export { INTAKE_CODES } from './intake/intake-response.js';
 export type { IntakeCode, IntakeErrorBody, IntakePartialBody, RefusedCallView } from './intake/intake-response.js';
 export { runConformance, CONFORMANCE_DEFAULTS } from './conformance/run-conformance.js';
 export { formatConformanceReport } from './conformance/format-report.js';
-export { formatProgressLine } from './conformance/progress-line.js';
 export { ConformanceUnreachableError } from './conformance/unreachable-error.js';
 export type { FormatReportOptions } from './conformance/format-report.js';
 export type {
@@ -88,7 +85,6 @@ export type {
   ConformanceLevel,
 } from './conformance/conformance-types.js';
 export { startListener, SENDER_BUDGET_MS } from './listen/listen-server.js';
-export { isLoopbackHost } from './inspector/inspector-options.js';
 export type { ListenOptions, Listener } from './listen/listen-server.js';
 export type { InboundRecord, InboundVerdict, InboundForward } from './listen/inbound-record.js';
 export { DEFAULT_LISTEN_LOG_BYTES, InboundLog } from './listen/inbound-log.js';

@@ -29,16 +29,33 @@ function maskQuery(search: string): string {
  */
 const TOKEN_SEGMENT = /^(?=[^/]*\d)(?=[^/]*[a-z])[\w.~%-]{16,}$/i;
 
-/** Every token-like path segment masked; the rest of the path as it is. */
-function maskPath(pathname: string): string {
-  if (pathname.length < 17) return pathname;
-  return pathname
-    .split('/')
-    .map((segment) => (TOKEN_SEGMENT.test(segment) ? MASK : segment))
-    .join('/');
+/**
+ * A path segment fit to be shown: masked whole when it reads as a token, and each of its parameters'
+ * values (`;jsessionid=…`, RFC 3986 §3.3: servlet containers put the session there) masked, names kept.
+ */
+function maskSegment(segment: string): string {
+  const semi = segment.indexOf(';');
+  const head = semi === -1 ? segment : segment.slice(0, semi);
+  const shown = TOKEN_SEGMENT.test(head) ? MASK : head;
+  if (semi === -1) return shown;
+  const parameters = segment
+    .slice(semi + 1)
+    .split(';')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      return eq === -1 ? (part === '' ? '' : MASK) : `${part.slice(0, eq)}=${MASK}`;
+    });
+  return `${shown};${parameters.join(';')}`;
 }
 
-function hasTokenSegment(pathname: string): boolean {
+/** Every token-like path segment and every path parameter's value masked; the rest of the path as it is. */
+function maskPath(pathname: string): string {
+  if (!hasMaskedPathPart(pathname)) return pathname;
+  return pathname.split('/').map(maskSegment).join('/');
+}
+
+function hasMaskedPathPart(pathname: string): boolean {
+  if (pathname.includes(';')) return true;
   return pathname.length >= 17 && pathname.split('/').some((segment) => TOKEN_SEGMENT.test(segment));
 }
 
@@ -72,24 +89,25 @@ function byPattern(text: string): string {
  * An endpoint URL fit to be shown: the password (or a user name standing alone) becomes `***`, every
  * query value becomes `***` (keys stay, a bare token is masked whole), a fragment becomes `#***`, and
  * a path segment that reads as a token (16+ characters mixing letters and digits: Slack's or
- * Discord's webhook secret, a UUID) becomes `***`. A string with nothing to hide comes back unchanged.
+ * Discord's webhook secret, a UUID) becomes `***`, and so does a path parameter's value
+ * (`/in;jsessionid=***`). A string with nothing to hide comes back unchanged.
  *
  * @example
  * redactUrl('https://user:pw@hooks.example.com/in?token=abc&x=1'); // 'https://user:***@hooks.example.com/in?token=***&x=***'
  */
 export function redactUrl(url: URL | string): string {
   if (typeof url !== 'string')
-    return url.username || url.password || url.search || url.hash || hasTokenSegment(url.pathname)
+    return url.username || url.password || url.search || url.hash || hasMaskedPathPart(url.pathname)
       ? fromParsed(url)
       : url.href;
-  if (!/[@?#]/.test(url) && !hasTokenSegment(url)) return url;
+  if (!/[@?#]/.test(url) && !hasMaskedPathPart(url)) return url;
   const known = cache.get(url);
   if (known !== undefined) return known;
   let out: string;
   try {
     const parsed = new URL(url);
     out =
-      parsed.username || parsed.password || parsed.search || parsed.hash || hasTokenSegment(parsed.pathname)
+      parsed.username || parsed.password || parsed.search || parsed.hash || hasMaskedPathPart(parsed.pathname)
         ? fromParsed(parsed)
         : url;
   } catch {

@@ -36,7 +36,7 @@ export function createInstruments(meter: Meter): Instruments {
       unit: '{answer}',
     }),
     receiverDuration: seconds(METRIC.receiverDuration, 'Time from a delivery’s arrival to its answer.'),
-    handlerDuration: seconds(METRIC.handlerDuration, 'Time a receiver’s handler ran.'),
+    handlerDuration: seconds(METRIC.handlerDuration, 'Time a receiver’s handler ran, by message type and outcome.'),
     planViolations: meter.createCounter(METRIC.planViolations, {
       description: 'Tracking plan violations in delivered messages, by event and rule.',
       unit: '{violation}',

@@ -39,8 +39,10 @@ export const ATTR = {
   outcome: 'hookgate.delivery.outcome',
   retry: 'hookgate.delivery.retry',
   jobAttempt: 'hookgate.job.attempt',
+  handlerOutcome: 'hookgate.handler.outcome',
   // OpenTelemetry's semantic conventions.
   httpStatus: 'http.response.status_code',
+  httpMethod: 'http.request.method',
   urlFull: 'url.full',
   errorType: 'error.type',
   messagingSystem: 'messaging.system',

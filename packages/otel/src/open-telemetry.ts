@@ -16,6 +16,11 @@ export interface OpenTelemetryOptions {
   tracerProvider?: TracerProvider;
   /** Where metrics go. Default: the global meter provider, as it is when the first delivery is reported. */
   meterProvider?: MeterProvider;
+  /**
+   * Record a failure's message (`exception.message`) besides its type. Default false: a handler's
+   * error text may hold what it was handling (`failed for <userId> <email>`).
+   */
+  recordExceptionMessages?: boolean;
 }
 
 const SCOPE = '@hookgate/otel';
@@ -38,6 +43,7 @@ const SCOPE = '@hookgate/otel';
  * app.post('/webhooks', hookgate({ secret, telemetry: openTelemetry(), on: { track: (msg) => save(msg) } }));
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
+  const exceptionMessages = options.recordExceptionMessages === true;
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
   // Made on first use: the global meter provider is not a proxy, so one taken before the SDK started
   // would record nothing.
@@ -45,8 +51,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   const instrumentsNow = () =>
     (instruments ??= createInstruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE)));
   return {
-    receive: (arrival) => new ReceiveSpan(tracer, instrumentsNow(), arrival),
-    process: (job, run) => processJob(tracer, instrumentsNow, job, run),
+    receive: (arrival) => new ReceiveSpan(tracer, instrumentsNow(), arrival, exceptionMessages),
+    process: (job, run) => processJob(tracer, instrumentsNow, job, run, exceptionMessages),
     deliver: (attempt) => recordDelivery(tracer, instrumentsNow(), attempt),
   };
 }

@@ -20,6 +20,7 @@ export async function processJob<T>(
   instruments: () => Instruments,
   job: ProcessedJob,
   run: (observation: ProcessObservation) => Promise<T>,
+  exceptionMessages = false,
 ): Promise<T> {
   const remote = spanContextOf(job.traceContext);
   const parent = remote === undefined ? context.active() : trace.setSpanContext(context.active(), remote);
@@ -33,15 +34,15 @@ export async function processJob<T>(
   if (job.jobId !== undefined) attributes[ATTR.messagingMessageId] = bounded(job.jobId);
   const span = tracer.startSpan(SPAN.process, { kind: SpanKind.CONSUMER, attributes }, parent);
   const observation: ProcessObservation = {
-    violations(found) {
+    violations(found, planned) {
       span.setAttribute(ATTR.planViolations, found.length);
-      countViolations(instruments().planViolations, job.message, found);
+      countViolations(instruments().planViolations, job.message, found, planned);
     },
   };
   try {
     return await context.with(trace.setSpan(parent, span), () => run(observation));
   } catch (error) {
-    span.recordException(recordedException(error));
+    span.recordException(recordedException(error, exceptionMessages));
     span.setStatus({ code: SpanStatusCode.ERROR, message: errorType(error) });
     throw error;
   } finally {

@@ -1,5 +1,5 @@
-// What of a value may become an attribute: bounded strings, and of a failure its type and message
-// only (never its stack, its cause or its other fields, which may hold the message's data).
+// What of a value may become an attribute: bounded strings, and of a failure its type (its message when
+// asked), never its stack, its cause or its other fields, which may hold the message's data.
 import type { MessageFacts } from '@hookgate/core';
 import { ATTR, MESSAGE_TYPES } from './names.js';
 
@@ -55,12 +55,14 @@ export function errorType(error: unknown): string {
 }
 
 /**
- * What a span records of a failure: its type and, for an Error, its message (no stack, no fields).
+ * What a span records of a failure: its type, and its message only when `withMessage` (the
+ * `recordExceptionMessages` option: a handler's message may hold the message's data, a user id or an
+ * email). Never its stack or fields.
  *
  * @example
- * span.recordException(recordedException(error));
+ * span.recordException(recordedException(error, false)); // { name: 'TypeError' }
  */
-export function recordedException(error: unknown): { name: string; message?: string } {
+export function recordedException(error: unknown, withMessage: boolean): { name: string; message?: string } {
   const name = errorType(error);
-  return error instanceof Error ? { name, message: bounded(String(error.message)) } : { name };
+  return withMessage && error instanceof Error ? { name, message: bounded(String(error.message)) } : { name };
 }

@@ -14,6 +14,8 @@ const WRITE_KEY = 'wk_otel_WRITEKEY_7f2e';
 const PASSWORD = 'url-password-91ab';
 const TOKEN = 'query-token-55cd';
 const TRAIT = 'trait-value-jane@example.com';
+const SESSION = '9F8E7D6C5B4A39281706';
+const PATH_TOKEN = 'hk1a2B3c4D5e6F7g8H9';
 
 let server: http.Server | undefined;
 afterEach(() => {
@@ -34,7 +36,7 @@ it('reports each delivery attempt as a hookgate.deliver span and in the counters
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://hook:${PASSWORD}@127.0.0.1:${port}/webhooks?token=${TOKEN}`;
+  const url = `http://hook:${PASSWORD}@127.0.0.1:${port}/webhooks/${PATH_TOKEN};v=2/in;jsessionid=${SESSION}?token=${TOKEN}`;
   const emulator = createEmulator({
     clock: new ManualClock(),
     telemetry: sdk.telemetry,
@@ -76,7 +78,7 @@ it('reports each delivery attempt as a hookgate.deliver span and in the counters
     'hookgate.delivery.retry': false,
   });
   const endpoint = String(delivered!.attributes['url.full']);
-  expect(endpoint).toContain(`127.0.0.1:${port}/webhooks`);
+  expect(endpoint).toBe(`http://hook:***@127.0.0.1:${port}/webhooks/***;v=***/in;jsessionid=***?token=***`);
   expect(endpoint).not.toContain(PASSWORD);
   expect(endpoint).not.toContain(TOKEN);
 
@@ -87,5 +89,40 @@ it('reports each delivery attempt as a hookgate.deliver span and in the counters
 
   const exported = await sdk.everything();
   const signature = record.signature!;
-  for (const secret of [SECRET, WRITE_KEY, PASSWORD, TOKEN, TRAIT, signature]) expect(exported).not.toContain(secret);
+  for (const secret of [SECRET, WRITE_KEY, PASSWORD, TOKEN, TRAIT, SESSION, PATH_TOKEN, signature]) {
+    expect(exported).not.toContain(secret);
+  }
+});
+
+it('labels the attempt after which the emulator gives up as fail, with no retry, and counts it', async () => {
+  const sdk = startSdk();
+  server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(503).end());
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const emulator = createEmulator({
+    clock: new ManualClock(),
+    telemetry: sdk.telemetry,
+    // Rounds at 0, 1 s and 3 s; a fourth (7 s) would start past the 5 s window: given up after round 3.
+    retry: { jitter: 'none', initialDelayMs: 1000, windowMs: 5000 },
+    responsePolicy: { honorRetryAfter: false },
+    sources: [{ writeKey: WRITE_KEY, webhooks: { enabled: true, endpoints: [{ url: `http://127.0.0.1:${port}/` }] } }],
+  });
+  emulator.identify({ userId: 'u1' });
+  await emulator.drain();
+  await emulator.close();
+  expect(emulator.deliveries[0]!.state).toBe('failed');
+
+  const delivers = spansNamed(sdk.spans(), 'hookgate.deliver');
+  expect(
+    delivers.map((s) => [s.attributes['hookgate.delivery.outcome'], s.attributes['hookgate.delivery.retry']]),
+  ).toEqual([
+    ['retry', true],
+    ['retry', true],
+    ['fail', false],
+  ]);
+  expect(await sdk.count('hookgate.emulator.deliveries', { 'hookgate.delivery.outcome': 'fail' })).toBe(1);
+  expect(await sdk.count('hookgate.emulator.deliveries', { 'hookgate.delivery.outcome': 'retry' })).toBe(2);
 });

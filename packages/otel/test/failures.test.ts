@@ -52,7 +52,7 @@ const body = JSON.stringify(
 );
 
 it('reports every failure answer with its code, ERROR on 5xx, and no secret, signature, trait or property', async () => {
-  const sdk = startSdk();
+  const sdk = startSdk({ recordExceptionMessages: true });
   const common = { secret: SECRET, telemetry: sdk.telemetry, logger: false as const, onError: () => {} };
   let port = await serve({
     ...common,
@@ -93,7 +93,7 @@ it('reports every failure answer with its code, ERROR on 5xx, and no secret, sig
   expect(store!.status.code).toBe(SpanStatusCode.ERROR);
   expect(tooLarge!.status.code).toBe(SpanStatusCode.UNSET);
   expect(notJson!.status.code).toBe(SpanStatusCode.UNSET);
-  // The queue's failure is on its enqueue span, by type and message.
+  // The queue's failure is on its enqueue span, by type and (asked for) message.
   const [enqueue] = spansNamed(sdk.spans(), 'hookgate.enqueue');
   expect(enqueue!.events.map((e) => e.attributes)).toEqual([
     { 'exception.type': 'TypeError', 'exception.message': 'the queue is full' },

@@ -105,10 +105,7 @@ it('puts the worker’s hookgate.process spans, retries included, in the receive
       });
     }
     expect(processed[0]!.status.code).toBe(SpanStatusCode.ERROR);
-    expect(processed[0]!.events[0]!.attributes).toEqual({
-      'exception.type': 'Error',
-      'exception.message': 'the database is away',
-    });
+    expect(processed[0]!.events[0]!.attributes).toEqual({ 'exception.type': 'Error' });
     expect(processed[1]!.status.code).toBe(SpanStatusCode.UNSET);
     // The handler's own spans nest under the attempt that ran them.
     const saves = spansNamed(sdk.spans(), 'app.save');

@@ -1,15 +1,17 @@
 import type { ReceiveObservation } from '../telemetry/telemetry.js';
 import type { WebhookMessage } from '../messages/types.js';
+import type { BatchElementInfo } from './actions-options.js';
 import type { HandlerContext } from './options.js';
 import type { ReceiverResponse } from './responses.js';
 
 /**
- * The outcome of `accept`: an answer to send now, or a verified message to hand to a handler.
+ * The outcome of `accept`: an answer to send now, a verified message to hand to a handler, or a
+ * verified Webhooks (Actions) batch (`insecureAcceptBatches`) whose new elements are each such a message.
  *
  * @example
  * const result: AcceptResult = await receiver.accept({ method: 'POST', headers, rawBody });
  * if (result.kind === 'response') return result.response;
- * return receiver.run(result, (msg) => console.log(msg.type));
+ * return receiver.run(result, (msg) => console.log(msg.type)); // a batch: once per new element
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export type AcceptResult<TExtra = {}> =
@@ -25,7 +27,9 @@ export type AcceptResult<TExtra = {}> =
       context: HandlerContext<TExtra>;
       /**
        * Records the handler's outcome in the dedupe store: `handled` remembers it, `failed` frees it for
-       * the retry. A promise when the store answers asynchronously (`await` it either way).
+       * the retry. A promise when the store answers asynchronously (`await` it either way). With `telemetry`,
+       * it also ends the delivery's observation unless `run` did (`handled` is reported as `ok`, `failed` as
+       * `handler_error`).
        */
       settle(outcome: 'handled' | 'failed'): void | Promise<void>;
       /** Fires the handler's `AbortSignal`. */
@@ -33,6 +37,25 @@ export type AcceptResult<TExtra = {}> =
       /**
        * This delivery's observation, when the receiver has `telemetry`: `run` times the handler under
        * it and reports the answer.
+       */
+      observation?: ReceiveObservation;
+    }
+  | {
+      kind: 'batch';
+      /**
+       * The batch's elements not handled before, in order, each with its own context (`ctx.batch`),
+       * dedupe claim and `settle`. `run(batch, handler)` runs `handler` once per element.
+       */
+      elements: readonly AcceptedMessage<TExtra & { batch: BatchElementInfo }>[];
+      /** What the signature matched: the first element's `JSON.stringify`; `undefined` for an unsigned batch. */
+      signedBody: string | undefined;
+      /** The batch's own context (no dedupe key: each element has its own). */
+      context: HandlerContext<TExtra>;
+      /** Fires every element's `AbortSignal`. */
+      abort(reason?: unknown): void;
+      /**
+       * This delivery's observation, when the receiver has `telemetry`: `run` reports the answer, or
+       * the last element's `settle` does.
        */
       observation?: ReceiveObservation;
     };
@@ -48,3 +71,18 @@ export type AcceptResult<TExtra = {}> =
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
 export type AcceptedMessage<TExtra = {}> = Extract<AcceptResult<TExtra>, { kind: 'message' }>;
+
+/**
+ * A verified Webhooks (Actions) batch that `accept` handed over: run it with `run` (each element in
+ * order), or settle each element by hand.
+ *
+ * @example
+ * async function enqueueAll(batch: AcceptedBatch) {
+ *   for (const element of batch.elements) {
+ *     await queue.push(element.message);
+ *     await element.settle('handled');
+ *   }
+ * }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}`: no extras (the identity of `&`)
+export type AcceptedBatch<TExtra = {}> = Extract<AcceptResult<TExtra>, { kind: 'batch' }>;

@@ -5,7 +5,7 @@ import type { AnyReceiverOptions, ReceiverDestination, ReceiverOptionsFor } from
 import type { StandardSchemaV1 } from '../actions/standard-schema.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
 import { observe, passSteps, serveThrough } from './entry-flow.js';
-import { observeAnswer, observeRefusal } from './observe.js';
+import { observeAnswer, observeRefusal, reportedOnSettle } from './observe.js';
 import { fetchAdapter } from './fetch-adapter.js';
 import type { ReceiverInput } from './options.js';
 import type { AcceptResult, Receiver } from './receiver.js';
@@ -14,6 +14,7 @@ import { receiverSetup } from './setup.js';
 import { answer } from './steps/answer.js';
 import { planHandler } from './steps/check-plan.js';
 import { runHandler } from './steps/hand-off.js';
+import { runBatch } from './steps/run-batch.js';
 import { precheck } from './steps/precheck.js';
 import { isRefusal } from './steps/request.js';
 
@@ -70,11 +71,11 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
   const fetch = serve(fetchAdapter<TExtra>());
 
   async function accept(input: ReceiverInput<TExtra>): Promise<AcceptResult<TExtra>> {
-    const observation = observe(setup, input.receivedAt ?? Date.now());
+    const observation = observe(setup, input.receivedAt ?? Date.now(), input.method);
     const refused = precheck(setup, input.method, input.headers);
     const passed = refused ? observeRefusal(observation, refused) : await passSteps(setup, input, observation);
     if (isRefusal(passed)) return { kind: 'response', response: ownAnswer(answer(passed)) };
-    return passed.accepted;
+    return reportedOnSettle(setup, passed.accepted);
   }
 
   return {
@@ -86,7 +87,13 @@ export function createReceiver<TExtra = {}>(given: AnyReceiverOptions<TExtra>): 
     },
     run: async (accepted, handler) =>
       ownAnswer(
-        observeAnswer(setup, accepted, await runHandler(setup, accepted, planHandler(setup, accepted, handler))),
+        observeAnswer(
+          setup,
+          accepted,
+          accepted.kind === 'batch'
+            ? await runBatch(setup, accepted, (index) => planHandler(setup, accepted.elements[index]!, handler))
+            : await runHandler(setup, accepted, planHandler(setup, accepted, handler)),
+        ),
       ),
     serve,
     fetch: (request, context) => fetch({ request, context }),

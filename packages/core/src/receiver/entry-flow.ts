@@ -5,7 +5,8 @@ import type { AcceptedMessage } from './accepted-message.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
 import type { MessageHandler, ReceiverInput } from './options.js';
 import type { ReceiverSetup } from './setup.js';
-import { acceptBatch } from './steps/accept-batch.js';
+import { acceptBatch, type PassedBatch } from './steps/accept-batch.js';
+import { runBatch } from './steps/run-batch.js';
 import { acceptedMessage } from './steps/accepted.js';
 import { answer } from './steps/answer.js';
 import { bigNumbersAsText } from './steps/big-numbers.js';
@@ -17,14 +18,16 @@ import { checkArrival, precheck } from './steps/precheck.js';
 import { isRefusal, newRequest, type Refusal } from './steps/request.js';
 import { verify } from './steps/verify.js';
 import type { ReceiveObservation } from '../telemetry/telemetry.js';
-import { observeAnswer, observeEarly, observeRefusal } from './observe.js';
+import { CLIENT_CLOSED, observeAnswer, observeEarly, observeRefusal, observeVerified } from './observe.js';
 import { isPending, andThen, type MaybePromise } from './maybe-promise.js';
 
-/** A request that passed every step: its message as `accept` hands it over, and the handler it picked. */
-export interface Passed<TExtra> {
-  accepted: AcceptedMessage<TExtra>;
-  handler: MessageHandler<WebhookMessage, TExtra> | undefined;
-}
+/**
+ * A request that passed every step: its message as `accept` hands it over and the handler it picked;
+ * or a batch, with each new element's handler.
+ */
+export type Passed<TExtra> =
+  | { accepted: AcceptedMessage<TExtra>; handler: MessageHandler<WebhookMessage, TExtra> | undefined }
+  | PassedBatch<TExtra>;
 
 /**
  * Every step after the precheck, up to the hand-off: a refusal, or the accepted message. At once when
@@ -43,7 +46,11 @@ export function passSteps<TExtra>(
   const request = newRequest(input);
   // A body of several messages (a Webhooks (Actions) batch): the same steps, per element.
   if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) {
-    return andThen(acceptBatch(setup, request), (passed) => carryObservation(observation, passed));
+    return andThen(acceptBatch(setup, request), (batch) => {
+      // A batch is verified by its first element, inside `acceptBatch`.
+      if (!isRefusal(batch)) observeVerified(observation, { input, verification: batch.accepted.context.verification });
+      return carryObservation(observation, batch);
+    });
   }
   // The steps in order, each returns a refusal or the request with what it found, at once or (when
   // it waits) as a promise: `andThen` goes on at once with a value. The check stage is `parseBody`,
@@ -52,6 +59,7 @@ export function passSteps<TExtra>(
   // `observation` (a claim's with the checked message).
   return andThen(verify(setup, request), (verified) => {
     if (isRefusal(verified)) return observeRefusal(observation, verified);
+    observeVerified(observation, verified);
     const parsed = parseBody(setup, verified);
     if (isRefusal(parsed)) return observeRefusal(observation, parsed);
     return andThen(checkMessage(setup, bigNumbersAsText(setup, parsed)), (checked) => {
@@ -81,10 +89,14 @@ function carryObservation<TExtra>(
  * With `telemetry`, the observation of one request from its arrival (`Date.now()` then); `undefined` without.
  *
  * @example
- * const observation = observe(setup, Date.now());
+ * const observation = observe(setup, Date.now(), 'POST');
  */
-export function observe<TExtra>(setup: ReceiverSetup<TExtra>, receivedAt: number): ReceiveObservation | undefined {
-  return setup.telemetry?.receive({ receivedAt, destination: setup.destination });
+export function observe<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  receivedAt: number,
+  method: string,
+): ReceiveObservation | undefined {
+  return setup.telemetry?.receive({ receivedAt, destination: setup.destination, method });
 }
 
 /**
@@ -111,10 +123,16 @@ export function serveThrough<Call, Result, TExtra>(
     const arrived = Date.now();
     const { method, headers } = adapter.request(call);
     const refused = precheck(setup, method, headers);
-    const observation = observe(setup, arrived);
+    const observation = observe(setup, arrived, method);
     if (refused) return adapter.writeAnswer(call, answer(observeRefusal(observation, refused)), true);
     const read = adapter.readBody(call, { maxBodyBytes, deadlineMs, receivedAt: arrived });
-    const body = isPending(read) ? await read : read;
+    const body = isPending(read)
+      ? await read.then(undefined, (error: unknown) => {
+          // The client went away mid-body: the observation still ends.
+          observation?.answered(CLIENT_CLOSED);
+          throw error;
+        })
+      : read;
     if ('status' in body) return adapter.writeAnswer(call, observeEarly(observation, body), true);
     const input: ReceiverInput<TExtra> = {
       method,
@@ -129,6 +147,11 @@ export function serveThrough<Call, Result, TExtra>(
     const steps = passSteps(setup, input, observation);
     const passed = isPending(steps) ? await steps : steps;
     if (isRefusal(passed)) return adapter.writeAnswer(call, answer(passed), false);
+    if ('handlers' in passed) {
+      const { accepted, handlers } = passed;
+      const response = await runBatch(setup, accepted, (index) => handlers[index]);
+      return adapter.writeAnswer(call, observeAnswer(setup, accepted, response), false);
+    }
     const { accepted, handler } = passed;
     const handing =
       passThrough && next !== undefined

@@ -1,7 +1,6 @@
 import { getHeader, type HeadersLike } from './headers.js';
-import type { Verification } from './options.js';
-import type { PlanCheckResult } from '../tracking-plan/compiled-plan.js';
-import type { PlanViolation } from '../tracking-plan/compiled-plan.js';
+import type { HandlerContext, Verification } from './options.js';
+import type { PlanCheckResult, PlanViolation } from '../tracking-plan/compiled-plan.js';
 
 /** What the receiver knows of one request when it makes the handler's context. */
 export interface RequestContextFields {
@@ -83,4 +82,24 @@ export class RequestContext {
     if (context.#controller !== undefined) context.#controller.abort(reason);
     else context.#aborted ??= { reason };
   }
+}
+
+/**
+ * A handler's context typed with the adapter's extras it carries (the constructor copies them).
+ *
+ * @example
+ * const context: HandlerContext<{ req: Request }> = handlerContext({ extra: { req }, headers, dedupeKey, verification, receivedAt, lossyNumbers: () => [] });
+ */
+export function handlerContext<TExtra>(fields: RequestContextFields & { extra: TExtra }): HandlerContext<TExtra> {
+  return new RequestContext(fields) as RequestContext & TExtra;
+}
+
+/**
+ * Fires the `signal` of a context the receiver made (now, or on its first read).
+ *
+ * @example
+ * abortContext(context, new DeadlineExceededError(4000));
+ */
+export function abortContext(context: HandlerContext<unknown>, reason?: unknown): void {
+  if (context instanceof RequestContext) RequestContext.abort(context, reason);
 }

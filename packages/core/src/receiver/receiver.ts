@@ -1,10 +1,10 @@
 import type { WebhookMessage } from '../messages/types.js';
-import type { AcceptResult, AcceptedMessage } from './accepted-message.js';
+import type { AcceptResult, AcceptedBatch, AcceptedMessage } from './accepted-message.js';
 import type { FrameworkAdapter } from './adapter-contract.js';
 import type { MessageHandler, ReceiverInput } from './options.js';
 import type { ReceiverResponse } from './responses.js';
 
-export type { AcceptResult, AcceptedMessage } from './accepted-message.js';
+export type { AcceptResult, AcceptedBatch, AcceptedMessage } from './accepted-message.js';
 
 /**
  * A runtime-neutral webhook receiver: verifies, validates, dedupes, runs handlers, answers.
@@ -31,8 +31,12 @@ export interface Receiver<TExtra = {}> {
    * `onViolation`, when given, runs instead for a message that broke the tracking plan (its context's
    * `violations`). Returns the answer (200, 500, or 503 at the deadline). For adapters whose "handler" is the rest
    * of the framework's chain (Express `next()`, Hono `await next()`, a Fastify route after a hook).
+   * A batch: `handler` runs once per element, in order, each element's claim settled by its outcome.
    */
-  run(accepted: AcceptedMessage<TExtra>, handler: MessageHandler<WebhookMessage, TExtra>): Promise<ReceiverResponse>;
+  run(
+    accepted: AcceptedMessage<TExtra> | AcceptedBatch<TExtra>,
+    handler: MessageHandler<WebhookMessage, TExtra>,
+  ): Promise<ReceiverResponse>;
   /**
    * Runs this receiver over a framework through its adapter (the adapter contract): the checks that
    * need no body (405, 415, 413 before reading), the body read under the limit and deadline, the

@@ -1,6 +1,7 @@
 // The `telemetry` option's contract, as BullMQ's `Telemetry` interface is to `bullmq-otel`: core
 // calls it and depends on nothing for it; `@hookgate/otel` implements it on OpenTelemetry. Everything
 // handed over here may be recorded: never a secret, signature, write key, body, trait or property.
+import type { HeadersLike } from '../receiver/headers.js';
 
 /**
  * What a receiver, a worker (`@hookgate/bullmq`'s `createWorker`) and the emulator report through
@@ -30,13 +31,15 @@ export interface Telemetry {
  * A request's arrival at a receiver.
  *
  * @example
- * const observation = telemetry.receive({ receivedAt: Date.now(), destination: 'classic' });
+ * const observation = telemetry.receive({ receivedAt: Date.now(), destination: 'classic', method: 'POST' });
  */
 export interface ReceiveArrival {
   /** `Date.now()` when the request arrived (reading the body counts towards the answer's time). */
   receivedAt: number;
   /** Which destination's receiver: `classic` (Webhooks) or `actions` (Webhooks (Actions)). */
   destination: 'classic' | 'actions';
+  /** The request's method (`POST`; Actions also PUT and PATCH), as the client sent it. */
+  method: string;
 }
 
 /**
@@ -55,6 +58,12 @@ export interface ReceiveObservation {
    * `process` continues the same trace.
    */
   enqueue<T>(run: (traceContext: string | undefined) => Promise<T>): Promise<T>;
+  /**
+   * The request's signature matched: `headers` are the request's, so its trace context (a
+   * `traceparent`) may be followed. Never called for a refused or unsigned request, which must not
+   * join or seed anyone's trace. Called at most once, before `handler`, `enqueue` and `answered`.
+   */
+  verified?(headers: HeadersLike): void;
   /** The delivery was answered: ends the observation. Called once. */
   answered(answer: ReceiveAnswer): void;
 }
@@ -67,7 +76,10 @@ export interface ReceiveObservation {
  * const answer: ReceiveAnswer = { code: 'duplicate', status: 200, message: { type: 'track', messageId: 'm1', event: 'Order Completed' }, dedupe: 'duplicate' };
  */
 export interface ReceiveAnswer {
-  /** The status table's code, a `ReceiverCode` (`ok`, `invalid_signature`, `duplicate`, …). */
+  /**
+   * The status table's code, a `ReceiverCode` (`ok`, `invalid_signature`, `duplicate`, …), or
+   * `client_closed` (status 499, nginx's) when the client went away before its body ended.
+   */
   code: string;
   status: number;
   /** The verified message's type, `messageId` and (track) event; absent before verification or for a batch. */
@@ -76,6 +88,11 @@ export interface ReceiveAnswer {
   dedupe?: 'new' | 'duplicate' | 'in_flight';
   /** The tracking plan's violations (`trackingPlan`), each by the rule broken; absent when the message was not checked. */
   violations?: readonly PlanViolationFacts[];
+  /**
+   * Whether the tracking plan has a rule for the message (a track's event is a planned name); absent
+   * when the message was not checked. Metrics name only planned events: any other is `(unplanned)`.
+   */
+  planned?: boolean;
 }
 
 /**
@@ -130,8 +147,11 @@ export interface ProcessedJob {
  * });
  */
 export interface ProcessObservation {
-  /** The worker's tracking plan checked the message (`trackingPlan`): its violations, empty when none. */
-  violations(found: readonly PlanViolationFacts[]): void;
+  /**
+   * The worker's tracking plan checked the message (`trackingPlan`): its violations, empty when none,
+   * and whether the plan has a rule for it (`ctx.planned`).
+   */
+  violations(found: readonly PlanViolationFacts[], planned?: boolean): void;
 }
 
 /**
@@ -152,7 +172,11 @@ export interface DeliveryAttemptReport {
   status?: number;
   /** The kind of failure (`timeout`, `connection`, `http`, …); absent on a 2xx. */
   errorCode?: string;
-  /** `delivered`; `retry` (a retry follows unless the retry window closes); `fail` (given up for this endpoint); `not-retried` (another endpoint accepted the message). */
+  /**
+   * `delivered`; `retry` (a next round is due); `fail` (given up for this endpoint: refused for good,
+   * or its last round before the retry window closed); `not-retried` (another endpoint accepted the
+   * message). A retryable failure is reported once its round is over, when this is known.
+   */
   outcome: 'delivered' | 'retry' | 'fail' | 'not-retried';
   message: MessageFacts;
 }

@@ -63,7 +63,11 @@ export async function send(url: string, body: string | object | undefined, optio
 
 /**
  * Sends a request with node:http, writing the body in the given chunks with a pause between them
- * (chunked transfer encoding, no Content-Length unless given in headers).
+ * (chunked transfer encoding, no Content-Length unless given in headers). A connection of its own
+ * (`agent: false`): a pooled keep-alive socket its server reset after answering early (a 413 before
+ * the body's end) would meet the next write with no one listening, an uncaught `write ECONNRESET` that
+ * fails whichever test file shares the process. Once answered, no more is written and the connection
+ * is closed.
  */
 export function sendChunks(
   url: string,
@@ -72,14 +76,19 @@ export function sendChunks(
   pauseMs = 5,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers }, (res) => {
+    const req = http.request(url, { method: 'POST', headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') }));
+      res.on('error', reject);
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') });
+        req.destroy();
+      });
     });
     req.on('error', reject);
     let i = 0;
     const next = () => {
+      if (req.destroyed || req.writableEnded) return;
       if (i === chunks.length) return void req.end();
       req.write(chunks[i++]!);
       setTimeout(next, pauseMs);

@@ -1,7 +1,7 @@
 // The emulator's one HTTP client (deliveries, `listen`'s forwarding, `conformance`'s probes): node:http.
 // Not undici: undici writes `host` and `connection` first and `content-length` last, in lower case,
-// whatever the caller gives; node:http with a raw header list writes the names, order and case given,
-// and a sender emulator must send the bytes its sender sends.
+// whatever the caller gives; node:http writes the names, order and case given, and a sender emulator
+// must send the bytes its sender sends.
 import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
@@ -155,9 +155,36 @@ function openRequest(request: HttpRequest): http.ClientRequest {
     port: url.port || undefined,
     path: `${url.pathname}${url.search}`,
     method: request.method,
-    headers: request.headers as string[],
+    headers: headerObject(request.headers),
     agent: request.agent,
   });
+}
+
+/**
+ * The header list as an object node:http writes in insertion order with each name's case. Not the flat
+ * list itself: OpenTelemetry's HTTP instrumentation copies `headers` into an object to add `traceparent`,
+ * and a list copied so becomes names "0", "1", …. A name given twice (in any case) keeps its first
+ * spelling and its values in order, as one array node:http writes as repeated lines. (An integer-like
+ * name, such as `1`, would go first: objects order such keys so; no sender sends one.)
+ */
+function headerObject(list: readonly string[]): Record<string, string | string[]> {
+  // No prototype: a header named `__proto__` stays a header.
+  const headers = Object.create(null) as Record<string, string | string[]>;
+  const spelled = new Map<string, string>();
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const name = list[i] as string;
+    const value = list[i + 1] as string;
+    const lower = name.toLowerCase();
+    const first = spelled.get(lower);
+    if (first === undefined) {
+      spelled.set(lower, name);
+      headers[name] = value;
+      continue;
+    }
+    const kept = headers[first] as string | string[];
+    headers[first] = typeof kept === 'string' ? [kept, value] : [...kept, value];
+  }
+  return headers;
 }
 
 /**

@@ -27,6 +27,13 @@ describe('redactUrl', () => {
     expect(redactUrl('https://:onlypw@h.example/')).toBe('https://:***@h.example/');
   });
 
+  it('masks path parameters’ values (a servlet session id), and a token segment that carries parameters', () => {
+    expect(redactUrl('https://h.example/in;jsessionid=1A2B3C4D5E6F/x')).toBe('https://h.example/in;jsessionid=***/x');
+    expect(redactUrl(new URL('https://h.example/a;b;c=d'))).toBe('https://h.example/a;***;c=***');
+    expect(redactUrl('https://h.example/hooks/a1B2c3D4e5F6g7H8i9J0;v=1')).toBe('https://h.example/hooks/***;v=***');
+    expect(redactUrl('https://h.example/plain/path')).toBe('https://h.example/plain/path');
+  });
+
   it('masks path segments that read as tokens (capability URLs), keeps ordinary path words', () => {
     const SLACK = 'a1B2c3D4e5F6g7H8i9J0k1L2';
     expect(redactUrl(`https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SLACK}`)).toBe(

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { parseMessage } from '@hookgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, ManualClock, snakeCase, UnknownWriteKeyError, type Emulator } from '@hookgate/emulator';
+import { createEmulator, ManualClock, UnknownWriteKeyError, type Emulator } from '@hookgate/emulator';
+import { snakeCase } from '../../src/syncs/snake-case.js';
 import { startCaptureReceiver, type CaptureReceiver } from '../helpers/capture-receiver.js';
 
 describe('deletions, audiences and computed traits (seed §6)', () => {

@@ -17,7 +17,7 @@ import {
   TracerProvider,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace';
-import { openTelemetry } from '@hookgate/otel';
+import { openTelemetry, type OpenTelemetryOptions } from '@hookgate/otel';
 import type { Telemetry } from '@hookgate/core';
 
 /** A reader whose metrics are read when the test asks (`collect()`), cumulative. */
@@ -64,7 +64,8 @@ export interface Sdk {
 
 let contextManager: AsyncLocalStorageContextManager | undefined;
 
-export function startSdk(): Sdk {
+/** `options`: those of `openTelemetry` besides the providers. */
+export function startSdk(options: Omit<OpenTelemetryOptions, 'tracerProvider' | 'meterProvider'> = {}): Sdk {
   if (contextManager === undefined) {
     contextManager = new AsyncLocalStorageContextManager().enable();
     context.setGlobalContextManager(contextManager);
@@ -76,7 +77,7 @@ export function startSdk(): Sdk {
   });
   const reader = new ManualReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
-  const telemetry = openTelemetry({ tracerProvider, meterProvider });
+  const telemetry = openTelemetry({ ...options, tracerProvider, meterProvider });
 
   async function points(name: string): Promise<Point[]> {
     const { resourceMetrics } = await reader.collect();

@@ -10,11 +10,11 @@ import {
 } from '../../actions/batch-rules.js';
 import { pathOf, type LossyNumber } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
-import { RequestContext } from '../handler-context.js';
+import { abortContext, handlerContext } from '../handler-context.js';
 import { getHeader } from '../headers.js';
 import { MAX_ELEMENT_DEPTH, nestsDeeperThan } from '../json-depth.js';
-import type { HandlerContext, MessageHandler } from '../options.js';
-import type { AcceptedMessage } from '../receiver.js';
+import type { MessageHandler } from '../options.js';
+import type { AcceptedBatch, AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
 import { bigNumbersAsText } from './big-numbers.js';
 import { checkMessage, parseBody } from './check.js';
@@ -36,12 +36,25 @@ import { checkSignature } from './verify.js';
 const MAX_LISTED_ISSUES = 20;
 
 /**
+ * A batch that passed the steps: its new elements, each with the handler its type picked.
+ *
+ * @example
+ * const { accepted, handlers } = passed;
+ */
+export interface PassedBatch<TExtra> {
+  accepted: AcceptedBatch<TExtra>;
+  handlers: readonly (MessageHandler<WebhookMessage, TExtra> | undefined)[];
+}
+
+/**
  * A Webhooks (Actions) batch (a JSON array) through the receiver's steps, per element: refused (422)
  * unless accepted by name; parsed; its signature, when present, must match the first element's
  * `JSON.stringify`, the only thing the sender signed (else 401); then numbers parsing changed put back as
  * text (`bigNumbers: 'string'`; `ctx.lossyNumbers` per element, from the element); every element checked like a single
  * event (400 naming `/index/path`) before any is claimed; every element claimed by its own key
- * (`claimBatchElements`); each new one checked against the tracking plan; then one hand-off whose handler runs each new element's handler in order.
+ * (`claimBatchElements`); each new one checked against the tracking plan; then the batch, its own
+ * kind: each new element an accepted message with its own context, claim and `settle`, run in order
+ * by `runBatch`.
  *
  * @example
  * if (setup.rules.isBatch?.(input.rawBody, input.parsedBody)) return acceptBatch(setup, request);
@@ -49,7 +62,7 @@ const MAX_LISTED_ISSUES = 20;
 export async function acceptBatch<TExtra>(
   setup: ReceiverSetup<TExtra>,
   request: ArrivedRequest<TExtra>,
-): Promise<Refusal | { accepted: AcceptedMessage<TExtra>; handler: MessageHandler<WebhookMessage, TExtra> }> {
+): Promise<Refusal | PassedBatch<TExtra>> {
   if (setup.enqueue !== undefined) return refuse('batch_refused', BATCH_ENQUEUE_MESSAGE);
   if (setup.batches === false) return refuse('batch_refused', BATCH_REFUSED_MESSAGE);
   if (!setup.hasHandlers) return refuse('batch_refused', BATCH_NEEDS_HANDLERS_MESSAGE);
@@ -94,13 +107,15 @@ export async function acceptBatch<TExtra>(
   const { input, verification, receivedAt, lossy } = verified;
   const uncovered = uncoveredIndexes(elements.length, firstSigned);
   const about = { headers: input.headers, verification, receivedAt };
-  const batchContext = new RequestContext({
+  const extra = input.context as TExtra;
+  const context = handlerContext({
     ...about,
-    extra: input.context,
+    extra,
     dedupeKey: undefined,
     lossyNumbers: () => lossy().map((n) => n.path),
   });
-  const fresh = claims.fresh.map((i) => {
+  const signedBody = typeof verified.signedBody === 'string' ? verified.signedBody : undefined;
+  const accepted = claims.fresh.map((i) => {
     const batch: BatchElementInfo = {
       index: i,
       size: elements.length,
@@ -108,60 +123,40 @@ export async function acceptBatch<TExtra>(
       uncovered,
       skipped,
     };
-    const extra = { ...(input.context as object | undefined), batch };
     const key = claims.keys[i];
     const element = checked[i]!;
-    const context = new RequestContext({
+    const elementContext = handlerContext({
       ...about,
-      extra,
+      extra: { ...extra, batch },
       dedupeKey: key,
       planCheck: element.planCheck,
       lossyNumbers: () => (lossyOfElement(i) ?? NONE).map((n) => n.path),
     });
-    return { element, key, context };
+    const message: AcceptedMessage<TExtra & { batch: BatchElementInfo }> = {
+      kind: 'message',
+      message: element.message,
+      // The signature covers element 0 only.
+      signedBody: batch.signed ? signedBody : undefined,
+      context: elementContext,
+      settle: (outcome) => claims.settle(key, outcome),
+      abort: (reason) => abortContext(elementContext, reason),
+    };
+    return { message, handler: element.handler };
   });
-  let aborted = false;
-  // Runs every new element's handler once, in order, settling each element's claim.
-  const runElements = async () => {
-    const errors: unknown[] = [];
-    for (const { element, key, context } of fresh) {
-      // After the deadline (503 answered) the rest is left for the sender's retry.
-      if (aborted) {
-        // Stryker disable next-line StringLiteral: any outcome but 'handled' releases the claim
-        await claims.settle(key, 'failed');
-        continue;
-      }
-      try {
-        if (element.handler) await element.handler(element.message, context as unknown as HandlerContext<TExtra>);
-        await claims.settle(key, 'handled');
-      } catch (error) {
-        // Stryker disable next-line StringLiteral: any outcome but 'handled' releases the claim
-        await claims.settle(key, 'failed');
-        errors.push(error);
-      }
-    }
-    if (errors.length > 1) {
-      throw new AggregateError(
-        errors,
-        `${errors.length} batch elements failed; the sender will retry the batch (handled elements are skipped).`,
-      );
-    }
-    if (errors.length === 1) throw errors[0];
-  };
-  const accepted: AcceptedMessage<TExtra> = {
-    kind: 'message',
-    message: fresh.map((f) => f.element.message) as unknown as WebhookMessage,
-    signedBody: verified.signedBody,
-    context: batchContext as unknown as HandlerContext<TExtra>,
-    // Each element settles its own claim as it runs.
-    settle: () => Promise.resolve(),
-    abort(reason) {
-      aborted = true;
-      RequestContext.abort(batchContext, reason);
-      for (const { context } of fresh) RequestContext.abort(context, reason);
+  const elementsAccepted = accepted.map((a) => a.message);
+  return {
+    accepted: {
+      kind: 'batch',
+      elements: elementsAccepted,
+      signedBody,
+      context,
+      abort(reason) {
+        abortContext(context, reason);
+        for (const element of elementsAccepted) element.abort(reason);
+      },
     },
+    handlers: accepted.map((a) => a.handler),
   };
-  return { accepted, handler: runElements };
 }
 
 /** The lossy numbers of each element, from the element (`properties.x`, not `[2].properties.x`). */

@@ -1,5 +1,4 @@
-import { RequestContext } from '../handler-context.js';
-import type { HandlerContext } from '../options.js';
+import { abortContext, handlerContext } from '../handler-context.js';
 import type { AcceptedMessage } from '../receiver.js';
 import type { ReceiverSetup } from '../setup.js';
 import { settleClaim } from './claim.js';
@@ -19,8 +18,8 @@ export function acceptedMessage<TExtra>(
 ): AcceptedMessage<TExtra> {
   const { input, message, dedupeKey } = request;
   const { lossy } = request;
-  const context = new RequestContext({
-    extra: input.context,
+  const context = handlerContext({
+    extra: input.context as TExtra,
     headers: input.headers,
     dedupeKey,
     verification: request.verification,
@@ -32,8 +31,8 @@ export function acceptedMessage<TExtra>(
     kind: 'message',
     message,
     signedBody: request.signedBody,
-    context: context as unknown as HandlerContext<TExtra>,
+    context,
     settle: (outcome) => settleClaim(setup, dedupeKey, outcome, { message }),
-    abort: (reason) => RequestContext.abort(context, reason),
+    abort: (reason) => abortContext(context, reason),
   };
 }

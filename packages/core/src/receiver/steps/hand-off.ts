@@ -1,6 +1,7 @@
 import type { WebhookMessage } from '../../messages/types.js';
 import { beforeDeadline, DEADLINE_PASSED } from '../before-deadline.js';
-import type { MessageHandler } from '../options.js';
+import type { HandlerContext, MessageHandler } from '../options.js';
+import type { ReceiveObservation } from '../../telemetry/telemetry.js';
 import { DeadlineExceededError, type AcceptedMessage } from '../receiver.js';
 import type { ReceiverResponse } from '../responses.js';
 import type { ReceiverSetup } from '../setup.js';
@@ -42,6 +43,37 @@ export function runHandler<TExtra>(
   accepted: AcceptedMessage<TExtra>,
   handler: MessageHandler<WebhookMessage, TExtra>,
 ): MaybePromise<ReceiverResponse> {
+  const { message, context } = accepted;
+  return runUnderMode(setup, accepted, () => handler(message, context));
+}
+
+/**
+ * What `runUnderMode` runs: an accepted message, or a batch whose elements settle their own claims
+ * (its `message` is then undefined).
+ *
+ * @example
+ * const target: HandOffTarget = { message: undefined, context: batch.context, settle: () => {}, abort: batch.abort };
+ */
+export interface HandOffTarget<TExtra> {
+  readonly message: WebhookMessage | undefined;
+  readonly context: HandlerContext<TExtra>;
+  settle(outcome: 'handled' | 'failed'): MaybePromise<void>;
+  abort(reason?: unknown): void;
+  readonly observation?: ReceiveObservation | undefined;
+}
+
+/**
+ * `runHandler`'s mode and deadline over any hand-off target: `work` is the handler's call, or a batch's
+ * elements in order. Work that returns at once is answered at once (no timer, no wait).
+ *
+ * @example
+ * return runUnderMode(setup, accepted, () => handler(accepted.message, accepted.context));
+ */
+export function runUnderMode<TExtra>(
+  setup: ReceiverSetup<TExtra>,
+  accepted: HandOffTarget<TExtra>,
+  work: () => unknown,
+): MaybePromise<ReceiverResponse> {
   const { message, context, observation } = accepted;
   const { onError, answers } = setup;
   const settle = (outcome: 'handled' | 'failed') => accepted.settle(outcome);
@@ -51,13 +83,10 @@ export function runHandler<TExtra>(
       onError(error, { message, dedupeKey: context.dedupeKey, phase });
       return answers.handlerFailed.fixed;
     });
-  // With telemetry, the handler runs inside the delivery's trace and is timed (always a promise);
+  // With telemetry, the work runs inside the delivery's trace and is timed (always a promise);
   // in acknowledge mode it runs in the background (an async wrapper: a throw rejects).
   if (observation !== undefined || setup.mode === 'acknowledge') {
-    const run =
-      observation === undefined
-        ? (async () => handler(message, context))()
-        : observation.handler(async () => handler(message, context));
+    const run = observation === undefined ? (async () => work())() : observation.handler(async () => work());
     if (setup.mode === 'acknowledge') {
       finishInBackground(setup, run, settle, (error) => failed(error, 'background'));
       return answers.acknowledged;
@@ -66,7 +95,7 @@ export function runHandler<TExtra>(
   }
   let returned: unknown;
   try {
-    returned = handler(message, context);
+    returned = work();
   } catch (error) {
     return failed(error, 'handler');
   }
@@ -77,7 +106,7 @@ export function runHandler<TExtra>(
 /** A handler's promise, waited for until the deadline: 200, 500 when it rejected, 503 when still pending. */
 function untilDeadline<TExtra>(
   setup: ReceiverSetup<TExtra>,
-  accepted: AcceptedMessage<TExtra>,
+  accepted: HandOffTarget<TExtra>,
   run: PromiseLike<unknown>,
   failed: (error: unknown, phase: 'handler' | 'background') => MaybePromise<ReceiverResponse>,
 ): Promise<ReceiverResponse> {
