@@ -20,6 +20,7 @@ export const RECEIVER_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   batch_refused: 422,
+  message_unstorable: 422,
   handler_error: 500,
   body_already_read: 500,
   deadline_exceeded: 503,

@@ -10,7 +10,8 @@ import { refuse } from './request.js';
 
 /**
  * The hand-off of `enqueue` mode: gives the message to `enqueue` and answers 200 only once it
- * resolved. At the deadline or on its failure: 503 `queue_unavailable` and the dedupe claim released,
+ * resolved. At the deadline or on its failure: 503 `queue_unavailable` and the dedupe claim released
+ * (422 `message_unstorable` when it failed with a RangeError: too deep or too large to write out),
  * so the sender's retry is taken again (the handoff is keyed by the dedupe key: a store that lands
  * late is not stored twice). Without a dedupe store the key is made here: the queue is the dedupe.
  *
@@ -72,5 +73,14 @@ export async function enqueue<TExtra>(
   report(outcome.error);
   // Stryker disable next-line StringLiteral: any outcome but 'handled' releases the claim
   await settle('failed');
+  // A RangeError is the engine's, not the queue's: the message cannot be written out (JSON.stringify
+  // recurses, so ~10,000 levels overflow the stack). Every retry would fail alike, so it is final.
+  if (outcome.error instanceof RangeError)
+    return answer(
+      refuse(
+        'message_unstorable',
+        `The queue cannot store this message (${outcome.error.message}); a retry would fail the same way.`,
+      ),
+    );
   return answer(refuse('queue_unavailable', 'The queue refused the message; the sender will retry.'));
 }
