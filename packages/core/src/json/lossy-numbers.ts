@@ -3,27 +3,122 @@
 // `1e400` becomes Infinity. The text tells; the parsed value no longer can. So the raw text is read
 // again, only when it may hold such a number at all (`mayHoldLossyNumbers`, a cheap first look).
 import { hasDigitRun } from './digit-run.js';
-import { numbersWhere } from './number-places.js';
+import { keysOf, numbersWhere, type Container, type NumberPlace } from './number-places.js';
 
 /**
- * One number of a JSON text that JSON parsing changed: where it is, and its text as sent.
+ * One number of a JSON text that JSON parsing changed: where it is, and its text as sent. Its `path`
+ * and `at` are worked out when read, from links shared by every number of a container: finding 5,000
+ * numbers 10,000 levels deep costs the text's length, not 5,000 copies of 10,000 keys.
  *
  * @example
- * const lossy: LossyNumber = { path: 'properties.total', at: ['properties', 'total'], text: '12345678901234567890' };
+ * const [lossy] = findLossyNumbers('{"properties":{"total":12345678901234567890}}', parsed);
+ * [lossy.path, lossy.at, lossy.text]; // ['properties.total', ['properties', 'total'], '12345678901234567890']
  */
-export interface LossyNumber {
+export class LossyNumber {
+  /** The number exactly as the body wrote it, e.g. `12345678901234567890`. */
+  readonly text: string;
+  /** Its container in the text and its key there (the container links to its own, up to the outermost). */
+  readonly place: NumberPlace;
+  readonly #names: ContainerNames;
+  #at: readonly (string | number)[] | undefined;
+  #path: string | undefined;
+
+  /** `names` names the containers; `place.container` undefined: the number is the value itself. */
+  constructor(place: NumberPlace, names: ContainerNames) {
+    this.text = place.text;
+    this.place = place;
+    this.#names = names;
+  }
+
   /**
    * Where it is, written as JavaScript reads it: `properties.total`, `properties.items[0].id`, and a
    * key that is not a plain name quoted in brackets (`properties["order.id"]`, `traits["a b"]`).
    */
-  path: string;
-  /** The same place as keys and array indexes. */
-  at: readonly (string | number)[];
-  /** The number exactly as the body wrote it, e.g. `12345678901234567890`. */
-  text: string;
+  get path(): string {
+    const { container, key } = this.place;
+    return (this.#path ??= container === undefined ? '(root)' : nameIn(this.#names.pathOf(container), key));
+  }
+
+  /** The same place as keys and array indexes (read for one number, it costs that number's depth). */
+  get at(): readonly (string | number)[] {
+    return (this.#at ??= keysOf(this.place, this.#names.top));
+  }
+}
+
+/**
+ * The paths of a text's containers, each worked out once for every number inside it: a container's is
+ * its parent's and its key, so naming every number costs the containers plus the numbers. `top` is the
+ * container the paths start from (a batch element); none: the outermost.
+ */
+class ContainerNames {
+  readonly #paths = new Map<Container, string>();
+  constructor(readonly top: Container | undefined) {}
+
+  pathOf(container: Container): string {
+    // Up to a container already named (or the top), then down, naming each once: no recursion.
+    const unnamed: Container[] = [];
+    let c: Container | undefined = container;
+    let path = '';
+    while (c !== undefined && c !== this.top && c.parent !== undefined) {
+      const known = this.#paths.get(c);
+      if (known !== undefined) {
+        path = known;
+        break;
+      }
+      unnamed.push(c);
+      c = c.parent;
+    }
+    for (let i = unnamed.length - 1; i >= 0; i--) {
+      path = nameIn(path, unnamed[i]!.key);
+      this.#paths.set(unnamed[i]!, path);
+    }
+    return path;
+  }
+}
+
+/** The values of a text's containers in a value it was parsed into, each looked up once; undefined where gone. */
+class ContainerValues {
+  readonly #values = new Map<Container, Record<string | number, unknown> | undefined>();
+  constructor(readonly root: unknown) {}
+
+  valueOf(container: Container): Record<string | number, unknown> | undefined {
+    const unresolved: Container[] = [];
+    let c: Container | undefined = container;
+    let value: unknown = this.root;
+    while (c !== undefined && c.parent !== undefined) {
+      if (this.#values.has(c)) {
+        value = this.#values.get(c);
+        break;
+      }
+      unresolved.push(c);
+      c = c.parent;
+    }
+    for (let i = unresolved.length - 1; i >= 0; i--) {
+      value = memberOf(value, unresolved[i]!.key);
+      this.#values.set(unresolved[i]!, objectOrUndefined(value));
+    }
+    return objectOrUndefined(value);
+  }
+}
+
+function memberOf(value: unknown, key: string | number): unknown {
+  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+  return (value as Record<string | number, unknown>)[key];
+}
+
+function objectOrUndefined(value: unknown): Record<string | number, unknown> | undefined {
+  return typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>) : undefined;
+}
+
+/** `path` and one more key, as `pathOf` writes it. */
+function nameIn(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  if (PLAIN_NAME.test(key)) return path === '' ? key : `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
 }
 
 const NONE: readonly LossyNumber[] = Object.freeze([]);
+const NO_NAMES = new ContainerNames(undefined);
 
 /** An exponent of three digits or more: the only way a number of few digits leaves the doubles' range. */
 const LONG_EXPONENT = /\d[eE][+-]?\d{3}/;
@@ -112,13 +207,57 @@ function lossyNumbersOf(text: string, parsedValue: () => unknown): readonly Loss
   const found = numbersWhere(text, isLossyNumber);
   if (found.length === 0) return NONE;
   const parsed = parsedValue();
+  const values = new ContainerValues(parsed);
+  const names = new ContainerNames(undefined);
   const kept: LossyNumber[] = [];
-  for (const { at, text: number } of found) {
-    const value = valueAt(parsed, at);
-    if (typeof value === 'number' && Object.is(value, Number(number)))
-      kept.push({ path: pathOf(at), at, text: number });
+  for (const place of found) {
+    const value = place.container === undefined ? parsed : memberOf(values.valueOf(place.container), place.key);
+    if (typeof value === 'number' && Object.is(value, Number(place.text))) kept.push(new LossyNumber(place, names));
   }
   return kept.length === 0 ? NONE : kept;
+}
+
+/**
+ * The lossy numbers of a batch's text sorted by element, each seen from its element (`properties.x`,
+ * not `[2].properties.x`); the paths of each element's containers are worked out once.
+ *
+ * @example
+ * const text = '[{"x":1e400},{"y":[1e400]}]';
+ * lossyNumbersByElement(findLossyNumbers(text, JSON.parse(text))).map((l) => l.map((n) => n.path)); // [['x'], ['y[0]']]
+ */
+export function lossyNumbersByElement(lossy: readonly LossyNumber[]): LossyNumber[][] {
+  const grouped: LossyNumber[][] = [];
+  // Per container, its element (the container just under the batch) and that element's names: each found once.
+  const elementOf = new Map<Container, { index: number | undefined; names: ContainerNames }>();
+  const elementFor = (container: Container) => {
+    const unresolved: Container[] = [];
+    let c: Container = container;
+    let found = elementOf.get(c);
+    while (found === undefined && c.parent?.parent !== undefined) {
+      unresolved.push(c);
+      c = c.parent;
+      found = elementOf.get(c);
+    }
+    if (found === undefined) {
+      found = { index: typeof c.key === 'number' ? c.key : undefined, names: new ContainerNames(c) };
+      elementOf.set(c, found);
+    }
+    for (const u of unresolved) elementOf.set(u, found);
+    return found;
+  };
+  for (const n of lossy) {
+    const { container, key, text } = n.place;
+    if (container === undefined) continue; // the body is one number, not a batch
+    if (container.parent === undefined) {
+      // A number that is an element itself: the element's value is that number.
+      if (typeof key === 'number')
+        (grouped[key] ??= []).push(new LossyNumber({ container: undefined, key: '', text }, NO_NAMES));
+      continue;
+    }
+    const element = elementFor(container);
+    if (element.index !== undefined) (grouped[element.index] ??= []).push(new LossyNumber(n.place, element.names));
+  }
+  return grouped;
 }
 
 /**
@@ -131,14 +270,15 @@ function lossyNumbersOf(text: string, parsedValue: () => unknown): readonly Loss
  * numbersAsText(value, findLossyNumbers('{"x":12345678901234567890}', value)); // { x: '12345678901234567890' }
  */
 export function numbersAsText(parsed: unknown, lossy: readonly LossyNumber[]): unknown {
+  // Each number's container is looked up once for all the numbers inside it, not from the top per number.
+  const values = new ContainerValues(parsed);
   let root = parsed;
-  for (const { at, text } of lossy) {
-    if (at.length === 0) {
-      root = text;
-      continue;
+  for (const { place, text } of lossy) {
+    if (place.container === undefined) root = text;
+    else {
+      const holder = values.valueOf(place.container);
+      if (holder !== undefined) holder[place.key] = text;
     }
-    const parent = valueAt(root, at.slice(0, -1)) as Record<string | number, unknown>;
-    parent[at[at.length - 1]!] = text;
   }
   return root;
 }
@@ -162,15 +302,6 @@ export function pathOf(at: readonly (string | number)[]): string {
 }
 
 const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
-
-function valueAt(root: unknown, at: readonly (string | number)[]): unknown {
-  let value = root;
-  for (const part of at) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return undefined;
-    value = (value as Record<string | number, unknown>)[part];
-  }
-  return value;
-}
 
 /** A decimal number as sign, significant digits (no leading or trailing zeros) and exponent; zero has no digits. */
 interface Decimal {

@@ -8,7 +8,7 @@ import {
   nullIndexes,
   uncoveredIndexes,
 } from '../../actions/batch-rules.js';
-import { pathOf, type LossyNumber } from '../../json/lossy-numbers.js';
+import { lossyNumbersByElement, type LossyNumber } from '../../json/lossy-numbers.js';
 import type { WebhookMessage } from '../../messages/types.js';
 import { abortContext, handlerContext } from '../handler-context.js';
 import { getHeader } from '../headers.js';
@@ -93,7 +93,7 @@ export async function acceptBatch<TExtra>(
   }
   // The lossy numbers of every element, from the element, sorted out once when first asked.
   let grouped: LossyNumber[][] | undefined;
-  const lossyOfElement = (index: number) => (grouped ??= lossyByElement(verified.lossy()))[index];
+  const lossyOfElement = (index: number) => (grouped ??= lossyNumbersByElement(verified.lossy()))[index];
   const checked = await checkElements(setup, verified, elements, lossyOfElement);
   if (!Array.isArray(checked)) return checked;
   const claims = await claimBatchElements(setup, elements, firstSigned);
@@ -157,18 +157,6 @@ export async function acceptBatch<TExtra>(
     },
     handlers: accepted.map((a) => a.handler),
   };
-}
-
-/** The lossy numbers of each element, from the element (`properties.x`, not `[2].properties.x`). */
-function lossyByElement(lossy: readonly LossyNumber[]): LossyNumber[][] {
-  const grouped: LossyNumber[][] = [];
-  for (const n of lossy) {
-    const index = n.at[0];
-    if (typeof index !== 'number') continue;
-    const at = n.at.slice(1);
-    (grouped[index] ??= []).push({ ...n, at, path: pathOf(at) });
-  }
-  return grouped;
 }
 
 const NONE: readonly LossyNumber[] = Object.freeze([]);
