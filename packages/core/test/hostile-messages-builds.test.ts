@@ -52,6 +52,13 @@ function runCase(entry: string, name: string): Promise<ChildResult> {
 }
 
 const ok = { status: 200, code: 'ok' };
+/** The levels of the deep cases' nesting. */
+const LEVELS = 10_000;
+/**
+ * The deep cases' bound (three messages each). Measured at load 10-11 on two cores: main 10.5 s
+ * (ctx.lossyNumbers) and 15-17 s (bigNumbers: 'string'); now 0.6-1.3 s, 4.2 s at worst (neutral).
+ */
+const DEEP_LIMIT_MS = 6_000;
 const LONG_ZERO_PATHS = ['properties.a', 'properties.b[0]', 'properties.b[1]', 'properties.c.d'];
 
 describe.each(BUILDS)('the %s build', (_build, entry) => {
@@ -92,6 +99,38 @@ describe.each(BUILDS)('the %s build', (_build, entry) => {
     expect(code).toBe(0);
     expect(result).toMatchObject({ answer: ok, kinds: ['string', 'string', 32_003] });
     expect(result.ms).toBeLessThan(4_000);
+  });
+
+  // 5,000 changed numbers in one array 10,000 levels deep (105 KB), 50,000 in one flat array (850 KB),
+  // 5,000 at every other level of 10,000 (objects with keys in brackets, arrays): on main each number
+  // copied the key stack and walked it again two or three times (see DEEP_LIMIT_MS).
+  const deepPaths = {
+    deep: [5_000, 'properties.d'.length + 3 * LEVELS, true, true],
+    flat: [50_000, 'properties.f[0]', 'properties.f[49999]'],
+    mixed: [5_000, 'properties.m["k.0"][1]', true],
+  };
+  it('finds thousands of changed numbers 10,000 levels deep in one pass (ctx.lossyNumbers)', async () => {
+    const { code, result, err } = await runCase(entry, 'numbers-deep-lossy');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(result).toMatchObject({ answers: [ok, ok, ok], ...deepPaths });
+    expect(result.ms).toBeLessThan(DEEP_LIMIT_MS);
+  });
+
+  it("delivers them 10,000 levels deep as their exact digits with bigNumbers: 'string'", async () => {
+    const { code, result, err } = await runCase(entry, 'numbers-deep-string');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(result).toMatchObject({ answers: [ok, ok, ok], strings: [5_000, 50_000, 5_000] });
+    expect(result.ms).toBeLessThan(DEEP_LIMIT_MS);
+  });
+
+  it('hands them 10,000 levels deep to enqueue in one pass', async () => {
+    const { code, result, err } = await runCase(entry, 'numbers-deep-enqueue');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(result).toMatchObject({ answers: [ok, ok, ok], ...deepPaths });
+    expect(result.ms).toBeLessThan(DEEP_LIMIT_MS);
   });
 
   // 20,000 numbers kept as digits, each one above the plan's maximum: on main each number copied the

@@ -56,6 +56,45 @@ const othersText = `{${OTHERS.map(([n], i) => `"n${i}":${n}`).join(',')}}`;
 const deep = 500;
 const crowd = `{"deep":${'['.repeat(deep)}${'12345678901234567890,1,2.5,'.repeat(3_000)}0${']'.repeat(deep)}}`;
 
+/** A number parsing changes (2^53 + 1 is read as 2^53), thousands of times at the bottom of 10,000 levels. */
+const CHANGED = '9007199254740993';
+const LEVELS = 10_000;
+const deepNumbers = `{"d":${'['.repeat(LEVELS)}${Array(5_000).fill(CHANGED).join(',')}${']'.repeat(LEVELS)}}`;
+const flatNumbers = `{"f":[${Array(50_000).fill(CHANGED).join(',')}]}`;
+/** 5,000 levels of an object (a key that is not a plain name) holding an array, each with one changed number. */
+const mixedNumbers = `{"m":${Array.from({ length: 5_000 }, (_, i) => `{"k.${i}":[1,${CHANGED},`).join('')}0${']}'.repeat(5_000)}}`;
+const DEEP_BODIES = [deepNumbers, flatNumbers, mixedNumbers];
+/** The path ctx.lossyNumbers gives the mixed body's last number, written out here the plain way. */
+const mixedLast = `properties.m${Array.from({ length: 4_999 }, (_, i) => `["k.${i}"][2]`).join('')}["k.4999"][1]`;
+
+/** What a handler saw of the three bodies' changed-number paths: counts, and the paths at both ends. */
+function deepPaths([deep, flat, mixed]) {
+  return {
+    deep: [
+      deep.length,
+      deep[0].length,
+      deep[0].startsWith('properties.d[0][0][0]'),
+      deep[4_999].endsWith('[0][0][4999]'),
+    ],
+    flat: [flat.length, flat[0], flat[49_999]],
+    mixed: [mixed.length, mixed[0], mixed[4_999] === mixedLast],
+  };
+}
+
+/** Whether every changed number of the three bodies came as its exact digits, a string. */
+function deepDigits([deep, flat, mixed]) {
+  let inner = deep.d;
+  while (Array.isArray(inner[0])) inner = inner[0];
+  let holder = mixed.m;
+  let mixedStrings = 0;
+  for (let i = 0; i < 5_000; i++) {
+    const array = holder[`k.${i}`];
+    if (array[1] === CHANGED) mixedStrings++;
+    holder = array[2];
+  }
+  return [inner.filter((n) => n === CHANGED).length, flat.f.filter((n) => n === CHANGED).length, mixedStrings];
+}
+
 const cases = {
   async 'numbers-enqueue'() {
     const stored = [];
@@ -81,6 +120,31 @@ const cases = {
     const answer = await post(srv.url, trackText('Numbers', longZeros));
     srv.close();
     return { answer, kinds: [typeof seen.a, typeof seen.b[0], seen.c.d.length] };
+  },
+  async 'numbers-deep-lossy'() {
+    const seen = [];
+    const srv = await serve({ on: { track: (_m, ctx) => void seen.push(ctx.lossyNumbers) } });
+    const answers = [];
+    for (const [i, body] of DEEP_BODIES.entries()) answers.push(await post(srv.url, trackText('Deep', body, `dl${i}`)));
+    srv.close();
+    return { answers, ...deepPaths(seen) };
+  },
+  async 'numbers-deep-string'() {
+    const seen = [];
+    const srv = await serve({ bigNumbers: 'string', on: { track: (m) => void seen.push(m.properties) } });
+    const answers = [];
+    for (const [i, body] of DEEP_BODIES.entries()) answers.push(await post(srv.url, trackText('Deep', body, `ds${i}`)));
+    srv.close();
+    return { answers, strings: deepDigits(seen) };
+  },
+  async 'numbers-deep-enqueue'() {
+    const stored = [];
+    // As enqueueTo does: the handoff's lossyNumbers go into the job.
+    const srv = await serve({ enqueue: (handoff) => void stored.push([...handoff.lossyNumbers]) });
+    const answers = [];
+    for (const [i, body] of DEEP_BODIES.entries()) answers.push(await post(srv.url, trackText('Deep', body, `de${i}`)));
+    srv.close();
+    return { answers, ...deepPaths(stored) };
   },
   async 'numbers-plan'() {
     // 20,000 numbers one above the plan's maximum, kept as digits: a double reads each as the maximum itself.
