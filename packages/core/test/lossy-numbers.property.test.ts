@@ -4,7 +4,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasDigitRun } from '../src/json/digit-run.js';
-import { findLossyNumbers, isLossyNumber, numbersAsText, pathOf } from '../src/json/lossy-numbers.js';
+import {
+  findLossyNumbers,
+  isLossyNumber,
+  lossyNumbersByElement,
+  numbersAsText,
+  pathOf,
+} from '../src/json/lossy-numbers.js';
 
 /** A generated JSON value that keeps each number as the text written for it. */
 type Tree = { num: string } | { str: string } | { lit: 'true' | 'false' | 'null' } | Tree[] | { obj: [string, Tree][] };
@@ -133,6 +139,22 @@ describe('findLossyNumbers', () => {
         expect(numbersAsText(parsed, found)).toEqual(expectedAsText(t));
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it("sorts a batch's numbers by element, each seen from its element (paths and keys)", () => {
+    fc.assert(
+      fc.property(fc.array(tree, { maxLength: 5 }), space, (elements, pad) => {
+        const text = write(elements, pad);
+        const grouped = lossyNumbersByElement(findLossyNumbers(text, JSON.parse(text)));
+        const seen = (i: number) => (grouped[i] ?? []).map((n) => ({ at: n.at, path: n.path, text: n.text }));
+        elements.forEach((element, i) => {
+          const expected = expectedLossy(element).map((n) => ({ ...n, path: pathOf(n.at) }));
+          expect(seen(i)).toEqual(expected);
+        });
+        expect(grouped.length).toBeLessThanOrEqual(elements.length);
+      }),
+      { numRuns: 500 },
     );
   });
 
