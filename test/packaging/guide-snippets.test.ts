@@ -88,7 +88,13 @@ async function projectFor(family: string, docs: readonly string[]): Promise<stri
         if (!tarballs[name]) throw new Error(`${doc}: no tarball for @hookgate/${name}`);
         return tarballs[name];
       });
-      await sh(withTarballs, dir);
+      // The emulator depends on @hookgate/plans, which npm cannot fetch before it is published: its tarball
+      // goes with the emulator's (as getting-started's "Before the packages are on npm" says).
+      const withPlans =
+        withTarballs.includes(tarballs.emulator!) && !withTarballs.includes(tarballs.plans!)
+          ? withTarballs.replace(tarballs.emulator!, `${tarballs.emulator} ${tarballs.plans}`)
+          : withTarballs;
+      await sh(withPlans, dir);
     }
   }
   return dir;

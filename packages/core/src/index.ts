@@ -46,6 +46,7 @@ export type {
   ReceiveArrival,
   ReceiveObservation,
   Telemetry,
+  TraceHeaders,
 } from './telemetry/telemetry.js';
 
 // The dedupe store.

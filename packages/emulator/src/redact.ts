@@ -31,7 +31,7 @@ const TOKEN_SEGMENT = /^(?=[^/]*\d)(?=[^/]*[a-z])[\w.~%-]{16,}$/i;
 
 /**
  * A path segment fit to be shown: masked whole when it reads as a token, and each of its parameters'
- * values (`;jsessionid=…`, RFC 3986 §3.3: servlet containers put the session there) masked, names kept.
+ * values (`;jsessionid=…`, RFC 3986, section 3.3: servlet containers put the session there) masked, names kept.
  */
 function maskSegment(segment: string): string {
   const semi = segment.indexOf(';');

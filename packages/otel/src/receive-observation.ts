@@ -1,4 +1,4 @@
-import type { HeadersLike, ReceiveAnswer, ReceiveArrival, ReceiveObservation } from '@hookgate/core';
+import type { TraceHeaders, ReceiveAnswer, ReceiveArrival, ReceiveObservation } from '@hookgate/core';
 import {
   context,
   isSpanContextValid,
@@ -34,7 +34,7 @@ function httpMethod(method: string | undefined): string {
 }
 
 /** Reads a request's headers for the propagator: a `Headers` object, or a record in any case. */
-const HEADERS: TextMapGetter<HeadersLike> = {
+const HEADERS: TextMapGetter<TraceHeaders> = {
   keys(headers) {
     if (typeof headers.get !== 'function') return Object.keys(headers);
     // A `Headers` lists its names by `forEach` (its iterators need a newer lib than ours).
@@ -75,7 +75,7 @@ export class ReceiveSpan implements ReceiveObservation {
   /** `performance.now()` at the arrival (`receivedAt` is in whole milliseconds). */
   readonly #startedAt: number;
   /** A verified request's headers: its trace context is followed. */
-  #headers: HeadersLike | undefined;
+  #headers: TraceHeaders | undefined;
   /** The answered message's type as metrics split it; `NOT_ANSWERED` until then. */
   #answeredType: string | undefined | typeof NOT_ANSWERED = NOT_ANSWERED;
   /** A handler's time, when it ended before the answer. */
@@ -92,14 +92,14 @@ export class ReceiveSpan implements ReceiveObservation {
     this.#startedAt = performance.now() - Math.max(0, Date.now() - arrival.receivedAt);
   }
 
-  verified(headers: HeadersLike): void {
+  verified(headers: TraceHeaders): void {
     this.#headers = headers;
   }
 
   /**
    * The span, started at the arrival's time: under the instrumentation's HTTP span when one is active
    * (INTERNAL), else a SERVER span continuing the request's trace context read through the global
-   * propagator, for a verified request only (a forged one must not join or seed anyone's trace).
+   * propagator, for a verified request only (a forged one must not join or start anyone's trace).
    */
   get #span(): Span {
     return this.#start().span;

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createReceiver, fixture, sign } from '@hookgate/core';
+import { compileTrackingPlan } from '@hookgate/plans';
 import { expect, it } from 'vitest';
 import { startSdk } from './support/otel-sdk.js';
 
@@ -26,7 +27,12 @@ function delivery(event: string, properties: Record<string, unknown> = {}) {
 
 it('names planned events only: 2,100 unplanned names are one series, and a planned violation keeps its own', async () => {
   const sdk = startSdk();
-  const receiver = createReceiver({ secret: SECRET, trackingPlan: plan, telemetry: sdk.telemetry, onMessage() {} });
+  const receiver = createReceiver({
+    secret: SECRET,
+    trackingPlan: compileTrackingPlan(plan),
+    telemetry: sdk.telemetry,
+    onMessage() {},
+  });
   for (let i = 0; i < 2100; i++) expect((await receiver.handle(delivery(`random ${randomUUID()}`))).status).toBe(200);
   expect((await receiver.handle(delivery('Order Completed', { order_id: 'o1', total: '12' }))).status).toBe(200);
 

@@ -1,7 +1,6 @@
 // The `telemetry` option's contract, as BullMQ's `Telemetry` interface is to `bullmq-otel`: core
 // calls it and depends on nothing for it; `@hookgate/otel` implements it on OpenTelemetry. Everything
 // handed over here may be recorded: never a secret, signature, write key, body, trait or property.
-import type { HeadersLike } from '../receiver/headers.js';
 
 /**
  * What a receiver, a worker (`@hookgate/bullmq`'s `createWorker`) and the emulator report through
@@ -61,9 +60,10 @@ export interface ReceiveObservation {
   /**
    * The request's signature matched: `headers` are the request's, so its trace context (a
    * `traceparent`) may be followed. Never called for a refused or unsigned request, which must not
-   * join or seed anyone's trace. Called at most once, before `handler`, `enqueue` and `answered`.
+   * join or start anyone's trace. Called at most once, before `handler`, `enqueue` and `answered`. The
+   * headers come as the receiver got them: a Fetch `Headers`, or a record of names to values.
    */
-  verified?(headers: HeadersLike): void;
+  verified?(headers: TraceHeaders): void;
   /** The delivery was answered: ends the observation. Called once. */
   answered(answer: ReceiveAnswer): void;
 }
@@ -180,3 +180,13 @@ export interface DeliveryAttemptReport {
   outcome: 'delivered' | 'retry' | 'fail' | 'not-retried';
   message: MessageFacts;
 }
+
+/**
+ * A request's headers as `ReceiveObservation.verified` gets them, in either shape a receiver is given
+ * (telemetry reads them without the receiver's own header helpers, which sit a layer above).
+ *
+ * @example
+ * const headers: TraceHeaders = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' };
+ */
+export type TraceHeaders =
+  { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
