@@ -39,6 +39,7 @@ const ALL = [
   'plan-start',
   'footprint',
   'plan-bounds',
+  'lossy-numbers',
 ] as const;
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : [...ALL];
