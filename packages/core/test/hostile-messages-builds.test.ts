@@ -125,6 +125,14 @@ describe.each(BUILDS)('the %s build', (_build, entry) => {
     expect(result.ms).toBeLessThan(DEEP_LIMIT_MS);
   });
 
+  it("checks them 10,000 levels deep against a plan with bigNumbers: 'string', in one pass", async () => {
+    const { code, result, err } = await runCase(entry, 'numbers-deep-plan');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(result).toMatchObject({ answers: [ok], strings: [20_000] });
+    expect(result.ms).toBeLessThan(DEEP_LIMIT_MS);
+  });
+
   it('hands them 10,000 levels deep to enqueue in one pass', async () => {
     const { code, result, err } = await runCase(entry, 'numbers-deep-enqueue');
     expect(err).toBe('');

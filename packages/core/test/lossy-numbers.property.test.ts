@@ -136,6 +136,7 @@ describe('findLossyNumbers', () => {
         const expected = expectedLossy(t);
         expect(found.map(({ at, text: n }) => ({ at, text: n }))).toEqual(expected);
         expect(found.map((n) => n.path)).toEqual(expected.map((n) => pathOf(n.at)));
+        expect(found.map((n) => n.depth)).toEqual(expected.map((n) => n.at.length));
         expect(numbersAsText(parsed, found)).toEqual(expectedAsText(t));
       }),
       { numRuns: 1500 },
@@ -147,7 +148,11 @@ describe('findLossyNumbers', () => {
       fc.property(fc.array(tree, { maxLength: 5 }), space, (elements, pad) => {
         const text = write(elements, pad);
         const grouped = lossyNumbersByElement(findLossyNumbers(text, JSON.parse(text)));
-        const seen = (i: number) => (grouped[i] ?? []).map((n) => ({ at: n.at, path: n.path, text: n.text }));
+        const seen = (i: number) =>
+          (grouped[i] ?? []).map((n) => {
+            expect(n.depth).toBe(n.at.length);
+            return { at: n.at, path: n.path, text: n.text };
+          });
         elements.forEach((element, i) => {
           const expected = expectedLossy(element).map((n) => ({ ...n, path: pathOf(n.at) }));
           expect(seen(i)).toEqual(expected);

@@ -219,7 +219,10 @@ export function compileTrackingPlan<P>(
     rules,
     eventNames,
     check(message, exactNumbers) {
-      const exact = exactNumbers !== undefined && exactNumbers.length > 0 ? exactNumbers : undefined;
+      // A check never goes more than MAX_CHECK_DEPTH levels into a message (past that it is not run), so
+      // deeper exact numbers cannot change its verdict: they are left out before any `at` is made.
+      const within = exactNumbers?.filter((n) => (n.depth ?? n.at.length) <= MAX_CHECK_DEPTH + 1);
+      const exact = within !== undefined && within.length > 0 ? within : undefined;
       const value = exact ? withStandIns(message, exact) : message;
       const run = (compiled: CompiledRule) => {
         const found = compiled.check(value);

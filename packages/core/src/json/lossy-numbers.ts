@@ -45,6 +45,13 @@ export class LossyNumber {
   get at(): readonly (string | number)[] {
     return keysOf(this.place, this.#names.top);
   }
+
+  /** How many keys lead to it (`at.length`), known without making them. */
+  get depth(): number {
+    const { container } = this.place;
+    if (container === undefined) return 0;
+    return container.depth + 1 - (this.#names.top?.depth ?? 0);
+  }
 }
 
 /**

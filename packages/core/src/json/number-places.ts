@@ -8,6 +8,8 @@ export interface Container {
   readonly parent: Container | undefined;
   /** Its key or index in `parent` (`''` for the outermost container, which has no parent). */
   readonly key: string | number;
+  /** How many keys lead to it from the outermost value (0 for the outermost container). */
+  readonly depth: number;
 }
 
 /** A number of a JSON text and where it is: its container (none for a text that is one number) and key there. */
@@ -87,7 +89,11 @@ export function numbersWhere(text: string, test: (number: string) => boolean): N
       i = end;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       const array = c === OPEN_BRACKET;
-      const node: Container = { parent: top?.node, key: top?.key ?? '' };
+      const node: Container = {
+        parent: top?.node,
+        key: top?.key ?? '',
+        depth: top === undefined ? 0 : top.node.depth + 1,
+      };
       levels.push({ array, key: array ? 0 : '', node, keyNext: !array, valueFrom: found.length, held: undefined });
       i++;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {

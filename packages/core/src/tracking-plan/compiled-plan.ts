@@ -84,6 +84,8 @@ export interface ExactNumber {
   readonly at: readonly (string | number)[];
   /** The number exactly as the body wrote it, e.g. `12345678901234567890123`. */
   readonly text: string;
+  /** `at.length`, when the caller knows it without making `at` (a changed number deep in a message). */
+  readonly depth?: number;
 }
 
 /**

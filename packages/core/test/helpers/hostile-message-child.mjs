@@ -137,6 +137,25 @@ const cases = {
     srv.close();
     return { answers, strings: deepDigits(seen) };
   },
+  async 'numbers-deep-plan'() {
+    // 20,000 changed numbers 10,000 levels deep against a plan with bigNumbers: 'string': exact numbers deeper
+    // than a check can go are left out before their keys are made (each made its 10,000 keys).
+    const plan = compileTrackingPlan([
+      { type: 'TRACK', key: 'Deep', version: 1, jsonSchema: { properties: { properties: { type: 'object' } } } },
+    ]);
+    const seen = [];
+    const srv = await serve({
+      bigNumbers: 'string',
+      trackingPlan: plan,
+      on: { track: (m) => void seen.push(m.properties) },
+    });
+    const body = `{"d":${'['.repeat(LEVELS)}${Array(20_000).fill(CHANGED).join(',')}${']'.repeat(LEVELS)}}`;
+    const answers = [await post(srv.url, trackText('Deep', body, 'dp'))];
+    srv.close();
+    let inner = seen[0].d;
+    while (Array.isArray(inner[0])) inner = inner[0];
+    return { answers, strings: [inner.filter((n) => n === CHANGED).length] };
+  },
   async 'numbers-deep-enqueue'() {
     const stored = [];
     // As enqueueTo does: the handoff's lossyNumbers go into the job.
